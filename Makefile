@@ -1,0 +1,55 @@
+# ssdlab — the two set-up commands: `make demo` and `make test`.
+# Both install what is missing (Debian/Ubuntu packages via apt-get when root, Python packages
+# into .venv), then run.
+
+VENV ?= .venv
+PY := $(VENV)/bin/python
+APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint deps install clean bench
+
+demo: install
+	$(VENV)/bin/ssdlab quick --size 256MiB --measure 2 --count 1 --interval 0
+
+test: install
+	$(VENV)/bin/ruff check src tests bench
+	$(VENV)/bin/ruff format --check src tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/python -m pytest -q
+
+lint: install
+	$(VENV)/bin/ruff check src tests bench && $(VENV)/bin/ruff format --check src tests bench && $(VENV)/bin/mypy
+
+bench: install
+	$(PY) bench/overhead.py
+
+deps:
+	@missing=""; \
+	for pair in $(APT_TOOLS); do \
+	  tool=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$tool >/dev/null 2>&1 || missing="$$missing $$pkg"; \
+	done; \
+	python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	  else \
+	    echo "ssdlab needs these packages:$$missing"; \
+	    echo "install them with: sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+install: deps $(STAMP)
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info

@@ -1,0 +1,3 @@
+from ssdlab.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Frozen value types passed between ssdlab's layers. Standard library only."""

@@ -1,0 +1,141 @@
+"""Plans: deterministic fio job files and the order they run in. Built by plan/, run by runner/."""
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ssdlab.model.units import format_block_label
+
+Options = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FioJob:
+    """One fio job file: a [global] section and named job sections, options in order.
+
+    An option with an empty value is written as a bare flag (``time_based``).
+    """
+
+    global_options: Options
+    sections: tuple[tuple[str, Options], ...]
+
+
+class Direction(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    MIX = "mix"
+
+
+class Pattern(StrEnum):
+    SEQ = "seq"
+    RND = "rnd"
+
+
+@dataclass(frozen=True, slots=True)
+class QuickTest:
+    """One CrystalDiskMark-style test, e.g. SEQ1M Q8T1 read."""
+
+    pattern: Pattern
+    block_size_bytes: int
+    iodepth: int
+    numjobs: int
+    direction: Direction
+    rwmixread_pct: int | None = None  # only for MIX
+
+    @property
+    def key(self) -> str:
+        """Stable machine name: 'seq1m-q8t1-read'."""
+        return (
+            f"{self.pattern.value}{format_block_label(self.block_size_bytes).lower()}"
+            f"-q{self.iodepth}t{self.numjobs}-{self.direction.value}"
+        )
+
+    @property
+    def label(self) -> str:
+        """CrystalDiskMark's label: 'SEQ1M Q8T1'."""
+        return (
+            f"{self.pattern.value.upper()}{format_block_label(self.block_size_bytes)} "
+            f"Q{self.iodepth}T{self.numjobs}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedPass:
+    """One fio invocation of a test. Pass 0 is the discarded warm-up."""
+
+    test: QuickTest
+    pass_index: int
+    warmup: bool
+    job: FioJob
+
+
+@dataclass(frozen=True, slots=True)
+class QuickSettings:
+    preset: str
+    size_bytes: int
+    count: int
+    measure_s: float
+    interval_s: float
+    mode: str  # all | read | write | mix
+    mix_read_pct: int
+    data: str  # random | zero
+    ioengine: str
+    direct_io: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Everything a quick run will do, in order. Pure data: print it, store it, run it."""
+
+    profile: str
+    profile_version: int
+    settings: QuickSettings
+    target_path: str
+    target_kind: str
+    destructive: bool
+    prepare: FioJob | None  # fills the test file before the first test
+    passes: tuple[PlannedPass, ...]
+
+    @property
+    def tests(self) -> tuple[QuickTest, ...]:
+        seen: dict[str, QuickTest] = {}
+        for planned in self.passes:
+            seen.setdefault(planned.test.key, planned.test)
+        return tuple(seen.values())
+
+
+_TEST_RE = re.compile(r"^(SEQ|RND)(\d+)([KM])\s+Q(\d+)T(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class TestShape:
+    """A preset entry before it is given a direction: 'SEQ1M Q8T1'."""
+
+    pattern: Pattern
+    block_size_bytes: int
+    iodepth: int
+    numjobs: int
+
+    def with_direction(self, direction: Direction, mix_read_pct: int | None) -> QuickTest:
+        return QuickTest(
+            pattern=self.pattern,
+            block_size_bytes=self.block_size_bytes,
+            iodepth=self.iodepth,
+            numjobs=self.numjobs,
+            direction=direction,
+            rwmixread_pct=mix_read_pct if direction is Direction.MIX else None,
+        )
+
+
+def parse_test_shape(label: str) -> TestShape:
+    """'RND4K Q32T16' -> TestShape(RND, 4096, 32, 16)."""
+    match = _TEST_RE.match(label.strip())
+    if match is None:
+        raise ValueError(f"test {label!r} is not of the form SEQ1M Q8T1 / RND4K Q32T16")
+    unit = 2**20 if match.group(3) == "M" else 2**10
+    return TestShape(
+        pattern=Pattern(match.group(1).lower()),
+        block_size_bytes=int(match.group(2)) * unit,
+        iodepth=int(match.group(4)),
+        numjobs=int(match.group(5)),
+    )

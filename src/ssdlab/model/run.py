@@ -1,0 +1,64 @@
+"""Runs, their environment and the raw evidence of every tool invocation."""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class RunStatus(StrEnum):
+    RUNNING = "running"
+    COMPLETE = "complete"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One tool invocation exactly as it happened. Stored before anything parses it."""
+
+    tool: str
+    argv: tuple[str, ...]
+    exit_code: int | None  # None: killed before it exited
+    stdout: str
+    stderr: str
+    started_at_s: float  # Unix time
+    ended_at_s: float
+    tool_version: str | None = None
+    input_text: str | None = None  # the job file fio read, when there was one
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    host: str
+    kernel: str
+    os_release: str | None
+    cpu_model: str | None
+    python_version: str
+    ssdlab_version: str
+    fio_version: str | None
+    smartctl_version: str | None
+    nvme_version: str | None
+    is_root: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """A run as the store holds it. JSON columns come back as plain dicts."""
+
+    run_id: int
+    kind: str
+    profile: str
+    profile_version: int
+    preset: str | None
+    status: RunStatus
+    status_reason: str | None
+    target_kind: str
+    target_path: str
+    target: dict[str, object]
+    settings: dict[str, object]
+    plan: dict[str, object]
+    environment: dict[str, object]
+    started_at_s: float
+    ended_at_s: float | None
+    host: str
+    pid: int
+    boot_id: str | None

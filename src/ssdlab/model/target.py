@@ -1,0 +1,74 @@
+"""What a test runs against: a file on a filesystem, or a whole block device."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class TargetKind(StrEnum):
+    FILE = "file"
+    DEVICE = "device"
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceIdentity:
+    """A block device as sysfs describes it. Every field is None when sysfs does not say."""
+
+    name: str  # kernel name: sda, nvme0n1, loop0
+    path: str  # device node: /dev/sda
+    model: str | None = None
+    vendor: str | None = None
+    serial: str | None = None
+    firmware: str | None = None
+    capacity_bytes: int | None = None
+    logical_block_bytes: int | None = None
+    physical_block_bytes: int | None = None
+    rotational: bool | None = None
+    discard_granularity_bytes: int | None = None
+    discard_max_bytes: int | None = None
+    transport: str | None = None  # sata, sas, nvme, usb, virtio, loop, mmc, scsi
+    backing_file: str | None = None  # loop devices only
+    queue: Mapping[str, str] = field(default_factory=dict)  # scheduler, nr_requests, ...
+
+
+@dataclass(frozen=True, slots=True)
+class FilesystemInfo:
+    """The mounted filesystem holding a file target (from /proc/self/mountinfo and statvfs)."""
+
+    mount_point: str
+    fs_type: str
+    source: str
+    mount_options: str
+    free_bytes: int | None  # None: the filesystem reports no size (ramfs)
+    total_bytes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceUsage:
+    """Everything that makes writing to a block device unsafe, as found on the system.
+
+    Each tuple names the kernel device (the disk itself or one of its partitions) and what
+    uses it. Built by system/usage.py; judged by plan/safety.py.
+    """
+
+    name: str
+    mounts: tuple[tuple[str, str], ...] = ()  # (device name, mount point)
+    swaps: tuple[str, ...] = ()  # device names that are active swap
+    holders: tuple[tuple[str, str], ...] = ()  # (device name, holder name e.g. dm-0, md0)
+    backs_root: tuple[str, ...] = ()  # device names through which / is stored
+    holds_database: tuple[str, ...] = ()  # device names through which the ssdlab db is stored
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A resolved target, ready to plan against."""
+
+    kind: TargetKind
+    path: str  # the test file, or the device node (symlinks resolved)
+    size_bytes: int  # the region the tests use
+    requested: str  # what the user typed
+    created_file: bool = False  # ssdlab made the test file and must remove it
+    direct_io: bool = True
+    device: DeviceIdentity | None = None  # for a file: the device under its filesystem
+    filesystem: FilesystemInfo | None = None
+    warnings: tuple[str, ...] = ()

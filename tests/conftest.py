@@ -1,0 +1,43 @@
+"""Shared test options and capability gates."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the golden files under tests/golden instead of comparing",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
+
+
+def assert_golden(path: Path, text: str, update: bool) -> None:
+    """Compare `text` with the golden file; with --update-golden, write it instead."""
+    if update or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if not update:
+            pytest.fail(f"golden file {path} did not exist; written now, review and commit it")
+        return
+    assert text == path.read_text(encoding="utf-8"), f"{path} differs; rerun with --update-golden"
+
+
+def have_fio() -> bool:
+    return shutil.which(os.environ.get("SSDLAB_FIO", "fio")) is not None
+
+
+needs_fio = pytest.mark.skipif(not have_fio(), reason="fio is not installed")
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
