@@ -1,0 +1,90 @@
+"""May ssdlab write to this block device? Pure judgement of a DeviceUsage; no I/O.
+
+A write is allowed only when the user named the same device again with --destroy-data and
+nothing uses the device or any of its partitions.
+"""
+
+from ssdlab.errors import SafetyRefusal
+from ssdlab.model.target import DeviceUsage
+
+
+def _node(name: str) -> str:
+    return "/dev/" + name.replace("!", "/")
+
+
+def _kernel_name(device_path: str) -> str:
+    """sdb from /dev/sdb, cciss!c0d0 from /dev/cciss/c0d0 (the inverse of _node)."""
+    return device_path.removeprefix("/dev/").replace("/", "!")
+
+
+def _described(device: str, disk: str) -> str:
+    if device == disk:
+        return _node(device)
+    return f"{_node(device)} (partition of {_node(disk)})"
+
+
+def refusal_reasons(usage: DeviceUsage, *, database_path: str | None = None) -> tuple[str, ...]:
+    """One plain sentence for every use of the device that forbids writing to it; () when
+    nothing does. ``database_path`` only makes the database sentence more precise."""
+    disk = usage.name
+    reasons = []
+    for device, mount_point in usage.mounts:
+        reasons.append(f"{_described(device, disk)} is mounted at {mount_point} — unmount it first")
+    for device in usage.swaps:
+        reasons.append(f"{_described(device, disk)} is active swap — swapoff it first")
+    for device, holder in usage.holders:
+        reasons.append(
+            f"{_described(device, disk)} is held by {holder} (device-mapper/LVM/md/bcache) — "
+            "remove the holder first"
+        )
+    for device in usage.backs_root:
+        reasons.append(
+            f"{_described(device, disk)} backs / (the running system) — choose another device"
+        )
+    where = f" ({database_path})" if database_path else ""
+    for device in usage.holds_database:
+        reasons.append(
+            f"{_described(device, disk)} holds the ssdlab database{where} — use --db elsewhere"
+        )
+    return tuple(reasons)
+
+
+def check_write_allowed(
+    device_path: str,
+    destroy_data: str | None,
+    destroy_data_resolved: str | None,
+    usage: DeviceUsage,
+    *,
+    database_path: str | None = None,
+) -> None:
+    """Raise SafetyRefusal unless writing to ``device_path`` is explicitly allowed and safe.
+
+    ``device_path`` is the resolved device node of the target, ``destroy_data`` what the user
+    gave to --destroy-data (None when the option was absent) and ``destroy_data_resolved``
+    that value with symlinks resolved (None when it names nothing that exists). Devices are
+    compared resolved, or by kernel name (``usage.name``), so /dev/disk/by-id/... and /dev/sdb
+    confirm each other.
+    """
+    reasons = refusal_reasons(usage, database_path=database_path)
+    if reasons:
+        raise SafetyRefusal(f"refusing to write to {device_path}: " + "; ".join(reasons) + ".")
+    repeat = f"--destroy-data {device_path}"
+    if destroy_data is None:
+        raise SafetyRefusal(
+            f"writing to {device_path} destroys its data; to allow it, repeat the device: {repeat}"
+        )
+    if destroy_data_resolved is None:
+        raise SafetyRefusal(
+            f"--destroy-data {destroy_data} does not name an existing device; to allow "
+            f"writing to {device_path}, repeat the device: {repeat}"
+        )
+    if destroy_data_resolved != device_path and _kernel_name(destroy_data_resolved) != usage.name:
+        named = (
+            destroy_data
+            if destroy_data == destroy_data_resolved
+            else f"{destroy_data} (= {destroy_data_resolved})"
+        )
+        raise SafetyRefusal(
+            f"--destroy-data names {named}, but the target is {device_path}; nothing was "
+            f"written. To allow writing to {device_path}, repeat that device: {repeat}"
+        )

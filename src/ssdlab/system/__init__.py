@@ -1,0 +1,1 @@
+"""The only package that runs processes or reads sysfs, procfs and device nodes."""
