@@ -1,0 +1,1 @@
+"""Pure planning: profiles and targets in, deterministic fio job files out."""

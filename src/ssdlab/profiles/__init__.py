@@ -1,0 +1,1 @@
+"""Built-in profiles, shipped as TOML data with the package."""

@@ -1,0 +1,68 @@
+"""Every preset's plan, as job files, pinned as golden files (reviewed as diffs)."""
+
+from pathlib import Path
+
+import pytest
+
+from ssdlab.model.units import GiB
+from ssdlab.plan.jobfile import render_job
+from ssdlab.plan.quick import describe_pass, plan_quick, resolve_settings
+from ssdlab.profiles.quick import load_quick_profile
+from tests.conftest import ROOT, assert_golden
+
+GOLDEN = ROOT / "tests" / "golden" / "plan"
+PROFILE = load_quick_profile()
+TARGETS = {
+    "file": ("/srv/ssd/ssdlab-0123456789ab.tmp", True),
+    "device": ("/dev/nvme0n1", True),
+}
+
+
+def render_plan_text(preset: str, kind: str) -> str:
+    path, fill = TARGETS[kind]
+    settings = resolve_settings(
+        PROFILE,
+        preset=preset,
+        size_bytes=GiB,
+        count=1,
+        measure_s=None,
+        interval_s=None,
+        mode="all",
+        mix_read_pct=None,
+        data="random",
+        ioengine="libaio",
+        direct_io=True,
+    )
+    plan = plan_quick(PROFILE, settings, target_path=path, target_kind=kind, fill=fill)
+    parts = []
+    if plan.prepare is not None:
+        parts.append(("prepare", render_job(plan.prepare, comment="prepare")))
+    for planned in plan.passes:
+        name = f"{planned.test.key}-p{planned.pass_index}"
+        parts.append((name, render_job(planned.job, comment=describe_pass(plan, planned))))
+    return "".join(f"### {name}\n{text}" for name, text in parts)
+
+
+def split_golden(text: str) -> list[tuple[str, str]]:
+    """Undo render_plan_text: (name, job file text) pairs."""
+    jobs = []
+    for chunk in text.split("### ")[1:]:
+        name, _, body = chunk.partition("\n")
+        jobs.append((name, body))
+    return jobs
+
+
+CASES = [(preset, kind) for preset in sorted(PROFILE.presets) for kind in TARGETS]
+
+
+def golden_path(preset: str, kind: str) -> Path:
+    return GOLDEN / f"quick__{preset}__{kind}.fio"
+
+
+@pytest.mark.parametrize(("preset", "kind"), CASES)
+def test_plan_matches_golden(preset: str, kind: str, update_golden: bool) -> None:
+    assert_golden(golden_path(preset, kind), render_plan_text(preset, kind), update_golden)
+
+
+def test_golden_covers_every_preset() -> None:
+    assert {p.name.split("__")[1] for p in GOLDEN.glob("quick__*.fio")} == set(PROFILE.presets)
