@@ -1,0 +1,343 @@
+"""Insert and load runs, captures, step results and series. One transaction per unit of work."""
+
+import dataclasses
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ssdlab.errors import StoreError
+from ssdlab.model.result import DirectionMetrics, SeriesPoint
+from ssdlab.model.run import Capture, RunRecord, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.model.target import DeviceIdentity
+
+
+def to_json(value: object) -> str:
+    """Canonical JSON of dataclasses, dicts and tuples (sorted keys, no NaN)."""
+
+    def default(obj: object) -> object:
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+            return dataclasses.asdict(obj)
+        if isinstance(obj, frozenset | set):
+            return sorted(obj)
+        raise TypeError(f"cannot store {type(obj).__name__} as JSON")
+
+    return json.dumps(value, default=default, sort_keys=True, allow_nan=False)
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error; sqlite errors become StoreError."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as error:
+        raise StoreError(f"cannot write to the run store: {error}") from error
+    try:
+        yield conn
+    except sqlite3.Error as error:
+        conn.execute("ROLLBACK")
+        raise StoreError(f"cannot write to the run store: {error}") from error
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        conn.execute("ROLLBACK")
+        raise StoreError(f"cannot write to the run store: {error}") from error
+
+
+def upsert_device(conn: sqlite3.Connection, device: DeviceIdentity) -> int:
+    identity = to_json(device)
+    with transaction(conn):
+        row = conn.execute("SELECT id FROM devices WHERE identity_json = ?", (identity,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        cursor = conn.execute(
+            "INSERT INTO devices (name, path, model, serial, firmware, capacity_bytes, transport,"
+            " identity_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                device.name,
+                device.path,
+                device.model,
+                device.serial,
+                device.firmware,
+                device.capacity_bytes,
+                device.transport,
+                identity,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NewRun:
+    kind: str
+    profile: str
+    profile_version: int
+    preset: str | None
+    target_kind: str
+    target_path: str
+    target_json: str
+    device_id: int | None
+    settings_json: str
+    plan_json: str
+    environment_json: str
+    started_at_s: float
+    host: str
+    pid: int
+    boot_id: str | None
+
+
+def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO runs (kind, profile, profile_version, preset, status, target_kind,"
+            " target_path, target_json, device_id, settings_json, plan_json, environment_json,"
+            " started_at_s, host, pid, boot_id)"
+            " VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run.kind,
+                run.profile,
+                run.profile_version,
+                run.preset,
+                run.target_kind,
+                run.target_path,
+                run.target_json,
+                run.device_id,
+                run.settings_json,
+                run.plan_json,
+                run.environment_json,
+                run.started_at_s,
+                run.host,
+                run.pid,
+                run.boot_id,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+
+def finish_run(
+    conn: sqlite3.Connection, run_id: int, status: RunStatus, reason: str | None, ended_at_s: float
+) -> None:
+    with transaction(conn):
+        conn.execute(
+            "UPDATE runs SET status = ?, status_reason = ?, ended_at_s = ? WHERE id = ?",
+            (status.value, reason, ended_at_s, run_id),
+        )
+
+
+def add_capture(
+    conn: sqlite3.Connection, run_id: int, capture: Capture, files: dict[str, str] | None = None
+) -> int:
+    """Store one tool invocation verbatim (and the files it wrote), before anything parses it."""
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO captures (run_id, tool, tool_version, argv_json, input_text, exit_code,"
+            " stdout, stderr, started_at_s, ended_at_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                capture.tool,
+                capture.tool_version,
+                json.dumps(list(capture.argv)),
+                capture.input_text,
+                capture.exit_code,
+                capture.stdout,
+                capture.stderr,
+                capture.started_at_s,
+                capture.ended_at_s,
+            ),
+        )
+        capture_id = int(cursor.lastrowid or 0)
+        for name, content in sorted((files or {}).items()):
+            conn.execute(
+                "INSERT INTO capture_files (capture_id, name, content) VALUES (?, ?, ?)",
+                (capture_id, name, content),
+            )
+        return capture_id
+
+
+def add_step_result(conn: sqlite3.Connection, run_id: int, step: StepResult) -> int:
+    """Store one parsed measurement and its per-interval series in one transaction."""
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO step_results (run_id, capture_id, step_key, step_label, direction,"
+            " round_index, discarded, bw_bytes_per_s, iops, lat_mean_ns, read_json, write_json)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                step.capture_id,
+                step.step_key,
+                step.step_label,
+                step.direction,
+                step.round_index,
+                int(step.discarded),
+                step.bw_bytes_per_s,
+                step.iops,
+                step.lat_mean_ns,
+                to_json(step.read) if step.read else None,
+                to_json(step.write) if step.write else None,
+            ),
+        )
+        step_id = int(cursor.lastrowid or 0)
+        conn.executemany(
+            "INSERT INTO series (step_result_id, elapsed_s, direction, bw_bytes_per_s, iops,"
+            " lat_mean_ns) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (step_id, p.elapsed_s, p.direction, p.bw_bytes_per_s, p.iops, p.lat_mean_ns)
+                for p in step.series
+            ],
+        )
+        return step_id
+
+
+def add_test_file(conn: sqlite3.Connection, run_id: int, path: str, created_at_s: float) -> int:
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO test_files (run_id, path, created_at_s) VALUES (?, ?, ?)",
+            (run_id, path, created_at_s),
+        )
+        return int(cursor.lastrowid or 0)
+
+
+def mark_test_file_removed(conn: sqlite3.Connection, file_id: int, removed_at_s: float) -> None:
+    with transaction(conn):
+        conn.execute("UPDATE test_files SET removed_at_s = ? WHERE id = ?", (removed_at_s, file_id))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TestFileRecord:
+    file_id: int
+    run_id: int
+    path: str
+    run_status: RunStatus
+
+
+def leftover_test_files(conn: sqlite3.Connection) -> list[TestFileRecord]:
+    """Test files not marked removed whose run is no longer running."""
+    rows = conn.execute(
+        "SELECT f.id, f.run_id, f.path, r.status FROM test_files f JOIN runs r ON r.id = f.run_id"
+        " WHERE f.removed_at_s IS NULL AND r.status != 'running' ORDER BY f.id"
+    ).fetchall()
+    return [TestFileRecord(int(r[0]), int(r[1]), str(r[2]), RunStatus(r[3])) for r in rows]
+
+
+def _run_from_row(row: sqlite3.Row) -> RunRecord:
+    return RunRecord(
+        run_id=int(row["id"]),
+        kind=row["kind"],
+        profile=row["profile"],
+        profile_version=int(row["profile_version"]),
+        preset=row["preset"],
+        status=RunStatus(row["status"]),
+        status_reason=row["status_reason"],
+        target_kind=row["target_kind"],
+        target_path=row["target_path"],
+        target=json.loads(row["target_json"]),
+        settings=json.loads(row["settings_json"]),
+        plan=json.loads(row["plan_json"]),
+        environment=json.loads(row["environment_json"]),
+        started_at_s=float(row["started_at_s"]),
+        ended_at_s=row["ended_at_s"],
+        host=row["host"],
+        pid=int(row["pid"]),
+        boot_id=row["boot_id"],
+    )
+
+
+def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRecord]:
+    sql = "SELECT * FROM runs ORDER BY id DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit):d}"
+    return [_run_from_row(row) for row in conn.execute(sql).fetchall()]
+
+
+def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:
+    row = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+    return None if row is None else _run_from_row(row)
+
+
+def latest_run_id(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT MAX(id) FROM runs").fetchone()
+    return None if row[0] is None else int(row[0])
+
+
+def _metrics_from_json(text: str | None) -> DirectionMetrics | None:
+    if text is None:
+        return None
+    data: dict[str, Any] = json.loads(text)
+    data["clat_percentiles_ns"] = tuple(tuple(pair) for pair in data["clat_percentiles_ns"])
+    return DirectionMetrics(**data)
+
+
+def load_step_results(
+    conn: sqlite3.Connection, run_id: int, *, with_series: bool = True
+) -> list[StepResult]:
+    rows = conn.execute(
+        "SELECT * FROM step_results WHERE run_id = ? ORDER BY id", (run_id,)
+    ).fetchall()
+    steps = []
+    for row in rows:
+        series: tuple[SeriesPoint, ...] = ()
+        if with_series:
+            series = tuple(
+                SeriesPoint(
+                    elapsed_s=p["elapsed_s"],
+                    direction=p["direction"],
+                    bw_bytes_per_s=p["bw_bytes_per_s"],
+                    iops=p["iops"],
+                    lat_mean_ns=p["lat_mean_ns"],
+                )
+                for p in conn.execute(
+                    "SELECT * FROM series WHERE step_result_id = ? ORDER BY rowid", (row["id"],)
+                )
+            )
+        steps.append(
+            StepResult(
+                step_key=row["step_key"],
+                step_label=row["step_label"],
+                direction=row["direction"],
+                round_index=int(row["round_index"]),
+                discarded=bool(row["discarded"]),
+                bw_bytes_per_s=float(row["bw_bytes_per_s"]),
+                iops=float(row["iops"]),
+                lat_mean_ns=row["lat_mean_ns"],
+                read=_metrics_from_json(row["read_json"]),
+                write=_metrics_from_json(row["write_json"]),
+                capture_id=row["capture_id"],
+                series=series,
+            )
+        )
+    return steps
+
+
+def load_capture_inputs(conn: sqlite3.Connection, run_id: int) -> list[tuple[int, str, str]]:
+    """(capture id, tool, job file text) of every capture of a run that had a job file."""
+    rows = conn.execute(
+        "SELECT id, tool, input_text FROM captures WHERE run_id = ? AND input_text IS NOT NULL"
+        " ORDER BY id",
+        (run_id,),
+    ).fetchall()
+    return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+def mark_dead_runs(conn: sqlite3.Connection, is_alive: Callable[[RunRecord], bool]) -> list[int]:
+    """Mark `running` runs whose process is gone as interrupted; return their ids."""
+    dead = [
+        run
+        for run in (
+            _run_from_row(row)
+            for row in conn.execute("SELECT * FROM runs WHERE status = 'running'").fetchall()
+        )
+        if not is_alive(run)
+    ]
+    for run in dead:
+        with transaction(conn):
+            conn.execute(
+                "UPDATE runs SET status = 'interrupted', status_reason = ? "
+                "WHERE id = ? AND status = 'running'",
+                ("the ssdlab process stopped without finishing (killed or crashed)", run.run_id),
+            )
+    return [run.run_id for run in dead]

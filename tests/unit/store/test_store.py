@@ -1,0 +1,142 @@
+"""The SQLite store: migrations, refusal of newer schemas, round trips, dead-run recovery."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ssdlab.errors import SchemaTooNew, StoreError
+from ssdlab.model.result import DirectionMetrics, SeriesPoint
+from ssdlab.model.run import Capture, RunRecord, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.model.target import DeviceIdentity
+from ssdlab.store import runs as store
+from ssdlab.store.db import SCHEMA_VERSION, migrations, open_store
+
+METRICS = DirectionMetrics(
+    io_bytes=4096 * 1000,
+    total_ios=1000,
+    runtime_s=1.0,
+    bw_bytes_per_s=4096000.0,
+    iops=1000.0,
+    lat_mean_ns=950.5,
+    lat_min_ns=100.0,
+    lat_max_ns=9000.0,
+    lat_stddev_ns=20.0,
+    clat_mean_ns=900.0,
+    clat_percentiles_ns=((50.0, 800), (99.0, 4000)),
+)
+
+
+def new_run(conn: sqlite3.Connection, pid: int = 1) -> int:
+    return store.create_run(
+        conn,
+        store.NewRun(
+            kind="quick",
+            profile="quick",
+            profile_version=1,
+            preset="default",
+            target_kind="file",
+            target_path="/tmp/x",
+            target_json="{}",
+            device_id=None,
+            settings_json='{"count": 1}',
+            plan_json="{}",
+            environment_json='{"kernel": "6"}',
+            started_at_s=1000.0,
+            host="h",
+            pid=pid,
+            boot_id="b",
+        ),
+    )
+
+
+def test_new_store_is_migrated_wal_and_has_foreign_keys(tmp_path: Path) -> None:
+    conn = open_store(tmp_path / "sub" / "db")
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert [v for v, _ in migrations()] == list(range(1, SCHEMA_VERSION + 1))
+
+
+def test_newer_schema_is_refused_with_advice(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    open_store(path).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(SchemaTooNew, match="upgrade ssdlab"):
+        open_store(path)
+
+
+def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="--db"):
+        open_store(path)
+
+
+def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
+    conn = open_store(tmp_path / "db")
+    device_id = store.upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0"))
+    assert store.upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0")) == device_id
+    run_id = new_run(conn)
+    capture = Capture(
+        tool="fio",
+        argv=("fio", "--output-format=json+", "job.fio"),
+        exit_code=0,
+        stdout='{"jobs": []}',
+        stderr="",
+        started_at_s=1.0,
+        ended_at_s=2.0,
+        tool_version="fio-3.33",
+        input_text="[global]\n",
+    )
+    capture_id = store.add_capture(conn, run_id, capture, {"p_bw.1.log": "1000, 4, 0, 0, 0\n"})
+    series = (SeriesPoint(1.0, "read", 4096000.0, 1000.0, None),)
+    step = StepResult(
+        step_key="rnd4k-q1t1-read",
+        step_label="RND4K Q1T1",
+        direction="read",
+        round_index=1,
+        discarded=False,
+        bw_bytes_per_s=4096000.0,
+        iops=1000.0,
+        lat_mean_ns=None,
+        read=METRICS,
+        write=None,
+        capture_id=capture_id,
+        series=series,
+    )
+    store.add_step_result(conn, run_id, step)
+    store.finish_run(conn, run_id, RunStatus.COMPLETE, None, 1010.0)
+    assert store.load_step_results(conn, run_id) == [step]
+    loaded = store.load_run(conn, run_id)
+    assert isinstance(loaded, RunRecord)
+    assert loaded.status is RunStatus.COMPLETE and loaded.settings == {"count": 1}
+    assert store.load_capture_inputs(conn, run_id) == [(capture_id, "fio", "[global]\n")]
+    assert store.latest_run_id(conn) == run_id
+    with pytest.raises(StoreError):  # the same pass twice is a bug, not a second row
+        store.add_step_result(conn, run_id, step)
+    assert len(store.load_step_results(conn, run_id)) == 1
+
+
+def test_dead_runs_become_interrupted_and_their_files_leftovers(tmp_path: Path) -> None:
+    conn = open_store(tmp_path / "db")
+    alive, dead = new_run(conn, pid=10), new_run(conn, pid=20)
+    store.add_test_file(conn, dead, "/tmp/ssdlab-dead.tmp", 1.0)
+    kept = store.add_test_file(conn, alive, "/tmp/ssdlab-alive.tmp", 1.0)
+    assert store.mark_dead_runs(conn, lambda run: run.pid == 10) == [dead]
+    assert store.load_run(conn, dead).status is RunStatus.INTERRUPTED  # type: ignore[union-attr]
+    assert store.load_run(conn, alive).status is RunStatus.RUNNING  # type: ignore[union-attr]
+    assert [f.path for f in store.leftover_test_files(conn)] == ["/tmp/ssdlab-dead.tmp"]
+    store.mark_test_file_removed(conn, kept, 2.0)
+    assert store.mark_dead_runs(conn, lambda run: True) == []
+
+
+def test_read_only_store_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    conn = open_store(path)
+    conn.close()
+    uri_conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+    with pytest.raises(StoreError, match="cannot write"):
+        new_run(uri_conn)
