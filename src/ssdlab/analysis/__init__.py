@@ -1,0 +1,1 @@
+"""Pure analysis of measurements: no processes, no database, no clock."""

@@ -1,0 +1,91 @@
+"""Combine the passes of a quick test: CrystalDiskMark's best pass, and the spread it hides."""
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ssdlab.model.result import DirectionMetrics, FioResult, PassMetrics
+from ssdlab.model.step import StepResult
+
+
+def pass_metrics(result: FioResult) -> PassMetrics:
+    """Both directions of a (group-reported) fio result together: a mix is reported as a total.
+
+    Mean latency is the I/O-weighted mean over both directions.
+    """
+    if not result.jobs:
+        raise ValueError("fio reported no jobs")
+    reads = [j.read for j in result.jobs if j.read is not None]
+    writes = [j.write for j in result.jobs if j.write is not None]
+    directions: list[DirectionMetrics] = reads + writes
+    if not directions:
+        raise ValueError("fio reported no I/O in either direction")
+    bw = sum(d.bw_bytes_per_s for d in directions)
+    iops = sum(d.iops for d in directions)
+    weighted = [(d.lat_mean_ns, d.total_ios) for d in directions if d.lat_mean_ns is not None]
+    total_ios = sum(n for _, n in weighted)
+    lat = sum(m * n for m, n in weighted) / total_ios if weighted and total_ios > 0 else None
+    return PassMetrics(
+        bw_bytes_per_s=bw,
+        iops=iops,
+        lat_mean_ns=lat,
+        read=reads[0] if len(reads) == 1 else None,
+        write=writes[0] if len(writes) == 1 else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TestSummary:
+    """One quick test over its measured passes (the warm-up pass is not counted).
+
+    `best_*` is what CrystalDiskMark shows: the highest MB/s and IOPS and the lowest mean latency,
+    each over all passes. The mean and spread are what it hides.
+    """
+
+    key: str
+    label: str
+    direction: str
+    passes: int
+    best_bw_bytes_per_s: float
+    best_iops: float
+    best_lat_mean_ns: float | None
+    mean_bw_bytes_per_s: float
+    stdev_bw_bytes_per_s: float | None  # None with one pass
+    min_bw_bytes_per_s: float
+    max_bw_bytes_per_s: float
+    cv_pct: float | None  # coefficient of variation of MB/s over the passes
+    mean_iops: float
+    mean_lat_mean_ns: float | None
+
+
+def summarize_tests(steps: Sequence[StepResult]) -> tuple[TestSummary, ...]:
+    """Summaries in the order the tests ran; tests with no measured pass are left out."""
+    grouped: dict[str, list[StepResult]] = {}
+    for step in steps:
+        if not step.discarded:
+            grouped.setdefault(step.step_key, []).append(step)
+    summaries = []
+    for key, group in grouped.items():
+        bws = [s.bw_bytes_per_s for s in group]
+        lats = [s.lat_mean_ns for s in group if s.lat_mean_ns is not None]
+        mean_bw = statistics.fmean(bws)
+        stdev = statistics.stdev(bws) if len(bws) > 1 else None
+        summaries.append(
+            TestSummary(
+                key=key,
+                label=group[0].step_label,
+                direction=group[0].direction,
+                passes=len(group),
+                best_bw_bytes_per_s=max(bws),
+                best_iops=max(s.iops for s in group),
+                best_lat_mean_ns=min(lats) if lats else None,
+                mean_bw_bytes_per_s=mean_bw,
+                stdev_bw_bytes_per_s=stdev,
+                min_bw_bytes_per_s=min(bws),
+                max_bw_bytes_per_s=max(bws),
+                cv_pct=100 * stdev / mean_bw if stdev is not None and mean_bw > 0 else None,
+                mean_iops=statistics.fmean(s.iops for s in group),
+                mean_lat_mean_ns=statistics.fmean(lats) if lats else None,
+            )
+        )
+    return tuple(summaries)

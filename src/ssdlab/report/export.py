@@ -1,0 +1,204 @@
+"""Exporters: pure functions from a QuickReport to JSON, CSV, Markdown or CrystalDiskMark text."""
+
+import csv
+import dataclasses
+import io
+import json
+import time
+from typing import Any
+
+from ssdlab import __version__
+from ssdlab.model.plan import parse_test_shape
+from ssdlab.model.units import format_block_label
+from ssdlab.report.quick import (
+    FORMAT_VERSION,
+    QuickReport,
+    fmt_iops,
+    fmt_mb,
+    fmt_spread,
+    fmt_us,
+    settings_line,
+)
+
+
+def _iso(ts: float | None) -> str | None:
+    return None if ts is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def report_document(report: QuickReport) -> dict[str, Any]:
+    """The versioned JSON document (`format_version`), every number in SI base units."""
+    run = report.run
+    return {
+        "format": "ssdlab-run",
+        "format_version": FORMAT_VERSION,
+        "ssdlab_version": __version__,
+        "run": {
+            "id": run.run_id,
+            "kind": run.kind,
+            "profile": run.profile,
+            "profile_version": run.profile_version,
+            "preset": run.preset,
+            "status": run.status.value,
+            "status_reason": run.status_reason,
+            "started_at": _iso(run.started_at_s),
+            "ended_at": _iso(run.ended_at_s),
+            "host": run.host,
+            "target": run.target,
+            "settings": run.settings,
+            "environment": run.environment,
+        },
+        "tests": [dataclasses.asdict(s) for s in report.summaries],
+        "passes": [
+            {
+                "step_key": step.step_key,
+                "step_label": step.step_label,
+                "direction": step.direction,
+                "pass_index": step.round_index,
+                "warmup": step.discarded,
+                "bw_bytes_per_s": step.bw_bytes_per_s,
+                "iops": step.iops,
+                "lat_mean_ns": step.lat_mean_ns,
+                "read": dataclasses.asdict(step.read) if step.read else None,
+                "write": dataclasses.asdict(step.write) if step.write else None,
+                "series": [dataclasses.asdict(p) for p in step.series],
+            }
+            for step in report.steps
+        ],
+    }
+
+
+def export_json(report: QuickReport) -> str:
+    return json.dumps(report_document(report), indent=2, sort_keys=False) + "\n"
+
+
+CSV_COLUMNS = (
+    "run_id",
+    "test",
+    "label",
+    "direction",
+    "pass_index",
+    "warmup",
+    "mb_per_s",
+    "bw_bytes_per_s",
+    "iops",
+    "lat_mean_us",
+    "read_bw_bytes_per_s",
+    "write_bw_bytes_per_s",
+)
+
+
+def export_csv(report: QuickReport) -> str:
+    """One row per pass (warm-up passes included, flagged), for spreadsheets and pandas."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for step in report.steps:
+        writer.writerow(
+            [
+                report.run.run_id,
+                step.step_key,
+                step.step_label,
+                step.direction,
+                step.round_index,
+                int(step.discarded),
+                f"{step.bw_bytes_per_s / 1e6:.3f}",
+                f"{step.bw_bytes_per_s:.0f}",
+                f"{step.iops:.1f}",
+                "" if step.lat_mean_ns is None else f"{step.lat_mean_ns / 1000:.2f}",
+                "" if step.read is None else f"{step.read.bw_bytes_per_s:.0f}",
+                "" if step.write is None else f"{step.write.bw_bytes_per_s:.0f}",
+            ]
+        )
+    return out.getvalue()
+
+
+def export_markdown(report: QuickReport) -> str:
+    run = report.run
+    lines = [
+        f"## ssdlab run {run.run_id}: {run.profile} ({run.status.value})",
+        "",
+        f"Target: `{run.target_path}` ({run.target_kind}). {settings_line(run)}.",
+        "",
+    ]
+    header = ["Test"]
+    for d in report.directions:
+        header += [f"{d.capitalize()} MB/s", "IOPS", "µs"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "|".join([" --- "] + [" ---: "] * (len(header) - 1)) + "|")
+    for row in report.rows:
+        cells = [row.label]
+        for summary in row.cells:
+            if summary is None:
+                cells += ["", "", ""]
+            else:
+                cells += [
+                    fmt_mb(summary.best_bw_bytes_per_s),
+                    fmt_iops(summary.best_iops),
+                    fmt_us(summary.best_lat_mean_ns),
+                ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "Best of the measured passes, as CrystalDiskMark reports (MB/s = 10^6 bytes/s). "
+        "Spread over the passes:",
+        "",
+    ]
+    lines += [f"- {s.label} {s.direction}: {fmt_spread(s)}" for s in report.summaries]
+    if run.status_reason:
+        lines += ["", f"Status: {run.status.value} — {run.status_reason}"]
+    return "\n".join(lines) + "\n"
+
+
+def _cdm_test_line(pattern: str, block_size_bytes: int, iodepth: int, numjobs: int) -> str:
+    size = format_block_label(block_size_bytes) + "iB"
+    return f"  {pattern} {size:>7} (Q={iodepth:>3}, T={numjobs:>2}):"
+
+
+def export_cdm(report: QuickReport) -> str:
+    """CrystalDiskMark 8's "Save text" layout, so results can be pasted where people expect it."""
+    run = report.run
+    env = run.environment
+    rule = "-" * 78
+    lines = [
+        rule,
+        f"ssdlab {__version__} quick ({env.get('fio_version')}), CrystalDiskMark 8 text layout",
+        rule,
+        "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]",
+        "* KB = 1000 bytes, KiB = 1024 bytes",
+    ]
+    titles = {"read": "[Read]", "write": "[Write]"}
+    mix_pct = run.settings.get("mix_read_pct")
+    titles["mix"] = f"[Mix] Read {mix_pct}%/Write {100 - int(str(mix_pct))}%"
+    for direction in report.directions:
+        lines += ["", titles[direction]]
+        for s in report.summaries:
+            if s.direction != direction:
+                continue
+            shape = parse_test_shape(s.label)
+            prefix = _cdm_test_line(
+                shape.pattern.value.upper(), shape.block_size_bytes, shape.iodepth, shape.numjobs
+            )
+            lat = "n/a" if s.best_lat_mean_ns is None else f"{s.best_lat_mean_ns / 1000:.2f}"
+            lines.append(
+                f"{prefix} {s.best_bw_bytes_per_s / 1e6:9.3f} MB/s [{s.best_iops:9.1f} IOPS] "
+                f"<{lat:>9} us>"
+            )
+    settings = run.settings
+    size = int(str(settings.get("size_bytes", 0)))
+    size_text = f"{size // 2**30} GiB" if size % 2**30 == 0 else f"{size // 2**20} MiB"
+    zero = " <0Fill>" if settings.get("data") == "zero" else ""
+    lines += [
+        "",
+        f"Profile: {str(run.preset).capitalize()}",
+        f"   Test: {size_text} (x{settings.get('count')}) [{run.target_path}]",
+        f"   Mode: {zero.strip() or 'Random'}",
+        f"   Time: Measure {settings.get('measure_s'):g} sec / "
+        f"Interval {settings.get('interval_s'):g} sec",
+        f"   Date: {time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(run.started_at_s))} UTC",
+        f"     OS: {env.get('os_release')} [Linux {env.get('kernel')}]",
+        f"Comment: ssdlab run {run.run_id} ({run.status.value})",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+EXPORTERS = {"json": export_json, "csv": export_csv, "md": export_markdown, "cdm": export_cdm}

@@ -1,0 +1,85 @@
+"""The quick run's result document: a CrystalDiskMark-shaped grid plus the spread of passes."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ssdlab.analysis.passes import TestSummary, summarize_tests
+from ssdlab.model.run import RunRecord
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import MB, format_size
+
+DIRECTION_ORDER = ("read", "write", "mix")
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class QuickRow:
+    label: str  # SEQ1M Q8T1
+    cells: tuple[TestSummary | None, ...]  # one per QuickReport.directions
+
+
+@dataclass(frozen=True, slots=True)
+class QuickReport:
+    run: RunRecord
+    directions: tuple[str, ...]
+    rows: tuple[QuickRow, ...]
+    summaries: tuple[TestSummary, ...]
+    steps: tuple[StepResult, ...]
+
+
+def build_quick_report(run: RunRecord, steps: Sequence[StepResult]) -> QuickReport:
+    summaries = summarize_tests(steps)
+    directions = tuple(d for d in DIRECTION_ORDER if any(s.direction == d for s in summaries))
+    labels: list[str] = []
+    for step in steps:
+        if step.step_label not in labels:
+            labels.append(step.step_label)
+    by_cell = {(s.label, s.direction): s for s in summaries}
+    rows = tuple(
+        QuickRow(label, tuple(by_cell.get((label, d)) for d in directions)) for label in labels
+    )
+    return QuickReport(run, directions, rows, summaries, tuple(steps))
+
+
+def mb_per_s(bytes_per_s: float) -> float:
+    return bytes_per_s / MB
+
+
+def us(ns: float | None) -> float | None:
+    return None if ns is None else ns / 1000
+
+
+def fmt_mb(bytes_per_s: float | None) -> str:
+    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"
+
+
+def fmt_iops(iops: float | None) -> str:
+    return "n/a" if iops is None else f"{iops:.1f}"
+
+
+def fmt_us(ns: float | None) -> str:
+    return "n/a" if ns is None else f"{ns / 1000:.2f}"
+
+
+def fmt_spread(summary: TestSummary) -> str:
+    """'512.30 ± 4.10 MB/s (0.8 %), 498.20–515.00, n=5' — what best-of-N hides."""
+    mean = summary.mean_bw_bytes_per_s / MB
+    if summary.stdev_bw_bytes_per_s is None or summary.cv_pct is None:
+        return f"{mean:.2f} MB/s, n=1"
+    return (
+        f"{mean:.2f} ± {summary.stdev_bw_bytes_per_s / MB:.2f} MB/s ({summary.cv_pct:.1f} %), "
+        f"{summary.min_bw_bytes_per_s / MB:.2f}–{summary.max_bw_bytes_per_s / MB:.2f}, "
+        f"n={summary.passes}"
+    )
+
+
+def settings_line(run: RunRecord) -> str:
+    s = run.settings
+    size = s.get("size_bytes")
+    size_text = format_size(size) if isinstance(size, int) else "size unknown"
+    return (
+        f"preset {s.get('preset')}, {size_text}, "
+        f"{s.get('count')} pass(es) + 1 warm-up, measure {s.get('measure_s'):g} s, "
+        f"interval {s.get('interval_s'):g} s, data {s.get('data')}, "
+        f"{'direct' if s.get('direct_io') else 'buffered'} I/O, engine {s.get('ioengine')}"
+    )
