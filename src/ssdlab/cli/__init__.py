@@ -1,0 +1,1 @@
+"""The command line: arguments, progress display, printing, and errors turned into exit codes."""

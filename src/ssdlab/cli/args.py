@@ -1,0 +1,203 @@
+"""The argument parser: every command, option and example in one declarative place."""
+
+import argparse
+
+from ssdlab import __version__
+from ssdlab.model.units import parse_size_bytes
+
+EPILOG = """\
+examples:
+  ssdlab quick                          CrystalDiskMark-style run on a 1 GiB file here
+  ssdlab quick /mnt/ssd --preset nvme   the NVMe SSD preset on a file under /mnt/ssd
+  ssdlab quick /dev/sdb --mode read     read-only tests on a whole device
+  ssdlab quick /dev/sdb --destroy-data /dev/sdb   read and write tests on the device (erases it)
+  ssdlab plan quick /mnt/ssd            print the fio job files, run nothing
+  ssdlab runs                           every stored run
+  ssdlab export 3 --format cdm          run 3 as CrystalDiskMark text
+  ssdlab doctor --directory /mnt/ssd    what is installed, and whether O_DIRECT works there
+"""
+
+
+def size_arg(text: str) -> int:
+    try:
+        return parse_size_bytes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"{text!r} must be zero or more seconds")
+    return value
+
+
+def positive_int_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def pct_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole percentage") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} must be from 0 to 100")
+    return value
+
+
+def _add_db(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db", metavar="PATH", help="the run store (default: $XDG_DATA_HOME/ssdlab/ssdlab.db)"
+    )
+
+
+def _add_quick_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("test settings (named after CrystalDiskMark's)")
+    group.add_argument(
+        "--preset",
+        help="default (CDM 8/9), nvme, peak, real, cdm7, cdm6, flash (1 s measure, 30 s "
+        "interval); default: default",
+    )
+    group.add_argument("--size", type=size_arg, help="test size, e.g. 256MiB, 1GiB (default 1GiB)")
+    group.add_argument(
+        "--count", type=positive_int_arg, help="measured passes per test (default 5)"
+    )
+    group.add_argument(
+        "--measure", type=seconds_arg, metavar="SECONDS", help="seconds per pass (default 5)"
+    )
+    group.add_argument(
+        "--interval",
+        type=seconds_arg,
+        metavar="SECONDS",
+        help="pause between tests (default 5)",
+    )
+    group.add_argument(
+        "--mode",
+        default="all",
+        help="all (read, write and mix), read, write, mix, or a list such as read,write",
+    )
+    group.add_argument(
+        "--mix", type=pct_arg, metavar="READ_PCT", help="read share of mix tests (default 70)"
+    )
+    group.add_argument(
+        "--data",
+        choices=("random", "zero"),
+        default="random",
+        help="write random (incompressible) data or zeros",
+    )
+    group.add_argument(
+        "--zero-fill",
+        action="store_true",
+        help="fill the test file with zeros (same as --data zero)",
+    )
+    group.add_argument(
+        "--buffered",
+        action="store_true",
+        help="go through the page cache (for filesystems without O_DIRECT; numbers then "
+        "include caching)",
+    )
+    group.add_argument(
+        "--ioengine",
+        default="libaio",
+        help="fio ioengine (default libaio; 'null' measures ssdlab and fio themselves)",
+    )
+    target = parser.add_argument_group("target")
+    target.add_argument(
+        "--destroy-data",
+        metavar="DEV",
+        help="allow writing to block device DEV (must name the target device again)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ssdlab",
+        description="SSD test bench for Linux: fio does the I/O, every run is stored.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
+    )
+    parser.add_argument("--version", action="version", version=f"ssdlab {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    quick = commands.add_parser(
+        "quick",
+        help="CrystalDiskMark-style suite on a file or device",
+        description="CrystalDiskMark-class quick suite: one discarded warm-up pass, then COUNT "
+        "time-based passes per test; the headline is the best pass (as CrystalDiskMark "
+        "shows it) and the spread of the passes is shown beside it. MB/s = 10^6 bytes/s.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab quick\n  ssdlab quick /mnt/ssd --preset nvme --count 3\n"
+        "  ssdlab quick --size 256MiB --measure 2 --count 1 --interval 0\n"
+        "  ssdlab quick /dev/sdb --destroy-data /dev/sdb --json > result.json\n",
+    )
+    quick.add_argument(
+        "target",
+        nargs="?",
+        default=".",
+        help="directory (a test file is made and removed there), file path, or block device; "
+        "default: the current directory",
+    )
+    _add_quick_options(quick)
+    quick.add_argument("--keep", action="store_true", help="keep the test file afterwards")
+    quick.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_db(quick)
+
+    plan = commands.add_parser(
+        "plan",
+        help="print the fio job files of a profile, run nothing",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab plan quick /mnt/ssd --preset nvme\n"
+        "  ssdlab plan quick /dev/nvme0n1 --mode read --check\n",
+    )
+    plan.add_argument("profile", choices=("quick",), help="the profile to plan")
+    plan.add_argument("target", nargs="?", default=".", help="as for 'ssdlab quick'")
+    _add_quick_options(plan)
+    plan.add_argument(
+        "--check", action="store_true", help="also run 'fio --parse-only' on every job file"
+    )
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+    runs = commands.add_parser("runs", help="list stored runs")
+    runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")
+    runs.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(runs)
+
+    show = commands.add_parser("show", help="show one stored run")
+    show.add_argument("run", help="run id, or 'last'")
+    show.add_argument("--json", action="store_true", help="print as JSON")
+    show.add_argument("--jobs", action="store_true", help="also print the fio job files")
+    _add_db(show)
+
+    export = commands.add_parser(
+        "export",
+        help="export a run as json, csv, md or cdm (CrystalDiskMark text)",
+        epilog="example: ssdlab export last --format md -o result.md",
+    )
+    export.add_argument("run", help="run id, or 'last'")
+    export.add_argument(
+        "--format", choices=("json", "csv", "md", "cdm"), default="json", help="default json"
+    )
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    _add_db(export)
+
+    doctor = commands.add_parser(
+        "doctor",
+        help="tools found, what is missing, root, O_DIRECT, loop devices; --cleanup",
+    )
+    doctor.add_argument("--directory", default=".", help="check O_DIRECT support here (default: .)")
+    doctor.add_argument(
+        "--cleanup", action="store_true", help="remove test files left by runs that died"
+    )
+    doctor.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(doctor)
+    return parser

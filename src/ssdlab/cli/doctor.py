@@ -1,0 +1,73 @@
+"""`ssdlab doctor`: what is installed and possible here; `--cleanup` removes leftover test files."""
+
+import argparse
+import dataclasses
+import json
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from ssdlab.store import runs as store
+from ssdlab.system.doctor import run_doctor
+from ssdlab.system.filetarget import is_test_file_name, remove_test_file
+
+from .store_access import db_path, open_db
+
+
+def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
+    conn = open_db(args)
+    done: list[dict[str, object]] = []
+    for record in store.leftover_test_files(conn):
+        removed = remove_test_file(record.path)
+        store.mark_test_file_removed(conn, record.file_id, time.time())
+        done.append({"path": record.path, "run_id": record.run_id, "removed": removed})
+    active = {r.target_path for r in store.list_runs(conn) if r.status.value == "running"}
+    folder = Path(args.directory).expanduser().absolute()
+    known = {str(d["path"]) for d in done}
+    for entry in sorted(folder.glob("ssdlab-*.tmp")):
+        if is_test_file_name(entry.name) and str(entry) not in active | known:
+            done.append(
+                {"path": str(entry), "run_id": None, "removed": remove_test_file(str(entry))}
+            )
+    return done
+
+
+def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
+    report = run_doctor(args.directory)
+    cleaned = _cleanup(args) if args.cleanup else None
+    missing = [t for t in report.tools if not t.ok]
+    if args.json:
+        document = {
+            "format": "ssdlab-doctor",
+            "format_version": 1,
+            **dataclasses.asdict(report),
+            "database": str(db_path(args)),
+            "cleanup": cleaned,
+        }
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+        return 0 if report.tools[0].ok else 1
+    for tool in report.tools:
+        mark = "[green]ok[/green]" if tool.ok else "[red]--[/red]"
+        where = f"{tool.version or ''} ({tool.path})" if tool.path else ""
+        note = f" [red]{tool.note}[/red]" if tool.note else ""
+        out.print(f"{mark} {tool.tool:<9} {where}{note}  [dim]for {tool.purpose}[/dim]")
+    if missing:
+        packages = " ".join(sorted({t.package for t in missing}))
+        out.print(f"install what is missing: [bold]sudo apt-get install {packages}[/bold]")
+    out.print(f"root: {'yes' if report.is_root else 'no (needed only for block devices)'}")
+    out.print(f"directory {report.directory}: {report.filesystem or 'unknown filesystem'}")
+    if report.direct_io_problem:
+        out.print(f"  O_DIRECT: [red]no[/red] — {report.direct_io_problem}; use --buffered here")
+    else:
+        out.print("  O_DIRECT: [green]yes[/green]")
+    out.print(f"loop devices: {report.loop_note}")
+    out.print(f"run store: {db_path(args)}", highlight=False)
+    if cleaned is not None:
+        if not cleaned:
+            out.print("cleanup: no leftover test files")
+        for item in cleaned:
+            state = "removed" if item["removed"] else "already gone"
+            out.print(f"cleanup: {item['path']} ({state})", highlight=False)
+    return 0 if report.tools[0].ok else 1

@@ -1,0 +1,96 @@
+"""`ssdlab runs`, `show` and `export`: stored runs, read back."""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.report.export import EXPORTERS, export_json
+from ssdlab.report.quick import QuickReport, build_quick_report
+from ssdlab.store import runs as store
+
+from .render import print_quick_report
+from .store_access import open_db, run_id_arg
+
+
+def _load_report(args: argparse.Namespace) -> QuickReport:
+    conn = open_db(args)
+    run_id = run_id_arg(conn, args.run)
+    run = store.load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    return build_quick_report(run, store.load_step_results(conn, run_id))
+
+
+def cmd_runs(args: argparse.Namespace, out: Console) -> int:
+    conn = open_db(args)
+    runs = store.list_runs(conn, args.limit)
+    if args.json:
+        rows = [
+            {
+                "id": r.run_id,
+                "kind": r.kind,
+                "preset": r.preset,
+                "status": r.status.value,
+                "status_reason": r.status_reason,
+                "target": r.target_path,
+                "started_at_s": r.started_at_s,
+                "ended_at_s": r.ended_at_s,
+            }
+            for r in runs
+        ]
+        sys.stdout.write(
+            json.dumps({"format": "ssdlab-runs", "format_version": 1, "runs": rows}, indent=2)
+            + "\n"
+        )
+        return 0
+    if not runs:
+        out.print("no runs stored yet; start one with 'ssdlab quick'")
+        return 0
+    table = Table(title="stored runs")
+    for column in ("id", "started", "kind", "preset", "status", "target"):
+        table.add_column(column)
+    for r in runs:
+        table.add_row(
+            str(r.run_id),
+            time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_at_s)),
+            r.kind,
+            r.preset or "",
+            r.status.value,
+            r.target_path,
+        )
+    out.print(table)
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: Console) -> int:
+    report = _load_report(args)
+    if args.json:
+        sys.stdout.write(export_json(report))
+        return 0
+    print_quick_report(out, report)
+    if args.jobs:
+        conn = open_db(args)
+        for capture_id, _tool, text in store.load_capture_inputs(conn, report.run.run_id):
+            out.print(f"\n### capture {capture_id}", highlight=False)
+            out.print(text, highlight=False, markup=False)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace, out: Console) -> int:
+    report = _load_report(args)
+    text = EXPORTERS[args.format](report)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise SsdlabError(f"cannot write {args.output}: {error.strerror}") from error
+        out.print(f"wrote {args.output}", highlight=False)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,151 @@
+"""Progress for long work: a bar with ETA for the run and the current pass on a terminal, plain
+lines otherwise (logs, CI, pipes)."""
+
+import sys
+import threading
+import time
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from ssdlab.model.units import format_size
+from ssdlab.report.quick import fmt_mb
+from ssdlab.runner.events import (
+    Event,
+    Notice,
+    PassFinished,
+    PassStarted,
+    Pausing,
+    PrepareFinished,
+    PrepareStarted,
+    RunStarted,
+)
+
+
+def _pass_name(event: PassStarted) -> str:
+    planned = event.planned
+    which = "warm-up" if planned.warmup else f"pass {planned.pass_index}"
+    return f"{planned.test.label} {planned.test.direction.value} {which}"
+
+
+class LineProgress:
+    """One line per step on stderr; used when stderr is not a terminal."""
+
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
+        self._stream = stream
+
+    def __enter__(self) -> "LineProgress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def __call__(self, event: Event) -> None:
+        text = None
+        if isinstance(event, RunStarted):
+            text = (
+                f"run {event.run_id}: {len(event.plan.passes)} passes, about "
+                f"{event.estimated_s:.0f} s of measuring and pauses"
+            )
+        elif isinstance(event, PrepareStarted):
+            text = f"preparing the test file ({format_size(event.size_bytes)})"
+        elif isinstance(event, PassStarted):
+            text = f"[{event.number}/{event.total}] {_pass_name(event)}"
+        elif isinstance(event, PassFinished):
+            text = f"    {fmt_mb(event.step.bw_bytes_per_s)} MB/s, {event.step.iops:.0f} IOPS"
+        elif isinstance(event, Pausing):
+            text = f"pausing {event.seconds:g} s between tests"
+        elif isinstance(event, Notice):
+            text = f"warning: {event.text}"
+        if text is not None:
+            print(text, file=self._stream, flush=True)
+
+
+class BarProgress:
+    """Two rich bars: the whole run (with ETA) and the current pass, advanced by a clock thread."""
+
+    def __init__(self, console: Console) -> None:
+        self._console = console
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        )
+        self._run_task: TaskID | None = None
+        self._pass_task: TaskID | None = None
+        self._done_s = 0.0
+        self._pass_started: float | None = None
+        self._pass_duration = 0.0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> "BarProgress":
+        self._progress.start()
+        self._ticker.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._ticker.join(timeout=1)
+        self._progress.stop()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.2):
+            with self._lock:
+                if self._pass_started is None or self._run_task is None:
+                    continue
+                elapsed = min(time.monotonic() - self._pass_started, self._pass_duration)
+                self._progress.update(self._run_task, completed=self._done_s + elapsed)
+                if self._pass_task is not None:
+                    self._progress.update(self._pass_task, completed=elapsed)
+
+    def __call__(self, event: Event) -> None:
+        with self._lock:
+            if isinstance(event, RunStarted):
+                self._run_task = self._progress.add_task(
+                    f"run {event.run_id}", total=max(event.estimated_s, 0.1)
+                )
+            elif isinstance(event, PrepareStarted):
+                self._console.print(f"preparing the test file ({format_size(event.size_bytes)})…")
+            elif isinstance(event, PassStarted):
+                if self._pass_task is None:
+                    self._pass_task = self._progress.add_task("", total=event.duration_s)
+                self._progress.update(
+                    self._pass_task,
+                    description=f"[{event.number}/{event.total}] {_pass_name(event)}",
+                    total=event.duration_s,
+                    completed=0,
+                )
+                self._pass_started = time.monotonic()
+                self._pass_duration = event.duration_s
+            elif isinstance(event, PassFinished):
+                self._done_s += self._pass_duration
+                self._pass_started = None
+                if self._run_task is not None:
+                    self._progress.update(self._run_task, completed=self._done_s)
+            elif isinstance(event, Pausing):
+                self._done_s += event.seconds
+            elif isinstance(event, Notice):
+                self._console.print(f"[yellow]warning:[/yellow] {event.text}")
+            elif isinstance(event, PrepareFinished):
+                self._console.print(f"test file ready in {event.elapsed_s:.1f} s")
+
+
+def make_progress(stream: TextIO = sys.stderr) -> LineProgress | BarProgress:
+    if stream.isatty():
+        return BarProgress(Console(file=stream))
+    return LineProgress(stream)

@@ -1,0 +1,220 @@
+"""`ssdlab quick` and `ssdlab plan quick`: resolve the target, plan, check safety, run, show."""
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+
+from rich.console import Console
+
+from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
+from ssdlab.model.plan import Direction, Plan, QuickSettings
+from ssdlab.model.target import Target
+from ssdlab.plan.jobfile import render_job
+from ssdlab.plan.quick import describe_pass, parse_mode, plan_quick, resolve_settings
+from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.report.export import export_json
+from ssdlab.report.quick import build_quick_report
+from ssdlab.runner.quick import QuickRunner
+from ssdlab.store import runs as store
+from ssdlab.system.devicetarget import (
+    check_device_writes,
+    is_block_device_path,
+    resolve_device_target,
+)
+from ssdlab.system.environment import collect_environment
+from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
+from ssdlab.system.fio import check_job_parses, find_fio
+from ssdlab.system.process import ProcessRunner
+
+from .progress import make_progress
+from .render import print_quick_report
+from .store_access import db_path, open_db
+
+
+def _settings(args: argparse.Namespace) -> QuickSettings:
+    return resolve_settings(
+        load_quick_profile(),
+        preset=args.preset,
+        size_bytes=args.size,
+        count=args.count,
+        measure_s=args.measure,
+        interval_s=args.interval,
+        mode=args.mode,
+        mix_read_pct=args.mix,
+        data="zero" if args.zero_fill else args.data,
+        ioengine=args.ioengine,
+        direct_io=not args.buffered,
+    )
+
+
+def _resolve_target(args: argparse.Namespace, settings: QuickSettings) -> Target:
+    writes = any(d is not Direction.READ for d in parse_mode(settings.mode))
+    if is_block_device_path(args.target):
+        if args.buffered:
+            raise UsageError(
+                "--buffered is for file targets; block devices are always tested with direct I/O"
+            )
+        return resolve_device_target(args.target, settings.size_bytes)
+    if args.destroy_data:
+        raise UsageError(
+            f"--destroy-data names a block device, but {args.target} is not one; file targets "
+            "never need it"
+        )
+    return resolve_file_target(
+        args.target, settings.size_bytes, direct_io=settings.direct_io, writes=writes
+    )
+
+
+def _needs_fill(target: Target, settings: QuickSettings, writes: bool) -> bool:
+    if target.kind.value == "device":
+        return writes  # only when writing is allowed: fill before reading, as on a file
+    if target.created_file:
+        return True
+    path = Path(target.path)
+    return is_test_file_name(path.name) and path.stat().st_size < settings.size_bytes
+
+
+def build_plan(args: argparse.Namespace) -> tuple[Plan, Target]:
+    settings = _settings(args)
+    target = _resolve_target(args, settings)
+    writes = any(d is not Direction.READ for d in parse_mode(settings.mode))
+    plan = plan_quick(
+        load_quick_profile(),
+        settings,
+        target_path=target.path,
+        target_kind=target.kind.value,
+        fill=_needs_fill(target, settings, writes),
+    )
+    return plan, target
+
+
+def cmd_plan(args: argparse.Namespace, out: Console) -> int:
+    plan, target = build_plan(args)
+    jobs: list[tuple[str, str]] = []
+    if plan.prepare is not None:
+        jobs.append(
+            (
+                "prepare",
+                render_job(plan.prepare, comment=f"ssdlab {plan.profile}: prepare test file"),
+            )
+        )
+    for planned in plan.passes:
+        name = f"{planned.test.key}-p{planned.pass_index}"
+        jobs.append((name, render_job(planned.job, comment=describe_pass(plan, planned))))
+    failures: list[str] = []
+    if args.check:
+        processes = ProcessRunner()
+        fio = find_fio(processes)
+        for name, text in jobs:
+            capture = check_job_parses(processes, fio, text)
+            if capture.exit_code != 0:
+                failures.append(f"{name}: {capture.stderr.strip() or capture.stdout.strip()}")
+    if args.json:
+        document = {
+            "format": "ssdlab-plan",
+            "format_version": 1,
+            "destructive": plan.destructive,
+            "target": target.path,
+            "jobs": [{"name": n, "text": t} for n, t in jobs],
+            "parse_only_failures": failures if args.check else None,
+        }
+        sys.stdout.write(json.dumps(document, indent=2) + "\n")
+    else:
+        for name, text in jobs:
+            sys.stdout.write(f"### {name}.fio\n{text}\n")
+        notes = [f"# {len(jobs)} job files; nothing was run."]
+        if plan.destructive:
+            notes.append(
+                f"# These jobs WRITE to {target.path}: running them needs "
+                f"--destroy-data {target.path}."
+            )
+        if target.created_file:
+            notes.append(f"# The test file {target.path} would be created and removed.")
+        if args.check:
+            notes.append(f"# fio --parse-only: {len(jobs) - len(failures)} of {len(jobs)} OK.")
+        sys.stdout.write("\n".join(notes) + "\n")
+    if failures:
+        raise SsdlabError("fio --parse-only rejected: " + "; ".join(failures))
+    return 0
+
+
+class _SignalGuard:
+    """First Ctrl-C / SIGTERM: stop fio and finish cleanly. Second: end at once."""
+
+    def __init__(self, on_first: Callable[[], None], on_second: Callable[[], None]) -> None:
+        self._on_first = on_first
+        self._on_second = on_second
+        self._count = 0
+        self._previous: dict[int, object] = {}
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        self._count += 1
+        if self._count == 1:
+            self._on_first()
+        else:
+            self._on_second()
+
+    def __enter__(self) -> "_SignalGuard":
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            self._previous[signum] = signal.signal(signum, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+
+
+def cmd_quick(args: argparse.Namespace, out: Console) -> int:
+    plan, target = build_plan(args)
+    database = db_path(args)
+    if plan.destructive:
+        check_device_writes(target, args.destroy_data, database)
+    elif target.kind.value == "device" and not args.json:
+        out.print(
+            f"[dim]read-only tests on {target.path}; blocks never written may read back "
+            "faster than real data[/dim]",
+            highlight=False,
+        )
+    processes = ProcessRunner()
+    fio = find_fio(processes)
+    conn = open_db(args)
+    device_id = store.upsert_device(conn, target.device) if target.device else None
+    environment = collect_environment(fio.version_text)
+    progress = make_progress(sys.stderr)
+    runner = QuickRunner(conn, fio, progress, processes)
+
+    def exit_now() -> None:
+        runner.kill()
+        sys.stderr.write(
+            "\nssdlab: stopped at once; 'ssdlab doctor --cleanup' removes any "
+            "test file left behind\n"
+        )
+        os._exit(130)
+
+    with _SignalGuard(runner.request_stop, exit_now), progress:
+        outcome = runner.execute(
+            plan, target, environment, device_id=device_id, keep_file=args.keep
+        )
+    run = store.load_run(conn, outcome.run_id)
+    if run is None:
+        raise TargetError(f"run {outcome.run_id} vanished from the store")
+    report = build_quick_report(run, store.load_step_results(conn, outcome.run_id))
+    if args.json:
+        sys.stdout.write(export_json(report))
+    else:
+        print_quick_report(out, report)
+        kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
+        out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
+    if outcome.status.value == "interrupted":
+        raise Interrupted(
+            f"run {outcome.run_id} was interrupted; the {len(outcome.steps)} passes that "
+            "finished are stored"
+        )
+    if outcome.status.value == "failed":
+        raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")
+    return 0

@@ -1,0 +1,57 @@
+"""Terminal rendering of stored results (rich tables)."""
+
+from rich.console import Console
+from rich.table import Table
+
+from ssdlab.model.units import format_size
+from ssdlab.report.quick import (
+    QuickReport,
+    fmt_iops,
+    fmt_mb,
+    fmt_spread,
+    fmt_us,
+    settings_line,
+)
+
+_DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
+
+
+def print_quick_report(console: Console, report: QuickReport) -> None:
+    run = report.run
+    table = Table(
+        title=f"ssdlab run {run.run_id} — {run.target_path}",
+        caption="best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
+    )
+    table.add_column("Test", style="bold")
+    for direction in report.directions:
+        table.add_column(direction.capitalize(), justify="right", style=_DIRECTION_STYLE[direction])
+    for row in report.rows:
+        cells = [row.label]
+        for summary in row.cells:
+            if summary is None:
+                cells.append("")
+            else:
+                cells.append(
+                    f"[bold]{fmt_mb(summary.best_bw_bytes_per_s)} MB/s[/bold]\n"
+                    f"[dim]{fmt_iops(summary.best_iops)} IOPS · "
+                    f"{fmt_us(summary.best_lat_mean_ns)} µs[/dim]"
+                )
+        table.add_row(*cells)
+    console.print(table)
+    spread = Table(title="Spread of the passes (what best-of-N hides)", show_edge=False)
+    spread.add_column("Test")
+    spread.add_column("Dir")
+    spread.add_column("mean ± sd MB/s (CV), min–max, passes")
+    for s in report.summaries:
+        spread.add_row(s.label, s.direction, fmt_spread(s))
+    console.print(spread)
+    console.print(f"[dim]{settings_line(run)}[/dim]")
+    target = run.target
+    device = target.get("device")
+    if isinstance(device, dict):
+        capacity = device.get("capacity_bytes")
+        size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
+        model = device.get("model") or "model not reported"
+        console.print(f"[dim]device: {model} ({device.get('path')}{size})[/dim]")
+    if run.status.value != "complete":
+        console.print(f"[red]status: {run.status.value}[/red] — {run.status_reason}")

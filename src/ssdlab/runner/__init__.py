@@ -1,0 +1,1 @@
+"""Executes plans: ordering, pauses, signals, persistence after every unit of work."""

@@ -1,0 +1,89 @@
+"""What ssdlab can do on this machine: tools, privileges, O_DIRECT, loop devices."""
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from ssdlab.errors import TargetError
+from ssdlab.parse.fio_json import MIN_FIO_VERSION, parse_fio_version
+from ssdlab.system.environment import tool_version
+from ssdlab.system.filetarget import probe_direct_io, read_filesystem
+
+PACKAGES = {"fio": "fio", "smartctl": "smartmontools", "nvme": "nvme-cli", "losetup": "mount"}
+PURPOSE = {
+    "fio": "all measurements",
+    "smartctl": "drive health and wear (SATA, SAS, NVMe)",
+    "nvme": "NVMe health logs",
+    "losetup": "loop devices for trying device tests safely",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCheck:
+    tool: str
+    path: str | None
+    version: str | None
+    ok: bool
+    note: str
+    package: str
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    tools: tuple[ToolCheck, ...]
+    is_root: bool
+    directory: str
+    filesystem: str | None
+    direct_io_problem: str | None  # None: O_DIRECT works there
+    loop_devices: bool
+    loop_note: str
+
+
+def _check_tool(tool: str) -> ToolCheck:
+    wanted = os.environ.get("SSDLAB_FIO", "fio") if tool == "fio" else tool
+    path = shutil.which(wanted)
+    version = tool_version(path) if path and tool != "nvme" else None
+    if tool == "nvme" and path:
+        version = tool_version("nvme")
+    ok, note = path is not None, "" if path else "missing"
+    if tool == "fio" and path:
+        parsed = parse_fio_version(version or "")
+        if parsed is None or parsed < MIN_FIO_VERSION:
+            ok = False
+            note = f"too old: ssdlab needs fio {'.'.join(map(str, MIN_FIO_VERSION))} or newer"
+    return ToolCheck(tool, path, version, ok, note, PACKAGES[tool], PURPOSE[tool])
+
+
+def run_doctor(directory: str) -> DoctorReport:
+    folder = Path(directory).expanduser().absolute()
+    problem: str | None
+    fs_text = None
+    try:
+        fs = read_filesystem(folder)
+        fs_text = f"{fs.fs_type} on {fs.source}, mounted at {fs.mount_point}"
+        problem = probe_direct_io(folder)
+    except (OSError, TargetError) as error:
+        problem = f"cannot test {folder}: {error}"
+    is_root = os.geteuid() == 0
+    has_control = Path("/dev/loop-control").exists()
+    has_losetup = shutil.which("losetup") is not None
+    loop_ok = has_control and has_losetup and is_root
+    if loop_ok:
+        loop_note = "available (losetup -f --show IMAGE)"
+    elif not has_control:
+        loop_note = "no /dev/loop-control (modprobe loop)"
+    elif not has_losetup:
+        loop_note = "losetup missing (apt-get install mount)"
+    else:
+        loop_note = "needs root"
+    return DoctorReport(
+        tools=tuple(_check_tool(t) for t in ("fio", "smartctl", "nvme", "losetup")),
+        is_root=is_root,
+        directory=str(folder),
+        filesystem=fs_text,
+        direct_io_problem=problem,
+        loop_devices=loop_ok,
+        loop_note=loop_note,
+    )

@@ -1,0 +1,188 @@
+"""File targets: choose the test file, check the filesystem under it, and remove it afterwards."""
+
+import errno
+import mmap
+import os
+import secrets
+from pathlib import Path
+
+from ssdlab.errors import TargetError
+from ssdlab.model.target import FilesystemInfo, Target, TargetKind
+from ssdlab.model.units import MiB, describe_bytes, format_size
+from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
+from ssdlab.plan.jobfile import check_fio_path
+from ssdlab.system.block import block_device_of_path, read_device_identity, whole_disk_of
+
+TEST_FILE_PREFIX = "ssdlab-"
+TEST_FILE_SUFFIX = ".tmp"
+FREE_SPACE_MARGIN_BYTES = 16 * MiB
+_COW_FILESYSTEMS = {"btrfs", "zfs", "bcachefs"}
+_MEMORY_FILESYSTEMS = {"tmpfs", "ramfs"}
+
+
+def new_test_file_name() -> str:
+    return f"{TEST_FILE_PREFIX}{secrets.token_hex(6)}{TEST_FILE_SUFFIX}"
+
+
+def is_test_file_name(name: str) -> bool:
+    return name.startswith(TEST_FILE_PREFIX) and name.endswith(TEST_FILE_SUFFIX)
+
+
+def probe_direct_io(folder: Path) -> str | None:
+    """Open a probe file with O_DIRECT and write one aligned 4 KiB block; None when it works,
+    else the reason fio's direct=1 would fail."""
+    probe = folder / f".ssdlab-odirect-{secrets.token_hex(4)}"
+    buffer = mmap.mmap(-1, 4096)  # page-aligned, as O_DIRECT requires
+    try:
+        fd = os.open(probe, os.O_CREAT | os.O_EXCL | os.O_RDWR | os.O_DIRECT, 0o600)
+    except OSError as error:
+        probe.unlink(missing_ok=True)  # some filesystems create the file, then refuse O_DIRECT
+        buffer.close()
+        if error.errno == errno.EINVAL:
+            return "the filesystem refuses O_DIRECT (open: invalid argument)"
+        raise TargetError(f"cannot create a file in {folder}: {error.strerror}") from error
+    try:
+        os.pwrite(fd, buffer, 0)
+    except OSError as error:
+        return f"the filesystem refuses O_DIRECT writes ({error.strerror})"
+    finally:
+        os.close(fd)
+        probe.unlink(missing_ok=True)
+        buffer.close()
+    return None
+
+
+def read_filesystem(path: Path, mountinfo: Path = Path("/proc/self/mountinfo")) -> FilesystemInfo:
+    st = os.stat(path)
+    vfs = os.statvfs(path)
+    entry = mount_containing(
+        str(path.resolve()),
+        os.major(st.st_dev),
+        os.minor(st.st_dev),
+        parse_mountinfo(mountinfo.read_text(encoding="utf-8", errors="replace")),
+    )
+    return FilesystemInfo(
+        mount_point=entry.mount_point if entry else "?",
+        fs_type=entry.fs_type if entry else "unknown",
+        source=entry.source if entry else "?",
+        mount_options=",".join(filter(None, [entry.mount_options, entry.super_options]))
+        if entry
+        else "",
+        free_bytes=vfs.f_bavail * vfs.f_frsize if vfs.f_blocks else None,
+        total_bytes=vfs.f_blocks * vfs.f_frsize if vfs.f_blocks else None,
+    )
+
+
+def filesystem_warnings(fs: FilesystemInfo) -> list[str]:
+    warnings = []
+    if fs.fs_type in _COW_FILESYSTEMS:
+        warnings.append(
+            f"{fs.mount_point} is {fs.fs_type}, a copy-on-write filesystem: writes are "
+            "redirected and may be checksummed or compressed, so numbers can differ much from "
+            "the drive's own; test the block device for drive numbers"
+        )
+    if "compress" in fs.mount_options:
+        warnings.append(
+            f"{fs.mount_point} is mounted with compression ({fs.mount_options}); zero or "
+            "repeated data will look far faster than the drive is"
+        )
+    if fs.fs_type in _MEMORY_FILESYSTEMS:
+        warnings.append(f"{fs.mount_point} is {fs.fs_type}: this measures memory, not a drive")
+    if fs.fs_type.startswith("fuse") or fs.fs_type in {"nfs", "nfs4", "cifs", "overlay"}:
+        warnings.append(
+            f"{fs.mount_point} is {fs.fs_type}: the numbers include that layer, not just the drive"
+        )
+    return warnings
+
+
+def _memory_bytes() -> int | None:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return None
+
+
+def resolve_file_target(
+    requested: str, size_bytes: int, *, direct_io: bool, writes: bool
+) -> Target:
+    """Decide the test file for a directory or file path, and check it can hold the test.
+
+    A directory gets a new uniquely named test file. A path that does not exist yet becomes the
+    test file. An existing file is used only if it is a test file ssdlab made (kept with
+    --keep), because ssdlab never overwrites people's files.
+    """
+    path = Path(requested).expanduser().absolute()
+    check_fio_path(str(path))
+    if path.is_dir():
+        folder, test_file, created = path, path / new_test_file_name(), True
+    elif path.exists():
+        if not path.is_file():
+            raise TargetError(f"{path} is neither a directory, a regular file nor a block device")
+        if writes and not is_test_file_name(path.name):
+            raise TargetError(
+                f"{path} already exists and is not an ssdlab test file; ssdlab does not "
+                "overwrite your files. Give a directory (a test file is made and removed "
+                "there) or a new file name"
+            )
+        folder, test_file, created = path.parent, path, False
+    else:
+        if not path.parent.is_dir():
+            raise TargetError(f"{path.parent} does not exist; give an existing directory")
+        folder, test_file, created = path.parent, path, True
+    check_fio_path(str(test_file))
+    if not os.access(folder, os.W_OK) or os.statvfs(folder).f_flag & os.ST_RDONLY:
+        raise TargetError(
+            f"{folder} is read-only (or not writable by you); give a writable directory"
+        )
+    filesystem = read_filesystem(folder)
+    if direct_io:
+        refused = probe_direct_io(folder)
+        if refused:
+            raise TargetError(
+                f"{folder} is on {filesystem.fs_type}: {refused}. Measure through the page "
+                "cache with --buffered (numbers then include caching), or choose a directory "
+                "on a filesystem that supports direct I/O"
+            )
+    existing = test_file.stat().st_size if test_file.exists() else 0
+    needed = max(0, size_bytes - existing) + FREE_SPACE_MARGIN_BYTES
+    if filesystem.free_bytes is not None and filesystem.free_bytes < needed:
+        raise TargetError(
+            f"{filesystem.mount_point} has {describe_bytes(filesystem.free_bytes)} free, but a "
+            f"{format_size(size_bytes)} test file needs {describe_bytes(needed)} with a margin; "
+            "free some space or choose a smaller --size"
+        )
+    warnings = filesystem_warnings(filesystem)
+    if not direct_io:
+        memory = _memory_bytes()
+        if memory is not None and size_bytes < 2 * memory:
+            warnings.append(
+                f"--buffered with a {format_size(size_bytes)} test file on a machine with "
+                f"{format_size(memory)} of memory: reads may come from the page cache"
+            )
+    device = None
+    name = block_device_of_path(str(folder))
+    if name is not None:
+        try:
+            device = read_device_identity(whole_disk_of(name))
+        except OSError:
+            device = None
+    return Target(
+        kind=TargetKind.FILE,
+        path=str(test_file),
+        size_bytes=size_bytes,
+        requested=requested,
+        created_file=created,
+        direct_io=direct_io,
+        device=device,
+        filesystem=filesystem,
+        warnings=tuple(warnings),
+    )
+
+
+def remove_test_file(path: str) -> bool:
+    """Remove a test file; True if it was there."""
+    try:
+        Path(path).unlink()
+    except FileNotFoundError:
+        return False
+    return True

@@ -1,0 +1,131 @@
+"""Ctrl-C, SIGTERM, a second Ctrl-C and kill -9 in the middle of a real quick run."""
+
+import json
+import signal
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import needs_fio
+from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env
+
+pytestmark = needs_fio
+
+SLOW = [
+    "--size",
+    "8MiB",
+    "--measure",
+    "1",
+    "--count",
+    "3",
+    "--interval",
+    "0",
+    "--preset",
+    "real",
+    "--mode",
+    "read",
+]
+
+
+def start_quick(target: Path, db: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        ssdlab_argv("quick", str(target), *SLOW, "--db", str(db)),
+        env=ssdlab_env(),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for_steps(db: Path, count: int, timeout_s: float = 60) -> int:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=5) as conn:
+                    found = int(conn.execute("SELECT COUNT(*) FROM step_results").fetchone()[0])
+                if found >= count:
+                    return found
+            except sqlite3.OperationalError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError(f"fewer than {count} passes stored after {timeout_s} s")
+
+
+def stored(db: Path) -> tuple[str, str | None, int]:
+    with sqlite3.connect(db) as conn:
+        status, reason = conn.execute("SELECT status, status_reason FROM runs").fetchone()
+        steps = conn.execute("SELECT COUNT(*) FROM step_results").fetchone()[0]
+    return status, reason, int(steps)
+
+
+def assert_integrity(db: Path) -> None:
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_signal_stops_fio_removes_file_keeps_finished_passes(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    db = tmp_path / "db"
+    target = tmp_path / "t"
+    target.mkdir()
+    child = start_quick(target, db)
+    wait_for_steps(db, 2)
+    child.send_signal(signum)
+    _, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    status, reason, steps = stored(db)
+    assert status == "interrupted" and reason and "signal" in reason
+    assert 2 <= steps < 8  # what finished is kept; the cut pass is not counted
+    assert list(target.iterdir()) == []
+    assert_integrity(db)
+
+
+def test_second_ctrl_c_exits_at_once_and_doctor_cleans_up(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    target = tmp_path / "t"
+    target.mkdir()
+    child = start_quick(target, db)
+    wait_for_steps(db, 1)
+    child.send_signal(signal.SIGINT)
+    child.send_signal(signal.SIGINT)
+    child.communicate(timeout=30)
+    assert child.returncode == 130
+    runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
+    assert runs[0]["status"] == "interrupted"
+    cleanup = run_ssdlab("doctor", "--cleanup", "--directory", str(target), "--db", str(db))
+    assert cleanup.code in (0, 1)
+    assert list(target.iterdir()) == []
+    assert_integrity(db)
+
+
+def test_kill_9_is_marked_interrupted_next_time_and_cleanup_finds_the_file(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "db"
+    target = tmp_path / "t"
+    target.mkdir()
+    child = start_quick(target, db)
+    wait_for_steps(db, 2)
+    child.kill()
+    child.communicate(timeout=30)
+    leftovers = list(target.iterdir())
+    assert len(leftovers) == 1 and leftovers[0].name.startswith("ssdlab-")
+    time.sleep(1.5)  # let the orphaned fio pass end
+    runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
+    assert runs[0]["status"] == "interrupted"
+    assert "stopped without finishing" in runs[0]["status_reason"]
+    _, _, steps = stored(db)
+    assert steps >= 2  # nothing finished was lost
+    cleanup = run_ssdlab("doctor", "--cleanup", "--db", str(db), "--json")
+    doc = json.loads(cleanup.stdout)
+    assert [c["path"] for c in doc["cleanup"]] == [str(leftovers[0])]
+    assert list(target.iterdir()) == []
+    assert_integrity(db)

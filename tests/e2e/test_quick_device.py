@@ -1,0 +1,111 @@
+"""`ssdlab quick` on loop devices: read-only tests, allowed writes, and the refusal matrix.
+
+Every refusal is checked with the device's bytes hashed before and after.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import needs_fio
+from tests.e2e.conftest import FAST, LoopDevices, needs_loop, run_ssdlab, sha256_of
+
+pytestmark = [needs_fio, needs_loop, pytest.mark.loop]
+SIZE = 32 * 2**20
+WRITE = [*FAST, "--mode", "write"]
+
+
+def refused(device: str, tmp_path: Path, *extra: str, db: Path | None = None) -> str:
+    before = sha256_of(device, SIZE)
+    result = run_ssdlab("quick", *extra, *WRITE, "--db", str(db or tmp_path / "db"))
+    assert result.code == 3, result.stderr
+    assert "Traceback" not in result.stderr
+    assert sha256_of(device, SIZE) == before
+    return result.stderr
+
+
+def test_read_only_tests_need_no_permission(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE, pattern=b"ssdlab-readonly!")
+    before = sha256_of(device, SIZE)
+    result = run_ssdlab(
+        "quick", device, *FAST, "--mode", "read", "--db", str(tmp_path / "db"), "--json"
+    )
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["run"]["target"]["kind"] == "device"
+    assert doc["run"]["target"]["device"]["transport"] == "loop"
+    assert doc["run"]["target"]["device"]["capacity_bytes"] == SIZE
+    assert sha256_of(device, SIZE) == before
+
+
+def test_write_without_destroy_data_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE, pattern=b"keep me")
+    stderr = refused(device, tmp_path, device)
+    assert f"--destroy-data {device}" in stderr
+
+
+def test_destroy_data_naming_another_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE, pattern=b"keep me")
+    other = loops.create(SIZE)
+    refused(device, tmp_path, device, "--destroy-data", other)
+
+
+def test_destroy_data_allows_writes_to_an_unused_device(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE, pattern=b"old data")
+    before = sha256_of(device, SIZE)
+    link = tmp_path / "by-id-link"
+    link.symlink_to(device)
+    result = run_ssdlab(
+        "quick", str(link), *WRITE, "--destroy-data", device, "--db", str(tmp_path / "db"), "--json"
+    )
+    assert result.code == 0, result.stderr
+    assert json.loads(result.stdout)["run"]["status"] == "complete"
+    assert sha256_of(device, SIZE) != before  # it really wrote
+
+
+def test_mounted_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE)
+    mount_point = loops.mkfs_and_mount(device)
+    stderr = refused(device, tmp_path, device, "--destroy-data", device)
+    assert "mounted" in stderr and str(mount_point) in stderr
+
+
+def test_symlink_to_a_mounted_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE)
+    loops.mkfs_and_mount(device)
+    link = tmp_path / "innocent-name"
+    link.symlink_to(device)
+    stderr = refused(device, tmp_path, str(link), "--destroy-data", str(link))
+    assert "mounted" in stderr
+
+
+def test_active_swap_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE)
+    loops.swapon(device)
+    stderr = refused(device, tmp_path, device, "--destroy-data", device)
+    assert "swap" in stderr
+
+
+def test_device_holding_the_database_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE)
+    mount_point = loops.mkfs_and_mount(device)
+    db = mount_point / "ssdlab.db"
+    stderr = refused(device, tmp_path, device, "--destroy-data", device, db=db)
+    assert "database" in stderr
+
+
+def test_device_smaller_than_the_test_size_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(4 * 2**20)
+    result = run_ssdlab("quick", device, *FAST, "--mode", "read", "--db", str(tmp_path / "db"))
+    assert result.code == 1 and "smaller --size" in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+def test_plan_marks_device_writes_destructive(tmp_path: Path, loops: LoopDevices) -> None:
+    device = loops.create(SIZE)
+    result = run_ssdlab("plan", "quick", device, *WRITE, "--json")
+    assert json.loads(result.stdout)["destructive"] is True
+    result = run_ssdlab("plan", "quick", device, *FAST, "--mode", "read", "--json")
+    assert json.loads(result.stdout)["destructive"] is False
