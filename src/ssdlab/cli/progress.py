@@ -124,7 +124,7 @@ class BarProgress:
             elif isinstance(event, PassStarted):
                 if self._pass_task is None:
                     self._pass_task = self._progress.add_task("", total=event.duration_s)
-                self._progress.update(
+                self._progress.reset(
                     self._pass_task,
                     description=f"[{event.number}/{event.total}] {_pass_name(event)}",
                     total=event.duration_s,
