@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -57,65 +57,115 @@ def sha256_of(path: str, size: int) -> str:
 
 def _can_loop() -> str | None:
     if os.geteuid() != 0:
-        return "needs root"
-    if shutil.which("losetup") is None or not Path("/dev/loop-control").exists():
-        return "no loop device support"
+        return "needs root to create loop devices"
+    if shutil.which("losetup") is None:
+        return "losetup is not installed"
+    if not Path("/dev/loop-control").exists():
+        return "the kernel offers no loop devices (/dev/loop-control missing)"
     return None
 
 
 needs_loop = pytest.mark.skipif(_can_loop() is not None, reason=str(_can_loop()))
 
 
-class LoopDevices:
-    """Creates loop devices over image files in a temp dir; tears everything down afterwards."""
+IMAGE_BYTES = 32 * 2**20
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.devices: list[str] = []
-        self.mounts: list[str] = []
-        self.swaps: list[str] = []
 
-    def create(self, size_bytes: int = 32 * 2**20, pattern: bytes = b"") -> str:
-        image = self.folder / f"img{len(self.devices)}.bin"
+def run(*argv: str) -> str:
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise AssertionError(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr}")
+    return done.stdout
+
+
+def need(*tools: str) -> None:
+    for tool in tools:
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed")
+
+
+@dataclass
+class Loop:
+    path: str  # /dev/loopN
+    name: str  # loopN
+    image: Path
+
+
+@dataclass
+class LoopLab:
+    """Makes loop devices over images in a temp dir and undoes everything it did."""
+
+    folder: Path
+    loops: list[Loop] = field(default_factory=list)
+    mounts: list[Path] = field(default_factory=list)
+    swaps: list[str] = field(default_factory=list)
+
+    def loop(
+        self, image_bytes: int = IMAGE_BYTES, *, partitions: bool = False, pattern: bytes = b""
+    ) -> Loop:
+        """A loop device over a new image: sparse zeros, or `pattern` repeated throughout."""
+        image = self.folder / f"disk{len(self.loops)}.img"
         with image.open("wb") as handle:
+            handle.truncate(image_bytes)
             if pattern:
-                chunk = (pattern * (2**20 // len(pattern) + 1))[: 2**20]
-                for _ in range(size_bytes // 2**20):
-                    handle.write(chunk)
-            else:
-                handle.truncate(size_bytes)
-        device = subprocess.run(
-            ["losetup", "-f", "--show", str(image)], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        self.devices.append(device)
-        return device
+                handle.seek(0)
+                handle.write((pattern * (image_bytes // len(pattern) + 1))[:image_bytes])
+        if partitions:
+            write_mbr_with_one_partition(image, image_bytes)
+        argv = ["losetup", "-f", "--show", *(["-P"] if partitions else []), str(image)]
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            pytest.skip(f"cannot create a loop device: {done.stderr.strip()}")
+        path = done.stdout.strip()
+        loop = Loop(path=path, name=Path(path).name, image=image)
+        self.loops.append(loop)
+        return loop
 
-    def mkfs_and_mount(self, device: str) -> Path:
-        subprocess.run(["mkfs.ext4", "-q", "-F", device], check=True, capture_output=True)
+    def mount_new_ext4(self, device: str) -> Path:
+        need("mkfs.ext4", "mount", "umount")
+        run("mkfs.ext4", "-q", "-F", device)
         mount_point = self.folder / f"mnt{len(self.mounts)}"
         mount_point.mkdir()
-        subprocess.run(["mount", device, str(mount_point)], check=True)
-        self.mounts.append(str(mount_point))
+        run("mount", device, str(mount_point))
+        self.mounts.append(mount_point)
         return mount_point
 
     def swapon(self, device: str) -> None:
-        subprocess.run(["mkswap", device], check=True, capture_output=True)
-        subprocess.run(["swapon", device], check=True)
+        need("mkswap", "swapon", "swapoff")
+        run("mkswap", device)
+        run("swapon", device)
         self.swaps.append(device)
 
-    def cleanup(self) -> None:
-        for swap in self.swaps:
-            subprocess.run(["swapoff", swap], check=False)
+    def undo(self) -> None:
+        for device in reversed(self.swaps):
+            subprocess.run(["swapoff", device], capture_output=True, check=False)
         for mount_point in reversed(self.mounts):
-            subprocess.run(["umount", "-l", mount_point], check=False)
-        for device in self.devices:
-            subprocess.run(["losetup", "-d", device], check=False)
+            done = subprocess.run(["umount", str(mount_point)], capture_output=True, check=False)
+            if done.returncode != 0:
+                subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
+        for loop in reversed(self.loops):
+            subprocess.run(["losetup", "-d", loop.path], capture_output=True, check=False)
+
+
+def write_mbr_with_one_partition(image: Path, image_bytes: int) -> None:
+    """An MS-DOS partition table with one Linux partition from sector 2048 to the end."""
+    start, count = 2048, image_bytes // 512 - 2048
+    entry = (
+        bytes([0x00, 0xFE, 0xFF, 0xFF, 0x83, 0xFE, 0xFF, 0xFF])
+        + start.to_bytes(4, "little")
+        + count.to_bytes(4, "little")
+    )
+    with image.open("r+b") as handle:
+        handle.seek(446)
+        handle.write(entry)
+        handle.seek(510)
+        handle.write(b"\x55\xaa")
 
 
 @pytest.fixture
-def loops(tmp_path: Path) -> Iterator[LoopDevices]:
-    manager = LoopDevices(tmp_path)
+def lab(tmp_path: Path) -> Iterator[LoopLab]:
+    made = LoopLab(tmp_path)
     try:
-        yield manager
+        yield made
     finally:
-        manager.cleanup()
+        made.undo()

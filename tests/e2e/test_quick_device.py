@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import FAST, LoopDevices, needs_loop, run_ssdlab, sha256_of
+from tests.e2e.conftest import FAST, LoopLab, needs_loop, run_ssdlab, sha256_of
 
 pytestmark = [needs_fio, needs_loop, pytest.mark.loop]
 SIZE = 32 * 2**20
@@ -26,8 +26,8 @@ def refused(device: str, tmp_path: Path, *extra: str, db: Path | None = None) ->
     return result.stderr
 
 
-def test_read_only_tests_need_no_permission(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE, pattern=b"ssdlab-readonly!")
+def test_read_only_tests_need_no_permission(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE, pattern=b"ssdlab-readonly!").path
     before = sha256_of(device, SIZE)
     result = run_ssdlab(
         "quick", device, *FAST, "--mode", "read", "--db", str(tmp_path / "db"), "--json"
@@ -40,20 +40,20 @@ def test_read_only_tests_need_no_permission(tmp_path: Path, loops: LoopDevices) 
     assert sha256_of(device, SIZE) == before
 
 
-def test_write_without_destroy_data_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE, pattern=b"keep me")
+def test_write_without_destroy_data_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE, pattern=b"keep me").path
     stderr = refused(device, tmp_path, device)
     assert f"--destroy-data {device}" in stderr
 
 
-def test_destroy_data_naming_another_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE, pattern=b"keep me")
-    other = loops.create(SIZE)
+def test_destroy_data_naming_another_device_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE, pattern=b"keep me").path
+    other = lab.loop(SIZE).path
     refused(device, tmp_path, device, "--destroy-data", other)
 
 
-def test_destroy_data_allows_writes_to_an_unused_device(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE, pattern=b"old data")
+def test_destroy_data_allows_writes_to_an_unused_device(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE, pattern=b"old data").path
     before = sha256_of(device, SIZE)
     link = tmp_path / "by-id-link"
     link.symlink_to(device)
@@ -65,46 +65,46 @@ def test_destroy_data_allows_writes_to_an_unused_device(tmp_path: Path, loops: L
     assert sha256_of(device, SIZE) != before  # it really wrote
 
 
-def test_mounted_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE)
-    mount_point = loops.mkfs_and_mount(device)
+def test_mounted_device_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE).path
+    mount_point = lab.mount_new_ext4(device)
     stderr = refused(device, tmp_path, device, "--destroy-data", device)
     assert "mounted" in stderr and str(mount_point) in stderr
 
 
-def test_symlink_to_a_mounted_device_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE)
-    loops.mkfs_and_mount(device)
+def test_symlink_to_a_mounted_device_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE).path
+    lab.mount_new_ext4(device)
     link = tmp_path / "innocent-name"
     link.symlink_to(device)
     stderr = refused(device, tmp_path, str(link), "--destroy-data", str(link))
     assert "mounted" in stderr
 
 
-def test_active_swap_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE)
-    loops.swapon(device)
+def test_active_swap_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE).path
+    lab.swapon(device)
     stderr = refused(device, tmp_path, device, "--destroy-data", device)
     assert "swap" in stderr
 
 
-def test_device_holding_the_database_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE)
-    mount_point = loops.mkfs_and_mount(device)
+def test_device_holding_the_database_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE).path
+    mount_point = lab.mount_new_ext4(device)
     db = mount_point / "ssdlab.db"
     stderr = refused(device, tmp_path, device, "--destroy-data", device, db=db)
     assert "database" in stderr
 
 
-def test_device_smaller_than_the_test_size_is_refused(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(4 * 2**20)
+def test_device_smaller_than_the_test_size_is_refused(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(4 * 2**20).path
     result = run_ssdlab("quick", device, *FAST, "--mode", "read", "--db", str(tmp_path / "db"))
     assert result.code == 1 and "smaller --size" in result.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
-def test_plan_marks_device_writes_destructive(tmp_path: Path, loops: LoopDevices) -> None:
-    device = loops.create(SIZE)
+def test_plan_marks_device_writes_destructive(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(SIZE).path
     result = run_ssdlab("plan", "quick", device, *WRITE, "--json")
     assert json.loads(result.stdout)["destructive"] is True
     result = run_ssdlab("plan", "quick", device, *FAST, "--mode", "read", "--json")

@@ -4,11 +4,6 @@ Every loop device, mount and swap made here is undone in fixture teardown; nothi
 the machine is touched.
 """
 
-import os
-import shutil
-import subprocess
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -22,118 +17,9 @@ from ssdlab.system.block import (
     resolve_block_device,
 )
 from ssdlab.system.usage import read_device_usage
+from tests.e2e.conftest import IMAGE_BYTES, LoopLab, needs_loop
 
-IMAGE_BYTES = 32 * 2**20
-
-
-def _missing_capability() -> str | None:
-    if os.geteuid() != 0:
-        return "needs root to create loop devices"
-    if shutil.which("losetup") is None:
-        return "losetup is not installed"
-    if not Path("/dev/loop-control").exists():
-        return "the kernel offers no loop devices (/dev/loop-control missing)"
-    return None
-
-
-pytestmark = [
-    pytest.mark.loop,
-    pytest.mark.skipif(_missing_capability() is not None, reason=str(_missing_capability())),
-]
-
-
-def run(*argv: str) -> str:
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise AssertionError(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr}")
-    return done.stdout
-
-
-def need(*tools: str) -> None:
-    for tool in tools:
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed")
-
-
-@dataclass
-class Loop:
-    path: str  # /dev/loopN
-    name: str  # loopN
-    image: Path
-
-
-@dataclass
-class LoopLab:
-    """Makes loop devices over images in a temp dir and undoes everything it did."""
-
-    folder: Path
-    loops: list[Loop] = field(default_factory=list)
-    mounts: list[Path] = field(default_factory=list)
-    swaps: list[str] = field(default_factory=list)
-
-    def loop(self, image_bytes: int = IMAGE_BYTES, *, partitions: bool = False) -> Loop:
-        image = self.folder / f"disk{len(self.loops)}.img"
-        with image.open("wb") as handle:
-            handle.truncate(image_bytes)
-        if partitions:
-            write_mbr_with_one_partition(image, image_bytes)
-        argv = ["losetup", "-f", "--show", *(["-P"] if partitions else []), str(image)]
-        done = subprocess.run(argv, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            pytest.skip(f"cannot create a loop device: {done.stderr.strip()}")
-        path = done.stdout.strip()
-        loop = Loop(path=path, name=Path(path).name, image=image)
-        self.loops.append(loop)
-        return loop
-
-    def mount_new_ext4(self, device: str) -> Path:
-        need("mkfs.ext4", "mount", "umount")
-        run("mkfs.ext4", "-q", "-F", device)
-        mount_point = self.folder / f"mnt{len(self.mounts)}"
-        mount_point.mkdir()
-        run("mount", device, str(mount_point))
-        self.mounts.append(mount_point)
-        return mount_point
-
-    def swapon(self, device: str) -> None:
-        need("mkswap", "swapon", "swapoff")
-        run("mkswap", device)
-        run("swapon", device)
-        self.swaps.append(device)
-
-    def undo(self) -> None:
-        for device in reversed(self.swaps):
-            subprocess.run(["swapoff", device], capture_output=True, check=False)
-        for mount_point in reversed(self.mounts):
-            done = subprocess.run(["umount", str(mount_point)], capture_output=True, check=False)
-            if done.returncode != 0:
-                subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
-        for loop in reversed(self.loops):
-            subprocess.run(["losetup", "-d", loop.path], capture_output=True, check=False)
-
-
-def write_mbr_with_one_partition(image: Path, image_bytes: int) -> None:
-    """An MS-DOS partition table with one Linux partition from sector 2048 to the end."""
-    start, count = 2048, image_bytes // 512 - 2048
-    entry = (
-        bytes([0x00, 0xFE, 0xFF, 0xFF, 0x83, 0xFE, 0xFF, 0xFF])
-        + start.to_bytes(4, "little")
-        + count.to_bytes(4, "little")
-    )
-    with image.open("r+b") as handle:
-        handle.seek(446)
-        handle.write(entry)
-        handle.seek(510)
-        handle.write(b"\x55\xaa")
-
-
-@pytest.fixture
-def lab(tmp_path: Path) -> Iterator[LoopLab]:
-    made = LoopLab(tmp_path)
-    try:
-        yield made
-    finally:
-        made.undo()
+pytestmark = [pytest.mark.loop, needs_loop]
 
 
 def test_a_mounted_loop_device_is_reported_mounted(lab: LoopLab) -> None:
