@@ -1,5 +1,6 @@
 """Ctrl-C, SIGTERM, a second Ctrl-C and kill -9 in the middle of a real quick run."""
 
+import contextlib
 import json
 import signal
 import sqlite3
@@ -45,13 +46,11 @@ def wait_for_steps(db: Path, count: int, timeout_s: float = 60) -> int:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if db.exists():
-            try:
+            with contextlib.suppress(sqlite3.OperationalError):  # schema not created yet
                 with sqlite3.connect(db, timeout=5) as conn:
                     found = int(conn.execute("SELECT COUNT(*) FROM step_results").fetchone()[0])
                 if found >= count:
                     return found
-            except sqlite3.OperationalError:
-                pass
         time.sleep(0.05)
     raise AssertionError(f"fewer than {count} passes stored after {timeout_s} s")
 

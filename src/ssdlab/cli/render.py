@@ -6,6 +6,7 @@ from rich.table import Table
 from ssdlab.model.units import format_size
 from ssdlab.report.quick import (
     QuickReport,
+    environment_line,
     fmt_iops,
     fmt_mb,
     fmt_spread,
@@ -46,6 +47,7 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         spread.add_row(s.label, s.direction, fmt_spread(s))
     console.print(spread)
     console.print(f"[dim]{settings_line(run)}[/dim]")
+    console.print(f"[dim]{environment_line(run)}[/dim]")
     target = run.target
     device = target.get("device")
     if isinstance(device, dict):

@@ -13,6 +13,7 @@ from ssdlab.model.units import format_block_label
 from ssdlab.report.quick import (
     FORMAT_VERSION,
     QuickReport,
+    environment_line,
     fmt_iops,
     fmt_mb,
     fmt_spread,
@@ -118,6 +119,7 @@ def export_markdown(report: QuickReport) -> str:
         f"## ssdlab run {run.run_id}: {run.profile} ({run.status.value})",
         "",
         f"Target: `{run.target_path}` ({run.target_kind}). {settings_line(run)}.",
+        f"Measured with {environment_line(run)}.",
         "",
     ]
     header = ["Test"]

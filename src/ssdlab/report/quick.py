@@ -83,3 +83,15 @@ def settings_line(run: RunRecord) -> str:
         f"interval {s.get('interval_s'):g} s, data {s.get('data')}, "
         f"{'direct' if s.get('direct_io') else 'buffered'} I/O, engine {s.get('ioengine')}"
     )
+
+
+def environment_line(run: RunRecord) -> str:
+    """'fio-3.33 · Linux 6.1.0 · host · CPU model': what produced the numbers."""
+    env = run.environment
+    parts = [
+        str(env.get("fio_version") or "fio version unknown"),
+        f"Linux {env.get('kernel')}" if env.get("kernel") else None,
+        str(env["host"]) if env.get("host") else None,
+        str(env["cpu_model"]) if env.get("cpu_model") else None,
+    ]
+    return " · ".join(p for p in parts if p)
