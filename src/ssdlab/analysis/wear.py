@@ -1,0 +1,584 @@
+"""What happened between health samples: host and NAND writes, WAF, wear rate, days to end of life.
+
+`compare_samples` answers `ssdlab wear A B`; `analyse_series` does the same over a watch series
+(per-interval WAF, WAF over the last hours, a least-squares wear rate with how sure it is). The
+refusal rules live with the numbers they guard: WAF in `analysis.waf` (≤ 5 % quantisation
+error), wear rates in `analysis.lifetime` (≥ 3 counter steps). Nothing here reads a clock: "now"
+is the last sample.
+"""
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+
+from ssdlab.analysis.lifetime import (
+    MIN_RATE_STEPS,
+    S_PER_DAY,
+    LifeProjection,
+    RatedEndurance,
+    RatingComparison,
+    WearRate,
+    estimate_rated_pe_cycles,
+    project_life,
+    rating_comparison,
+    wear_rate,
+)
+from ssdlab.analysis.waf import (
+    CounterChange,
+    WafEstimate,
+    counter_change,
+    erase_count_waf,
+    estimate_raw_nand_capacity_bytes,
+    health_value,
+    lifetime_waf,
+    value_resolution,
+    window_waf,
+)
+from ssdlab.model.health import HealthSample
+from ssdlab.model.units import TB, GiB
+
+
+@dataclass(frozen=True, slots=True)
+class WearReport:
+    """Two samples compared. Every part carries its inputs, and a reason when it is n/a.
+
+    `waf`: ΔNAND / Δhost over the window; `erase_count_waf`: Δavg erase × raw NAND capacity /
+    Δhost; `lifetime_waf`: NAND / host totals of the after sample (the drive's history).
+    `raw_nand_capacity_bytes`: given, or estimated from the capacity (see `notes`).
+    """
+
+    before_taken_at_s: float | None
+    after_taken_at_s: float | None
+    elapsed_s: float | None
+    elapsed_reason: str | None
+    host_written_bytes: CounterChange
+    nand_written_bytes: CounterChange
+    wear_used_pct: CounterChange
+    erase_count_avg: CounterChange
+    capacity_bytes: int | None
+    raw_nand_capacity_bytes: int | None
+    host_written_bytes_per_day: float | None
+    waf: WafEstimate
+    erase_count_waf: WafEstimate
+    lifetime_waf: WafEstimate
+    wear_rate: WearRate
+    projection: LifeProjection
+    rating: RatingComparison | None
+    notes: tuple[str, ...]
+
+
+def compare_samples(
+    before: HealthSample,
+    after: HealthSample,
+    *,
+    raw_nand_capacity_bytes: int | None = None,
+    slc_cached: bool | None = None,
+    rated: RatedEndurance | None = None,
+) -> WearReport:
+    """Host/NAND writes, WAF (window, erase-count, lifetime), wear rate and projection from A to B.
+
+    `raw_nand_capacity_bytes`: the flash behind the user capacity (estimated as the next power of
+    two of the capacity when not given); `slc_cached`: whether the drive caches writes in SLC
+    (an erase-count WAF is then an upper bound); `rated`: datasheet endurance to compare with.
+    """
+    refusal = _drive_refusal((before, after))
+    elapsed_s, elapsed_reason = _elapsed(before, after)
+    host = counter_change(before, after, "host_written_bytes", refusal=refusal)
+    nand = counter_change(before, after, "nand_written_bytes", refusal=refusal)
+    wear = counter_change(before, after, "wear_used_pct", default_resolution=1.0, refusal=refusal)
+    erase = counter_change(
+        before, after, "erase_count_avg", default_resolution=1.0, refusal=refusal
+    )
+    capacity = _capacity(after, rated)
+    raw_capacity, raw_note = _raw_capacity(raw_nand_capacity_bytes, capacity)
+    pe_cycles, pe_note = _rated_pe(rated, after)
+    rate = wear_rate(
+        wear,
+        erase,
+        host,
+        elapsed_s,
+        elapsed_reason=elapsed_reason,
+        rated_pe_cycles=pe_cycles,
+        rated_pe_note=pe_note,
+    )
+    projection = project_life(
+        rate.wear_after_pct,
+        rate.pct_per_day,
+        rate.pct_per_host_tb,
+        host.after if host.delta is not None else None,
+        reason=rate.reason,
+    )
+    per_day = None
+    if host.delta is not None and elapsed_s is not None:
+        per_day = host.delta / (elapsed_s / S_PER_DAY)
+    report = WearReport(
+        before_taken_at_s=before.taken_at_s,
+        after_taken_at_s=after.taken_at_s,
+        elapsed_s=elapsed_s,
+        elapsed_reason=elapsed_reason,
+        host_written_bytes=host,
+        nand_written_bytes=nand,
+        wear_used_pct=wear,
+        erase_count_avg=erase,
+        capacity_bytes=capacity,
+        raw_nand_capacity_bytes=raw_capacity,
+        host_written_bytes_per_day=per_day,
+        waf=window_waf(nand, host),
+        erase_count_waf=erase_count_waf(
+            erase, host, raw_capacity, capacity_note=raw_note, slc_cached=slc_cached
+        ),
+        lifetime_waf=lifetime_waf(after),
+        wear_rate=rate,
+        projection=projection,
+        rating=None,
+        notes=_sample_notes((before, after), ("before", "after")),
+    )
+    if rated is None:
+        return report
+    return replace(report, rating=compare_with_rating(report, rated))
+
+
+def _drive_refusal(samples: Sequence[HealthSample]) -> str | None:
+    serials = sorted({s.identity.serial for s in samples if s.identity.serial})
+    if len(serials) > 1:
+        return f"the samples come from different drives (serials {', '.join(serials)})"
+    return None
+
+
+def _elapsed(before: HealthSample, after: HealthSample) -> tuple[float | None, str | None]:
+    if before.taken_at_s is None or after.taken_at_s is None:
+        which = " and ".join(
+            name for name, s in (("before", before), ("after", after)) if s.taken_at_s is None
+        )
+        return None, f"the {which} sample has no time"
+    elapsed = after.taken_at_s - before.taken_at_s
+    if elapsed <= 0:
+        return None, f"the after sample is not later than the before sample (Δt = {elapsed:g} s)"
+    return elapsed, None
+
+
+def _capacity(sample: HealthSample, rated: RatedEndurance | None) -> int | None:
+    if sample.identity.capacity_bytes is not None:
+        return sample.identity.capacity_bytes
+    return rated.capacity_bytes if rated is not None else None
+
+
+def _raw_capacity(given: int | None, capacity: int | None) -> tuple[int | None, str | None]:
+    if given is not None:
+        if given <= 0:
+            raise ValueError(f"raw NAND capacity must be positive, not {given}")
+        return given, f"raw NAND capacity {given / GiB:,.0f} GiB as given"
+    if capacity is None or capacity <= 0:
+        return None, None
+    raw = estimate_raw_nand_capacity_bytes(capacity)
+    return raw, (
+        f"raw NAND capacity estimated as {raw / GiB:,.0f} GiB, the next power of two above the "
+        f"{capacity / 1e9:,.1f} GB capacity (give raw_nand_capacity_bytes to override)"
+    )
+
+
+def _rated_pe(
+    rated: RatedEndurance | None, sample: HealthSample
+) -> tuple[float | None, str | None]:
+    if rated is not None and rated.pe_cycles is not None:
+        return rated.pe_cycles, f"rated P/E {rated.pe_cycles:g} as given"
+    if sample.rated_pe_cycles.value is not None and sample.rated_pe_cycles.value > 0:
+        return (
+            sample.rated_pe_cycles.value,
+            f"rated P/E {sample.rated_pe_cycles.value:g} from the drive",
+        )
+    wear, erase = sample.wear_used_pct.value, sample.erase_count_avg.value
+    if wear is None or erase is None:
+        return None, None
+    pe = estimate_rated_pe_cycles(erase, wear)
+    if pe is None:
+        return None, None
+    return pe, (
+        f"rated P/E ≈ {pe:,.0f}, back-solved as erase count {erase:g} ÷ wear {wear:g} % "
+        "(±1 % of wear makes this rough)"
+    )
+
+
+def _sample_notes(
+    samples: Sequence[HealthSample], labels: tuple[str, str] = ("first", "last")
+) -> tuple[str, ...]:
+    notes: list[str] = []
+    for label, sample in zip(labels, (samples[0], samples[-1]), strict=True):
+        notes.extend(f"{label} sample: {flag}" for flag in sample.flags)
+    if samples[-1].slc_nand_written_bytes.value is not None:
+        notes.append(
+            "the drive counts SLC NAND writes separately; WAF uses nand_written_bytes only"
+        )
+    return tuple(notes)
+
+
+def compare_with_rating(
+    report: "WearReport | SeriesReport", rated: RatedEndurance
+) -> RatingComparison:
+    """Projected TBW vs rated (ratio), days to end of life vs warranty, observed vs rated DWPD."""
+    if isinstance(report, WearReport):
+        host_reason = report.host_written_bytes.reason or report.elapsed_reason
+    else:
+        host_reason = report.reason or (
+            report.overall.host_written_bytes.reason or report.overall.elapsed_reason
+            if report.overall is not None
+            else None
+        )
+    return rating_comparison(
+        rated,
+        report.projection,
+        report.host_written_bytes_per_day,
+        host_rate_reason=host_reason,
+        capacity_bytes=report.capacity_bytes,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class IntervalWaf:
+    """WAF between two samples of a series."""
+
+    start_s: float
+    end_s: float
+    waf: WafEstimate
+
+
+@dataclass(frozen=True, slots=True)
+class WearFit:
+    """Least-squares wear rate over a series, and how sure it is.
+
+    `source`: "wear_used_pct" or "erase_count_avg" (as 100 × erases ÷ rated P/E). `times_s` and
+    `wear_pct` are the points fitted (inputs); `steps` how many counter steps of `step_pct` they
+    span — the honest measure of certainty: the rate is known to about ±`quantisation_error_pct`
+    = 100 / steps. `r_squared` and `residual_rms_pct` measure how straight the staircase is.
+    `pct_per_host_tb` is fitted against host bytes written where those are known.
+    """
+
+    source: str | None
+    times_s: tuple[float, ...]
+    wear_pct: tuple[float, ...]
+    step_pct: float | None
+    steps: float | None
+    pct_per_day: float | None
+    pct_per_day_stderr: float | None
+    r_squared: float | None
+    residual_rms_pct: float | None
+    pct_per_host_tb: float | None
+    quantisation_error_pct: float | None
+    rated_pe_cycles: float | None
+    confidence: str | None
+    notes: tuple[str, ...]
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesReport:
+    """A health series analysed. `sample_times_s`: the samples used, in time order.
+
+    `intervals`: WAF between consecutive samples (mostly refused with coarse counters);
+    `resolved_windows`: consecutive windows, each as short as the refusal rule allows;
+    `recent`: WAF over the last `last_hours` (from the latest sample at least that old, or the
+    first); `overall`: first vs last sample.
+    """
+
+    sample_times_s: tuple[float, ...]
+    intervals: tuple[IntervalWaf, ...]
+    resolved_windows: tuple[IntervalWaf, ...]
+    last_hours: float
+    recent: IntervalWaf | None
+    overall: WearReport | None
+    wear_fit: WearFit
+    projection: LifeProjection
+    capacity_bytes: int | None
+    host_written_bytes_per_day: float | None
+    rating: RatingComparison | None
+    notes: tuple[str, ...]
+    reason: str | None
+
+
+def analyse_series(
+    samples: Sequence[HealthSample],
+    *,
+    last_hours: float = 24.0,
+    raw_nand_capacity_bytes: int | None = None,
+    slc_cached: bool | None = None,
+    rated: RatedEndurance | None = None,
+) -> SeriesReport:
+    """WAF per interval and over the last `last_hours`, a fitted wear rate, and its projection."""
+    if last_hours <= 0:
+        raise ValueError(f"last_hours must be positive, not {last_hours}")
+    timed = sorted((s for s in samples if s.taken_at_s is not None), key=_time)
+    notes = []
+    if len(timed) < len(samples):
+        notes.append(f"{len(samples) - len(timed)} sample(s) without a time left out")
+    reason = _drive_refusal(timed)
+    if reason is None and len(timed) < 2:
+        reason = f"a series needs at least 2 timed samples, not {len(timed)}"
+    if reason is not None:
+        return _refused_series(timed, last_hours, rated, tuple(notes), reason)
+    pairs = [IntervalWaf(_time(a), _time(b), _window(a, b)) for a, b in pairwise(timed)]
+    overall = compare_samples(
+        timed[0],
+        timed[-1],
+        raw_nand_capacity_bytes=raw_nand_capacity_bytes,
+        slc_cached=slc_cached,
+        rated=rated,
+    )
+    recent, recent_note = _recent(timed, last_hours)
+    if recent_note:
+        notes.append(recent_note)
+    pe_cycles, pe_note = _rated_pe(rated, timed[-1])
+    fit = fit_wear(timed, rated_pe_cycles=pe_cycles, rated_pe_note=pe_note)
+    host_now = _host_at(timed, fit.times_s[-1]) if fit.times_s else None
+    projection = project_life(
+        fit.wear_pct[-1] if fit.wear_pct else None,
+        fit.pct_per_day,
+        fit.pct_per_host_tb,
+        host_now,
+        reason=fit.reason,
+    )
+    report = SeriesReport(
+        sample_times_s=tuple(_time(s) for s in timed),
+        intervals=tuple(pairs),
+        resolved_windows=_resolved_windows(timed),
+        last_hours=last_hours,
+        recent=recent,
+        overall=overall,
+        wear_fit=fit,
+        projection=projection,
+        capacity_bytes=overall.capacity_bytes,
+        host_written_bytes_per_day=overall.host_written_bytes_per_day,
+        rating=None,
+        notes=tuple(notes) + _sample_notes(timed),
+        reason=None,
+    )
+    if rated is None:
+        return report
+    return replace(report, rating=compare_with_rating(report, rated))
+
+
+def _refused_series(
+    timed: Sequence[HealthSample],
+    last_hours: float,
+    rated: RatedEndurance | None,
+    notes: tuple[str, ...],
+    reason: str,
+) -> SeriesReport:
+    fit = WearFit(
+        None, (), (), None, None, None, None, None, None, None, None, None, None, (),
+        f"wear fit n/a: {reason}",
+    )  # fmt: skip
+    report = SeriesReport(
+        sample_times_s=tuple(_time(s) for s in timed),
+        intervals=(),
+        resolved_windows=(),
+        last_hours=last_hours,
+        recent=None,
+        overall=None,
+        wear_fit=fit,
+        projection=project_life(None, None, None, None, reason=reason),
+        capacity_bytes=timed[-1].identity.capacity_bytes if timed else None,
+        host_written_bytes_per_day=None,
+        rating=None,
+        notes=notes,
+        reason=reason,
+    )
+    if rated is None:
+        return report
+    return replace(report, rating=compare_with_rating(report, rated))
+
+
+def _time(sample: HealthSample) -> float:
+    assert sample.taken_at_s is not None
+    return sample.taken_at_s
+
+
+def _window(a: HealthSample, b: HealthSample) -> WafEstimate:
+    return window_waf(
+        counter_change(a, b, "nand_written_bytes"), counter_change(a, b, "host_written_bytes")
+    )
+
+
+def _resolved_windows(timed: Sequence[HealthSample]) -> tuple[IntervalWaf, ...]:
+    """Greedy: from each window's start, the first later sample whose WAF is not refused."""
+    windows = []
+    start = 0
+    for end in range(1, len(timed)):
+        nand = counter_change(timed[start], timed[end], "nand_written_bytes")
+        host = counter_change(timed[start], timed[end], "host_written_bytes")
+        if nand.decreased or host.decreased or nand.before is None or host.before is None:
+            start = end  # a wrap or reset, or a start without the counters: start again
+            continue
+        if nand.after is None or host.after is None:
+            continue
+        estimate = window_waf(nand, host)
+        if estimate.waf is not None:
+            windows.append(IntervalWaf(_time(timed[start]), _time(timed[end]), estimate))
+            start = end
+    return tuple(windows)
+
+
+def _recent(timed: Sequence[HealthSample], last_hours: float) -> tuple[IntervalWaf, str | None]:
+    end = timed[-1]
+    boundary = _time(end) - last_hours * 3600.0
+    older = [i for i, s in enumerate(timed[:-1]) if _time(s) <= boundary]
+    start = timed[older[-1]] if older else timed[0]
+    note = None
+    if not older:
+        covered = (_time(end) - _time(start)) / 3600.0
+        note = f"the series covers only {covered:.3g} h of the {last_hours:g} h asked for"
+    return IntervalWaf(_time(start), _time(end), _window(start, end)), note
+
+
+def _host_at(timed: Sequence[HealthSample], time_s: float) -> float | None:
+    for sample in timed:
+        if sample.taken_at_s == time_s:
+            return sample.host_written_bytes.value
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class LineFit:
+    """y = slope × x + intercept by ordinary least squares."""
+
+    slope: float
+    intercept: float
+    r_squared: float | None  # None when y is constant
+    slope_stderr: float | None  # None with 2 points
+    residual_rms: float
+
+
+def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
+    """OLS line through the points; None with fewer than 2 points or no spread in x."""
+    if len(xs) != len(ys):
+        raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
+    n = len(xs)
+    if n < 2:
+        return None
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = math.fsum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return None
+    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    slope = sxy / sxx
+    intercept = my - slope * mx
+    ss_res = math.fsum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys, strict=True))
+    ss_tot = math.fsum((y - my) ** 2 for y in ys)
+    return LineFit(
+        slope=slope,
+        intercept=intercept,
+        r_squared=1.0 - ss_res / ss_tot if ss_tot > 0 else None,
+        slope_stderr=math.sqrt(ss_res / (n - 2) / sxx) if n > 2 else None,
+        residual_rms=math.sqrt(ss_res / n),
+    )
+
+
+def fit_wear(
+    samples: Sequence[HealthSample],
+    *,
+    rated_pe_cycles: float | None = None,
+    rated_pe_note: str | None = None,
+) -> WearFit:
+    """Least-squares wear rate over time-ordered samples: the indicator, else erases ÷ rated P/E.
+
+    Refused (with a reason) below `MIN_RATE_STEPS` counter steps, or when the counter went down.
+    """
+    indicator = _fit_track(samples, "wear_used_pct", 1.0, None)
+    if indicator.reason is None:
+        return indicator
+    if rated_pe_cycles is None:
+        return replace(
+            indicator,
+            reason=f"{indicator.reason}; no erase-count fallback: the rated P/E cycles are unknown",
+        )
+    erase = _fit_track(samples, "erase_count_avg", 100.0 / rated_pe_cycles, rated_pe_cycles)
+    if erase.reason is not None:
+        return replace(indicator, reason=f"{indicator.reason}; {erase.reason}")
+    fallback = f"{indicator.reason.removeprefix('wear fit n/a: ')}; fitted erase counts instead"
+    notes = (fallback, rated_pe_note) if rated_pe_note else (fallback,)
+    return replace(erase, notes=notes + erase.notes)
+
+
+def _fit_track(
+    samples: Sequence[HealthSample], metric: str, scale: float, pe_cycles: float | None
+) -> WearFit:
+    label = "wear indicator" if metric == "wear_used_pct" else "erase counts"
+    points = [
+        (_time(s), value * scale, s)
+        for s in samples
+        if s.taken_at_s is not None and (value := health_value(s, metric).value) is not None
+    ]
+    resolutions = [
+        r for _, _, s in points if (r := value_resolution(health_value(s, metric))) is not None
+    ]
+    notes: list[str] = []
+    if not resolutions:
+        notes.append(f"{label}: assumed to step by 1")
+    step = (max(resolutions) if resolutions else 1.0) * scale
+    times = tuple(t for t, _, _ in points)
+    values = tuple(v for _, v, _ in points)
+
+    def refuse(why: str, steps: float | None = None) -> WearFit:
+        return WearFit(
+            None, times, values, step, steps, None, None, None, None, None, None, pe_cycles, None,
+            tuple(notes), f"wear fit n/a: {label}: {why}",
+        )  # fmt: skip
+
+    if len(points) < 2:
+        return refuse(f"known in {len(points)} sample(s); a fit needs 2 or more")
+    drops = [(a, b) for a, b in pairwise(points) if b[1] < a[1]]
+    if drops:
+        (t0, v0, _), (t1, v1, _) = drops[0]
+        return refuse(
+            f"went down from {v0:g} % to {v1:g} % between {t0:.0f} s and {t1:.0f} s (reset?)"
+        )
+    steps = (values[-1] - values[0]) / step
+    if steps < MIN_RATE_STEPS - 1e-9:
+        return refuse(
+            f"{steps:.3g} step(s) of {step:.3g} % observed; need ≥ {MIN_RATE_STEPS}", steps
+        )
+    days = [(t - times[0]) / S_PER_DAY for t in times]
+    line = least_squares(days, values)
+    if line is None:
+        return refuse("all samples at the same time", steps)
+    per_tb = None
+    with_host = [
+        (s.host_written_bytes.value / TB, v)
+        for _, v, s in points
+        if s.host_written_bytes.value is not None
+    ]
+    host_line = least_squares([h for h, _ in with_host], [v for _, v in with_host])
+    if host_line is None or host_line.slope <= 0:
+        notes.append("no rate per TB: too few samples with host writes, or no host writes")
+    elif any(b[0] < a[0] for a, b in pairwise(with_host)):
+        notes.append("no rate per TB: the host-writes counter went down (wrap or reset)")
+    else:
+        per_tb = host_line.slope
+    error = 100.0 / steps
+    confidence = (
+        f"{steps:.4g} steps of {step:.3g} % over {days[-1]:.4g} days from {len(points)} samples "
+        f"(rate known to about ±{error:.2g} %)"
+    )
+    if line.r_squared is not None:
+        confidence += f"; R² = {line.r_squared:.3f}"
+    confidence += f", residual RMS {line.residual_rms:.2g} %"
+    if line.slope_stderr is not None:
+        confidence += f"; slope {line.slope:.3g} ± {line.slope_stderr:.2g} %/day (1 s.e.)"
+    return WearFit(
+        source=metric,
+        times_s=times,
+        wear_pct=values,
+        step_pct=step,
+        steps=steps,
+        pct_per_day=line.slope if line.slope > 0 else None,
+        pct_per_day_stderr=line.slope_stderr,
+        r_squared=line.r_squared,
+        residual_rms_pct=line.residual_rms,
+        pct_per_host_tb=per_tb,
+        quantisation_error_pct=error,
+        rated_pe_cycles=pe_cycles,
+        confidence=confidence,
+        notes=tuple(notes),
+        reason=None,
+    )
