@@ -60,7 +60,7 @@ def test_quick_on_a_directory_runs_stores_and_cleans_up(tmp_path: Path) -> None:
     )
     assert list(target.iterdir()) == []  # the test file is gone
     with sqlite3.connect(db) as conn:
-        captures = conn.execute("SELECT COUNT(*) FROM captures").fetchone()[0]
+        captures = conn.execute("SELECT COUNT(*) FROM captures WHERE tool = 'fio'").fetchone()[0]
         logs = conn.execute("SELECT COUNT(*) FROM capture_files").fetchone()[0]
         series = conn.execute("SELECT COUNT(*) FROM series").fetchone()[0]
         removed = conn.execute("SELECT removed_at_s FROM test_files").fetchone()[0]

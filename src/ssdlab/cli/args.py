@@ -3,7 +3,7 @@
 import argparse
 
 from ssdlab import __version__
-from ssdlab.model.units import parse_size_bytes
+from ssdlab.model.units import parse_duration_s, parse_size_bytes
 
 EPILOG = """\
 examples:
@@ -119,6 +119,85 @@ def _add_quick_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def duration_arg(text: str) -> float:
+    try:
+        return parse_duration_s(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_rating(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rated endurance (from the spec sheet)")
+    group.add_argument("--tbw", type=size_arg, help="rated terabytes written, e.g. 600TB")
+    group.add_argument("--dwpd", type=float, help="rated drive writes per day")
+    group.add_argument("--warranty-years", type=float, help="warranty length in years")
+
+
+def _add_health_commands(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    health = commands.add_parser(
+        "health",
+        help="SMART / NVMe health, normalised, with WAF and wear where computable",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab health /dev/nvme0n1\n"
+        "  ssdlab health saved-smartctl-x.json --json\n"
+        "  ssdlab health --import smart-cron.log --model 'CT500MX500SSD1'\n",
+    )
+    health.add_argument(
+        "target", nargs="?", help="block device, or a saved smartctl JSON/text or nvme-cli JSON"
+    )
+    health.add_argument(
+        "--import",
+        dest="import_log",
+        metavar="LOG",
+        help="a file of timestamped smartctl snapshots (e.g. appended by cron)",
+    )
+    health.add_argument("--model", help="model name for logs that lack identity lines")
+    health.add_argument(
+        "--step-metric",
+        default="erase_count_avg",
+        help="counter whose steps are timed in a series (default erase_count_avg)",
+    )
+    health.add_argument("--vendor-map", metavar="TOML", help="extra or overriding attribute map")
+    _add_rating(health)
+    health.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(health)
+
+    wear = commands.add_parser(
+        "wear",
+        help="what happened between two health samples: writes, WAF, wear rate, days to EOL",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="A and B are stored sample ids, saved smartctl/nvme-cli files, or a device "
+        "(sampled now).\nexamples:\n  ssdlab wear 12 /dev/sdb --tbw 600TB\n"
+        "  ssdlab wear before.json after.json --json\n",
+    )
+    wear.add_argument("before", help="sample id, file, or device")
+    wear.add_argument("after", help="sample id, file, or device")
+    wear.add_argument(
+        "--raw-nand-capacity", type=size_arg, help="raw NAND capacity for erase-count WAF"
+    )
+    wear.add_argument("--slc-cached", action="store_true", help="the drive has an SLC cache")
+    wear.add_argument("--vendor-map", metavar="TOML", help="extra or overriding attribute map")
+    wear.add_argument("--model", help="model name for files that lack identity lines")
+    _add_rating(wear)
+    wear.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(wear)
+
+    watch = commands.add_parser(
+        "watch",
+        help="sample health into the store until stopped (continues the device's series)",
+        epilog="example: ssdlab watch /dev/nvme0n1 --every 5m --for 72h",
+    )
+    watch.add_argument("device", help="block device")
+    watch.add_argument(
+        "--every", type=duration_arg, default=300.0, help="interval, e.g. 30s, 5m (default 5m)"
+    )
+    watch.add_argument("--for", dest="duration", type=duration_arg, help="stop after, e.g. 72h")
+    watch.add_argument("--count", type=positive_int_arg, help="stop after this many samples")
+    watch.add_argument("--new", action="store_true", help="start a new series")
+    watch.add_argument("--vendor-map", metavar="TOML", help="extra or overriding attribute map")
+    _add_db(watch)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ssdlab",
@@ -189,6 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     _add_db(export)
+
+    _add_health_commands(commands)
 
     doctor = commands.add_parser(
         "doctor",

@@ -15,7 +15,7 @@ from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.store import runs as store
 
 from .render import print_quick_report
-from .store_access import open_db, run_id_arg
+from .store_access import open_db, run_health, run_id_arg
 
 
 def _load_report(args: argparse.Namespace) -> QuickReport:
@@ -24,7 +24,7 @@ def _load_report(args: argparse.Namespace) -> QuickReport:
     run = store.load_run(conn, run_id)
     if run is None:
         raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
-    return build_quick_report(run, store.load_step_results(conn, run_id))
+    return build_quick_report(run, store.load_step_results(conn, run_id), run_health(conn, run_id))
 
 
 def cmd_runs(args: argparse.Namespace, out: Console) -> int:

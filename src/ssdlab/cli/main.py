@@ -15,6 +15,7 @@ from ssdlab.errors import SsdlabError, UsageError
 
 from .args import build_parser
 from .doctor import cmd_doctor
+from .health import cmd_health, cmd_watch, cmd_wear
 from .inspect import cmd_export, cmd_runs, cmd_show
 from .quick import cmd_plan, cmd_quick
 
@@ -26,6 +27,9 @@ COMMANDS: dict[str, Command] = {
     "show": cmd_show,
     "export": cmd_export,
     "doctor": cmd_doctor,
+    "health": cmd_health,
+    "wear": cmd_wear,
+    "watch": cmd_watch,
 }
 
 

@@ -1,6 +1,7 @@
 """`ssdlab quick` and `ssdlab plan quick`: resolve the target, plan, check safety, run, show."""
 
 import argparse
+import functools
 import json
 import os
 import signal
@@ -29,11 +30,12 @@ from ssdlab.system.devicetarget import (
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
 from ssdlab.system.fio import check_job_parses, find_fio
+from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 
 from .progress import make_progress
 from .render import print_quick_report
-from .store_access import db_path, open_db
+from .store_access import db_path, open_db, run_health
 
 
 def _settings(args: argparse.Namespace) -> QuickSettings:
@@ -196,14 +198,27 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         )
         os._exit(130)
 
+    health: Callable[[], HealthReading] | None = None
+    if target.device is not None:  # the device itself, or the one under a file target
+        health = functools.partial(
+            read_health, target.device.path, processes, usb=target.device.transport == "usb"
+        )
+
     with _SignalGuard(runner.request_stop, exit_now), progress:
         outcome = runner.execute(
-            plan, target, environment, device_id=device_id, keep_file=args.keep
+            plan,
+            target,
+            environment,
+            device_id=device_id,
+            keep_file=args.keep,
+            read_health=health,
         )
     run = store.load_run(conn, outcome.run_id)
     if run is None:
         raise TargetError(f"run {outcome.run_id} vanished from the store")
-    report = build_quick_report(run, store.load_step_results(conn, outcome.run_id))
+    report = build_quick_report(
+        run, store.load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
+    )
     if args.json:
         sys.stdout.write(export_json(report))
     else:

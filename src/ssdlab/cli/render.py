@@ -4,6 +4,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ssdlab.model.units import format_size
+from ssdlab.report.health import Section, run_health_sections
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
@@ -55,5 +56,18 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
         model = device.get("model") or "model not reported"
         console.print(f"[dim]device: {model} ({device.get('path')}{size})[/dim]")
+    print_sections(console, run_health_sections(report.health))
     if run.status.value != "complete":
         console.print(f"[red]status: {run.status.value}[/red] — {run.status_reason}")
+
+
+def print_sections(console: Console, sections: tuple[Section, ...]) -> None:
+    for section in sections:
+        table = Table(title=section.title, show_header=False, title_justify="left", box=None)
+        table.add_column(style="bold")
+        table.add_column()
+        for label, value in section.rows:
+            table.add_row(label, value)
+        console.print(table)
+        for note in section.notes:
+            console.print(f"  [yellow]•[/yellow] {note}", highlight=False)

@@ -5,7 +5,9 @@ import sqlite3
 from pathlib import Path
 
 from ssdlab.errors import UsageError
+from ssdlab.model.health import HealthSample
 from ssdlab.store.db import default_db_path, open_store
+from ssdlab.store.health import load_health_samples
 from ssdlab.store.runs import latest_run_id, mark_dead_runs
 from ssdlab.system.environment import run_process_alive
 
@@ -33,3 +35,8 @@ def run_id_arg(conn: sqlite3.Connection, text: str) -> int:
         raise UsageError(
             f"{text!r} is not a run id; use a number from 'ssdlab runs' or 'last'"
         ) from None
+
+
+def run_health(conn: sqlite3.Connection, run_id: int) -> list[tuple[str, HealthSample]]:
+    """The health samples taken around a run, as (phase, sample)."""
+    return [(s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)]

@@ -79,3 +79,24 @@ def describe_bytes(size_bytes: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     raise AssertionError("unreachable")
+
+
+_DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)?\s*$")
+_DURATION_UNITS = {
+    None: 1,
+    "s": 1,
+    "sec": 1,
+    "m": 60,
+    "min": 60,
+    "h": 3600,
+    "d": 86400,
+    "w": 604800,
+}
+
+
+def parse_duration_s(text: str) -> float:
+    """'30s', '5m', '72h', '7d', '2w' or plain seconds, in seconds."""
+    match = _DURATION_RE.match(text.lower())
+    if match is None:
+        raise ValueError(f"{text!r} is not a duration; use e.g. 30s, 5m, 72h or 7d")
+    return float(match.group(1)) * _DURATION_UNITS[match.group(2)]

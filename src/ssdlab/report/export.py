@@ -49,6 +49,10 @@ def report_document(report: QuickReport) -> dict[str, Any]:
             "environment": run.environment,
         },
         "tests": [dataclasses.asdict(s) for s in report.summaries],
+        "health": [
+            {"phase": phase, "sample": dataclasses.asdict(sample)}
+            for phase, sample in report.health
+        ],
         "passes": [
             {
                 "step_key": step.step_key,

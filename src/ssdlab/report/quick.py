@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ssdlab.analysis.passes import TestSummary, summarize_tests
+from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, format_size
@@ -25,9 +26,14 @@ class QuickReport:
     rows: tuple[QuickRow, ...]
     summaries: tuple[TestSummary, ...]
     steps: tuple[StepResult, ...]
+    health: tuple[tuple[str, HealthSample], ...] = ()  # (phase, sample): before / after
 
 
-def build_quick_report(run: RunRecord, steps: Sequence[StepResult]) -> QuickReport:
+def build_quick_report(
+    run: RunRecord,
+    steps: Sequence[StepResult],
+    health: Sequence[tuple[str, HealthSample]] = (),
+) -> QuickReport:
     summaries = summarize_tests(steps)
     directions = tuple(d for d in DIRECTION_ORDER if any(s.direction == d for s in summaries))
     labels: list[str] = []
@@ -38,7 +44,7 @@ def build_quick_report(run: RunRecord, steps: Sequence[StepResult]) -> QuickRepo
     rows = tuple(
         QuickRow(label, tuple(by_cell.get((label, d)) for d in directions)) for label in labels
     )
-    return QuickReport(run, directions, rows, summaries, tuple(steps))
+    return QuickReport(run, directions, rows, summaries, tuple(steps), tuple(health))
 
 
 def mb_per_s(bytes_per_s: float) -> float:

@@ -33,9 +33,11 @@ from ssdlab.runner.events import (
     RunStarted,
 )
 from ssdlab.store import runs as store
+from ssdlab.store.health import add_health_sample
 from ssdlab.system.environment import read_boot_id
 from ssdlab.system.filetarget import remove_test_file
 from ssdlab.system.fio import FioTool, run_fio_job
+from ssdlab.system.health import HealthReading
 from ssdlab.system.process import ProcessRunner
 
 # fio stops a time-based job itself; this only catches a hung device or fio.
@@ -98,6 +100,7 @@ class QuickRunner:
         *,
         device_id: int | None,
         keep_file: bool,
+        read_health: Callable[[], HealthReading] | None = None,
     ) -> RunOutcome:
         run_id = store.create_run(
             self._conn,
@@ -122,6 +125,8 @@ class QuickRunner:
         self._emit(RunStarted(run_id, plan, estimate_seconds(plan)))
         for warning in target.warnings:
             self._emit(Notice(warning))
+        if read_health is not None:
+            self._sample_health(run_id, "before", read_health)
         file_id = None
         if target.created_file:
             file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
@@ -138,8 +143,23 @@ class QuickRunner:
                 remove_test_file(target.path)
                 if file_id is not None:
                     store.mark_test_file_removed(self._conn, file_id, time.time())
+            if read_health is not None and status is not RunStatus.INTERRUPTED:
+                self._sample_health(run_id, "after", read_health)
             store.finish_run(self._conn, run_id, status, reason, time.time())
         return RunOutcome(run_id, status, reason, tuple(steps))
+
+    def _sample_health(
+        self, run_id: int, phase: str, read_health: Callable[[], HealthReading]
+    ) -> None:
+        """A health sample before or after the run; missing SMART is a note, never a failure."""
+        reading = read_health()
+        capture_ids = tuple(
+            store.add_capture(self._conn, run_id, capture) for capture in reading.captures
+        )
+        if reading.sample is not None:
+            add_health_sample(self._conn, run_id, phase, reading.sample, capture_ids)
+        if phase == "before" and reading.notes:
+            self._emit(Notice("health: " + "; ".join(reading.notes)))
 
     def _run_all(
         self, plan: Plan, run_id: int, steps: list[StepResult]

@@ -129,6 +129,16 @@ def finish_run(
         )
 
 
+def reopen_run(conn: sqlite3.Connection, run_id: int, pid: int, boot_id: str | None) -> None:
+    """Continue a finished or interrupted run (a watch series) from this process."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE runs SET status = 'running', status_reason = NULL, ended_at_s = NULL,"
+            " pid = ?, boot_id = ? WHERE id = ?",
+            (pid, boot_id, run_id),
+        )
+
+
 def add_capture(
     conn: sqlite3.Connection, run_id: int, capture: Capture, files: dict[str, str] | None = None
 ) -> int:

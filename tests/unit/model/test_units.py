@@ -2,7 +2,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ssdlab.model.units import describe_bytes, format_block_label, format_size, parse_size_bytes
+from ssdlab.model.units import (
+    describe_bytes,
+    format_block_label,
+    format_size,
+    parse_duration_s,
+    parse_size_bytes,
+)
 
 
 @pytest.mark.parametrize(
@@ -47,3 +53,17 @@ def test_labels_and_descriptions() -> None:
     assert format_block_label(512) == "512B"
     assert describe_bytes(16646144) == "15.9 MiB"
     assert describe_bytes(100) == "100 B"
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [("30s", 30), ("5m", 300), ("72h", 259200), ("1.5d", 129600), ("2w", 1209600), ("10", 10)],
+)
+def test_parse_duration_s(text: str, seconds: float) -> None:
+    assert parse_duration_s(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "5x", "-1m", "m"])
+def test_parse_duration_s_rejects(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_duration_s(text)

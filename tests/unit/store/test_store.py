@@ -6,12 +6,19 @@ from pathlib import Path
 import pytest
 
 from ssdlab.errors import SchemaTooNew, StoreError
+from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import DeviceIdentity
 from ssdlab.store import runs as store
 from ssdlab.store.db import SCHEMA_VERSION, migrations, open_store
+from ssdlab.store.health import (
+    add_health_sample,
+    device_key,
+    load_health_sample,
+    load_health_samples,
+)
 
 METRICS = DirectionMetrics(
     io_bytes=4096 * 1000,
@@ -140,3 +147,39 @@ def test_read_only_store_is_a_clear_error(tmp_path: Path) -> None:
     uri_conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
     with pytest.raises(StoreError, match="cannot write"):
         new_run(uri_conn)
+
+
+def test_a_version_1_store_is_migrated_keeping_its_runs(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    first_sql = migrations()[0][1]
+    with sqlite3.connect(path) as raw:
+        raw.executescript(first_sql)
+        raw.execute("PRAGMA user_version = 1")
+    conn = open_store(path)
+    run_id = new_run(conn)
+    conn.close()
+    conn = open_store(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.load_run(conn, run_id) is not None
+    assert conn.execute("SELECT COUNT(*) FROM health_samples").fetchone()[0] == 0
+
+
+def test_health_samples_round_trip_with_provenance(tmp_path: Path) -> None:
+    conn = open_store(tmp_path / "db")
+    run_id = new_run(conn)
+    sample = HealthSample(
+        taken_at_s=1000.0,
+        identity=DriveIdentity("ATA", "CT1000MX500SSD1", "X1", "M3CR045", 10**12),
+        host_written_bytes=HealthValue(
+            5e12, Provenance("ata_smart_attributes[246]", 9765625000, "512-byte LBA", 512.0)
+        ),
+        wear_used_pct=HealthValue(3.0, Provenance("ata_smart_attributes[202]", 3, "%", 1.0)),
+        flags=("something odd",),
+    )
+    sample_id = add_health_sample(conn, run_id, "before", sample, (1, 2))
+    (stored,) = load_health_samples(conn, run_id=run_id)
+    assert stored.sample == sample and stored.capture_ids == (1, 2)
+    assert stored.sample_id == sample_id and stored.phase == "before"
+    assert load_health_samples(conn, key=device_key(sample.identity)) == [stored]
+    assert load_health_sample(conn, sample_id) == stored
+    assert load_health_sample(conn, sample_id + 1) is None

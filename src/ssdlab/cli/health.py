@@ -1,0 +1,310 @@
+"""`ssdlab health`, `ssdlab wear` and `ssdlab watch`: drive health, wear between samples, and
+sampling into the store over days."""
+
+import argparse
+import dataclasses
+import json
+import os
+import signal
+import socket
+import sqlite3
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.steps import counter_step_timing
+from ssdlab.analysis.wear import analyse_series, compare_samples
+from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.health import HealthSample
+from ssdlab.model.run import RunStatus
+from ssdlab.parse.nvme_json import parse_nvme_smart_log
+from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
+from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
+from ssdlab.parse.smartctl_text import smartctl_text_to_json, split_snapshot_log
+from ssdlab.report.health import health_sections, series_sections, wear_sections
+from ssdlab.store import runs as store
+from ssdlab.store.health import (
+    add_health_sample,
+    load_health_sample,
+    load_health_samples,
+)
+from ssdlab.system.block import read_device_identity, resolve_block_device
+from ssdlab.system.devicetarget import is_block_device_path
+from ssdlab.system.environment import collect_environment, read_boot_id, tool_version
+from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.process import ProcessRunner
+
+from .render import print_sections
+from .store_access import open_db
+
+
+def _vendor_map(args: argparse.Namespace) -> VendorMap:
+    if not getattr(args, "vendor_map", None):
+        return load_vendor_map()
+    try:
+        text = Path(args.vendor_map).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read --vendor-map {args.vendor_map}: {error.strerror}") from None
+    try:
+        return load_vendor_map(text)
+    except ValueError as error:
+        raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
+
+
+def _rated(args: argparse.Namespace) -> RatedEndurance | None:
+    if args.tbw is None and args.dwpd is None and args.warranty_years is None:
+        return None
+    return RatedEndurance(
+        tbw_bytes=args.tbw, dwpd=args.dwpd, warranty_years=args.warranty_years, capacity_bytes=None
+    )
+
+
+def _new_run(conn: sqlite3.Connection, kind: str, target: str, settings: dict[str, Any]) -> int:
+    environment = collect_environment(tool_version("fio"))
+    return store.create_run(
+        conn,
+        store.NewRun(
+            kind=kind,
+            profile=kind,
+            profile_version=1,
+            preset=None,
+            target_kind="device" if target.startswith("/dev/") else "file",
+            target_path=target,
+            target_json=json.dumps({"path": target}),
+            device_id=None,
+            settings_json=json.dumps(settings, sort_keys=True),
+            plan_json="{}",
+            environment_json=store.to_json(environment),
+            started_at_s=time.time(),
+            host=socket.gethostname(),
+            pid=os.getpid(),
+            boot_id=read_boot_id(),
+        ),
+    )
+
+
+def _live_reading(device: str, args: argparse.Namespace) -> HealthReading:
+    name = resolve_block_device(device)
+    identity = read_device_identity(name)
+    return read_health(
+        os.path.realpath(device),
+        ProcessRunner(),
+        vendor_map=_vendor_map(args),
+        usb=identity.transport == "usb",
+    )
+
+
+def _store_reading(
+    conn: sqlite3.Connection, run_id: int, phase: str, reading: HealthReading
+) -> int | None:
+    capture_ids = tuple(store.add_capture(conn, run_id, c) for c in reading.captures)
+    if reading.sample is None:
+        return None
+    return add_health_sample(conn, run_id, phase, reading.sample, capture_ids)
+
+
+def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]:
+    """A saved smartctl JSON, nvme-cli JSON, smartctl text, or a log of text snapshots."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    model = getattr(args, "model", None)
+    vendors = _vendor_map(args)
+    if text.lstrip().startswith("{"):
+        doc = json.loads(text) if text.strip() else {}
+        if isinstance(doc, dict) and ("smartctl" in doc or "device" in doc):
+            return [parse_smartctl_json(text, vendor_map=vendors, model_override=model)]
+        return [parse_nvme_smart_log(text)]
+    snapshots = split_snapshot_log(text, model_override=model)
+    if snapshots:
+        return [
+            normalise_smartctl(
+                s.doc, taken_at_s=s.taken_at_s, vendor_map=vendors, model_override=model
+            )
+            for s in snapshots
+        ]
+    return [
+        normalise_smartctl(smartctl_text_to_json(text), vendor_map=vendors, model_override=model)
+    ]
+
+
+def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:
+    return {"sample_id": sample_id, **dataclasses.asdict(sample)}
+
+
+def cmd_health(args: argparse.Namespace, out: Console) -> int:
+    conn = open_db(args)
+    if args.import_log or not is_block_device_path(args.target):
+        path = args.import_log or args.target
+        samples = samples_from_file(path, args)
+        run_id = _new_run(conn, "import", os.path.abspath(path), {"source": path})
+        ids = [add_health_sample(conn, run_id, "import", s) for s in samples]
+        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        return _show_samples(args, out, samples, ids)
+    run_id = _new_run(conn, "health", os.path.realpath(args.target), {})
+    reading = _live_reading(args.target, args)
+    sample_id = _store_reading(conn, run_id, "check", reading)
+    status = RunStatus.COMPLETE if reading.sample else RunStatus.FAILED
+    store.finish_run(conn, run_id, status, "; ".join(reading.notes) or None, time.time())
+    if reading.sample is None:
+        raise SsdlabError("; ".join(reading.notes) or "no health data")
+    if not args.json:
+        for note in reading.notes:
+            out.print(f"[yellow]note:[/yellow] {note}", highlight=False)
+    return _show_samples(args, out, [reading.sample], [sample_id])
+
+
+def _show_samples(
+    args: argparse.Namespace,
+    out: Console,
+    samples: list[HealthSample],
+    ids: Sequence[int | None],
+) -> int:
+    if len(samples) == 1:
+        if args.json:
+            doc = {
+                "format": "ssdlab-health",
+                "format_version": 1,
+                "sample": _sample_json(samples[0], ids[0]),
+            }
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        else:
+            print_sections(out, health_sections(samples[0]))
+            out.print(f"stored as sample {ids[0]}", highlight=False)
+        return 0
+    metric = args.step_metric
+    report = analyse_series(samples, rated=_rated(args))
+    steps = counter_step_timing(samples, metric)
+    if args.json:
+        doc = {
+            "format": "ssdlab-health-series",
+            "format_version": 1,
+            "sample_ids": ids,
+            "series": dataclasses.asdict(report),
+            "steps": [dataclasses.asdict(s) for s in steps],
+        }
+        sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
+        return 0
+    print_sections(out, health_sections(samples[-1]))
+    print_sections(out, series_sections(report, steps))
+    out.print(f"stored {len(samples)} samples (ids {ids[0]}–{ids[-1]})", highlight=False)
+    return 0
+
+
+def _sample_for_wear(
+    conn: sqlite3.Connection, text: str, args: argparse.Namespace
+) -> tuple[HealthSample, str]:
+    if text.isdigit():
+        stored = load_health_sample(conn, int(text))
+        if stored is None:
+            raise UsageError(f"there is no stored health sample {text}")
+        return stored.sample, f"sample {text}"
+    if is_block_device_path(text):
+        run_id = _new_run(conn, "health", os.path.realpath(text), {})
+        reading = _live_reading(text, args)
+        sample_id = _store_reading(conn, run_id, "check", reading)
+        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        if reading.sample is None:
+            raise SsdlabError("; ".join(reading.notes) or f"no health data from {text}")
+        return reading.sample, f"{text} now (sample {sample_id})"
+    if Path(text).exists():
+        samples = samples_from_file(text, args)
+        return samples[-1], text
+    raise UsageError(f"{text!r} is neither a stored sample id, a block device nor a file")
+
+
+def cmd_wear(args: argparse.Namespace, out: Console) -> int:
+    conn = open_db(args)
+    before, before_name = _sample_for_wear(conn, args.before, args)
+    after, after_name = _sample_for_wear(conn, args.after, args)
+    report = compare_samples(
+        before,
+        after,
+        raw_nand_capacity_bytes=args.raw_nand_capacity,
+        slc_cached=True if args.slc_cached else None,
+        rated=_rated(args),
+    )
+    if args.json:
+        doc = {
+            "format": "ssdlab-wear",
+            "format_version": 1,
+            "before": before_name,
+            "after": after_name,
+            "report": dataclasses.asdict(report),
+        }
+        sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
+        return 0
+    out.print(f"{before_name} → {after_name}", highlight=False)
+    print_sections(out, wear_sections(report))
+    return 0
+
+
+def _watch_run(conn: sqlite3.Connection, device: str, every_s: float, new: bool) -> int:
+    """The watch run to append to: the last one for this device, unless --new."""
+    if not new:
+        for run in store.list_runs(conn):
+            if run.kind == "watch" and run.target_path == device and run.status.value != "running":
+                store.reopen_run(conn, run.run_id, os.getpid(), read_boot_id())
+                return run.run_id
+    return _new_run(conn, "watch", device, {"every_s": every_s})
+
+
+def cmd_watch(args: argparse.Namespace, out: Console) -> int:
+    if not is_block_device_path(args.device):
+        raise UsageError(f"{args.device} is not a block device")
+    device = os.path.realpath(args.device)
+    conn = open_db(args)
+    run_id = _watch_run(conn, device, args.every, args.new)
+    stop = {"requested": False}
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        stop["requested"] = True
+
+    previous = [signal.signal(s, request_stop) for s in (signal.SIGINT, signal.SIGTERM)]
+    started = time.monotonic()
+    taken = 0
+    try:
+        while not stop["requested"]:
+            reading = _live_reading(device, args)
+            sample_id = _store_reading(conn, run_id, "watch", reading)
+            taken += 1
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            if reading.sample is not None:
+                out.print(f"{stamp} sample {sample_id}: {_watch_line(reading.sample)}")
+            else:
+                out.print(f"{stamp} no sample: {'; '.join(reading.notes)}", highlight=False)
+            if args.count and taken >= args.count:
+                break
+            deadline = time.monotonic() + args.every
+            if args.duration is not None and deadline - started > args.duration:
+                break
+            while not stop["requested"] and time.monotonic() < deadline:
+                time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+    finally:
+        for signum, handler in zip((signal.SIGINT, signal.SIGTERM), previous, strict=True):
+            signal.signal(signum, handler)
+        reason = "stopped by a signal" if stop["requested"] else None
+        store.finish_run(conn, run_id, RunStatus.COMPLETE, reason, time.time())
+    series = [s.sample for s in load_health_samples(conn, run_id=run_id)]
+    out.print(f"watch run {run_id}: {len(series)} samples stored", highlight=False)
+    return 0
+
+
+def _watch_line(sample: HealthSample) -> str:
+    parts = []
+    if sample.host_written_bytes.value is not None:
+        parts.append(f"host {sample.host_written_bytes.value / 1e12:.4f} TB")
+    if sample.nand_written_bytes.value is not None:
+        parts.append(f"NAND {sample.nand_written_bytes.value / 1e12:.4f} TB")
+    if sample.wear_used_pct.value is not None:
+        parts.append(f"wear {sample.wear_used_pct.value:g} %")
+    if sample.temperature_c.value is not None:
+        parts.append(f"{sample.temperature_c.value:g} °C")
+    return ", ".join(parts) or "no counters"

@@ -1,0 +1,261 @@
+"""Health and wear documents: rows of (label, value) built from samples and analyses.
+
+Values print `n/a — reason` when unknown; bytes are decimal (TB = 10^12 B).
+"""
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ssdlab.analysis.lifetime import LifeProjection, RatingComparison
+from ssdlab.analysis.steps import CounterStep
+from ssdlab.analysis.waf import WafEstimate, lifetime_waf
+from ssdlab.analysis.wear import SeriesReport, WearReport, compare_samples
+from ssdlab.model.health import HealthSample, HealthValue
+from ssdlab.model.units import TB
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    rows: tuple[tuple[str, str], ...]
+    notes: tuple[str, ...] = ()
+
+
+def fmt_tb(value: float | None) -> str:
+    return "n/a" if value is None else f"{value / TB:,.3f} TB"
+
+
+def fmt_number(value: float | None, unit: str = "", digits: int = 0) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:,.{digits}f}{(' ' + unit) if unit else ''}"
+
+
+def fmt_time(ts: float | None) -> str:
+    return "unknown" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def _with_source(text: str, value: HealthValue) -> str:
+    if value.value is None or value.provenance is None:
+        return text
+    return f"{text}  [{value.provenance.source}]"
+
+
+def _value_row(label: str, value: HealthValue, text: str) -> tuple[str, str]:
+    if value.value is None:
+        return (label, "n/a — the drive does not report it")
+    return (label, _with_source(text, value))
+
+
+def fmt_waf(estimate: WafEstimate) -> str:
+    if estimate.waf is None:
+        return f"n/a — {estimate.reason}"
+    bound = " (upper bound)" if estimate.is_upper_bound else ""
+    error = ""
+    if estimate.quantisation_error_pct is not None:
+        pct = estimate.quantisation_error_pct
+        error = " ± <0.1 %" if pct < 0.1 else f" ± {pct:.1f} %"
+    return f"{estimate.waf:.3f}{error}{bound}"
+
+
+def health_sections(sample: HealthSample) -> tuple[Section, ...]:
+    ident = sample.identity
+    identity = Section(
+        "Drive",
+        (
+            ("model", ident.model or "unknown"),
+            ("family", ident.model_family or "unknown"),
+            ("serial", ident.serial or "unknown"),
+            ("firmware", ident.firmware or "unknown"),
+            ("capacity", fmt_tb(ident.capacity_bytes)),
+            ("protocol", ident.protocol or "unknown"),
+            ("sampled", fmt_time(sample.taken_at_s)),
+            ("verdict", sample.verdict or "unknown"),
+        ),
+        sample.exit_findings,
+    )
+    s = sample
+    waf = lifetime_waf(sample)
+    wear = Section(
+        "Wear and writes",
+        (
+            _value_row("wear used", s.wear_used_pct, fmt_number(s.wear_used_pct.value, "%")),
+            _value_row("host written", s.host_written_bytes, fmt_tb(s.host_written_bytes.value)),
+            _value_row("host read", s.host_read_bytes, fmt_tb(s.host_read_bytes.value)),
+            _value_row("NAND written", s.nand_written_bytes, fmt_tb(s.nand_written_bytes.value)),
+            _value_row(
+                "SLC NAND written", s.slc_nand_written_bytes, fmt_tb(s.slc_nand_written_bytes.value)
+            ),
+            ("WAF to date", fmt_waf(waf)),
+            _value_row("avg erase count", s.erase_count_avg, fmt_number(s.erase_count_avg.value)),
+            _value_row("max erase count", s.erase_count_max, fmt_number(s.erase_count_max.value)),
+            _value_row("rated P/E", s.rated_pe_cycles, fmt_number(s.rated_pe_cycles.value)),
+            _value_row(
+                "available spare",
+                s.available_spare_pct,
+                fmt_number(s.available_spare_pct.value, "%"),
+            ),
+            _value_row("power-on", s.power_on_hours, fmt_number(s.power_on_hours.value, "hours")),
+            _value_row("power cycles", s.power_cycles, fmt_number(s.power_cycles.value)),
+            _value_row(
+                "unsafe shutdowns", s.unsafe_shutdowns, fmt_number(s.unsafe_shutdowns.value)
+            ),
+        ),
+    )
+    errors = Section(
+        "Errors and temperature",
+        (
+            _value_row("temperature", s.temperature_c, fmt_number(s.temperature_c.value, "°C")),
+            _value_row("media errors", s.media_errors, fmt_number(s.media_errors.value)),
+            _value_row(
+                "reallocated", s.reallocated_sectors, fmt_number(s.reallocated_sectors.value)
+            ),
+            _value_row("pending", s.pending_sectors, fmt_number(s.pending_sectors.value)),
+            _value_row(
+                "uncorrectable", s.uncorrectable_errors, fmt_number(s.uncorrectable_errors.value)
+            ),
+            _value_row(
+                "critical warning", s.critical_warning, fmt_number(s.critical_warning.value)
+            ),
+        ),
+        s.flags,
+    )
+    return identity, wear, errors
+
+
+def _projection_rows(projection: LifeProjection) -> list[tuple[str, str]]:
+    if projection.days_to_eol is None:
+        return [("days to end of life", f"n/a — {projection.reason}")]
+    return [
+        ("days to end of life", f"{projection.days_to_eol:,.0f} days at the observed rate"),
+        ("host written at end of life", fmt_tb(projection.host_written_at_eol_bytes)),
+    ]
+
+
+def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
+    if rating is None:
+        return [("rated endurance", "not given (use --tbw, --dwpd, --warranty-years)")]
+    rows = [("rated TBW", f"{fmt_tb(rating.rated_tbw_bytes)} ({rating.rated_tbw_source})")]
+    if rating.tbw_ratio is not None:
+        rows.append(("projected / rated TBW", f"{rating.tbw_ratio:.2f}"))
+    if rating.eol_vs_warranty_ratio is not None:
+        rows.append(("life left / warranty", f"{rating.eol_vs_warranty_ratio:.2f}"))
+    if rating.observed_dwpd is not None:
+        rows.append(("observed DWPD", f"{rating.observed_dwpd:.3f}"))
+    return rows
+
+
+def wear_sections(report: WearReport) -> tuple[Section, ...]:
+    elapsed = (
+        f"{report.elapsed_s / 86400:,.2f} days"
+        if report.elapsed_s is not None
+        else f"n/a — {report.elapsed_reason}"
+    )
+    rate = report.wear_rate
+    rate_text = (
+        f"{rate.pct_per_day:.4f} %/day"
+        + (f", {rate.pct_per_host_tb:.4f} %/TB written" if rate.pct_per_host_tb else "")
+        + f" (from {rate.source})"
+        if rate.pct_per_day is not None
+        else f"n/a — {rate.reason}"
+    )
+    rows: list[tuple[str, str]] = [
+        ("from", fmt_time(report.before_taken_at_s)),
+        ("to", fmt_time(report.after_taken_at_s)),
+        ("elapsed", elapsed),
+        (
+            "host written",
+            _change_text(report.host_written_bytes.delta, report.host_written_bytes.reason),
+        ),
+        (
+            "NAND written",
+            _change_text(report.nand_written_bytes.delta, report.nand_written_bytes.reason),
+        ),
+        ("WAF (this window)", fmt_waf(report.waf)),
+        ("WAF (erase counts)", fmt_waf(report.erase_count_waf)),
+        ("WAF (lifetime)", fmt_waf(report.lifetime_waf)),
+        ("wear rate", rate_text),
+        *_projection_rows(report.projection),
+        *_rating_rows(report.rating),
+    ]
+    notes = (*report.notes, *report.waf.assumptions, *rate.notes, *report.projection.notes)
+    return (Section("Wear between two samples", tuple(rows), tuple(dict.fromkeys(notes))),)
+
+
+def _change_text(delta: float | None, reason: str | None) -> str:
+    return fmt_tb(delta) if delta is not None else f"n/a — {reason}"
+
+
+def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple[Section, ...]:
+    fit = report.wear_fit
+    rows: list[tuple[str, str]] = [
+        ("samples", str(len(report.sample_times_s))),
+        ("from", fmt_time(report.sample_times_s[0] if report.sample_times_s else None)),
+        ("to", fmt_time(report.sample_times_s[-1] if report.sample_times_s else None)),
+        (
+            f"WAF (last {report.last_hours:g} h)",
+            fmt_waf(report.recent.waf) if report.recent else "n/a — no resolvable window",
+        ),
+        (
+            "WAF (whole series)",
+            fmt_waf(report.overall.waf) if report.overall else f"n/a — {report.reason}",
+        ),
+        (
+            "wear rate (fit)",
+            f"{fit.pct_per_day:.4f} %/day, confidence {fit.confidence}"
+            if fit.pct_per_day is not None
+            else f"n/a — {fit.reason}",
+        ),
+        *_projection_rows(report.projection),
+        *_rating_rows(report.rating),
+    ]
+    step_rows = tuple(
+        (
+            f"{step.from_value:g} → {step.to_value:g}",
+            f"at {fmt_time(step.midpoint_s)} ± {step.uncertainty_s / 60:.0f} min; "
+            + (
+                f"{step.since_previous_step_s / 3600:.1f} h after the previous step"
+                if step.since_previous_step_s is not None
+                else "first step seen"
+            )
+            + (f"; host {fmt_tb(step.host_written_bytes)}" if step.host_written_bytes else "")
+            + (f", NAND {fmt_tb(step.nand_written_bytes)}" if step.nand_written_bytes else ""),
+        )
+        for step in steps
+    )
+    sections = [Section("Wear over the series", tuple(rows), report.notes)]
+    if steps:
+        sections.append(Section(f"Counter steps ({steps[0].metric})", step_rows))
+    return tuple(sections)
+
+
+def run_health_sections(health: Sequence[tuple[str, HealthSample]]) -> tuple[Section, ...]:
+    """What the drive reported before and after a benchmark run."""
+    before = next((s for phase, s in health if phase == "before"), None)
+    after = next((s for phase, s in health if phase == "after"), None)
+    if before is None or after is None:
+        return ()
+    report = compare_samples(before, after)
+    rows = (
+        (
+            "host written",
+            _change_text(report.host_written_bytes.delta, report.host_written_bytes.reason),
+        ),
+        (
+            "NAND written",
+            _change_text(report.nand_written_bytes.delta, report.nand_written_bytes.reason),
+        ),
+        ("WAF (this run)", fmt_waf(report.waf)),
+        (
+            "wear used",
+            f"{fmt_number(before.wear_used_pct.value, '%')} → "
+            f"{fmt_number(after.wear_used_pct.value, '%')}",
+        ),
+        (
+            "temperature",
+            f"{fmt_number(before.temperature_c.value, '°C')} → "
+            f"{fmt_number(after.temperature_c.value, '°C')}",
+        ),
+    )
+    return (Section("Drive health during the run", rows, after.flags),)

@@ -1,0 +1,114 @@
+"""Insert and load normalised health samples."""
+
+import dataclasses
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
+from ssdlab.store.runs import to_json, transaction
+
+
+def device_key(identity: DriveIdentity) -> str:
+    """What identifies one physical drive across samples: model and serial."""
+    return f"{identity.model or '?'}|{identity.serial or '?'}"
+
+
+def _value_from_dict(data: dict[str, Any] | None) -> HealthValue:
+    if data is None:
+        return HealthValue(None, None)
+    provenance = data.get("provenance")
+    return HealthValue(
+        value=data.get("value"),
+        provenance=Provenance(**provenance) if provenance else None,
+    )
+
+
+def health_sample_from_dict(data: dict[str, Any]) -> HealthSample:
+    """The inverse of dataclasses.asdict for HealthSample (as stored in sample_json)."""
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(HealthSample):
+        raw = data.get(f.name)
+        if f.name == "identity":
+            kwargs[f.name] = DriveIdentity(**(raw or {}))
+        elif isinstance(f.default, HealthValue):
+            kwargs[f.name] = _value_from_dict(raw)
+        elif f.name in ("exit_findings", "flags", "sources"):
+            kwargs[f.name] = tuple(raw or ())
+        else:
+            kwargs[f.name] = raw
+    return HealthSample(**kwargs)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredHealthSample:
+    sample_id: int
+    run_id: int
+    phase: str  # before | after | check | watch | import
+    sample: HealthSample
+    capture_ids: tuple[int, ...]
+
+
+def add_health_sample(
+    conn: sqlite3.Connection,
+    run_id: int,
+    phase: str,
+    sample: HealthSample,
+    capture_ids: tuple[int, ...] = (),
+) -> int:
+    with transaction(conn):
+        cursor = conn.execute(
+            "INSERT INTO health_samples (run_id, phase, device_key, taken_at_s, model, serial,"
+            " host_written_bytes, nand_written_bytes, wear_used_pct, temperature_c, sample_json,"
+            " capture_ids_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run_id,
+                phase,
+                device_key(sample.identity),
+                sample.taken_at_s,
+                sample.identity.model,
+                sample.identity.serial,
+                sample.host_written_bytes.value,
+                sample.nand_written_bytes.value,
+                sample.wear_used_pct.value,
+                sample.temperature_c.value,
+                to_json(sample),
+                json.dumps(list(capture_ids)),
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+
+def _stored(row: sqlite3.Row) -> StoredHealthSample:
+    return StoredHealthSample(
+        sample_id=int(row["id"]),
+        run_id=int(row["run_id"]),
+        phase=row["phase"],
+        sample=health_sample_from_dict(json.loads(row["sample_json"])),
+        capture_ids=tuple(json.loads(row["capture_ids_json"])),
+    )
+
+
+def load_health_samples(
+    conn: sqlite3.Connection, *, run_id: int | None = None, key: str | None = None
+) -> list[StoredHealthSample]:
+    """Samples of one run, or of one drive (device_key), oldest first."""
+    clauses: list[str] = []
+    params: list[int | str] = []
+    if run_id is not None:
+        clauses.append("run_id = ?")
+        params.append(run_id)
+    if key is not None:
+        clauses.append("device_key = ?")
+        params.append(key)
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    rows = conn.execute(
+        f"SELECT * FROM health_samples{where} ORDER BY taken_at_s, id", params
+    ).fetchall()
+    return [_stored(row) for row in rows]
+
+
+def load_health_sample(conn: sqlite3.Connection, sample_id: int) -> StoredHealthSample | None:
+    row = conn.execute("SELECT * FROM health_samples WHERE id = ?", (sample_id,)).fetchone()
+    return None if row is None else _stored(row)

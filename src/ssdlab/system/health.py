@@ -1,0 +1,165 @@
+"""Read a drive's health through smartctl (and nvme-cli for NVMe), keeping every raw capture.
+
+Nothing here is fatal: a VM disk without SMART, a USB bridge without SAT pass-through or a
+missing tool gives notes, not errors, so benchmarks never fail for want of health data.
+"""
+
+import dataclasses
+import json
+import shutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ssdlab.errors import ParseError, ToolError
+from ssdlab.model.health import HealthSample, HealthValue
+from ssdlab.model.run import Capture
+from ssdlab.parse.nvme_json import (
+    merge_samples,
+    normalise_nvme_smart_log,
+    parse_intel_smart_log_add,
+    parse_ocp_smart_add_log,
+)
+from ssdlab.parse.smart_vendors import VendorMap
+from ssdlab.parse.smartctl_json import normalise_smartctl
+from ssdlab.system.process import ProcessRunner
+
+SMARTCTL_TIMEOUT_S = 60.0
+# smartctl exit-status bits 0-2 mean the command itself failed; 3-7 report the disk's health.
+COMMAND_FAILURE_BITS = 0b111
+
+
+@dataclass(frozen=True, slots=True)
+class HealthReading:
+    sample: HealthSample | None  # None: no usable health data
+    captures: tuple[Capture, ...]
+    notes: tuple[str, ...]
+
+
+def _decode_json(capture: Capture) -> dict[str, object] | None:
+    try:
+        doc = json.loads(capture.stdout)
+    except json.JSONDecodeError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def _smartctl_messages(doc: dict[str, object]) -> str:
+    smartctl = doc.get("smartctl")
+    if not isinstance(smartctl, dict):
+        return ""
+    messages = smartctl.get("messages")
+    if not isinstance(messages, list):
+        return ""
+    return "; ".join(str(m.get("string")) for m in messages if isinstance(m, dict))
+
+
+def _run(processes: ProcessRunner, argv: list[str], tool: str, notes: list[str]) -> Capture | None:
+    try:
+        return processes.run(argv, tool=tool, timeout_s=SMARTCTL_TIMEOUT_S)
+    except ToolError as error:
+        notes.append(str(error))
+        return None
+
+
+def read_health(
+    device_path: str,
+    processes: ProcessRunner,
+    *,
+    vendor_map: VendorMap | None = None,
+    usb: bool = False,
+) -> HealthReading:
+    """smartctl -x -j (retried with -d sat on USB bridges), plus nvme smart-log for NVMe."""
+    captures: list[Capture] = []
+    notes: list[str] = []
+    smartctl = shutil.which("smartctl")
+    if smartctl is None:
+        notes.append("smartctl is not installed (apt-get install smartmontools): no health data")
+        return HealthReading(None, (), tuple(notes))
+    attempts = [[smartctl, "-x", "-j", device_path]]
+    if usb:
+        attempts.append([smartctl, "-x", "-j", "-d", "sat", device_path])
+    sample: HealthSample | None = None
+    for argv in attempts:
+        capture = _run(processes, argv, "smartctl", notes)
+        if capture is None:
+            break
+        captures.append(capture)
+        doc = _decode_json(capture)
+        if doc is None:
+            notes.append(f"smartctl printed no JSON for {device_path}: {capture.stderr.strip()}")
+            continue
+        failed = (capture.exit_code or 0) & COMMAND_FAILURE_BITS
+        if failed and "model_name" not in doc and "device" not in doc:
+            notes.append(
+                f"smartctl could not read {device_path} (exit status {capture.exit_code}): "
+                f"{_smartctl_messages(doc) or 'no message'}"
+            )
+            continue
+        try:
+            sample = normalise_smartctl(doc, taken_at_s=capture.ended_at_s, vendor_map=vendor_map)
+        except ParseError as error:
+            notes.append(f"smartctl's JSON could not be read ({error}); the raw output is stored")
+            continue
+        if failed:
+            notes.append(
+                f"smartctl reported a problem (exit status {capture.exit_code}): "
+                f"{_smartctl_messages(doc) or 'see the stored capture'}"
+            )
+        break
+    if sample is None:
+        notes.append("no SMART data (a virtual disk, or a USB bridge without SMART pass-through)")
+        return HealthReading(None, tuple(captures), tuple(notes))
+    if sample.identity.protocol == "NVMe" and shutil.which("nvme"):
+        sample = _add_nvme_logs(device_path, processes, sample, captures, notes)
+    return HealthReading(sample, tuple(captures), tuple(notes))
+
+
+# Vendor logs that count NAND writes, tried in turn until one answers (smart.md §3.2-3.3).
+_NAND_LOGS: tuple[tuple[str, tuple[str, ...], Callable[[Mapping[str, Any]], HealthValue]], ...] = (
+    ("OCP C0", ("ocp", "smart-add-log"), parse_ocp_smart_add_log),
+    ("Intel/Solidigm CA", ("intel", "smart-log-add"), parse_intel_smart_log_add),
+)
+
+
+def _add_nvme_logs(
+    device_path: str,
+    processes: ProcessRunner,
+    sample: HealthSample,
+    captures: list[Capture],
+    notes: list[str],
+) -> HealthSample:
+    """nvme smart-log, then the NAND-writes logs the drive offers; a log it lacks is skipped."""
+    capture = _run(processes, ["nvme", "smart-log", device_path, "-o", "json"], "nvme", notes)
+    if capture is not None:
+        captures.append(capture)
+        doc = _decode_json(capture)
+        if capture.exit_code == 0 and doc is not None:
+            try:
+                extra = normalise_nvme_smart_log(
+                    doc, identity=sample.identity, taken_at_s=capture.ended_at_s
+                )
+                sample = merge_samples(sample, extra)
+            except ParseError as error:
+                notes.append(f"nvme smart-log output could not be read: {error}")
+        else:
+            notes.append(f"nvme smart-log failed: {capture.stderr.strip()}")
+    for label, command, parse in _NAND_LOGS:
+        if sample.nand_written_bytes.value is not None:
+            break
+        capture = _run(processes, ["nvme", *command, device_path, "-o", "json"], "nvme", notes)
+        if capture is None:
+            break
+        captures.append(capture)
+        doc = _decode_json(capture)
+        if capture.exit_code != 0 or doc is None:
+            continue  # the drive has no such log: not an error
+        try:
+            nand = parse(doc)
+        except ParseError:
+            continue
+        if nand.value is not None:
+            sample = dataclasses.replace(
+                sample, nand_written_bytes=nand, sources=(*sample.sources, f"nvme-cli {label}")
+            )
+    return sample

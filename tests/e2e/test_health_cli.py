@@ -1,0 +1,170 @@
+"""`ssdlab health`, `wear` and `watch` through the real command line.
+
+Real third-party smartctl captures are read from ../shared/testdata/smart (skipped when
+absent); the "after" samples for `wear` are made in the test by advancing counters of a real
+capture, so the expected WAF is known exactly.
+"""
+
+import copy
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import SHARED
+from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab
+
+SAMPLES = SHARED / "testdata" / "smart"
+TEXT = Path(__file__).resolve().parents[1] / "data" / "smart-text"
+needs_samples = pytest.mark.skipif(not SAMPLES.is_dir(), reason="../shared/testdata absent")
+GiB = 2**30
+
+
+@needs_samples
+@pytest.mark.parametrize(
+    ("name", "host_tb", "nand_tb", "wear_pct"),
+    [
+        ("kingston-a400-SA400M8120G-phison-sata.json", 0.4273, 1.0512, 2),
+        ("intel-p4510-SSDPE2KX020T8-nvme.json", 1353.309, None, 22),
+        ("samsung-860evo-500GB-sata-x.json", 33.1662, None, 19),
+    ],
+)
+def test_health_of_saved_smartctl_json(
+    tmp_path: Path, name: str, host_tb: float, nand_tb: float | None, wear_pct: float
+) -> None:
+    result = run_ssdlab("health", str(SAMPLES / name), "--json", "--db", str(tmp_path / "db"))
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "ssdlab-health"
+    sample = doc["sample"]
+    assert sample["host_written_bytes"]["value"] / 1e12 == pytest.approx(host_tb, abs=5e-4)
+    nand = sample["nand_written_bytes"]["value"]
+    assert (nand is None) if nand_tb is None else nand / 1e12 == pytest.approx(nand_tb, abs=5e-4)
+    assert sample["wear_used_pct"]["value"] == wear_pct
+    assert sample["host_written_bytes"]["provenance"]["source"]
+    assert isinstance(doc["sample"]["sample_id"], int)
+
+
+def advanced(doc: dict[str, Any], host_gib: int, nand_gib: int, hours: int) -> dict[str, Any]:
+    """A copy of a Phison capture with 241 (host GiB) and 233 (NAND GiB) moved forward."""
+    after = copy.deepcopy(doc)
+    for attribute in after["ata_smart_attributes"]["table"]:
+        if attribute["id"] == 241:
+            attribute["raw"]["value"] += host_gib
+            attribute["raw"]["string"] = str(attribute["raw"]["value"])
+        if attribute["id"] == 233:
+            attribute["raw"]["value"] += nand_gib
+            attribute["raw"]["string"] = str(attribute["raw"]["value"])
+    after["local_time"]["time_t"] += hours * 3600
+    return after
+
+
+@needs_samples
+def test_wear_between_two_files_gives_the_window_waf(tmp_path: Path) -> None:
+    before = json.loads((SAMPLES / "kingston-a400-SA400M8120G-phison-sata.json").read_text())
+    (tmp_path / "before.json").write_text(json.dumps(before))
+    (tmp_path / "after.json").write_text(json.dumps(advanced(before, 400, 1000, 48)))
+    result = run_ssdlab(
+        "wear",
+        str(tmp_path / "before.json"),
+        str(tmp_path / "after.json"),
+        "--json",
+        "--tbw",
+        "40TB",
+        "--db",
+        str(tmp_path / "db"),
+    )
+    assert result.code == 0, result.stderr
+    report = json.loads(result.stdout)["report"]
+    assert report["waf"]["waf"] == pytest.approx(1000 / 400)
+    assert report["host_written_bytes"]["delta"] == 400 * GiB
+    assert report["elapsed_s"] == 48 * 3600
+    text = run_ssdlab(
+        "wear",
+        str(tmp_path / "before.json"),
+        str(tmp_path / "after.json"),
+        "--db",
+        str(tmp_path / "db"),
+    )
+    assert "WAF (this window)" in text.stdout and "2.500" in text.stdout
+
+
+@needs_samples
+def test_wear_refuses_waf_below_the_counters_resolution(tmp_path: Path) -> None:
+    before = json.loads((SAMPLES / "kingston-a400-SA400M8120G-phison-sata.json").read_text())
+    (tmp_path / "b.json").write_text(json.dumps(before))
+    (tmp_path / "a.json").write_text(json.dumps(advanced(before, 2, 5, 1)))
+    result = run_ssdlab(
+        "wear",
+        str(tmp_path / "b.json"),
+        str(tmp_path / "a.json"),
+        "--json",
+        "--db",
+        str(tmp_path / "db"),
+    )
+    report = json.loads(result.stdout)["report"]
+    assert report["waf"]["waf"] is None
+    assert "write about" in report["waf"]["reason"]
+
+
+@needs_samples
+def test_wear_accepts_stored_sample_ids(tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    name = str(SAMPLES / "kingston-a400-SA400M8120G-phison-sata.json")
+    first = json.loads(run_ssdlab("health", name, "--json", "--db", db).stdout)
+    second = json.loads(run_ssdlab("health", name, "--json", "--db", db).stdout)
+    result = run_ssdlab(
+        "wear",
+        str(first["sample"]["sample_id"]),
+        str(second["sample"]["sample_id"]),
+        "--json",
+        "--db",
+        db,
+    )
+    assert result.code == 0
+    assert json.loads(result.stdout)["report"]["host_written_bytes"]["delta"] == 0
+
+
+def test_import_of_a_cron_log_times_the_counter_steps(tmp_path: Path) -> None:
+    result = run_ssdlab(
+        "health",
+        "--import",
+        str(TEXT / "cron-mx500-date-A.log"),
+        "--json",
+        "--db",
+        str(tmp_path / "db"),
+    )
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "ssdlab-health-series" and len(doc["sample_ids"]) == 6
+    steps = doc["steps"]
+    assert [(s["from_value"], s["to_value"]) for s in steps] == [(77, 78)]
+    assert doc["series"]["overall"]["waf"]["waf"] is not None
+
+
+def test_health_of_a_file_that_is_not_smartctl_output_is_a_clear_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\nworld\n")
+    result = run_ssdlab("health", str(junk), "--db", str(tmp_path / "db"))
+    assert result.code in (1, 2) and "Traceback" not in result.stderr
+    assert "smartctl" in result.stderr
+
+
+@needs_loop
+@pytest.mark.loop
+def test_health_and_watch_on_a_device_without_smart(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop().path
+    db = str(tmp_path / "db")
+    result = run_ssdlab("health", device, "--db", db)
+    assert result.code == 1 and "Traceback" not in result.stderr
+    assert "SMART" in result.stderr or "smartctl" in result.stderr
+    first = run_ssdlab("watch", device, "--every", "0.2s", "--count", "2", "--db", db)
+    assert first.code == 0, first.stderr
+    assert first.stdout.count("no sample:") == 2  # no SMART: noted, not fatal
+    again = run_ssdlab("watch", device, "--every", "0.2s", "--count", "1", "--db", db)
+    runs = json.loads(run_ssdlab("runs", "--json", "--db", db).stdout)["runs"]
+    watches = [r for r in runs if r["kind"] == "watch"]
+    assert again.code == 0 and len(watches) == 1  # restarting continued the same series
+    assert subprocess.run(["losetup", device], capture_output=True, check=False).returncode == 0

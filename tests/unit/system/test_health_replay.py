@@ -1,0 +1,86 @@
+"""read_health's orchestration, with smartctl and nvme-cli replaced by their recorded output."""
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from ssdlab.model.run import Capture
+from ssdlab.system import health
+from ssdlab.system.process import ProcessRunner
+from tests.conftest import ROOT, SHARED
+
+DATA = ROOT / "tests" / "data" / "smart"
+SAMPLES = SHARED / "testdata" / "smart"
+
+
+class ReplayRunner(ProcessRunner):
+    """Answers each command with recorded output: (argv fragment, exit code, stdout file)."""
+
+    def __init__(self, answers: Sequence[tuple[str, int, Path | None]]) -> None:
+        super().__init__()
+        self.answers = list(answers)
+        self.calls: list[tuple[str, ...]] = []
+
+    def run(self, argv: Sequence[str], **kwargs: object) -> Capture:  # type: ignore[override]
+        self.calls.append(tuple(argv))
+        joined = " ".join(argv)
+        for fragment, code, path in self.answers:
+            if fragment in joined:
+                stdout = path.read_text() if path else ""
+                return Capture(str(kwargs["tool"]), tuple(argv), code, stdout, "", 1.0, 2.0)
+        return Capture(str(kwargs["tool"]), tuple(argv), 1, "", "not supported", 1.0, 2.0)
+
+
+@pytest.fixture(autouse=True)
+def tools_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
+
+
+def test_a_virtual_disk_gives_notes_not_an_error() -> None:
+    runner = ReplayRunner([("-x -j /dev/vda", 1, DATA / "local-vda-x-j-unable-to-detect.json")])
+    reading = health.read_health("/dev/vda", runner)
+    assert reading.sample is None
+    assert len(reading.captures) == 1  # raw evidence kept
+    assert any("Unable to detect device type" in note for note in reading.notes)
+
+
+def test_usb_bridges_are_retried_with_sat() -> None:
+    if not SAMPLES.is_dir():
+        pytest.skip("../shared/testdata absent")
+    runner = ReplayRunner(
+        [
+            ("-d sat", 0, SAMPLES / "kingston-a400-SA400M8120G-phison-sata.json"),
+            ("-x -j /dev/sdz", 1, DATA / "local-vda-x-j-unable-to-detect.json"),
+        ]
+    )
+    reading = health.read_health("/dev/sdz", runner, usb=True)
+    assert reading.sample is not None
+    assert reading.sample.identity.model == "KINGSTON SA400M8120G"
+    assert [c[-3:] for c in runner.calls] == [("-x", "-j", "/dev/sdz"), ("-d", "sat", "/dev/sdz")]
+
+
+def test_nvme_adds_smart_log_and_tries_the_nand_logs() -> None:
+    if not SAMPLES.is_dir():
+        pytest.skip("../shared/testdata absent")
+    runner = ReplayRunner(
+        [
+            ("smartctl -x -j", 0, SAMPLES / "samsung-pm9a1-MZVL21T0HCLR-nvme.json"),
+            ("smart-log /dev/nvme0n1", 0, DATA / "nvme-cli-2.x-smart-log.json"),
+            ("intel smart-log-add", 0, DATA / "nand-logs" / "intel-smart-log-add.json"),
+        ]
+    )
+    reading = health.read_health("/dev/nvme0n1", runner)
+    assert reading.sample is not None
+    tools = [" ".join(call[1:3]) for call in runner.calls]
+    assert tools == ["-x -j", "smart-log /dev/nvme0n1", "ocp smart-add-log", "intel smart-log-add"]
+    assert reading.sample.nand_written_bytes.value is not None  # from the Intel log
+    assert "nvme-cli Intel/Solidigm CA" in reading.sample.sources
+    assert len(reading.captures) == 4
+
+
+def test_missing_smartctl_is_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    reading = health.read_health("/dev/sda", ReplayRunner([]))
+    assert reading.sample is None and "smartmontools" in reading.notes[0]
