@@ -168,3 +168,12 @@ def test_health_and_watch_on_a_device_without_smart(tmp_path: Path, lab: LoopLab
     watches = [r for r in runs if r["kind"] == "watch"]
     assert again.code == 0 and len(watches) == 1  # restarting continued the same series
     assert subprocess.run(["losetup", device], capture_output=True, check=False).returncode == 0
+
+
+def test_health_without_a_target_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_ssdlab("health", "--db", str(tmp_path / "db"))
+    assert result.code == 2 and "--import" in result.stderr and "Traceback" not in result.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"broken": ')
+    result = run_ssdlab("health", str(broken), "--db", str(tmp_path / "db"))
+    assert result.code == 2 and "not valid JSON" in result.stderr

@@ -118,7 +118,10 @@ def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]
     model = getattr(args, "model", None)
     vendors = _vendor_map(args)
     if text.lstrip().startswith("{"):
-        doc = json.loads(text) if text.strip() else {}
+        try:
+            doc = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise UsageError(f"{path} looks like JSON but is not valid JSON: {error}") from None
         if isinstance(doc, dict) and ("smartctl" in doc or "device" in doc):
             return [parse_smartctl_json(text, vendor_map=vendors, model_override=model)]
         return [parse_nvme_smart_log(text)]
@@ -140,6 +143,8 @@ def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:
 
 
 def cmd_health(args: argparse.Namespace, out: Console) -> int:
+    if not args.target and not args.import_log:
+        raise UsageError("name a block device or a saved smartctl/nvme-cli file, or --import LOG")
     conn = open_db(args)
     if args.import_log or not is_block_device_path(args.target):
         path = args.import_log or args.target
