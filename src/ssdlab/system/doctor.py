@@ -60,12 +60,15 @@ def run_doctor(directory: str) -> DoctorReport:
     folder = Path(directory).expanduser().absolute()
     problem: str | None
     fs_text = None
-    try:
-        fs = read_filesystem(folder)
-        fs_text = f"{fs.fs_type} on {fs.source}, mounted at {fs.mount_point}"
-        problem = probe_direct_io(folder)
-    except (OSError, TargetError) as error:
-        problem = f"cannot test {folder}: {error}"
+    if not folder.is_dir():
+        problem = f"{folder} is not a directory"
+    else:
+        try:
+            fs = read_filesystem(folder)
+            fs_text = f"{fs.fs_type} on {fs.source}, mounted at {fs.mount_point}"
+            problem = probe_direct_io(folder)
+        except (OSError, TargetError) as error:
+            problem = f"cannot test {folder}: {error}"
     is_root = os.geteuid() == 0
     has_control = Path("/dev/loop-control").exists()
     has_losetup = shutil.which("losetup") is not None
