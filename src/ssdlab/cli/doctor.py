@@ -59,7 +59,8 @@ def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
     out.print(f"root: {'yes' if report.is_root else 'no (needed only for block devices)'}")
     out.print(f"directory {report.directory}: {report.filesystem or 'unknown filesystem'}")
     if report.direct_io_problem:
-        out.print(f"  O_DIRECT: [red]no[/red] — {report.direct_io_problem}; use --buffered here")
+        hint = "; use --buffered here" if "O_DIRECT" in report.direct_io_problem else ""
+        out.print(f"  O_DIRECT: [red]no[/red] — {report.direct_io_problem}{hint}")
     else:
         out.print("  O_DIRECT: [green]yes[/green]")
     out.print(f"loop devices: {report.loop_note}")
