@@ -6,6 +6,7 @@ doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, clea
 """
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 
@@ -14,23 +15,26 @@ from rich.console import Console
 from ssdlab.errors import SsdlabError, UsageError
 
 from .args import build_parser
-from .doctor import cmd_doctor
-from .health import cmd_health, cmd_watch, cmd_wear
-from .inspect import cmd_export, cmd_runs, cmd_show
-from .quick import cmd_plan, cmd_quick
 
 Command = Callable[[argparse.Namespace, Console], int]
-COMMANDS: dict[str, Command] = {
-    "quick": cmd_quick,
-    "plan": cmd_plan,
-    "runs": cmd_runs,
-    "show": cmd_show,
-    "export": cmd_export,
-    "doctor": cmd_doctor,
-    "health": cmd_health,
-    "wear": cmd_wear,
-    "watch": cmd_watch,
+# command -> (module under ssdlab.cli, function); imported only when used, to start fast
+COMMANDS: dict[str, tuple[str, str]] = {
+    "quick": ("quick", "cmd_quick"),
+    "plan": ("quick", "cmd_plan"),
+    "runs": ("inspect", "cmd_runs"),
+    "show": ("inspect", "cmd_show"),
+    "export": ("inspect", "cmd_export"),
+    "doctor": ("doctor", "cmd_doctor"),
+    "health": ("health", "cmd_health"),
+    "wear": ("health", "cmd_wear"),
+    "watch": ("health", "cmd_watch"),
 }
+
+
+def load_command(name: str) -> Command:
+    module, function = COMMANDS[name]
+    command: Command = getattr(importlib.import_module(f"ssdlab.cli.{module}"), function)
+    return command
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Console(highlight=False, soft_wrap=False)
     try:
-        return COMMANDS[args.command](args, out)
+        return load_command(args.command)(args, out)
     except UsageError as error:
         parser.print_usage(sys.stderr)
         print(f"ssdlab: error: {error}", file=sys.stderr)
