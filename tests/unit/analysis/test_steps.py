@@ -7,17 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssdlab.analysis.steps import counter_step_timing
-from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
+from ssdlab.model.health import DriveIdentity, HealthSample
 from ssdlab.model.units import GiB
+from tests.unit.analysis.health_samples import hv
 
 HOUR = 3600.0
 IDENTITY = DriveIdentity("ATA", "model", "S1", "fw", None)
-
-
-def hv(value: float | None, resolution: float | None) -> HealthValue:
-    if value is None:
-        return UNKNOWN
-    return HealthValue(value, Provenance("test", value, "test", resolution))
 
 
 def sample(

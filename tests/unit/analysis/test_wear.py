@@ -8,44 +8,14 @@ import pytest
 from ssdlab.analysis.lifetime import RatedEndurance, estimate_rated_pe_cycles
 from ssdlab.analysis.waf import MAX_WAF_ERROR_PCT, estimate_raw_nand_capacity_bytes
 from ssdlab.analysis.wear import compare_samples, compare_with_rating
-from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.units import GB, TB, GiB, MiB, TiB
 from tests.conftest import SHARED
+from tests.unit.analysis.health_samples import make_sample
+
+sample = make_sample
 
 SMART = SHARED / "testdata" / "smart"
 DAY = 86_400.0
-
-
-def hv(value: float | None, resolution: float | None) -> HealthValue:
-    if value is None:
-        return UNKNOWN
-    return HealthValue(value, Provenance("test", value, "test", resolution))
-
-
-def sample(
-    t_s: float | None,
-    *,
-    host: float | None = None,
-    nand: float | None = None,
-    wear: float | None = None,
-    erase: float | None = None,
-    host_res: float | None = GiB,
-    nand_res: float | None = GiB,
-    wear_res: float | None = 1.0,
-    erase_res: float | None = 1.0,
-    serial: str | None = "S1",
-    capacity: int | None = None,
-    rated_pe: float | None = None,
-) -> HealthSample:
-    return HealthSample(
-        taken_at_s=t_s,
-        identity=DriveIdentity("ATA", "model", serial, "fw", capacity),
-        host_written_bytes=hv(host, host_res),
-        nand_written_bytes=hv(nand, nand_res),
-        wear_used_pct=hv(wear, wear_res),
-        erase_count_avg=hv(erase, erase_res),
-        rated_pe_cycles=hv(rated_pe, None),
-    )
 
 
 # --- smart.md §6.4 worked examples -------------------------------------------------------------

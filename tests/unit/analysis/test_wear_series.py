@@ -7,17 +7,12 @@ import pytest
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.wear import analyse_series, least_squares
-from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
+from ssdlab.model.health import HealthSample
 from ssdlab.model.units import GB, TB, GiB
+from tests.unit.analysis.health_samples import make_sample
 
 HOUR = 3600.0
 DAY = 86_400.0
-
-
-def hv(value: float | None, resolution: float | None) -> HealthValue:
-    if value is None:
-        return UNKNOWN
-    return HealthValue(value, Provenance("test", value, "test", resolution))
 
 
 def sample(
@@ -29,13 +24,8 @@ def sample(
     erase: float | None = None,
     serial: str = "S1",
 ) -> HealthSample:
-    return HealthSample(
-        taken_at_s=t_s,
-        identity=DriveIdentity("NVMe", "model", serial, "fw", 1 * TB),
-        host_written_bytes=hv(host, GiB),
-        nand_written_bytes=hv(nand, GiB),
-        wear_used_pct=hv(wear, 1.0),
-        erase_count_avg=hv(erase, 1.0),
+    return make_sample(
+        t_s, host=host, nand=nand, wear=wear, erase=erase, serial=serial, capacity=1 * TB
     )
 
 
