@@ -1,8 +1,10 @@
 """Shared test options and capability gates."""
 
+import json
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,3 +43,19 @@ def have_fio() -> bool:
 
 needs_fio = pytest.mark.skipif(not have_fio(), reason="fio is not installed")
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+
+
+SHARED_SMART = SHARED / "testdata" / "smart"
+
+
+def shared_smart_sample(name: str) -> Path:
+    """A real smartctl capture from ../shared/testdata/smart; the test skips when it is absent."""
+    path = SHARED_SMART / name
+    if not path.exists():
+        pytest.skip(f"shared SMART test data not present: {path}")
+    return path
+
+
+def load_json_object(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document

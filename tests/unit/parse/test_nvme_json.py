@@ -1,8 +1,6 @@
 """nvme-cli smart-log JSON, the NAND-write logs, and merging samples."""
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -22,24 +20,12 @@ from ssdlab.parse.nvme_json import (
     to_count,
 )
 from ssdlab.parse.smartctl_json import parse_smartctl_json
+from tests.conftest import load_json_object, shared_smart_sample
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "smart"
 LOGS = DATA / "nand-logs"
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "testdata" / "smart"
 MiB32 = 32 * 2**20
 GiB = 2**30
-
-
-def load(path: Path) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return document
-
-
-def shared(name: str) -> Path:
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"shared SMART test data not present: {path}")
-    return path
 
 
 # --- nvme smart-log -o json ----------------------------------------------------------------------
@@ -100,7 +86,7 @@ def test_nvme_cli_1x_floats_are_rounded_to_counts() -> None:
 
 
 def test_implausible_and_zero_kelvin() -> None:
-    doc = load(DATA / "nvme-cli-2.x-smart-log.json")
+    doc = load_json_object(DATA / "nvme-cli-2.x-smart-log.json")
     doc["temperature"] = 38  # someone fed °C where nvme-cli prints Kelvin
     sample = normalise_nvme_smart_log(doc)
     assert sample.temperature_c.value is None
@@ -110,7 +96,7 @@ def test_implausible_and_zero_kelvin() -> None:
 
 
 def test_non_numeric_counter_is_ignored_with_a_finding() -> None:
-    doc = load(DATA / "nvme-cli-2.x-smart-log.json")
+    doc = load_json_object(DATA / "nvme-cli-2.x-smart-log.json")
     doc["data_units_written"] = "lots"
     sample = normalise_nvme_smart_log(doc)
     assert sample.host_written_bytes.value is None
@@ -119,7 +105,7 @@ def test_non_numeric_counter_is_ignored_with_a_finding() -> None:
 
 def test_identity_is_passed_through() -> None:
     identity = DriveIdentity("NVMe", "WD_BLACK SN770 1TB", "S1", "731100WD", 10**12)
-    doc = load(DATA / "nvme-cli-2.x-smart-log.json")
+    doc = load_json_object(DATA / "nvme-cli-2.x-smart-log.json")
     assert normalise_nvme_smart_log(doc, identity=identity).identity is identity
 
 
@@ -150,34 +136,34 @@ def test_to_count_refuses_non_counts() -> None:
 
 
 def test_ocp_c0_v1_and_v2() -> None:
-    v1 = parse_ocp_smart_add_log(load(LOGS / "ocp-c0-v1.json"))
+    v1 = parse_ocp_smart_add_log(load_json_object(LOGS / "ocp-c0-v1.json"))
     assert v1.value == 400_000_000_000_000
     assert v1.provenance is not None
     assert v1.provenance.resolution == 1.0
     assert "Physical media units written" in v1.provenance.source
-    v2 = parse_ocp_smart_add_log(load(LOGS / "ocp-c0-v2.json"))
+    v2 = parse_ocp_smart_add_log(load_json_object(LOGS / "ocp-c0-v2.json"))
     assert v2.value == float(2**64 + 5)
 
 
 def test_ocp_c0_wrong_guid_or_missing_field_is_refused() -> None:
     with pytest.raises(ParseError, match="GUID"):
-        parse_ocp_smart_add_log(load(LOGS / "ocp-c0-wrong-guid.json"))
+        parse_ocp_smart_add_log(load_json_object(LOGS / "ocp-c0-wrong-guid.json"))
     with pytest.raises(ParseError, match="no 'Physical media units written'"):
         parse_ocp_smart_add_log({"Log page version": 3})
 
 
 def test_intel_and_solidigm_smart_log_add_are_32_mib_units() -> None:
-    intel = parse_intel_smart_log_add(load(LOGS / "intel-smart-log-add.json"))
+    intel = parse_intel_smart_log_add(load_json_object(LOGS / "intel-smart-log-add.json"))
     assert intel.value == 200_000_000 * MiB32
     assert intel.provenance is not None and intel.provenance.resolution == MiB32
-    solidigm = parse_intel_smart_log_add(load(LOGS / "solidigm-smart-log-add.json"))
+    solidigm = parse_intel_smart_log_add(load_json_object(LOGS / "solidigm-smart-log-add.json"))
     assert solidigm.value == 1_500_123 * MiB32
     with pytest.raises(ParseError, match="Device stats"):
         parse_intel_smart_log_add({"Intel Smart log": "nvme0"})
 
 
 def test_endurance_log_media_units_are_10_9_bytes() -> None:
-    endurance = parse_endurance_log(load(LOGS / "endurance-log.json"))
+    endurance = parse_endurance_log(load_json_object(LOGS / "endurance-log.json"))
     assert endurance.value == 91_321 * 10**9
     assert endurance.provenance is not None and endurance.provenance.resolution == 10**9
     with pytest.raises(ParseError):
@@ -217,9 +203,9 @@ def test_vendor_text_errors() -> None:
 
 def test_merge_fills_unknowns_and_keeps_provenance() -> None:
     smartctl = parse_smartctl_json(
-        shared("intel-p4510-SSDPE2KX020T8-nvme.json").read_text(encoding="utf-8")
+        shared_smart_sample("intel-p4510-SSDPE2KX020T8-nvme.json").read_text(encoding="utf-8")
     )
-    nand = parse_intel_smart_log_add(load(LOGS / "intel-smart-log-add.json"))
+    nand = parse_intel_smart_log_add(load_json_object(LOGS / "intel-smart-log-add.json"))
     addition = HealthSample(
         taken_at_s=None,
         identity=DriveIdentity("NVMe", None, None, None, None),
@@ -239,7 +225,7 @@ def test_merge_fills_unknowns_and_keeps_provenance() -> None:
 
 def test_merge_nvme_cli_sample_takes_identity_and_time_from_smartctl() -> None:
     smartctl = parse_smartctl_json(
-        shared("samsung-970evo-500GB-nvme-x.json").read_text(encoding="utf-8")
+        shared_smart_sample("samsung-970evo-500GB-nvme-x.json").read_text(encoding="utf-8")
     )
     cli = parse_nvme_smart_log((DATA / "nvme-cli-2.x-smart-log.json").read_text("utf-8"))
     merged = merge_samples(cli, smartctl)

@@ -7,11 +7,9 @@ tests/data/smart (see its README).
 
 import copy
 import itertools
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,23 +30,11 @@ from ssdlab.parse.smartctl_json import (
     normalise_smartctl,
     parse_smartctl_json,
 )
+from tests.conftest import load_json_object, shared_smart_sample
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "smart"
-SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "testdata" / "smart"
 TB = 10**12
 GiB = 2**30
-
-
-def load(path: Path) -> dict[str, Any]:
-    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return document
-
-
-def shared(name: str) -> Path:
-    path = SHARED / name
-    if not path.exists():
-        pytest.skip(f"shared SMART test data not present: {path}")
-    return path
 
 
 def known(sample: HealthSample) -> dict[str, HealthValue]:
@@ -131,7 +117,7 @@ EXPECTED = [
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=[e.file for e in EXPECTED])
 def test_real_samples_give_the_values_of_sources_md(expected: Expected) -> None:
-    sample = parse_smartctl_json(shared(expected.file).read_text(encoding="utf-8"))
+    sample = parse_smartctl_json(shared_smart_sample(expected.file).read_text(encoding="utf-8"))
     host = sample.host_written_bytes.value
     assert host is not None
     assert abs(host / TB - expected.host_tb) <= expected.host_tol_tb
@@ -159,7 +145,7 @@ def test_real_samples_give_the_values_of_sources_md(expected: Expected) -> None:
 def test_every_known_value_carries_provenance_and_byte_counters_their_resolution(
     expected: Expected,
 ) -> None:
-    sample = parse_smartctl_json(shared(expected.file).read_text(encoding="utf-8"))
+    sample = parse_smartctl_json(shared_smart_sample(expected.file).read_text(encoding="utf-8"))
     for metric, value in known(sample).items():
         assert value.provenance is not None, metric
         assert value.provenance.source and value.provenance.unit, metric
@@ -172,7 +158,7 @@ def test_every_known_value_carries_provenance_and_byte_counters_their_resolution
 
 def test_only_the_pm893_sample_is_flagged_and_its_flag_names_the_wrap() -> None:
     for expected in EXPECTED:
-        sample = parse_smartctl_json(shared(expected.file).read_text(encoding="utf-8"))
+        sample = parse_smartctl_json(shared_smart_sample(expected.file).read_text(encoding="utf-8"))
         if expected.file.startswith("samsung-pm893"):
             assert len(sample.flags) == 1
             flag = sample.flags[0]
@@ -186,7 +172,7 @@ def test_only_the_pm893_sample_is_flagged_and_its_flag_names_the_wrap() -> None:
 
 def test_micron_5300_page_size_is_calibrated_to_16_kib() -> None:
     sample = parse_smartctl_json(
-        shared("micron-5300-MTFDDAK1T9TDS-sata.json").read_text(encoding="utf-8")
+        shared_smart_sample("micron-5300-MTFDDAK1T9TDS-sata.json").read_text(encoding="utf-8")
     )
     provenance = sample.nand_written_bytes.provenance
     assert provenance is not None
@@ -198,7 +184,7 @@ def test_micron_5300_page_size_is_calibrated_to_16_kib() -> None:
 
 def test_860evo_device_statistics_agree_with_attributes_and_identity_is_read() -> None:
     sample = parse_smartctl_json(
-        shared("samsung-860evo-500GB-sata-x.json").read_text(encoding="utf-8")
+        shared_smart_sample("samsung-860evo-500GB-sata-x.json").read_text(encoding="utf-8")
     )
     assert sample.host_written_bytes.value == 64_777_770_148 * 512
     provenance = sample.host_written_bytes.provenance
@@ -213,7 +199,7 @@ def test_860evo_device_statistics_agree_with_attributes_and_identity_is_read() -
 
 
 def test_vendor_attribute_disagreeing_with_device_statistics_is_flagged() -> None:
-    doc = load(shared("samsung-860evo-500GB-sata-x.json"))
+    doc = load_json_object(shared_smart_sample("samsung-860evo-500GB-sata-x.json"))
     for row in doc["ata_smart_attributes"]["table"]:
         if row["id"] == 241:
             row["raw"]["value"] //= 2
@@ -226,7 +212,7 @@ def test_vendor_attribute_disagreeing_with_device_statistics_is_flagged() -> Non
 
 def test_970evo_media_errors_and_nvme_values() -> None:
     sample = parse_smartctl_json(
-        shared("samsung-970evo-500GB-nvme-x.json").read_text(encoding="utf-8")
+        shared_smart_sample("samsung-970evo-500GB-nvme-x.json").read_text(encoding="utf-8")
     )
     assert sample.media_errors.value == 7
     assert sample.available_spare_pct.value == 99
@@ -238,7 +224,9 @@ def test_970evo_media_errors_and_nvme_values() -> None:
 
 def test_a400_exit_status_bit_2_is_decoded_and_the_data_still_parsed() -> None:
     sample = parse_smartctl_json(
-        shared("kingston-a400-SA400M8120G-phison-sata.json").read_text(encoding="utf-8")
+        shared_smart_sample("kingston-a400-SA400M8120G-phison-sata.json").read_text(
+            encoding="utf-8"
+        )
     )
     assert sample.exit_status == 4
     assert sample.exit_findings == (EXIT_STATUS_BITS[2],)
@@ -261,7 +249,7 @@ def test_mx500_devstat_truncated_to_32_bits_is_flagged_and_246_is_used() -> None
 
 
 def test_mx500_truncation_is_found_whichever_counter_wins_by_priority() -> None:
-    doc = load(DATA / "ata-crucial-mx500-devstat-wrap.json")
+    doc = load_json_object(DATA / "ata-crucial-mx500-devstat-wrap.json")
     doc["model_family"] = "Samsung based SSDs"  # 241-style vendor entry (prio 50) vs devstat 60
     doc["model_name"] = "Samsung SSD 860 EVO 500GB"
     for row in doc["ata_smart_attributes"]["table"]:
@@ -296,7 +284,7 @@ def test_unknown_vendor_gets_generic_values_only_and_says_why_host_writes_are_un
 
 
 def test_unknown_vendor_with_device_statistics_gets_host_writes_from_there() -> None:
-    doc = load(DATA / "ata-unknown-vendor.json")
+    doc = load_json_object(DATA / "ata-unknown-vendor.json")
     doc["ata_device_statistics"] = {
         "pages": [
             {
@@ -325,7 +313,7 @@ def test_unknown_vendor_with_device_statistics_gets_host_writes_from_there() -> 
 
 
 def test_model_override_drives_vendor_matching() -> None:
-    doc = load(DATA / "ata-unknown-vendor.json")
+    doc = load_json_object(DATA / "ata-unknown-vendor.json")
     sample = normalise_smartctl(doc, model_override="KINGSTON SA400S37240G")
     assert sample.identity.model == "KINGSTON SA400S37240G"
     assert sample.host_written_bytes.value == 52113 * GiB  # Phison: 241 in GiB
@@ -362,7 +350,7 @@ def test_decode_exit_status_combinations() -> None:
 
 
 def test_time_comes_from_the_caller_then_the_document_else_none() -> None:
-    doc = load(DATA / "ata-missing-attributes.json")
+    doc = load_json_object(DATA / "ata-missing-attributes.json")
     assert normalise_smartctl(doc).taken_at_s == 1767229200
     assert normalise_smartctl(doc, taken_at_s=5.0).taken_at_s == 5.0
     del doc["local_time"]
@@ -379,7 +367,7 @@ def test_bad_input_raises_parse_error() -> None:
 
 
 def test_page_size_falls_back_to_the_map_and_says_so_when_host_writes_are_unknown() -> None:
-    doc = load(DATA / "ata-crucial-mx500-devstat-wrap.json")
+    doc = load_json_object(DATA / "ata-crucial-mx500-devstat-wrap.json")
     doc["ata_smart_attributes"]["table"] = [
         r for r in doc["ata_smart_attributes"]["table"] if r["id"] != 246
     ]
@@ -391,7 +379,7 @@ def test_page_size_falls_back_to_the_map_and_says_so_when_host_writes_are_unknow
 
 
 def test_nvme_counter_beyond_2_53_is_read_from_the_decimal_string() -> None:
-    doc = load(shared("crucial-p2-CT250P2SSD8-nvme.json"))
+    doc = load_json_object(shared_smart_sample("crucial-p2-CT250P2SSD8-nvme.json"))
     log = doc["nvme_smart_health_information_log"]
     log["data_units_written"] = 2.0**64  # what a double holds
     log["data_units_written_s"] = "18446744073709551621"
@@ -454,7 +442,7 @@ def test_samsung_241_is_exactly_raw_times_logical_sector(raw: int) -> None:
 
 
 def test_the_input_document_is_not_modified() -> None:
-    doc = load(DATA / "ata-crucial-mx500-devstat-wrap.json")
+    doc = load_json_object(DATA / "ata-crucial-mx500-devstat-wrap.json")
     before = copy.deepcopy(doc)
     normalise_smartctl(doc)
     assert doc == before
