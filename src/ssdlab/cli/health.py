@@ -26,7 +26,8 @@ from ssdlab.model.run import RunStatus
 from ssdlab.parse.nvme_json import parse_nvme_smart_log
 from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
 from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
-from ssdlab.parse.smartctl_text import smartctl_text_to_json, split_snapshot_log
+from ssdlab.parse.smartctl_log import split_snapshot_log
+from ssdlab.parse.smartctl_text import smartctl_text_to_json
 from ssdlab.report.health import health_sections, series_sections, wear_sections
 from ssdlab.store import runs as store
 from ssdlab.store.health import (

@@ -1,4 +1,7 @@
-"""smartctl's text output turned into a dict shaped like its JSON output, and cron-log splitting.
+"""smartctl's text output turned into a dict shaped like its JSON output.
+
+Raw strings are decoded in ``smart_raw``, times in ``timestamps``; logs of many snapshots are
+split in ``smartctl_log``.
 
 All health normalisation lives in ``smartctl_json`` (``normalise_smartctl``); this module only
 rebuilds, from ``smartctl -A`` / ``-a`` / ``-x`` text (ATA/SATA and NVMe, smartctl 6.x-8.x
@@ -70,359 +73,19 @@ too: use ``smartctl -j`` for those drives.
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ssdlab.errors import ParseError
+from ssdlab.parse.smart_raw import RawValue, decode_raw
+from ssdlab.parse.timestamps import parse_timestamp
+
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 TEXT_SOURCE_KEY = "ssdlab_text_source"
 EXACT_KEY = "ssdlab_exact"
 ZONE_ASSUMED_KEY = "ssdlab_zone_assumed"
 IDENTITY_FROM_LINE_KEY = "ssdlab_identity_from_line"
 MODEL_OVERRIDE_KEY = "ssdlab_model_override"
-
-# ---------------------------------------------------------------------------------------------
-# Timestamps: "Local Time is:" lines and the date lines cron jobs write.
-
-_MONTHS = {
-    name: number
-    for number, name in enumerate(
-        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-        start=1,
-    )
-}
-_WEEKDAYS = frozenset(("mon", "tue", "wed", "thu", "fri", "sat", "sun"))
-_WEEKDAY_NAMES = frozenset(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-)
-_MONTH_NAMES = frozenset(
-    (
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    )
-)
-
-# Zone abbreviations as the tz database prints them, in minutes east of UTC. Only names that
-# mean one offset: CST (US/China/Cuba), IST (India/Ireland/Israel) and the like are left out
-# and so count as unknown (taken as UTC, marked as assumed).
-_ZONE_MINUTES = {
-    "UTC": 0,
-    "GMT": 0,
-    "UT": 0,
-    "Z": 0,
-    "WET": 0,
-    "WEST": 60,
-    "BST": 60,
-    "CET": 60,
-    "CEST": 120,
-    "MET": 60,
-    "MEST": 120,
-    "EET": 120,
-    "EEST": 180,
-    "MSK": 180,
-    "EAT": 180,
-    "CAT": 120,
-    "WAT": 60,
-    "SAST": 120,
-    "PKT": 300,
-    "WIB": 420,
-    "HKT": 480,
-    "AWST": 480,
-    "JST": 540,
-    "KST": 540,
-    "ACST": 570,
-    "ACDT": 630,
-    "AEST": 600,
-    "AEDT": 660,
-    "NZST": 720,
-    "NZDT": 780,
-    "NST": -210,
-    "NDT": -150,
-    "AST": -240,
-    "ADT": -180,
-    "EST": -300,
-    "EDT": -240,
-    "CDT": -300,
-    "MST": -420,
-    "MDT": -360,
-    "PST": -480,
-    "PDT": -420,
-    "AKST": -540,
-    "AKDT": -480,
-    "HST": -600,
-}
-
-_EPOCH_MIN = 946_684_800  # 2000-01-01: a bare number below this is not a `date +%s` line
-_EPOCH_MAX = 4_102_444_800  # 2100-01-01
-
-_EPOCH_LINE = re.compile(r"@?(\d{9,11})(?:[.,](\d{1,9}))?")
-_ISO_LINE = re.compile(
-    r"(\d{4})[-/](\d{2})[-/](\d{2})"
-    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?"
-    r"\s*(Z|[+-]\d{2}(?::?\d{2})?|[A-Za-z]{1,5})?"
-)
-_CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?")
-_ASCII_DIGITS = re.compile(r"[0-9]+")
-_NUMERIC_ZONE = re.compile(r"[+-][0-9]{2}(?::?[0-9]{2})?")
-_DECORATION = re.compile(r"^[\s=\-#*\[\]<>|]+|[\s=\-#*\[\]<>|]+$")
-_LABEL = re.compile(
-    r"^(?:date|time|timestamp|sampled? at|taken at|run at)\s*[:=]?\s+", re.IGNORECASE
-)
-
-
-@dataclass(frozen=True, slots=True)
-class _Stamp:
-    epoch_s: float
-    zone_assumed: bool
-
-
-def _zone_offset(token: str | None) -> tuple[int, bool]:
-    """(minutes east of UTC, assumed?) for a zone token; no or unknown zone → UTC, assumed."""
-    if token is None:
-        return 0, True
-    if _NUMERIC_ZONE.fullmatch(token):
-        digits = token[1:].replace(":", "")
-        minutes = int(digits[:2]) * 60 + (int(digits[2:4]) if len(digits) > 2 else 0)
-        return (minutes if token[0] == "+" else -minutes), False
-    named = _ZONE_MINUTES.get(token.upper())
-    if named is None:
-        return 0, True
-    return named, False
-
-
-def _to_epoch(
-    year: int,
-    month: int,
-    day: int,
-    hour: int,
-    minute: int,
-    second: int,
-    fraction: str | None,
-    zone: str | None,
-) -> _Stamp | None:
-    offset, assumed = _zone_offset(zone)
-    try:
-        moment = datetime(
-            year, month, day, hour, minute, second, tzinfo=timezone(timedelta(minutes=offset))
-        )
-    except ValueError:
-        return None
-    epoch = moment.timestamp() + (float("0." + fraction) if fraction else 0.0)
-    return _Stamp(epoch, assumed)
-
-
-def _parse_iso(text: str) -> _Stamp | None:
-    match = _ISO_LINE.fullmatch(text)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second, fraction, zone = match.groups()
-    return _to_epoch(
-        int(year),
-        int(month),
-        int(day),
-        int(hour or 0),
-        int(minute or 0),
-        int(second or 0),
-        fraction,
-        zone,
-    )
-
-
-def _parse_words(text: str) -> _Stamp | None:
-    """`date`, `date -R`, asctime and "Local Time is:" forms, in any common field order."""
-    fields: dict[str, Any] = {}
-    for token in text.replace(",", " ").split():
-        low = token.lower().rstrip(".")
-        kind: str
-        value: Any
-        if low.isalpha() and (low in _WEEKDAYS or low in _WEEKDAY_NAMES):
-            kind, value = "weekday", low
-        elif low.isalpha() and (low in _MONTHS or low in _MONTH_NAMES):
-            kind, value = "month", _MONTHS[low[:3]]
-        elif (clock := _CLOCK.fullmatch(token)) is not None:
-            kind, value = "clock", clock.groups()
-        elif _ASCII_DIGITS.fullmatch(low) and len(low) == 4:
-            kind, value = "year", int(low)
-        elif _ASCII_DIGITS.fullmatch(low) and len(low) <= 2:
-            kind, value = "day", int(low)
-        elif low in ("am", "pm"):
-            kind, value = "ampm", low
-        elif _NUMERIC_ZONE.fullmatch(token) or re.fullmatch(r"[A-Z]{1,5}", token):
-            kind, value = "zone", token
-        else:
-            return None
-        if kind in fields:
-            return None
-        fields[kind] = value
-    if not {"month", "day", "year", "clock"} <= fields.keys():
-        return None
-    hour_s, minute_s, second_s, fraction = fields["clock"]
-    hour = int(hour_s)
-    if "ampm" in fields:
-        if not 1 <= hour <= 12:
-            return None
-        hour = hour % 12 + (12 if fields["ampm"] == "pm" else 0)
-    return _to_epoch(
-        fields["year"],
-        fields["month"],
-        fields["day"],
-        hour,
-        int(minute_s),
-        int(second_s or 0),
-        fraction,
-        fields.get("zone"),
-    )
-
-
-def parse_timestamp(text: str) -> tuple[float, bool] | None:
-    """The Unix time a date line or "Local Time is:" value stands for, and whether its zone was
-    assumed (None when the text is not a date).
-
-    Accepts the output of ``date`` (any field order, AM/PM), ``date -R``, ``date -Is`` /
-    ``-Ins`` / ``--rfc-3339``, ``date +%s[.%N]`` and ``date "+%F %T"``, with decorations such as
-    ``=== ... ===``, ``[...]`` or a ``Date:`` label around it. Without a zone, or with one that
-    is ambiguous or unknown, the time is taken as UTC and reported as assumed.
-    """
-    core = _LABEL.sub("", _DECORATION.sub("", text))
-    if not core:
-        return None
-    stamp: _Stamp | None
-    if (epoch := _EPOCH_LINE.fullmatch(core)) is not None:
-        seconds = int(epoch.group(1))
-        if not _EPOCH_MIN <= seconds < _EPOCH_MAX:
-            return None
-        fraction = epoch.group(2)
-        stamp = _Stamp(seconds + (float("0." + fraction) if fraction else 0.0), False)
-    else:
-        stamp = _parse_iso(core) or _parse_words(core)
-    return None if stamp is None else (stamp.epoch_s, stamp.zone_assumed)
-
-
-# ---------------------------------------------------------------------------------------------
-# Attribute raw values.
-
-
-@dataclass(frozen=True, slots=True)
-class _Raw:
-    value: int | None
-    exact: bool
-    kind: str
-    hours: int | None = None  # for the "NNNh+MMm..." formats
-    minutes: int | None = None
-
-
-_RAW_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
-    for kind, pattern in (
-        ("dec", r"\d+"),
-        ("hex", r"0x[0-9a-fA-F]+"),
-        ("raw16_raw16", r"(\d+) \((\d+) (\d+)\)"),
-        ("raw24_raw8", r"(\d+) \((\d+) (\d+) (\d+)\)"),
-        ("temp_bytes", r"(\d+) \((\d+) (\d+) (\d+) (\d+) (\d+)\)"),
-        ("avg16", r"(\d+) \(Average (\d+)\)"),
-        ("minmax", r"(-?\d+) \(Min/Max (-?\d+)/(-?\d+)(?: #(\d+))?\)"),
-        ("slash", r"(\d+)/(\d+)"),
-        ("raw16", r"(\d+) (\d+) (\d+)"),
-        ("raw8", r"(\d+) (\d+) (\d+) (\d+) (\d+) (\d+)"),
-        ("min2hour", r"(\d+)h\+(\d{2,})m(?: \((\d+)\))?"),
-        ("sec2hour", r"(\d+)h\+(\d{2,})m\+(\d{2})s"),
-        ("msec24hour32", r"(\d+)h\+(\d{2,})m\+(\d{2})\.(\d{3})s"),
-        ("temp10x", r"(\d+)\.(\d)"),
-    )
-)
-_LEADING_INT = re.compile(r"-?\d+")
-
-
-def _fits(values: tuple[int, ...], bits: int) -> bool:
-    return all(0 <= value < (1 << bits) for value in values)
-
-
-def _build_raw(kind: str, g: tuple[int, ...]) -> _Raw | None:
-    if kind in ("dec", "hex"):
-        return _Raw(g[0], True, kind)
-    if kind == "raw16_raw16" and _fits(g, 16):
-        return _Raw(g[0] | g[2] << 16 | g[1] << 32, True, kind)
-    if kind == "raw24_raw8" and _fits(g[:1], 24) and _fits(g[1:], 8):
-        return _Raw(g[0] | g[3] << 24 | g[2] << 32 | g[1] << 40, True, kind)
-    if kind == "temp_bytes" and _fits(g, 8):
-        return _Raw(
-            g[0] | g[5] << 8 | g[4] << 16 | g[3] << 24 | g[2] << 32 | g[1] << 40, True, kind
-        )
-    if kind == "avg16" and _fits(g, 16):
-        return _Raw(g[0] | g[1] << 16, False, kind)
-    if kind == "minmax":
-        return _Raw(g[0] & 0xFF, False, kind)
-    if kind == "slash":
-        high, low = g
-        if high == 0:
-            return _Raw(low, True, kind)
-        if low >= 1 << 24 and _fits((high,), 24) and _fits((low,), 32):
-            return _Raw(high << 32 | low, True, kind)
-        if _fits(g, 24):
-            return _Raw(high << 24 | low, False, kind)
-        return None
-    if kind == "raw16" and _fits(g, 16):
-        return _Raw(g[0] << 32 | g[1] << 16 | g[2], True, kind)
-    if kind == "raw8" and _fits(g, 8):
-        value = 0
-        for byte in g:
-            value = value << 8 | byte
-        return _Raw(value, True, kind)
-    if kind == "min2hour":
-        hours, minutes, word2 = g
-        total = hours * 60 + minutes
-        if word2 >= 0:
-            return _Raw(total | word2 << 32, True, kind, hours, minutes)
-        return _Raw(total, False, kind, hours, minutes)
-    if kind == "sec2hour":
-        hours, minutes, seconds = g
-        return _Raw(hours * 3600 + minutes * 60 + seconds, True, kind, hours, minutes)
-    if kind == "msec24hour32":
-        hours, minutes, seconds, millis = g
-        total_ms = (minutes * 60 + seconds) * 1000 + millis
-        return _Raw(total_ms << 32 | hours, True, kind, hours, minutes)
-    if kind == "temp10x":
-        return _Raw(g[0] * 10 + g[1], False, kind)
-    return None
-
-
-def decode_raw_string(raw_string: str) -> tuple[int | None, bool]:
-    """(raw.value as smartctl's JSON would give it, exact?) for an attribute's printed raw value.
-
-    See the module docstring for which printed forms determine the value and which do not.
-    """
-    raw = _decode_raw(raw_string)
-    return raw.value, raw.exact
-
-
-def _decode_raw(raw_string: str) -> _Raw:
-    for kind, pattern in _RAW_FORMS:
-        match = pattern.fullmatch(raw_string)
-        if match is None:
-            continue
-        if kind == "hex":
-            groups: tuple[int, ...] = (int(raw_string, 16),)
-        elif kind == "dec":
-            groups = (int(raw_string),)
-        else:
-            groups = tuple(-1 if part is None else int(part) for part in match.groups())
-        built = _build_raw(kind, groups)
-        if built is not None:
-            return built
-        break
-    leading = _LEADING_INT.match(raw_string)
-    value = None if leading is None else int(leading.group()) & ((1 << 64) - 1)
-    return _Raw(value, False, "unknown")
-
 
 # ---------------------------------------------------------------------------------------------
 # Line patterns of smartctl's text output.
@@ -940,7 +603,9 @@ def _flags_from_letters(letters: str, other: str) -> dict[str, Any]:
     return flags
 
 
-def _attribute_entry(match: re.Match[str], brief: bool, index: int) -> tuple[dict[str, Any], _Raw]:
+def _attribute_entry(
+    match: re.Match[str], brief: bool, index: int
+) -> tuple[dict[str, Any], RawValue]:
     ident = match.group("id")
     attr_id = int(ident, 16) if ident.startswith("0x") else int(ident)
     if not 1 <= attr_id <= 255:
@@ -969,7 +634,7 @@ def _attribute_entry(match: re.Match[str], brief: bool, index: int) -> tuple[dic
             raise ParseError(f"line {index + 1}: TYPE/UPDATED disagree with FLAG {word:#06x}")
         entry["flags"] = _flags_from_word(word)
     raw_string = match.group("raw")
-    raw = _decode_raw(raw_string)
+    raw = decode_raw(raw_string)
     entry["raw"] = {"value": raw.value, "string": raw_string, EXACT_KEY: raw.exact}
     return entry, raw
 
@@ -977,7 +642,7 @@ def _attribute_entry(match: re.Match[str], brief: bool, index: int) -> tuple[dic
 def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
     pattern = _ATTR_BRIEF if brief else _ATTR_OLD
     table: list[dict[str, Any]] = []
-    raws: dict[int, _Raw] = {}
+    raws: dict[int, RawValue] = {}
     index = start
     while True:
         if index >= len(state.lines):
@@ -1004,7 +669,7 @@ def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
 
 
 def _attribute_globals(
-    doc: dict[str, Any], table: list[dict[str, Any]], raws: dict[int, _Raw]
+    doc: dict[str, Any], table: list[dict[str, Any]], raws: dict[int, RawValue]
 ) -> None:
     """power_on_time, power_cycle_count and temperature.current as smartctl derives them."""
     by_id = {entry["id"]: entry for entry in table}
@@ -1250,217 +915,3 @@ def _finish_namespaces(doc: dict[str, Any], namespaces: dict[int, dict[str, Any]
         doc["user_capacity"] = {"bytes": first["capacity"]["bytes"]}
     if "formatted_lba_size" in first:
         doc["logical_block_size"] = first["formatted_lba_size"]
-
-
-# ---------------------------------------------------------------------------------------------
-# Cron logs: many timestamped runs appended to one file.
-
-_IDENTITY_KEYS = (
-    "model_family",
-    "model_name",
-    "serial_number",
-    "firmware_version",
-    "wwn",
-    "user_capacity",
-    "logical_block_size",
-    "physical_block_size",
-    "rotation_rate",
-    "form_factor",
-    "in_smartctl_database",
-    "ata_version",
-    "sata_version",
-    "nvme_pci_vendor",
-    "nvme_ieee_oui_identifier",
-    "nvme_total_capacity",
-    "nvme_version",
-    "nvme_namespaces",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class LogSnapshot:
-    """One smartctl run from a log file of many.
-
-    `taken_at_s`: Unix time from the run's date line or, without one, its "Local Time is:" line;
-    None when neither is there. `zone_assumed`: that time had no (or an unknown) time zone and
-    was taken as UTC. `time_source`: "date line" or "local time". `doc`: the run as
-    smartctl_text_to_json gives it, with identity filled in from earlier runs of the same drive.
-    `line`: 1-based line where the run starts in the log.
-    """
-
-    taken_at_s: float | None
-    doc: dict[str, Any]
-    line: int
-    zone_assumed: bool = False
-    time_source: str | None = None
-
-
-@dataclass
-class _Block:
-    start: int  # 1-based line number
-    stamp: tuple[float, bool] | None
-    lines: list[str] = field(default_factory=list)
-    markers: set[str] = field(default_factory=set)
-    has_content: bool = False
-    ends_partial: bool = False
-
-
-def _marker(line: str) -> str | None:
-    """Lines that appear once per smartctl run; a second one starts a new run."""
-    stripped = line.strip()
-    if _BANNER.fullmatch(stripped):
-        return "banner"
-    if (section := _SECTION.fullmatch(stripped)) is not None:
-        return "section " + section.group("name")
-    if _ATTR_REVISION.fullmatch(stripped):
-        return "attribute revision"  # printed just before the table header
-    if _ATTR_HEADER_OLD.fullmatch(stripped) or _ATTR_HEADER_BRIEF.fullmatch(stripped):
-        return "attributes"
-    if _NVME_LOG.fullmatch(stripped):
-        return "nvme log"
-    if _DEVSTAT_TITLE.fullmatch(stripped):
-        return "devstat"
-    return None
-
-
-def _split_blocks(text: str) -> list[_Block]:
-    """Runs of the log. With date lines in it, a run is everything from one date line to the
-    next (it may hold several smartctl calls, e.g. ``-i`` then ``-A``); without, a run starts at
-    each banner. Either way a repeated table or section also starts a new run."""
-    lines = [line.rstrip("\r") for line in text.split("\n")]
-    partial_index = len(lines) - 1 if not text.endswith("\n") else -1
-    stamps = [parse_timestamp(line) if line.strip() else None for line in lines]
-    dated = any(stamp is not None for stamp in stamps)
-    blocks: list[_Block] = []
-    current: _Block | None = None
-    for index, (line, stamp) in enumerate(zip(lines, stamps, strict=True)):
-        if stamp is not None:
-            current = _Block(start=index + 1, stamp=stamp)
-            blocks.append(current)
-            continue
-        marker = _marker(line)
-        if marker is not None and (
-            current is None
-            or (marker != "banner" and marker in current.markers)
-            or (marker == "banner" and current.has_content and not dated)
-        ):
-            current = _Block(start=index + 1, stamp=None)
-            blocks.append(current)
-        if current is None:
-            continue  # lines before the first run (shell noise, a header comment)
-        if marker == "banner":
-            # A new smartctl call inside a dated run: its sections may repeat the earlier
-            # call's section headers without starting a new run.
-            current.markers = {"banner"}
-        elif marker is not None:
-            current.markers.add(marker)
-        current.lines.append(line)
-        current.ends_partial = index == partial_index
-        if line.strip():
-            current.has_content = True
-    return blocks
-
-
-def _merge(into: dict[str, Any], doc: dict[str, Any]) -> None:
-    for key, value in doc.items():
-        if isinstance(value, dict) and isinstance(into.get(key), dict):
-            _merge(into[key], value)
-        else:
-            into[key] = value
-
-
-def _parse_block(block: _Block) -> dict[str, Any]:
-    """One run's doc; several smartctl calls in one dated run are merged, later ones winning."""
-    calls: list[list[str]] = [[]]
-    for line in block.lines:
-        if _BANNER.fullmatch(line.strip()) and any(part.strip() for part in calls[-1]):
-            calls.append([])
-        calls[-1].append(line)
-    doc: dict[str, Any] = {}
-    for number, call in enumerate(calls):
-        last = number == len(calls) - 1
-        chunk = "\n".join(call) + ("" if last and block.ends_partial else "\n")
-        _merge(doc, smartctl_text_to_json(chunk))
-    return doc
-
-
-def _pick_time(block: _Block, doc: dict[str, Any]) -> tuple[float | None, bool, str | None]:
-    candidates: list[tuple[float, bool, str]] = []
-    if block.stamp is not None:
-        candidates.append((block.stamp[0], block.stamp[1], "date line"))
-    local = doc.get("local_time", {})
-    if "time_t" in local:
-        candidates.append((float(local["time_t"]), bool(local.get(ZONE_ASSUMED_KEY)), "local time"))
-    for epoch, assumed, source in candidates:
-        if not assumed:
-            return epoch, False, source
-    if candidates:
-        return candidates[0]
-    return None, False, None
-
-
-def _inherit_identity(
-    doc: dict[str, Any], known: dict[str, Any], known_line: int | None, line: int
-) -> tuple[dict[str, Any], int | None]:
-    """Fill doc's missing identity from `known`; return the identity later runs should use."""
-    own = {key: doc[key] for key in _IDENTITY_KEYS if key in doc}
-    if own:
-        clash = any(
-            key in known and key in own and known[key] != own[key]
-            for key in ("model_name", "serial_number")
-        )
-        merged = dict(own) if clash else {**known, **own}
-        filled = False
-        for key, value in merged.items():
-            if key not in doc:
-                doc[key] = value
-                filled = True
-        if filled and known_line is not None:
-            doc[IDENTITY_FROM_LINE_KEY] = known_line
-        return merged, line
-    if known:
-        for key, value in known.items():
-            doc[key] = value
-        if known_line is not None:
-            doc[IDENTITY_FROM_LINE_KEY] = known_line
-    return known, known_line
-
-
-def split_snapshot_log(text: str, *, model_override: str | None = None) -> list[LogSnapshot]:
-    """The smartctl runs in a log that a cron job appended to, in file order.
-
-    A run starts at a date line (``date``, ``date -Is``, ``date +%s``, ``=== 2024-05-01 12:00:00
-    ===`` and the other forms parse_timestamp reads) or, without one, at smartctl's banner. Runs
-    are parsed with smartctl_text_to_json; a run that lacks identity lines (``smartctl -A``)
-    takes them from the latest earlier run that had them (until a run shows another model or
-    serial), and `model_override` replaces the model of every run. Raises ParseError when no run
-    is found or when any run cannot be parsed (the message names its line).
-    """
-    blocks = _split_blocks(text)
-    if not blocks:
-        raise ParseError("no smartctl runs found in this log")
-    snapshots: list[LogSnapshot] = []
-    known: dict[str, Any] = {}
-    known_line: int | None = None
-    for block in blocks:
-        if not block.has_content:
-            raise ParseError(f"line {block.start}: a date line with no smartctl output after it")
-        try:
-            doc = _parse_block(block)
-        except ParseError as error:
-            raise ParseError(f"run starting at line {block.start}: {error}") from error
-        known, known_line = _inherit_identity(doc, known, known_line, block.start)
-        if model_override is not None:
-            doc["model_name"] = model_override
-            doc[MODEL_OVERRIDE_KEY] = True
-        taken_at, assumed, source = _pick_time(block, doc)
-        snapshots.append(
-            LogSnapshot(
-                taken_at_s=taken_at,
-                doc=doc,
-                line=block.start,
-                zone_assumed=assumed,
-                time_source=source,
-            )
-        )
-    return snapshots

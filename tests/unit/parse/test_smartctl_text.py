@@ -1,4 +1,5 @@
-"""parse/smartctl_text.py: smartctl text output → smartctl-JSON-shaped dicts; cron logs."""
+"""parse/smartctl_text.py (+ smart_raw, timestamps, smartctl_log): smartctl text output →
+smartctl-JSON-shaped dicts; cron logs."""
 
 import contextlib
 import importlib.util
@@ -11,17 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ssdlab.errors import ParseError
+from ssdlab.parse.smart_raw import decode_raw_string
+from ssdlab.parse.smartctl_log import LogSnapshot, split_snapshot_log
 from ssdlab.parse.smartctl_text import (
     EXACT_KEY,
     IDENTITY_FROM_LINE_KEY,
     TEXT_SOURCE_KEY,
     ZONE_ASSUMED_KEY,
-    LogSnapshot,
-    decode_raw_string,
-    parse_timestamp,
     smartctl_text_to_json,
-    split_snapshot_log,
 )
+from ssdlab.parse.timestamps import parse_timestamp
 from tests.conftest import ROOT, SHARED
 
 DATA = ROOT / "tests" / "data" / "smart-text"
