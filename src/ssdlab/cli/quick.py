@@ -223,7 +223,13 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(export_json(report))
     else:
         print_quick_report(out, report)
-        kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
+        kept = ""
+        if args.keep and target.created_file:
+            kept = (
+                f"; test file kept at {target.path}"
+                if Path(target.path).exists()
+                else f"; no test file to keep ({args.ioengine} wrote none)"
+            )
         out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":
         raise Interrupted(
