@@ -1,9 +1,14 @@
 """The argument parser: every command, option and example in one declarative place."""
 
 import argparse
+from collections.abc import Callable
+from typing import Any
 
 from ssdlab import __version__
-from ssdlab.model.units import parse_duration_s, parse_size_bytes
+from ssdlab.model.profile import OptionKind, ProfileSpec
+from ssdlab.model.units import format_size, parse_duration_s, parse_size_bytes
+
+from .profiles import PROFILES, spec_of
 
 EPILOG = """\
 examples:
@@ -12,6 +17,8 @@ examples:
   ssdlab quick /dev/sdb --mode read     read-only tests on a whole device
   ssdlab quick /dev/sdb --destroy-data /dev/sdb   read and write tests on the device (erases it)
   ssdlab plan quick /mnt/ssd            print the fio job files, run nothing
+  ssdlab run cache /dev/sdb --destroy-data /dev/sdb   where the write cache runs out
+  ssdlab run align /mnt/ssd             misaligned and sub-4K writes against aligned ones
   ssdlab runs                           every stored run
   ssdlab export 3 --format cdm          run 3 as CrystalDiskMark text
   ssdlab doctor --directory /mnt/ssd    what is installed, and whether O_DIRECT works there
@@ -198,6 +205,86 @@ def _add_health_commands(commands: "argparse._SubParsersAction[argparse.Argument
     _add_db(watch)
 
 
+def _list_arg(convert: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
+    def parse(text: str) -> tuple[Any, ...]:
+        parts = [part.strip() for part in text.split(",") if part.strip()]
+        if not parts:
+            raise argparse.ArgumentTypeError("give at least one value, e.g. 1,2,4")
+        return tuple(convert(part) for part in parts)
+
+    return parse
+
+
+def int_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def float_arg(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+_OPTION_TYPES: dict[OptionKind, Callable[[str], Any]] = {
+    OptionKind.SIZE: size_arg,
+    OptionKind.SIZES: _list_arg(size_arg),
+    OptionKind.INT: int_arg,
+    OptionKind.INTS: _list_arg(int_arg),
+    OptionKind.PCT: pct_arg,
+    OptionKind.PCTS: _list_arg(pct_arg),
+    OptionKind.SECONDS: duration_arg,
+    OptionKind.FLOAT: float_arg,
+    OptionKind.TEXT: str,
+}
+
+
+def _add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> None:
+    """The target, the common options, and the profile's own option table."""
+    parser.add_argument(
+        "target",
+        nargs="?",
+        default=".",
+        help="directory (a test file is made and removed there), file path, or block device; "
+        "default: the current directory",
+    )
+    common = parser.add_argument_group("target")
+    whole = " (default: the whole device)" if spec.whole_device_by_default else ""
+    common.add_argument(
+        "--size",
+        type=size_arg,
+        help=f"test region: on a file {format_size(spec.default_file_size_bytes)} by default"
+        f"{whole}",
+    )
+    common.add_argument(
+        "--buffered",
+        action="store_true",
+        help="go through the page cache (file targets on filesystems without O_DIRECT)",
+    )
+    group = parser.add_argument_group(f"{spec.name} settings")
+    for option in spec.options:
+        if option.kind is OptionKind.FLAG:
+            group.add_argument(option.flag, dest=option.name, action="store_true", help=option.help)
+        elif option.kind is OptionKind.CHOICE:
+            group.add_argument(
+                option.flag, dest=option.name, choices=option.choices, help=option.help
+            )
+        else:
+            group.add_argument(
+                option.flag, dest=option.name, type=_OPTION_TYPES[option.kind], help=option.help
+            )
+
+
+def _add_plan_outputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--check", action="store_true", help="also run 'fio --parse-only' on every job file"
+    )
+    parser.add_argument("--json", action="store_true", help="print the plan as JSON")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ssdlab",
@@ -236,15 +323,49 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the fio job files of a profile, run nothing",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  ssdlab plan quick /mnt/ssd --preset nvme\n"
-        "  ssdlab plan quick /dev/nvme0n1 --mode read --check\n",
+        "  ssdlab plan quick /dev/nvme0n1 --mode read --check\n"
+        "  ssdlab plan cache /dev/sdb --size 100GiB\n",
     )
-    plan.add_argument("profile", choices=("quick",), help="the profile to plan")
-    plan.add_argument("target", nargs="?", default=".", help="as for 'ssdlab quick'")
-    _add_quick_options(plan)
-    plan.add_argument(
-        "--check", action="store_true", help="also run 'fio --parse-only' on every job file"
+    planned = plan.add_subparsers(dest="profile", metavar="PROFILE", required=True)
+    plan_quick = planned.add_parser("quick", help="the CrystalDiskMark-style suite")
+    plan_quick.add_argument("target", nargs="?", default=".", help="as for 'ssdlab quick'")
+    _add_quick_options(plan_quick)
+    _add_plan_outputs(plan_quick)
+    for name in PROFILES:
+        spec = spec_of(name)
+        sub = planned.add_parser(name, help=spec.summary, description=spec.description)
+        _add_profile_options(sub, spec)
+        _add_plan_outputs(sub)
+
+    run = commands.add_parser(
+        "run",
+        help="run a characterisation profile (cache, align, sweep, cachefit, trim, fill)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab run cache /dev/sdb --destroy-data /dev/sdb\n"
+        "  ssdlab run align /mnt/ssd\n  ssdlab run sweep /mnt/ssd --plots plots/\n",
     )
-    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
+    profiles = run.add_subparsers(dest="profile", metavar="PROFILE", required=True)
+    for name in PROFILES:
+        spec = spec_of(name)
+        sub = profiles.add_parser(
+            name,
+            help=spec.summary,
+            description=spec.description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
+        )
+        _add_profile_options(sub, spec)
+        sub.add_argument(
+            "--destroy-data",
+            metavar="DEV",
+            help="allow writing to block device DEV (must name the target device again)",
+        )
+        sub.add_argument("--keep", action="store_true", help="keep the test file afterwards")
+        sub.add_argument(
+            "--plots", metavar="DIR", help="also write the report's charts here as SVG and PNG"
+        )
+        sub.add_argument("--json", action="store_true", help="print the result as JSON")
+        _add_db(sub)
 
     runs = commands.add_parser("runs", help="list stored runs")
     runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")

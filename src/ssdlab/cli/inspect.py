@@ -10,12 +10,14 @@ from rich.console import Console
 from rich.table import Table
 
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS, export_json
 from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.store import runs as store
 
-from .render import print_quick_report
-from .store_access import open_db, run_health, run_id_arg
+from .profiles import PROFILES, document_builder_of
+from .render import print_document, print_quick_report
+from .store_access import load_profile_results, open_db, run_health, run_id_arg
 
 
 def _load_report(args: argparse.Namespace) -> QuickReport:
@@ -68,23 +70,54 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def _profile_document(args: argparse.Namespace) -> Document | None:
+    """The report of a profile run (None for a quick run)."""
+    conn = open_db(args)
+    run = store.load_run(conn, run_id_arg(conn, args.run))
+    if run is None or run.kind != "profile":
+        return None
+    if run.profile not in PROFILES:
+        raise SsdlabError(f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show")
+    return document_builder_of(run.profile)(load_profile_results(conn, run.run_id))
+
+
+def _print_jobs(args: argparse.Namespace, out: Console, run_id: int) -> None:
+    conn = open_db(args)
+    for capture_id, _tool, text in store.load_capture_inputs(conn, run_id):
+        out.print(f"\n### capture {capture_id}", highlight=False)
+        out.print(text, highlight=False, markup=False)
+
+
 def cmd_show(args: argparse.Namespace, out: Console) -> int:
+    document = _profile_document(args)
+    if document is not None:
+        if args.json:
+            sys.stdout.write(document_json(document))
+            return 0
+        print_document(out, document)
+        if args.jobs:
+            _print_jobs(args, out, int(document.data["run"]["id"]))
+        return 0
     report = _load_report(args)
     if args.json:
         sys.stdout.write(export_json(report))
         return 0
     print_quick_report(out, report)
     if args.jobs:
-        conn = open_db(args)
-        for capture_id, _tool, text in store.load_capture_inputs(conn, report.run.run_id):
-            out.print(f"\n### capture {capture_id}", highlight=False)
-            out.print(text, highlight=False, markup=False)
+        _print_jobs(args, out, report.run.run_id)
     return 0
 
 
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
-    report = _load_report(args)
-    text = EXPORTERS[args.format](report)
+    document = _profile_document(args)
+    if document is not None:
+        if args.format not in ("json", "md"):
+            raise UsageError(
+                f"--format {args.format} is for quick runs; profile runs export as json or md"
+            )
+        text = document_json(document) if args.format == "json" else render_markdown(document)
+    else:
+        text = EXPORTERS[args.format](_load_report(args))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -1,6 +1,7 @@
 """ssdlab's entry point: parse arguments, run one command, turn errors into exit codes.
 
-quick / plan     cli/quick.py    target → plan → fio → store → result table
+quick            cli/quick.py    target → plan → fio → store → result table
+run / plan       cli/run.py      characterisation profiles: plan → facts → fio → verdicts → report
 runs/show/export cli/inspect.py  stored runs read back and exported
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 """
@@ -20,7 +21,8 @@ Command = Callable[[argparse.Namespace, Console], int]
 # command -> (module under ssdlab.cli, function); imported only when used, to start fast
 COMMANDS: dict[str, tuple[str, str]] = {
     "quick": ("quick", "cmd_quick"),
-    "plan": ("quick", "cmd_plan"),
+    "plan": ("run", "cmd_plan"),
+    "run": ("run", "cmd_run"),
     "runs": ("inspect", "cmd_runs"),
     "show": ("inspect", "cmd_show"),
     "export": ("inspect", "cmd_export"),

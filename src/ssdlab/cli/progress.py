@@ -26,7 +26,11 @@ from ssdlab.runner.events import (
     Pausing,
     PrepareFinished,
     PrepareStarted,
+    ProfileRunStarted,
     RunStarted,
+    StepFinished,
+    StepProgress,
+    StepStarted,
 )
 
 
@@ -41,6 +45,7 @@ class LineProgress:
 
     def __init__(self, stream: TextIO = sys.stderr) -> None:
         self._stream = stream
+        self._last_tenth = -1
 
     def __enter__(self) -> "LineProgress":
         return self
@@ -65,6 +70,24 @@ class LineProgress:
             text = f"pausing {event.seconds:g} s between tests"
         elif isinstance(event, Notice):
             text = f"warning: {event.text}"
+        elif isinstance(event, ProfileRunStarted):
+            about = "" if event.estimated_s is None else f", about {event.estimated_s:.0f} s"
+            text = f"run {event.run_id}: {event.plan.profile}, {len(event.plan.steps)} steps{about}"
+        elif isinstance(event, StepStarted):
+            self._last_tenth = -1
+            text = f"[{event.number}/{event.total}] {event.step.label}"
+        elif isinstance(event, StepProgress):
+            tenth = int(event.fraction * 10)
+            if tenth > self._last_tenth:
+                self._last_tenth = tenth
+                text = f"    {event.fraction:.0%}"
+        elif isinstance(event, StepFinished):
+            result = event.result
+            text = f"    done in {event.elapsed_s:.1f} s" + (
+                ""
+                if result is None
+                else f": {fmt_mb(result.bw_bytes_per_s)} MB/s, {result.iops:.0f} IOPS"
+            )
         if text is not None:
             print(text, file=self._stream, flush=True)
 
@@ -89,6 +112,7 @@ class BarProgress:
         self._done_s = 0.0
         self._pass_started: float | None = None
         self._pass_duration = 0.0
+        self._counts_steps = False  # profile runs: the run bar counts steps, not seconds
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, daemon=True)
@@ -109,7 +133,8 @@ class BarProgress:
                 if self._pass_started is None or self._run_task is None:
                     continue
                 elapsed = min(time.monotonic() - self._pass_started, self._pass_duration)
-                self._progress.update(self._run_task, completed=self._done_s + elapsed)
+                if not self._counts_steps:
+                    self._progress.update(self._run_task, completed=self._done_s + elapsed)
                 if self._pass_task is not None:
                     self._progress.update(self._pass_task, completed=elapsed)
 
@@ -141,8 +166,42 @@ class BarProgress:
                 self._done_s += event.seconds
             elif isinstance(event, Notice):
                 self._console.print(f"[yellow]warning:[/yellow] {event.text}")
+            elif isinstance(event, ProfileRunStarted | StepStarted | StepProgress | StepFinished):
+                self._on_step_event(event)
             elif isinstance(event, PrepareFinished):
                 self._console.print(f"test file ready in {event.elapsed_s:.1f} s")
+
+    def _on_step_event(
+        self, event: ProfileRunStarted | StepStarted | StepProgress | StepFinished
+    ) -> None:
+        """Profile runs: the run bar counts steps; the step bar runs on the clock for timed
+        steps and on fio's own "% done" for size-bound ones."""
+        if isinstance(event, ProfileRunStarted):
+            self._counts_steps = True
+            self._run_task = self._progress.add_task(
+                f"run {event.run_id} ({event.plan.profile})", total=len(event.plan.steps)
+            )
+        elif isinstance(event, StepStarted):
+            timed = event.step.expected_s is not None or event.step.idle_s > 0
+            duration = (event.step.expected_s or 0.0) + event.step.idle_s
+            if self._pass_task is None:
+                self._pass_task = self._progress.add_task("", total=1.0)
+            self._progress.reset(
+                self._pass_task,
+                description=f"[{event.number}/{event.total}] {event.step.label}",
+                total=duration if timed else 1.0,
+                completed=0,
+            )
+            self._pass_started = time.monotonic() if timed else None
+            self._pass_duration = duration
+            self._done_s = float(event.number - 1)
+        elif isinstance(event, StepProgress):
+            if self._pass_task is not None:
+                self._progress.update(self._pass_task, completed=event.fraction)
+        elif isinstance(event, StepFinished):
+            self._pass_started = None
+            if self._run_task is not None:
+                self._progress.update(self._run_task, completed=self._done_s + 1)
 
 
 def make_progress(stream: TextIO = sys.stderr) -> LineProgress | BarProgress:

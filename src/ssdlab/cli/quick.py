@@ -2,13 +2,10 @@
 
 import argparse
 import functools
-import json
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
 
 from rich.console import Console
 
@@ -29,12 +26,14 @@ from ssdlab.system.devicetarget import (
 )
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
-from ssdlab.system.fio import check_job_parses, find_fio
+from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 
+from .jobs import emit_plan
 from .progress import make_progress
 from .render import print_quick_report
+from .signals import SignalGuard
 from .store_access import db_path, open_db, run_health
 
 
@@ -108,67 +107,14 @@ def cmd_plan(args: argparse.Namespace, out: Console) -> int:
     for planned in plan.passes:
         name = f"{planned.test.key}-p{planned.pass_index}"
         jobs.append((name, render_job(planned.job, comment=describe_pass(plan, planned))))
-    failures: list[str] = []
-    if args.check:
-        processes = ProcessRunner()
-        fio = find_fio(processes)
-        for name, text in jobs:
-            capture = check_job_parses(processes, fio, text)
-            if capture.exit_code != 0:
-                failures.append(f"{name}: {capture.stderr.strip() or capture.stdout.strip()}")
-    if args.json:
-        document = {
-            "format": "ssdlab-plan",
-            "format_version": 1,
-            "destructive": plan.destructive,
-            "target": target.path,
-            "jobs": [{"name": n, "text": t} for n, t in jobs],
-            "parse_only_failures": failures if args.check else None,
-        }
-        sys.stdout.write(json.dumps(document, indent=2) + "\n")
-    else:
-        for name, text in jobs:
-            sys.stdout.write(f"### {name}.fio\n{text}\n")
-        notes = [f"# {len(jobs)} job files; nothing was run."]
-        if plan.destructive:
-            notes.append(
-                f"# These jobs WRITE to {target.path}: running them needs "
-                f"--destroy-data {target.path}."
-            )
-        if target.created_file:
-            notes.append(f"# The test file {target.path} would be created and removed.")
-        if args.check:
-            notes.append(f"# fio --parse-only: {len(jobs) - len(failures)} of {len(jobs)} OK.")
-        sys.stdout.write("\n".join(notes) + "\n")
-    if failures:
-        raise SsdlabError("fio --parse-only rejected: " + "; ".join(failures))
-    return 0
-
-
-class _SignalGuard:
-    """First Ctrl-C / SIGTERM: stop fio and finish cleanly. Second: end at once."""
-
-    def __init__(self, on_first: Callable[[], None], on_second: Callable[[], None]) -> None:
-        self._on_first = on_first
-        self._on_second = on_second
-        self._count = 0
-        self._previous: dict[int, object] = {}
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        self._count += 1
-        if self._count == 1:
-            self._on_first()
-        else:
-            self._on_second()
-
-    def __enter__(self) -> "_SignalGuard":
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            self._previous[signum] = signal.signal(signum, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for signum, handler in self._previous.items():
-            signal.signal(signum, handler)  # type: ignore[arg-type]
+    return emit_plan(
+        jobs,
+        target_path=target.path,
+        destructive=plan.destructive,
+        created_file=target.created_file,
+        check=args.check,
+        as_json=args.json,
+    )
 
 
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
@@ -204,7 +150,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
             read_health, target.device.path, processes, usb=target.device.transport == "usb"
         )
 
-    with _SignalGuard(runner.request_stop, exit_now), progress:
+    with SignalGuard(runner.request_stop, exit_now), progress:
         outcome = runner.execute(
             plan,
             target,

@@ -4,6 +4,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ssdlab.model.units import format_size
+from ssdlab.report.document import Document
 from ssdlab.report.health import Section, run_health_sections
 from ssdlab.report.quick import (
     QuickReport,
@@ -69,5 +70,38 @@ def print_sections(console: Console, sections: tuple[Section, ...]) -> None:
         for label, value in section.rows:
             table.add_row(label, value)
         console.print(table)
+        for note in section.notes:
+            console.print(f"  [yellow]•[/yellow] {note}", highlight=False)
+
+
+def print_document(console: Console, document: Document) -> None:
+    """A profile report on the terminal: headline, verdict, then every section's facts and
+    tables (charts are written to files with --plots, or shown by the HTML report)."""
+    console.rule(document.title)
+    for label, value in document.headline:
+        console.print(f"[dim]{label}:[/dim] {value}", highlight=False)
+    for sentence in document.verdict:
+        console.print(f"[bold green]»[/bold green] {sentence}", highlight=False)
+    for section in document.sections:
+        console.print()
+        console.print(f"[bold]{section.title}[/bold]", highlight=False)
+        if section.facts:
+            facts = Table(show_header=False, box=None, pad_edge=False)
+            facts.add_column(style="dim")
+            facts.add_column()
+            for label, value in section.facts:
+                facts.add_row(label, value)
+            console.print(facts)
+        for table in section.tables:
+            grid = Table(title=table.title, title_justify="left")
+            for index, column in enumerate(table.columns):
+                grid.add_column(column, justify="left" if index == 0 else "right")
+            for row in table.rows:
+                grid.add_row(*row)
+            console.print(grid)
+            for note in table.notes:
+                console.print(f"  [dim]{note}[/dim]", highlight=False)
+        for chart in section.charts:
+            console.print(f"  [dim]chart: {chart.title} ({chart.key}; --plots DIR writes it)[/dim]")
         for note in section.notes:
             console.print(f"  [yellow]•[/yellow] {note}", highlight=False)

@@ -6,9 +6,13 @@ from pathlib import Path
 
 from ssdlab.errors import UsageError
 from ssdlab.model.health import HealthSample
+from ssdlab.model.profile import ProfileResults
+from ssdlab.runner.profile import FACTS_FINDING
 from ssdlab.store.db import default_db_path, open_store
+from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
-from ssdlab.store.runs import latest_run_id, mark_dead_runs
+from ssdlab.store.profile_runs import load_fio_outputs, profile_plan_of
+from ssdlab.store.runs import latest_run_id, load_run, load_step_results, mark_dead_runs
 from ssdlab.system.environment import run_process_alive
 
 
@@ -40,3 +44,20 @@ def run_id_arg(conn: sqlite3.Connection, text: str) -> int:
 def run_health(conn: sqlite3.Connection, run_id: int) -> list[tuple[str, HealthSample]]:
     """The health samples taken around a run, as (phase, sample)."""
     return [(s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)]
+
+
+def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults:
+    """Everything a profile report is built from, read back from the store."""
+    run = load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    findings = {f.name: f.body for f in load_findings(conn, run_id)}
+    return ProfileResults(
+        run=run,
+        plan=profile_plan_of(run),
+        steps=tuple(load_step_results(conn, run_id)),
+        facts=findings.get(FACTS_FINDING, {}),
+        outputs=load_fio_outputs(conn, run_id),
+        health=tuple(run_health(conn, run_id)),
+        findings=findings,
+    )

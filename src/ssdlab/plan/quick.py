@@ -18,6 +18,7 @@ from ssdlab.model.plan import (
 )
 from ssdlab.model.units import MiB
 from ssdlab.plan.jobfile import check_fio_path
+from ssdlab.plan.profile import fill_job, format_runtime
 from ssdlab.profiles.quick import QuickProfile, preset_named
 
 MODES: dict[str, tuple[Direction, ...]] = {
@@ -93,13 +94,6 @@ def resolve_settings(
     return settings
 
 
-def format_runtime(seconds: float) -> str:
-    """fio time value: whole seconds as '5', anything else in milliseconds as '500ms'."""
-    if seconds == int(seconds):
-        return str(int(seconds))
-    return f"{round(seconds * 1000)}ms"
-
-
 def _rw_option(test: QuickTest) -> str:
     seq = test.pattern is Pattern.SEQ
     return {
@@ -169,15 +163,13 @@ def build_test_job(
 
 def build_prepare_job(settings: QuickSettings, target_path: str) -> FioJob:
     """Allocate the test region and fill it with incompressible (or zero) data, 1 MiB at a time."""
-    options = (
-        *_common_options(settings, target_path),
-        ("size", str(settings.size_bytes)),
-        ("fallocate", "native"),
-        *_data_options(settings, every_write=True),
-        ("end_fsync", "1"),
+    return fill_job(
+        target_path,
+        settings.size_bytes,
+        settings.ioengine,
+        direct_io=settings.direct_io,
+        zero=settings.data == "zero",
     )
-    section = (("rw", "write"), ("bs", str(MiB)), ("iodepth", "8"), ("numjobs", "1"))
-    return FioJob(global_options=options, sections=(("prepare", section),))
 
 
 def plan_quick(

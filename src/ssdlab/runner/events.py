@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from ssdlab.model.plan import Plan, PlannedPass
+from ssdlab.model.profile import ProfilePlan, ProfileStep
 from ssdlab.model.step import StepResult
 
 
@@ -47,6 +48,43 @@ class Notice:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class ProfileRunStarted:
+    run_id: int
+    plan: ProfilePlan
+    estimated_s: float | None  # None: size-bound steps whose duration is not known beforehand
+
+
+@dataclass(frozen=True, slots=True)
+class StepStarted:
+    step: ProfileStep
+    number: int  # 1-based over the whole run
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepProgress:
+    step: ProfileStep
+    fraction: float  # 0..1 of the step, from fio's status lines
+
+
+@dataclass(frozen=True, slots=True)
+class StepFinished:
+    step: ProfileStep
+    result: StepResult | None  # None for idle and command steps
+    elapsed_s: float
+
+
 Event = (
-    RunStarted | PrepareStarted | PrepareFinished | PassStarted | PassFinished | Pausing | Notice
+    RunStarted
+    | PrepareStarted
+    | PrepareFinished
+    | PassStarted
+    | PassFinished
+    | Pausing
+    | Notice
+    | ProfileRunStarted
+    | StepStarted
+    | StepProgress
+    | StepFinished
 )

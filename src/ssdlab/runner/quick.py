@@ -1,13 +1,10 @@
 """Run a quick plan: prepare the test file, run every pass through fio, store as it goes.
 
-Order of work (each line one transaction in the store):
+Order of work (each line one transaction in the store; the run's life is runner/lifecycle.py):
   run row (status running) → test file registered → prepare capture → for every pass:
   capture (raw fio output and logs) → parsed step result with its series → … → run status.
 """
 
-import os
-import socket
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +12,7 @@ from dataclasses import dataclass
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, ToolError
 from ssdlab.model.plan import Plan, PlannedPass
-from ssdlab.model.run import Capture, Environment, RunStatus
+from ssdlab.model.run import Environment, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import Target
 from ssdlab.parse.fio_json import parse_fio_json
@@ -23,8 +20,6 @@ from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import LOG_INTERVAL_MS, describe_pass
 from ssdlab.runner.events import (
-    Event,
-    Notice,
     PassFinished,
     PassStarted,
     Pausing,
@@ -32,13 +27,10 @@ from ssdlab.runner.events import (
     PrepareStarted,
     RunStarted,
 )
+from ssdlab.runner.lifecycle import RunHeader, RunnerBase, fio_failure
 from ssdlab.store import runs as store
-from ssdlab.store.health import add_health_sample
-from ssdlab.system.environment import read_boot_id
-from ssdlab.system.filetarget import remove_test_file
-from ssdlab.system.fio import FioTool, run_fio_job
+from ssdlab.system.fio import run_fio_job
 from ssdlab.system.health import HealthReading
-from ssdlab.system.process import ProcessRunner
 
 # fio stops a time-based job itself; this only catches a hung device or fio.
 PASS_TIMEOUT_MARGIN_S = 300.0
@@ -58,39 +50,8 @@ def estimate_seconds(plan: Plan) -> float:
     return len(plan.passes) * plan.settings.measure_s + max(0, tests - 1) * plan.settings.interval_s
 
 
-def _fio_failure(capture: Capture) -> str:
-    tail = "\n".join((capture.stderr or capture.stdout).strip().splitlines()[-8:])
-    return f"fio exited with status {capture.exit_code}: {tail or '(no message)'}"
-
-
-class QuickRunner:
+class QuickRunner(RunnerBase):
     """Executes one quick plan. `request_stop()` may be called from a signal handler."""
-
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        fio: FioTool,
-        on_event: Callable[[Event], None],
-        processes: ProcessRunner | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self._conn = conn
-        self._fio = fio
-        self._emit = on_event
-        self._processes = processes or ProcessRunner()
-        self._sleep = sleep
-        self._stop_requested = False
-
-    def request_stop(self) -> None:
-        self._stop_requested = True
-        self._processes.stop()
-
-    def kill(self) -> None:
-        self._processes.kill()
-
-    @property
-    def stop_requested(self) -> bool:
-        return self._stop_requested
 
     def execute(
         self,
@@ -102,64 +63,27 @@ class QuickRunner:
         keep_file: bool,
         read_health: Callable[[], HealthReading] | None = None,
     ) -> RunOutcome:
-        run_id = store.create_run(
-            self._conn,
-            store.NewRun(
-                kind="quick",
-                profile=plan.profile,
-                profile_version=plan.profile_version,
-                preset=plan.settings.preset,
-                target_kind=plan.target_kind,
-                target_path=plan.target_path,
-                target_json=store.to_json(target),
-                device_id=device_id,
-                settings_json=store.to_json(plan.settings),
-                plan_json=store.to_json(plan),
-                environment_json=store.to_json(environment),
-                started_at_s=time.time(),
-                host=socket.gethostname(),
-                pid=os.getpid(),
-                boot_id=read_boot_id(),
-            ),
+        header = RunHeader(
+            kind="quick",
+            profile=plan.profile,
+            profile_version=plan.profile_version,
+            preset=plan.settings.preset,
+            target_kind=plan.target_kind,
+            target_path=plan.target_path,
+            settings_json=store.to_json(plan.settings),
+            plan_json=store.to_json(plan),
         )
+        run_id = self._create_run(header, target, environment, device_id)
         self._emit(RunStarted(run_id, plan, estimate_seconds(plan)))
-        for warning in target.warnings:
-            self._emit(Notice(warning))
-        if read_health is not None:
-            self._sample_health(run_id, "before", read_health)
-        file_id = None
-        if target.created_file:
-            file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
         steps: list[StepResult] = []
-        status, reason = RunStatus.COMPLETE, None
-        try:
-            status, reason = self._run_all(plan, run_id, steps)
-        except BaseException as error:
-            status = RunStatus.INTERRUPTED if self._stop_requested else RunStatus.FAILED
-            reason = str(error) or type(error).__name__
-            raise
-        finally:
-            if target.created_file and not keep_file:
-                remove_test_file(target.path)
-                if file_id is not None:
-                    store.mark_test_file_removed(self._conn, file_id, time.time())
-            if read_health is not None and status is not RunStatus.INTERRUPTED:
-                self._sample_health(run_id, "after", read_health)
-            store.finish_run(self._conn, run_id, status, reason, time.time())
-        return RunOutcome(run_id, status, reason, tuple(steps))
-
-    def _sample_health(
-        self, run_id: int, phase: str, read_health: Callable[[], HealthReading]
-    ) -> None:
-        """A health sample before or after the run; missing SMART is a note, never a failure."""
-        reading = read_health()
-        capture_ids = tuple(
-            store.add_capture(self._conn, run_id, capture) for capture in reading.captures
+        status, reason = self._live(
+            run_id,
+            target,
+            lambda rid: self._run_all(plan, rid, steps),
+            keep_file=keep_file,
+            read_health=read_health,
         )
-        if reading.sample is not None:
-            add_health_sample(self._conn, run_id, phase, reading.sample, capture_ids)
-        if phase == "before" and reading.notes:
-            self._emit(Notice("health: " + "; ".join(reading.notes)))
+        return RunOutcome(run_id, status, reason, tuple(steps))
 
     def _run_all(
         self, plan: Plan, run_id: int, steps: list[StepResult]
@@ -173,7 +97,7 @@ class QuickRunner:
             if self._stop_requested:
                 return RunStatus.INTERRUPTED, "stopped by a signal while preparing the test file"
             if run.capture.exit_code != 0:
-                return RunStatus.FAILED, "preparing the test file failed: " + _fio_failure(
+                return RunStatus.FAILED, "preparing the test file failed: " + fio_failure(
                     run.capture
                 )
             self._emit(PrepareFinished(time.monotonic() - started))
@@ -199,12 +123,7 @@ class QuickRunner:
         if seconds <= 0:
             return
         self._emit(Pausing(seconds))
-        deadline = time.monotonic() + seconds
-        while not self._stop_requested:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            self._sleep(min(0.2, left))
+        self._wait(seconds)
 
     def _run_pass(self, plan: Plan, run_id: int, planned: PlannedPass) -> StepResult | str:
         """Run, store raw, parse, store parsed. Returns the step, or why it failed."""
@@ -222,7 +141,7 @@ class QuickRunner:
         if self._stop_requested:
             return "stopped"  # a pass cut short is kept as evidence, not counted
         if run.capture.exit_code != 0:
-            return _fio_failure(run.capture)
+            return fio_failure(run.capture)
         try:
             result = parse_fio_json(run.capture.stdout)
             metrics = pass_metrics(result)
@@ -231,7 +150,7 @@ class QuickRunner:
             return f"fio's output could not be read ({error}); the raw output is stored"
         errors = [job.error for job in result.jobs if job.error]
         if errors:
-            return _fio_failure(run.capture) + f" (job error {errors[0]})"
+            return fio_failure(run.capture) + f" (job error {errors[0]})"
         step = StepResult(
             step_key=planned.test.key,
             step_label=planned.test.label,

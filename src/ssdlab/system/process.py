@@ -6,8 +6,9 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import IO
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
@@ -33,7 +34,11 @@ class ProcessRunner:
         timeout_s: float | None = None,
         tool_version: str | None = None,
         input_text: str | None = None,
+        on_output: Callable[[str], None] | None = None,
     ) -> Capture:
+        """Run `argv` to the end (or the time limit). `on_output`, when given, is called with
+        every line (ended by a newline or a carriage return) the child prints on stdout, while
+        it runs; the capture still holds all of stdout."""
         if isinstance(argv, str):  # a string would be split by nobody: refuse it loudly
             raise TypeError("argv must be a list of arguments, never a command string")
         started = time.time()
@@ -57,16 +62,12 @@ class ProcessRunner:
         with self._lock:
             self._child = child
         try:
-            try:
-                stdout, stderr = child.communicate(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                child.send_signal(signal.SIGINT)
-                try:
-                    stdout, stderr = child.communicate(timeout=10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    stdout, stderr = child.communicate()
-                stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
+            if on_output is not None:
+                stdout, stderr, timed_out = _communicate_streaming(child, on_output, timeout_s)
+                if timed_out:
+                    stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
+            else:
+                stdout, stderr = self._communicate(child, timeout_s)
         finally:
             with self._lock:
                 self._child = None
@@ -82,6 +83,20 @@ class ProcessRunner:
             input_text=input_text,
         )
 
+    @staticmethod
+    def _communicate(child: "subprocess.Popen[str]", timeout_s: float | None) -> tuple[str, str]:
+        try:
+            stdout, stderr = child.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGINT)
+            try:
+                stdout, stderr = child.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                stdout, stderr = child.communicate()
+            stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
+        return stdout, stderr
+
     def stop(self) -> None:
         """Ask the running child to finish (SIGINT). Safe to call from a signal handler."""
         child = self._child
@@ -95,3 +110,42 @@ class ProcessRunner:
         if child is not None and child.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
+
+
+def _drain(stream: IO[str], sink: list[str], on_line: Callable[[str], None] | None) -> None:
+    # text-mode pipes read with universal newlines: fio's "\r" progress updates end lines too
+    for line in iter(stream.readline, ""):
+        sink.append(line)
+        if on_line is not None and line.strip():
+            on_line(line.rstrip("\n"))
+
+
+def _communicate_streaming(
+    child: "subprocess.Popen[str]", on_line: Callable[[str], None], timeout_s: float | None
+) -> tuple[str, str, bool]:
+    """communicate(), but stdout is handed to `on_line` as it arrives. The flag tells whether
+    the time limit stopped the child (SIGINT, then SIGKILL after 10 s)."""
+    if child.stdout is None or child.stderr is None:
+        raise ValueError("the child's stdout and stderr must be pipes")
+    out: list[str] = []
+    err: list[str] = []
+    readers = [
+        threading.Thread(target=_drain, args=(child.stdout, out, on_line), daemon=True),
+        threading.Thread(target=_drain, args=(child.stderr, err, None), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    timed_out = False
+    try:
+        child.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        child.send_signal(signal.SIGINT)
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+    for reader in readers:
+        reader.join()
+    return "".join(out), "".join(err), timed_out

@@ -1,0 +1,166 @@
+"""Profiles beyond the quick suite: their option tables, and the plans they produce.
+
+A profile (cache, align, sweep, cachefit, trim, fill, …) is declared as data: a `ProfileSpec`
+with an option table in the manner of fio's own option table, from which the command line,
+`--help` and validation are built. Planning turns settings and a target into a `ProfilePlan`:
+an ordered list of `ProfileStep`s, each a fio job file (or an idle pause, or a system tool
+such as `fstrim`), with the parameters the profile's analysis reads back from the results.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ssdlab.model.health import HealthSample
+from ssdlab.model.plan import FioJob
+from ssdlab.model.run import RunRecord
+from ssdlab.model.step import StepResult
+
+SettingValue = int | float | str | bool | tuple[int, ...] | None
+Settings = Mapping[str, SettingValue]
+
+
+class OptionKind(StrEnum):
+    SIZE = "size"  # 4KiB, 1GiB, 10GB -> bytes (int)
+    SIZES = "sizes"  # 512,1KiB,4KiB -> tuple of bytes
+    INT = "int"
+    INTS = "ints"  # 1,2,4,8 -> tuple of ints
+    PCTS = "pcts"  # 0,50,90 -> tuple of whole percentages
+    PCT = "pct"  # 0..100
+    SECONDS = "seconds"  # float seconds, fractions allowed
+    FLOAT = "float"
+    CHOICE = "choice"
+    TEXT = "text"
+    FLAG = "flag"
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a profile: `--name` on the command line, `name` in the settings."""
+
+    name: str  # settings key, e.g. 'block_sizes' (command line: --block-sizes)
+    kind: OptionKind
+    default: SettingValue
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+class Writes(StrEnum):
+    """Whether a profile writes to its target."""
+
+    ALWAYS = "always"
+    NEVER = "never"
+    DEPENDS = "depends"  # on the settings (e.g. the sweep's pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileSpec:
+    name: str
+    version: int
+    summary: str  # one line, for `ssdlab run --help`
+    description: str  # a paragraph, for `ssdlab run NAME --help`
+    options: tuple[OptionSpec, ...]
+    examples: tuple[str, ...]
+    writes: Writes
+    default_file_size_bytes: int  # test region on a file target when --size is not given
+    whole_device_by_default: bool  # device targets use the whole device unless --size
+
+    def option(self, name: str) -> OptionSpec:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(f"profile {self.name} has no option {name!r}")
+
+
+class StepRole(StrEnum):
+    PREPARE = "prepare"  # puts the target in a state (fill, discard); kept, not a result
+    MEASURE = "measure"  # a result the profile reports
+    IDLE = "idle"  # a pause (cache recovery): no I/O
+    COMMAND = "command"  # a system tool (fstrim), timed
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileStep:
+    """One unit of work of a profile run; its results are stored under `key`.
+
+    `params` carry what the analysis needs to read the result back (block size, offset
+    alignment, threads, queue depth, fill level, …). `expected_s` (time-based jobs) and
+    `expected_bytes` (size-based jobs) let the progress display show how far it is.
+    """
+
+    key: str
+    label: str
+    role: StepRole
+    direction: str = "write"  # read | write | mix | trim | idle | command
+    job: FioJob | None = None
+    idle_s: float = 0.0
+    command: tuple[str, ...] = ()
+    params: tuple[tuple[str, SettingValue], ...] = ()
+    log_interval_ms: int | None = 1000
+    expected_s: float | None = None
+    expected_bytes: int | None = None
+    pause_before_s: float = 0.0
+
+    def param(self, name: str) -> SettingValue:
+        for key, value in self.params:
+            if key == name:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ProfilePlan:
+    """Everything a profile run will do, in order. Pure data: print it, store it, run it."""
+
+    profile: str
+    profile_version: int
+    settings: tuple[tuple[str, SettingValue], ...]
+    target_path: str
+    target_kind: str
+    destructive: bool
+    steps: tuple[ProfileStep, ...]
+    notes: tuple[str, ...] = ()
+
+    def setting(self, name: str) -> SettingValue:
+        for key, value in self.settings:
+            if key == name:
+                return value
+        raise KeyError(f"plan of {self.profile} has no setting {name!r}")
+
+    @property
+    def fio_steps(self) -> tuple[ProfileStep, ...]:
+        return tuple(step for step in self.steps if step.job is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanTarget:
+    """What planning needs to know of a resolved target (see model/target.py)."""
+
+    path: str
+    kind: str  # file | device
+    size_bytes: int  # the region the profile may use
+    capacity_bytes: int | None  # the whole device (devices only)
+    direct_io: bool
+    needs_fill: bool  # a file target that must be written before it is read
+    logical_block_bytes: int | None = None
+    discard_supported: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileResults:
+    """A finished (or stopped) profile run, as its report is built from it."""
+
+    run: RunRecord
+    plan: ProfilePlan
+    steps: tuple[StepResult, ...]
+    facts: Mapping[str, Any]
+    outputs: Mapping[int, str]  # fio's JSON output by capture id (json+ latency bins)
+    health: tuple[tuple[str, HealthSample], ...] = ()
+    findings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # stored, by name

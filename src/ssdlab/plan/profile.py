@@ -1,0 +1,170 @@
+"""What every profile's planner shares: settings from the option table, and common fio options."""
+
+from collections.abc import Mapping
+
+from ssdlab.errors import UsageError
+from ssdlab.model.plan import FioJob, Options
+from ssdlab.model.profile import OptionKind, OptionSpec, PlanTarget, ProfileSpec, SettingValue
+from ssdlab.model.units import MiB, format_size
+
+DEFAULT_IOENGINE = "libaio"
+
+
+def _check_number(option: OptionSpec, value: float) -> None:
+    if option.minimum is not None and value < option.minimum:
+        raise UsageError(f"{option.flag} must be at least {option.minimum:g} (got {value:g})")
+    if option.maximum is not None and value > option.maximum:
+        raise UsageError(f"{option.flag} must be at most {option.maximum:g} (got {value:g})")
+
+
+def _check_value(option: OptionSpec, value: SettingValue) -> None:
+    if value is None:
+        return
+    if option.kind is OptionKind.CHOICE and value not in option.choices:
+        raise UsageError(f"{option.flag} must be one of {', '.join(option.choices)} (got {value})")
+    if isinstance(value, tuple):
+        if not value:
+            raise UsageError(f"{option.flag} needs at least one value")
+        for item in value:
+            _check_number(option, item)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        _check_number(option, value)
+
+
+def resolve_profile_settings(
+    spec: ProfileSpec, given: Mapping[str, SettingValue]
+) -> tuple[tuple[str, SettingValue], ...]:
+    """Every option of the profile, in table order: the given value, else the default.
+
+    Raises UsageError naming the option for a value outside its range or choices, and
+    ValueError for a name the profile does not have (a programming error).
+    """
+    unknown = set(given) - {option.name for option in spec.options}
+    if unknown:
+        raise ValueError(f"profile {spec.name} has no option(s) {', '.join(sorted(unknown))}")
+    settings: list[tuple[str, SettingValue]] = []
+    for option in spec.options:
+        value = given.get(option.name)
+        if value is None:
+            value = option.default
+        _check_value(option, value)
+        settings.append((option.name, value))
+    return tuple(settings)
+
+
+def check_ioengine(name: str) -> str:
+    if not name.replace("_", "").isalnum():
+        raise UsageError(f"--ioengine {name!r} is not an ioengine name")
+    return name
+
+
+def target_options(target: PlanTarget, ioengine: str, *, direct_io: bool | None = None) -> Options:
+    """filename, ioengine and direct: the first lines of every job file."""
+    direct = target.direct_io if direct_io is None else direct_io
+    return (
+        ("filename", target.path),
+        ("ioengine", ioengine),
+        ("direct", "1" if direct else "0"),
+    )
+
+
+def log_options(
+    prefix: str, interval_ms: int, kinds: tuple[str, ...] = ("bw", "iops", "lat")
+) -> Options:
+    """Per-interval logs fio writes next to the job file, averaged over `interval_ms`."""
+    return (
+        *((f"write_{kind}_log", prefix) for kind in kinds),
+        ("log_avg_msec", str(interval_ms)),
+    )
+
+
+def format_runtime(seconds: float) -> str:
+    """fio time value: whole seconds as '5', anything else in milliseconds as '500ms'."""
+    if seconds == int(seconds):
+        return str(int(seconds))
+    return f"{round(seconds * 1000)}ms"
+
+
+def fill_job(
+    path: str,
+    size_bytes: int,
+    ioengine: str,
+    *,
+    direct_io: bool,
+    zero: bool = False,
+    offset_bytes: int = 0,
+) -> FioJob:
+    """Write `size_bytes` from `offset_bytes` once, 1 MiB at a time, with fresh random data for
+    every write (incompressible) or zeros, preallocating a file first."""
+    options: list[tuple[str, str]] = [
+        ("filename", path),
+        ("ioengine", ioengine),
+        ("direct", "1" if direct_io else "0"),
+    ]
+    if offset_bytes:
+        options.append(("offset", str(offset_bytes)))
+    options += [
+        ("size", str(size_bytes)),
+        ("fallocate", "native"),
+        ("zero_buffers", "") if zero else ("refill_buffers", ""),
+        ("end_fsync", "1"),
+    ]
+    section = (("rw", "write"), ("bs", str(MiB)), ("iodepth", "8"), ("numjobs", "1"))
+    return FioJob(global_options=tuple(options), sections=(("prepare", section),))
+
+
+def region_bytes(target: PlanTarget, requested: int | None, *, align_bytes: int = MiB) -> int:
+    """The test region: what was asked for (or the target's size), rounded down to whole MiB."""
+    size = requested if requested is not None else target.size_bytes
+    if target.capacity_bytes is not None and size > target.capacity_bytes:
+        raise UsageError(
+            f"--size {format_size(size)} is larger than {target.path} "
+            f"({format_size(target.capacity_bytes)})"
+        )
+    region = size // align_bytes * align_bytes
+    if region < align_bytes:
+        raise UsageError(f"--size must be at least {format_size(align_bytes)}")
+    return region
+
+
+class Values:
+    """Typed reads of resolved settings: `values.integer("iodepth")`, `values.sizes(...)`."""
+
+    def __init__(self, settings: tuple[tuple[str, SettingValue], ...]) -> None:
+        self._values = dict(settings)
+
+    def raw(self, name: str) -> SettingValue:
+        return self._values[name]
+
+    def integer(self, name: str) -> int:
+        value = self._values[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"setting {name} is not a whole number: {value!r}")
+        return value
+
+    def optional_integer(self, name: str) -> int | None:
+        return None if self._values[name] is None else self.integer(name)
+
+    def number(self, name: str) -> float:
+        value = self._values[name]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise TypeError(f"setting {name} is not a number: {value!r}")
+        return float(value)
+
+    def optional_number(self, name: str) -> float | None:
+        return None if self._values[name] is None else self.number(name)
+
+    def integers(self, name: str) -> tuple[int, ...]:
+        value = self._values[name]
+        if not isinstance(value, tuple):
+            raise TypeError(f"setting {name} is not a list: {value!r}")
+        return value
+
+    def text(self, name: str) -> str:
+        value = self._values[name]
+        if not isinstance(value, str):
+            raise TypeError(f"setting {name} is not text: {value!r}")
+        return value
+
+    def flag(self, name: str) -> bool:
+        return bool(self._values[name])

@@ -1,0 +1,191 @@
+"""The `align` report: IOPS per block size at aligned and misaligned offsets, and the verdict."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ssdlab.analysis.alignment import AlignmentVerdict, AlignResult, LbaFormat, alignment_verdict
+from ssdlab.model.profile import ProfilePlan, ProfileResults
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import format_size
+from ssdlab.report import document as doc
+from ssdlab.report.profile_common import block_text, compose, fmt_count, fmt_latency_us
+
+VERDICT = "alignment"
+
+
+def align_results(plan: ProfilePlan, steps: Sequence[StepResult]) -> tuple[AlignResult, ...]:
+    """One AlignResult per measured step, read back through the plan's step parameters."""
+    by_key = {step.key: step for step in plan.steps}
+    found = []
+    for result in steps:
+        step = by_key.get(result.step_key)
+        if step is None or result.discarded:
+            continue
+        bs, offset = step.param("block_size_bytes"), step.param("offset_align_bytes")
+        if isinstance(bs, int) and isinstance(offset, int):
+            found.append(AlignResult(bs, offset, result.iops))
+    return tuple(found)
+
+
+def _lba_formats(facts: Mapping[str, Any]) -> tuple[LbaFormat, ...]:
+    return tuple(
+        LbaFormat(
+            int(f["index"]),
+            int(f["data_bytes"]),
+            int(f["metadata_bytes"]),
+            f.get("relative_performance"),
+        )
+        for f in facts.get("lba_formats") or ()
+    )
+
+
+def analyse_align(
+    plan: ProfilePlan,
+    steps: Sequence[StepResult],
+    facts: Mapping[str, Any],
+    outputs: Mapping[int, str],
+) -> dict[str, AlignmentVerdict]:
+    start = facts.get("partition_start_bytes")
+    if start is None and facts.get("whole_device"):
+        start = 0  # the whole device is used from its first byte
+    verdict = alignment_verdict(
+        align_results(plan, steps),
+        partition_start_bytes=start,
+        logical_block_bytes=facts.get("logical_block_bytes"),
+        physical_block_bytes=facts.get("physical_block_bytes"),
+        lba_formats=_lba_formats(facts),
+        lba_format_in_use=facts.get("lba_format_in_use"),
+    )
+    return {VERDICT: verdict}
+
+
+def _yes_no(value: bool | None) -> str:
+    return "unknown" if value is None else ("yes" if value else "no")
+
+
+def build_align_document(results: ProfileResults) -> doc.Document:
+    verdict = analyse_align(results.plan, results.steps, results.facts, results.outputs)[VERDICT]
+    latency = {(r.step_key): r.lat_mean_ns for r in results.steps if not r.discarded}
+    keys = {
+        (s.param("block_size_bytes"), s.param("offset_align_bytes")): s.key
+        for s in results.plan.steps
+    }
+    rows = []
+    for row in verdict.rows:
+        a_key = keys.get((row.block_size_bytes, row.aligned_offset_bytes))
+        m_key = keys.get((row.block_size_bytes, row.misaligned_offset_bytes))
+        rows.append(
+            (
+                block_text(row.block_size_bytes),
+                fmt_count(row.aligned_iops),
+                fmt_latency_us(latency.get(a_key or "")),
+                fmt_count(row.misaligned_iops),
+                fmt_latency_us(latency.get(m_key or "")),
+                "n/a" if row.ratio is None else f"{row.ratio:.2f}×",
+            )
+        )
+    misalign = verdict.rows[0].misaligned_offset_bytes if verdict.rows else None
+    table = doc.Table(
+        "Random-write IOPS by block size and offset alignment",
+        (
+            "block",
+            "4K-aligned IOPS",
+            "mean µs",
+            f"+{misalign or '?'} B IOPS",
+            "mean µs",
+            "aligned/misaligned",
+        ),
+        tuple(rows),
+        notes=(
+            f"queue depth {results.plan.setting('iodepth')}; a ratio of "
+            f"{verdict.min_penalty_ratio:g}× or more counts as a penalty",
+        ),
+    )
+    ratios = [r for r in verdict.rows if r.ratio is not None]
+    chart = doc.Chart(
+        key="align-iops",
+        title="Random-write IOPS: 4 KiB-aligned against misaligned offsets",
+        x_label="block size",
+        y_label="IOPS",
+        series=(
+            doc.Series(
+                "4 KiB-aligned",
+                tuple(float(i) for i in range(len(verdict.rows))),
+                tuple(r.aligned_iops or 0.0 for r in verdict.rows),
+                "bars",
+            ),
+            doc.Series(
+                f"+{misalign} B",
+                tuple(float(i) for i in range(len(verdict.rows))),
+                tuple(r.misaligned_iops or 0.0 for r in verdict.rows),
+                "bars",
+            ),
+        ),
+        x_ticks=tuple(
+            (float(i), block_text(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
+        ),
+    )
+    facts = results.facts
+    start = verdict.partition_start_bytes
+    fact_rows = (
+        ("partition", str(facts.get("partition") or "none (whole device or no partition)")),
+        ("partition start", "n/a" if start is None else f"{start:,} B ({format_size(start)})"),
+        ("4 KiB-aligned start", _yes_no(verdict.partition_aligned_4k)),
+        ("1 MiB-aligned start", _yes_no(verdict.partition_aligned_1m)),
+        ("logical / physical sector", _sectors(verdict)),
+        ("LBA formats", _formats(verdict)),
+    )
+    sections = [
+        doc.Section(
+            "Alignment and sub-4 KiB writes",
+            tables=(table,),
+            charts=(chart,) if ratios or verdict.rows else (),
+        ),
+        doc.Section("Device layout", facts=fact_rows, notes=tuple(facts.get("notes") or ())),
+    ]
+    data = {
+        "rows": [
+            {
+                "block_size_bytes": r.block_size_bytes,
+                "aligned_offset_bytes": r.aligned_offset_bytes,
+                "aligned_iops": r.aligned_iops,
+                "misaligned_offset_bytes": r.misaligned_offset_bytes,
+                "misaligned_iops": r.misaligned_iops,
+                "ratio": r.ratio,
+                "reason": r.reason,
+            }
+            for r in verdict.rows
+        ],
+        "misaligned_ratio": verdict.misaligned_ratio,
+        "sub_4k_ratio": verdict.sub_4k_ratio,
+        "works_in_4k_units": verdict.works_in_4k_units,
+        "partition_start_bytes": start,
+        "partition_aligned_4k": verdict.partition_aligned_4k,
+        "partition_aligned_1m": verdict.partition_aligned_1m,
+        "min_penalty_ratio": verdict.min_penalty_ratio,
+    }
+    return compose(
+        results,
+        title=f"ssdlab align — {results.run.target_path}",
+        verdict=verdict.sentences,
+        sections=sections,
+        data=data,
+    )
+
+
+def _sectors(verdict: AlignmentVerdict) -> str:
+    logical, physical = verdict.logical_block_bytes, verdict.physical_block_bytes
+    if logical is None and physical is None:
+        return "n/a"
+    return f"{logical or 'n/a'} / {physical or 'n/a'} bytes"
+
+
+def _formats(verdict: AlignmentVerdict) -> str:
+    if not verdict.lba_formats:
+        return "n/a (not NVMe, or not reported)"
+    parts = []
+    for f in verdict.lba_formats:
+        mark = " (in use)" if f.index == verdict.lba_format_in_use else ""
+        perf = f", {f.performance_label}" if f.performance_label else ""
+        parts.append(f"#{f.index}: {f.data_bytes}+{f.metadata_bytes}{perf}{mark}")
+    return "; ".join(parts)

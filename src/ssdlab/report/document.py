@@ -1,0 +1,126 @@
+"""A report as data: headline facts, sections of tables and figures, and notes.
+
+Profiles build a `Document` from stored results (pure); the terminal, Markdown, JSON and HTML
+renderers only lay it out. Charts are data too (series, markers, axes): report/plots.py draws
+them as SVG or PNG, so every renderer gets the same picture.
+"""
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    label: str
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    style: str = "line"  # line | points | steps | bars
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A line or band drawn over a chart: vline at x, hline at y, band from x to x2."""
+
+    kind: str  # vline | hline | band
+    label: str
+    x: float | None = None
+    y: float | None = None
+    x2: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Heat:
+    """A grid of values: rows × columns (e.g. threads × queue depth)."""
+
+    row_label: str
+    column_label: str
+    rows: tuple[str, ...]
+    columns: tuple[str, ...]
+    values: tuple[tuple[float | None, ...], ...]
+    value_label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    key: str  # file name stem: cache-cliff, sweep-heatmap
+    title: str
+    x_label: str = ""
+    y_label: str = ""
+    series: tuple[Series, ...] = ()
+    markers: tuple[Marker, ...] = ()
+    heat: Heat | None = None
+    x_log: bool = False
+    y_log: bool = False
+    x_ticks: tuple[tuple[float, str], ...] = ()  # (position, label) for categorical axes
+    caption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    facts: tuple[tuple[str, str], ...] = ()  # (label, value) rows
+    tables: tuple[Table, ...] = ()
+    charts: tuple[Chart, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One run's report. `data` is the machine-readable result (`--json`)."""
+
+    title: str
+    headline: tuple[tuple[str, str], ...]
+    sections: tuple[Section, ...]
+    verdict: tuple[str, ...] = ()  # plain-language sentences, most important first
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def charts(self) -> tuple[Chart, ...]:
+        return tuple(chart for section in self.sections for chart in section.charts)
+
+
+def markdown_table(table: Table) -> str:
+    """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
+
+    def row(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+    lines = [f"**{table.title}**", "", row(table.columns)]
+    lines.append("| " + " | ".join("---" for _ in table.columns) + " |")
+    lines.extend(row(r) for r in table.rows)
+    lines.extend(f"\n_{note}_" for note in table.notes)
+    return "\n".join(lines)
+
+
+def render_markdown(document: Document, *, chart_links: Mapping[str, str] | None = None) -> str:
+    """The document as Markdown; charts become image links when `chart_links` names files."""
+    out = [f"# {document.title}", ""]
+    out.extend(f"- **{label}:** {value}" for label, value in document.headline)
+    if document.verdict:
+        out += ["", *(f"> {sentence}" for sentence in document.verdict)]
+    for section in document.sections:
+        out += ["", f"## {section.title}", ""]
+        out.extend(f"- {label}: {value}" for label, value in section.facts)
+        for table in section.tables:
+            out += ["", markdown_table(table)]
+        for chart in section.charts:
+            link = (chart_links or {}).get(chart.key)
+            if link:
+                out += ["", f"![{chart.title}]({link})"]
+        out.extend(f"\n_{note}_" for note in section.notes)
+    return "\n".join(out).rstrip() + "\n"
+
+
+def document_json(document: Document) -> str:
+    """The machine-readable result (`--json`), with sorted keys."""
+    return json.dumps(document.data, indent=2, sort_keys=True, default=str) + "\n"

@@ -1,0 +1,119 @@
+"""What every profile report shares: the run header, settings, health delta, job files, and
+the machine-readable document; and small formatters for step results."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from ssdlab.model.profile import ProfileResults, SettingValue
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import MB, format_size
+from ssdlab.report import document as doc
+from ssdlab.report.health import run_health_sections
+from ssdlab.report.quick import environment_line
+
+FORMAT_VERSION = 1
+
+
+def fmt_setting(name: str, value: SettingValue) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        if name.endswith("_bytes") or name.endswith("sizes"):
+            return ", ".join(format_size(v) for v in value)
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, int) and (name.endswith("_bytes") or name in ("size", "size_bytes")):
+        return format_size(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def block_text(size_bytes: int) -> str:
+    """'512 B', '4 KiB', '1 MiB': block sizes as people write them."""
+    for unit, name in ((2**20, "MiB"), (2**10, "KiB")):
+        if size_bytes >= unit and size_bytes % unit == 0:
+            return f"{size_bytes // unit} {name}"
+    return f"{size_bytes} B"
+
+
+def fmt_mbps(bytes_per_s: float | None) -> str:
+    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:,.1f}"
+
+
+def fmt_count(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:,.0f}"
+
+
+def fmt_latency_us(ns: float | None) -> str:
+    return "n/a" if ns is None else f"{ns / 1000:,.1f}"
+
+
+def measured(results: ProfileResults) -> tuple[StepResult, ...]:
+    """The steps that are results (not preparation)."""
+    return tuple(step for step in results.steps if not step.discarded)
+
+
+def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
+    run = results.run
+    target = run.target
+    device = target.get("device")
+    rows = [("run", f"{run.run_id} ({run.status.value})"), ("target", run.target_path)]
+    if isinstance(device, dict):
+        capacity = device.get("capacity_bytes")
+        size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
+        model = device.get("model") or "model not reported"
+        rows.append(("device", f"{model} ({device.get('path')}{size})"))
+    rows.append(("measured with", environment_line(run)))
+    return tuple(rows)
+
+
+def settings_section(results: ProfileResults) -> doc.Section:
+    plan = results.plan
+    rows = tuple((name, fmt_setting(name, value)) for name, value in plan.settings)
+    notes = list(plan.notes)
+    if results.run.status.value != "complete":
+        notes.append(f"status {results.run.status.value}: {results.run.status_reason}")
+    return doc.Section("Settings", facts=rows, notes=tuple(notes))
+
+
+def health_sections(results: ProfileResults) -> tuple[doc.Section, ...]:
+    return tuple(
+        doc.Section(section.title, facts=section.rows, notes=section.notes)
+        for section in run_health_sections(results.health)
+    )
+
+
+def compose(
+    results: ProfileResults,
+    *,
+    title: str,
+    verdict: Sequence[str],
+    sections: Sequence[doc.Section],
+    data: dict[str, Any],
+) -> doc.Document:
+    """The profile's own sections between the standard header and the settings and health."""
+    return doc.Document(
+        title=title,
+        headline=run_header(results),
+        sections=(*sections, settings_section(results), *health_sections(results)),
+        verdict=tuple(verdict),
+        data={
+            "format": "ssdlab-profile-run",
+            "format_version": FORMAT_VERSION,
+            "profile": results.plan.profile,
+            "profile_version": results.plan.profile_version,
+            "run": {
+                "id": results.run.run_id,
+                "status": results.run.status.value,
+                "status_reason": results.run.status_reason,
+                "target": results.run.target,
+                "environment": results.run.environment,
+                "started_at_s": results.run.started_at_s,
+                "ended_at_s": results.run.ended_at_s,
+            },
+            "settings": dict(results.plan.settings),
+            "facts": dict(results.facts),
+            "result": data,
+            "verdict": list(verdict),
+        },
+    )

@@ -1,0 +1,244 @@
+"""Run a profile's plan: every step in order, each stored as it finishes.
+
+Order of work (each line one transaction; the run's life is runner/lifecycle.py):
+  run row → facts about the target (with the captures they came from) → for every step:
+  fio capture (raw output and logs) → parsed step result with its series | an idle pause |
+  a timed system tool → … → the profile's verdicts (with their criteria) → run status.
+"""
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ssdlab.analysis.passes import pass_metrics
+from ssdlab.errors import ParseError, ToolError
+from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
+from ssdlab.model.run import Capture, Environment, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.model.target import Target
+from ssdlab.parse.fio_json import parse_fio_json
+from ssdlab.parse.fio_log import parse_interval_logs
+from ssdlab.plan.jobfile import render_job
+from ssdlab.runner.events import (
+    Notice,
+    ProfileRunStarted,
+    StepFinished,
+    StepProgress,
+    StepStarted,
+)
+from ssdlab.runner.lifecycle import RunHeader, RunnerBase, fio_failure
+from ssdlab.store import runs as store
+from ssdlab.store.findings import add_finding
+from ssdlab.system.fio import run_fio_job
+from ssdlab.system.health import HealthReading
+
+# A time-based step is stopped by fio itself; this only catches a hung device or fio.
+STEP_TIMEOUT_MARGIN_S = 300.0
+FACTS_FINDING = "target-facts"
+
+Facts = Mapping[str, Any]
+FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
+Analyse = Callable[[ProfilePlan, Sequence[StepResult], Facts, Mapping[int, str]], Mapping[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileOutcome:
+    run_id: int
+    status: RunStatus
+    reason: str | None
+    steps: tuple[StepResult, ...]
+    facts: dict[str, Any]
+
+
+def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
+    """Measuring, idle and pause time of a plan; None when a step's length is not known."""
+    total = 0.0
+    for step in plan.steps:
+        total += step.pause_before_s + step.idle_s
+        if step.job is None:
+            continue
+        if step.expected_s is None:
+            return None
+        total += step.expected_s
+    return total
+
+
+def describe_step(plan: ProfilePlan, step: ProfileStep, number: int) -> str:
+    """The comment written at the top of a step's job file."""
+    return f"ssdlab {plan.profile} step {number} of {len(plan.steps)}: {step.label} ({step.role})"
+
+
+class ProfileRunner(RunnerBase):
+    """Executes one profile plan. `request_stop()` may be called from a signal handler."""
+
+    def execute(
+        self,
+        plan: ProfilePlan,
+        target: Target,
+        environment: Environment,
+        *,
+        device_id: int | None,
+        keep_file: bool,
+        read_health: Callable[[], HealthReading] | None = None,
+        read_facts: Callable[[], FactsReading] | None = None,
+        analyse: Analyse | None = None,
+    ) -> ProfileOutcome:
+        header = RunHeader(
+            kind="profile",
+            profile=plan.profile,
+            profile_version=plan.profile_version,
+            preset=None,
+            target_kind=plan.target_kind,
+            target_path=plan.target_path,
+            settings_json=store.to_json(dict(plan.settings)),
+            plan_json=store.to_json(plan),
+        )
+        run_id = self._create_run(header, target, environment, device_id)
+        self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
+        steps: list[StepResult] = []
+        outputs: dict[int, str] = {}
+        facts: dict[str, Any] = {}
+        if read_facts is not None:
+            facts, captures = read_facts()
+            for capture in captures:
+                store.add_capture(self._conn, run_id, capture)
+            add_finding(self._conn, run_id, FACTS_FINDING, "facts", facts, time.time())
+
+        def work(rid: int) -> tuple[RunStatus, str | None]:
+            status, reason = self._run_steps(plan, rid, steps, outputs)
+            if status is RunStatus.COMPLETE and analyse is not None:
+                for name, verdict in analyse(plan, steps, facts, outputs).items():
+                    add_finding(self._conn, rid, name, "verdict", verdict, time.time())
+            return status, reason
+
+        status, reason = self._live(
+            run_id, target, work, keep_file=keep_file, read_health=read_health
+        )
+        return ProfileOutcome(run_id, status, reason, tuple(steps), facts)
+
+    def _run_steps(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        steps: list[StepResult],
+        outputs: dict[int, str],
+    ) -> tuple[RunStatus, str | None]:
+        for number, step in enumerate(plan.steps, start=1):
+            if step.pause_before_s > 0:
+                self._wait(step.pause_before_s)
+            if self._stop_requested:
+                return RunStatus.INTERRUPTED, "stopped by a signal"
+            self._emit(StepStarted(step, number, len(plan.steps)))
+            started = time.monotonic()
+            outcome: StepResult | str | None
+            if step.role is StepRole.IDLE:
+                self._wait(step.idle_s)
+                outcome = None
+            elif step.command:
+                outcome = self._run_command(run_id, step)
+            else:
+                outcome = self._run_fio_step(plan, run_id, step, number, outputs)
+            if self._stop_requested:
+                return RunStatus.INTERRUPTED, f"stopped by a signal during {step.label}"
+            if isinstance(outcome, str):
+                return RunStatus.FAILED, f"{step.label}: {outcome}"
+            if outcome is not None:
+                steps.append(outcome)
+            self._emit(StepFinished(step, outcome, time.monotonic() - started))
+        return RunStatus.COMPLETE, None
+
+    def _run_command(self, run_id: int, step: ProfileStep) -> str | None:
+        """A system tool (e.g. fstrim): stored as a capture and timed; its result is a finding."""
+        try:
+            capture = self._processes.run(step.command, tool=step.command[0], timeout_s=3600)
+        except ToolError as error:
+            return str(error)
+        capture_id = store.add_capture(self._conn, run_id, capture)
+        elapsed = capture.ended_at_s - capture.started_at_s
+        add_finding(
+            self._conn,
+            run_id,
+            f"step:{step.key}",
+            "facts",
+            {
+                "argv": list(step.command),
+                "exit_code": capture.exit_code,
+                "elapsed_s": elapsed,
+                "stdout": capture.stdout.strip(),
+                "stderr": capture.stderr.strip(),
+                "capture_id": capture_id,
+            },
+            time.time(),
+        )
+        if capture.exit_code != 0:
+            tail = (capture.stderr or capture.stdout).strip().splitlines()[-3:]
+            return f"{step.command[0]} exited with status {capture.exit_code}: " + " ".join(tail)
+        return None
+
+    def _run_fio_step(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        step: ProfileStep,
+        number: int,
+        outputs: dict[int, str],
+    ) -> StepResult | str | None:
+        """Run, store raw, parse, store parsed. Returns the step result, None for a prepare
+        step with nothing to report (a discard), or why it failed."""
+        if step.job is None:
+            raise ValueError(f"step {step.key} has no fio job")
+        text = render_job(step.job, comment=describe_step(plan, step, number))
+        timeout = None if step.expected_s is None else step.expected_s + STEP_TIMEOUT_MARGIN_S
+        on_fraction = None
+        if step.expected_s is None:
+
+            def on_fraction(fraction: float) -> None:
+                self._emit(StepProgress(step, fraction))
+
+        try:
+            run = run_fio_job(
+                self._processes, self._fio, text, timeout_s=timeout, on_fraction=on_fraction
+            )
+        except ToolError as error:
+            return str(error)
+        capture_id = store.add_capture(self._conn, run_id, run.capture, run.logs)
+        if self._stop_requested:
+            return "stopped"  # a step cut short is kept as evidence, not counted
+        if run.capture.exit_code != 0:
+            return fio_failure(run.capture)
+        try:
+            result = parse_fio_json(run.capture.stdout)
+        except ParseError as error:
+            return f"fio's output could not be read ({error}); the raw output is stored"
+        errors = [job.error for job in result.jobs if job.error]
+        if errors:
+            return fio_failure(run.capture) + f" (job error {errors[0]})"
+        try:
+            metrics = pass_metrics(result)
+        except ValueError:
+            if step.role is StepRole.MEASURE:
+                return "fio reported no reads or writes for a measured step"
+            return None  # a discard or other prepare step without reads or writes
+        try:
+            series = parse_interval_logs(run.logs, step.log_interval_ms)
+        except (ParseError, ValueError) as error:
+            self._emit(Notice(f"{step.label}: fio's interval logs could not be read ({error})"))
+            series = ()
+        outputs[capture_id] = run.capture.stdout
+        step_result = StepResult(
+            step_key=step.key,
+            step_label=step.label,
+            direction=step.direction,
+            round_index=number,
+            discarded=step.role is not StepRole.MEASURE,
+            bw_bytes_per_s=metrics.bw_bytes_per_s,
+            iops=metrics.iops,
+            lat_mean_ns=metrics.lat_mean_ns,
+            read=metrics.read,
+            write=metrics.write,
+            capture_id=capture_id,
+            series=series,
+        )
+        store.add_step_result(self._conn, run_id, step_result)
+        return step_result
