@@ -5,6 +5,7 @@ command line starts fast; every profile's option table (profiles/<name>.py) is s
 """
 
 import importlib
+import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -32,13 +33,23 @@ class Binding:
     facts: str | None = "ssdlab.system.targetfacts:read_target_facts"
 
 
+def _binding(name: str) -> Binding:
+    """The conventional binding: profiles/<name>.py holds SPEC, plan/<name>.py plan_<name>,
+    report/<name>.py analyse_<name> and build_<name>_document."""
+    module = name.replace("-", "_")
+    return Binding(
+        f"ssdlab.profiles.{module}",
+        f"ssdlab.plan.{module}:plan_{module}",
+        f"ssdlab.report.{module}:analyse_{module}",
+        f"ssdlab.report.{module}:build_{module}_document",
+    )
+
+
+PROFILE_NAMES = ("cache", "align", "sweep", "cachefit", "trim", "fill")
 PROFILES: dict[str, Binding] = {
-    "align": Binding(
-        "ssdlab.profiles.align",
-        "ssdlab.plan.align:plan_align",
-        "ssdlab.report.align:analyse_align",
-        "ssdlab.report.align:build_align_document",
-    ),
+    name: _binding(name)
+    for name in PROFILE_NAMES
+    if importlib.util.find_spec(f"ssdlab.profiles.{name}") is not None
 }
 
 
