@@ -148,4 +148,6 @@ def _communicate_streaming(
             child.wait()
     for reader in readers:
         reader.join()
+    child.stdout.close()
+    child.stderr.close()
     return "".join(out), "".join(err), timed_out
