@@ -116,8 +116,22 @@ class ProfileStep:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundLoop:
+    """Steps repeated in rounds until the profile's round check says stop (steady state, a
+    write budget) or `max_rounds` have run. Results of round r are stored with
+    `round_index = r` under the template step's key; the check runs after every complete
+    round from `min_rounds` on."""
+
+    steps: tuple[ProfileStep, ...]
+    max_rounds: int
+    min_rounds: int = 1
+    check: str = ""  # what the check is, in words (for plans and reports)
+
+
+@dataclass(frozen=True, slots=True)
 class ProfilePlan:
-    """Everything a profile run will do, in order. Pure data: print it, store it, run it."""
+    """Everything a profile run will do, in order: `steps`, then the round loop (if any),
+    then `after`. Pure data: print it, store it, run it."""
 
     profile: str
     profile_version: int
@@ -127,6 +141,8 @@ class ProfilePlan:
     destructive: bool
     steps: tuple[ProfileStep, ...]
     notes: tuple[str, ...] = ()
+    rounds: RoundLoop | None = None
+    after: tuple[ProfileStep, ...] = ()
 
     def setting(self, name: str) -> SettingValue:
         for key, value in self.settings:
@@ -136,7 +152,16 @@ class ProfilePlan:
 
     @property
     def fio_steps(self) -> tuple[ProfileStep, ...]:
-        return tuple(step for step in self.steps if step.job is not None)
+        return tuple(step for step in self.all_steps if step.job is not None)
+
+    @property
+    def all_steps(self) -> tuple[ProfileStep, ...]:
+        """Every distinct step: before, one round of the loop, after."""
+        loop = self.rounds.steps if self.rounds is not None else ()
+        return (*self.steps, *loop, *self.after)
+
+    def step_named(self, key: str) -> ProfileStep | None:
+        return next((step for step in self.all_steps if step.key == key), None)
 
 
 @dataclass(frozen=True, slots=True)

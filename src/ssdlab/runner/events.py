@@ -75,6 +75,13 @@ class StepFinished:
     elapsed_s: float
 
 
+@dataclass(frozen=True, slots=True)
+class RoundFinished:
+    round_index: int
+    stop: bool
+    summary: str  # e.g. "steady state not yet: IOPS range 31 % of average (≤ 20 %)"
+
+
 Event = (
     RunStarted
     | PrepareStarted
@@ -87,4 +94,5 @@ Event = (
     | StepStarted
     | StepProgress
     | StepFinished
+    | RoundFinished
 )

@@ -109,14 +109,16 @@ class RunnerBase:
         *,
         keep_file: bool,
         read_health: Callable[[], HealthReading] | None,
+        resumed_file_id: int | None = None,
     ) -> tuple[RunStatus, str | None]:
-        """Health before, the work, then cleanup and the final status, whatever happens."""
+        """Health before, the work, then cleanup and the final status, whatever happens.
+        A resumed run passes the id of the test file its first life registered."""
         for warning in target.warnings:
             self._emit(Notice(warning))
         if read_health is not None:
             self._sample_health(run_id, "before", read_health)
-        file_id = None
-        if target.created_file:
+        file_id = resumed_file_id
+        if target.created_file and file_id is None:
             file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
         status, reason = RunStatus.COMPLETE, None
         try:

@@ -6,6 +6,7 @@ Order of work (each line one transaction; the run's life is runner/lifecycle.py)
   a timed system tool → … → the profile's verdicts (with their criteria) → run status.
 """
 
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ssdlab.plan.jobfile import render_job
 from ssdlab.runner.events import (
     Notice,
     ProfileRunStarted,
+    RoundFinished,
     StepFinished,
     StepProgress,
     StepStarted,
@@ -30,6 +32,8 @@ from ssdlab.runner.events import (
 from ssdlab.runner.lifecycle import RunHeader, RunnerBase, fio_failure
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
+from ssdlab.store.profile_runs import load_fio_outputs
+from ssdlab.system.environment import read_boot_id
 from ssdlab.system.fio import run_fio_job
 from ssdlab.system.health import HealthReading
 
@@ -40,6 +44,25 @@ FACTS_FINDING = "target-facts"
 Facts = Mapping[str, Any]
 FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
 Analyse = Callable[[ProfilePlan, Sequence[StepResult], Facts, Mapping[int, str]], Mapping[str, Any]]
+RoundCheck = Callable[[ProfilePlan, Sequence[StepResult], int], "RoundVerdict"]
+ROUND_FINDING = "round-check"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVerdict:
+    """After a round: whether to stop, a line for the progress display, and the numbers."""
+
+    stop: bool
+    summary: str
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """Where a resumed run picks up: the (step key, round index) pairs already stored."""
+
+    done: frozenset[tuple[str, int]]
+    resumed_at_s: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +75,11 @@ class ProfileOutcome:
 
 
 def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
-    """Measuring, idle and pause time of a plan; None when a step's length is not known."""
+    """Measuring, idle and pause time of a plan (round loops at their minimum); None when a
+    step's length is not known."""
     total = 0.0
-    for step in plan.steps:
+    loop = plan.rounds.steps * plan.rounds.min_rounds if plan.rounds else ()
+    for step in (*plan.steps, *loop, *plan.after):
         total += step.pause_before_s + step.idle_s
         if step.job is None:
             continue
@@ -64,9 +89,21 @@ def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
     return total
 
 
-def describe_step(plan: ProfilePlan, step: ProfileStep, number: int) -> str:
+def step_count(plan: ProfilePlan) -> int:
+    """Steps in the plan with the round loop at its maximum."""
+    loop = len(plan.rounds.steps) * plan.rounds.max_rounds if plan.rounds else 0
+    return len(plan.steps) + loop + len(plan.after)
+
+
+def describe_step(
+    plan: ProfilePlan, step: ProfileStep, number: int, round_index: int | None = None
+) -> str:
     """The comment written at the top of a step's job file."""
-    return f"ssdlab {plan.profile} step {number} of {len(plan.steps)}: {step.label} ({step.role})"
+    where = f"round {round_index}, " if round_index is not None else ""
+    return (
+        f"ssdlab {plan.profile} {where}step {number} of {step_count(plan)}: "
+        f"{step.label} ({step.role})"
+    )
 
 
 class ProfileRunner(RunnerBase):
@@ -83,6 +120,7 @@ class ProfileRunner(RunnerBase):
         read_health: Callable[[], HealthReading] | None = None,
         read_facts: Callable[[], FactsReading] | None = None,
         analyse: Analyse | None = None,
+        check_round: RoundCheck | None = None,
     ) -> ProfileOutcome:
         header = RunHeader(
             kind="profile",
@@ -96,57 +134,219 @@ class ProfileRunner(RunnerBase):
         )
         run_id = self._create_run(header, target, environment, device_id)
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
-        steps: list[StepResult] = []
-        outputs: dict[int, str] = {}
         facts: dict[str, Any] = {}
         if read_facts is not None:
             facts, captures = read_facts()
             for capture in captures:
                 store.add_capture(self._conn, run_id, capture)
             add_finding(self._conn, run_id, FACTS_FINDING, "facts", facts, time.time())
+        return self._drive(
+            plan, run_id, target, facts, [], {}, None,
+            keep_file=keep_file, read_health=read_health, analyse=analyse,
+            check_round=check_round,
+        )  # fmt: skip
+
+    def resume(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        target: Target,
+        facts: dict[str, Any],
+        *,
+        keep_file: bool,
+        analyse: Analyse | None = None,
+        check_round: RoundCheck | None = None,
+    ) -> ProfileOutcome:
+        """Continue an interrupted run: finished steps and rounds are kept, a round that was
+        cut short is run again from its start (its partial results are set aside, their raw
+        captures kept), and the resumption is recorded as a finding."""
+        kept = store.load_step_results(self._conn, run_id, with_series=False)
+        done = frozenset((step.step_key, step.round_index) for step in kept)
+        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id())
+        files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]
+        self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
+        return self._drive(
+            plan, run_id, target, facts, [], {}, ResumePoint(done, time.time()),
+            keep_file=keep_file, read_health=None, analyse=analyse, check_round=check_round,
+            resumed_file_id=files[0].file_id if files else None,
+        )  # fmt: skip
+
+    def _drive(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        target: Target,
+        facts: dict[str, Any],
+        steps: list[StepResult],
+        outputs: dict[int, str],
+        resume: ResumePoint | None,
+        *,
+        keep_file: bool,
+        read_health: Callable[[], HealthReading] | None,
+        analyse: Analyse | None,
+        check_round: RoundCheck | None,
+        resumed_file_id: int | None = None,
+    ) -> ProfileOutcome:
+        if resume is not None:
+            steps.extend(store.load_step_results(self._conn, run_id))
+            outputs.update(load_fio_outputs(self._conn, run_id))
 
         def work(rid: int) -> tuple[RunStatus, str | None]:
-            status, reason = self._run_steps(plan, rid, steps, outputs)
+            status, reason = self._run_plan(plan, rid, steps, outputs, resume, check_round)
             if status is RunStatus.COMPLETE and analyse is not None:
+                outputs.update(
+                    (s.capture_id, "")
+                    for s in steps
+                    if s.capture_id and s.capture_id not in outputs
+                )
                 for name, verdict in analyse(plan, steps, facts, outputs).items():
                     add_finding(self._conn, rid, name, "verdict", verdict, time.time())
             return status, reason
 
         status, reason = self._live(
-            run_id, target, work, keep_file=keep_file, read_health=read_health
+            run_id,
+            target,
+            work,
+            keep_file=keep_file,
+            read_health=read_health,
+            resumed_file_id=resumed_file_id,
         )
         return ProfileOutcome(run_id, status, reason, tuple(steps), facts)
 
-    def _run_steps(
+    def _run_plan(
         self,
         plan: ProfilePlan,
         run_id: int,
         steps: list[StepResult],
         outputs: dict[int, str],
+        resume: ResumePoint | None,
+        check_round: RoundCheck | None,
     ) -> tuple[RunStatus, str | None]:
-        for number, step in enumerate(plan.steps, start=1):
-            if step.pause_before_s > 0:
-                self._wait(step.pause_before_s)
-            if self._stop_requested:
-                return RunStatus.INTERRUPTED, "stopped by a signal"
-            self._emit(StepStarted(step, number, len(plan.steps)))
-            started = time.monotonic()
-            outcome: StepResult | str | None
-            if step.role is StepRole.IDLE:
-                self._wait(step.idle_s)
-                outcome = None
-            elif step.command:
-                outcome = self._run_command(run_id, step)
-            else:
-                outcome = self._run_fio_step(plan, run_id, step, number, outputs)
-            if self._stop_requested:
-                return RunStatus.INTERRUPTED, f"stopped by a signal during {step.label}"
-            if isinstance(outcome, str):
-                return RunStatus.FAILED, f"{step.label}: {outcome}"
-            if outcome is not None:
-                steps.append(outcome)
-            self._emit(StepFinished(step, outcome, time.monotonic() - started))
+        done = resume.done if resume is not None else frozenset()
+        number = 0
+        for step in plan.steps:
+            number += 1
+            if (step.key, number) in done:
+                continue
+            failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
+            if failed is not None:
+                return failed
+        loop = plan.rounds
+        if loop is not None:
+            first_open = 1
+            while first_open <= loop.max_rounds and all(
+                (s.key, first_open) in done for s in loop.steps if s.job is not None
+            ):
+                first_open += 1
+            if resume is not None and first_open <= loop.max_rounds:
+                self._set_aside_round(plan, run_id, steps, first_open, resume)
+            for round_index in range(1, loop.max_rounds + 1):
+                if round_index >= first_open:
+                    for step in loop.steps:
+                        number += 1
+                        failed = self._run_one(
+                            plan, run_id, step, number, round_index, steps, outputs
+                        )
+                        if failed is not None:
+                            return failed
+                else:
+                    number += len(loop.steps)
+                if check_round is not None and round_index >= loop.min_rounds:
+                    verdict = check_round(plan, steps, round_index)
+                    if round_index >= first_open:
+                        add_finding(
+                            self._conn, run_id, ROUND_FINDING, "verdict", verdict.body, time.time()
+                        )
+                        self._emit(RoundFinished(round_index, verdict.stop, verdict.summary))
+                    if verdict.stop:
+                        break
+        number = step_count(plan) - len(plan.after)
+        for step in plan.after:
+            number += 1
+            if (step.key, number) in done:
+                continue
+            failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
+            if failed is not None:
+                return failed
         return RunStatus.COMPLETE, None
+
+    def _set_aside_round(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        steps: list[StepResult],
+        round_index: int,
+        resume: ResumePoint,
+    ) -> None:
+        """Drop the parsed results of a round that was cut short, and record the resumption."""
+        keys = {s.key for s in plan.rounds.steps} if plan.rounds else set()
+        partial = [s for s in steps if s.round_index == round_index and s.step_key in keys]
+        if partial:
+            store.delete_step_results(
+                self._conn, run_id, [(s.step_key, round_index) for s in partial]
+            )
+            steps[:] = [s for s in steps if s not in partial]
+        ended = store.load_run(self._conn, run_id)
+        last = max((s.capture_id or 0 for s in steps), default=0)
+        add_finding(
+            self._conn,
+            run_id,
+            f"resumed-round-{round_index}",
+            "facts",
+            {
+                "round": round_index,
+                "partial_steps_set_aside": [s.step_key for s in partial],
+                "resumed_at_s": resume.resumed_at_s,
+                "previous_status_reason": None if ended is None else ended.status_reason,
+                "last_kept_capture_id": last,
+            },
+            time.time(),
+        )
+        self._emit(
+            Notice(
+                f"resuming at round {round_index}"
+                + (
+                    f"; {len(partial)} steps of the cut-short round will run again"
+                    if partial
+                    else ""
+                )
+            )
+        )
+
+    def _run_one(
+        self,
+        plan: ProfilePlan,
+        run_id: int,
+        step: ProfileStep,
+        number: int,
+        round_index: int | None,
+        steps: list[StepResult],
+        outputs: dict[int, str],
+    ) -> tuple[RunStatus, str | None] | None:
+        """Run one step; the run's final status when it stopped or failed, else None."""
+        if step.pause_before_s > 0:
+            self._wait(step.pause_before_s)
+        if self._stop_requested:
+            return RunStatus.INTERRUPTED, "stopped by a signal"
+        self._emit(StepStarted(step, number, step_count(plan)))
+        started = time.monotonic()
+        outcome: StepResult | str | None
+        if step.role is StepRole.IDLE:
+            self._wait(step.idle_s)
+            outcome = None
+        elif step.command:
+            outcome = self._run_command(run_id, step)
+        else:
+            outcome = self._run_fio_step(plan, run_id, step, number, round_index, outputs)
+        if self._stop_requested:
+            return RunStatus.INTERRUPTED, f"stopped by a signal during {step.label}"
+        if isinstance(outcome, str):
+            where = f" (round {round_index})" if round_index is not None else ""
+            return RunStatus.FAILED, f"{step.label}{where}: {outcome}"
+        if outcome is not None:
+            steps.append(outcome)
+        self._emit(StepFinished(step, outcome, time.monotonic() - started))
+        return None
 
     def _run_command(self, run_id: int, step: ProfileStep) -> str | None:
         """A system tool (e.g. fstrim): stored as a capture and timed; its result is a finding."""
@@ -182,13 +382,14 @@ class ProfileRunner(RunnerBase):
         run_id: int,
         step: ProfileStep,
         number: int,
+        round_index: int | None,
         outputs: dict[int, str],
     ) -> StepResult | str | None:
         """Run, store raw, parse, store parsed. Returns the step result, None for a prepare
         step with nothing to report (a discard), or why it failed."""
         if step.job is None:
             raise ValueError(f"step {step.key} has no fio job")
-        text = render_job(step.job, comment=describe_step(plan, step, number))
+        text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
         timeout = None if step.expected_s is None else step.expected_s + STEP_TIMEOUT_MARGIN_S
         on_fraction = None
         if step.expected_s is None:
@@ -230,7 +431,7 @@ class ProfileRunner(RunnerBase):
             step_key=step.key,
             step_label=step.label,
             direction=step.direction,
-            round_index=number,
+            round_index=number if round_index is None else round_index,
             discarded=step.role is not StepRole.MEASURE,
             bw_bytes_per_s=metrics.bw_bytes_per_s,
             iops=metrics.iops,

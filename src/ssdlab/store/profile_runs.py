@@ -5,7 +5,7 @@ from typing import Any
 
 from ssdlab.errors import StoreError
 from ssdlab.model.plan import FioJob, Options
-from ssdlab.model.profile import ProfilePlan, ProfileStep, SettingValue, StepRole
+from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, SettingValue, StepRole
 from ssdlab.model.run import RunRecord
 
 
@@ -47,6 +47,17 @@ def _step(data: dict[str, Any]) -> ProfileStep:
     )
 
 
+def _rounds(data: dict[str, Any] | None) -> RoundLoop | None:
+    if data is None:
+        return None
+    return RoundLoop(
+        steps=tuple(_step(s) for s in data["steps"]),
+        max_rounds=int(data["max_rounds"]),
+        min_rounds=int(data["min_rounds"]),
+        check=str(data["check"]),
+    )
+
+
 def profile_plan_of(run: RunRecord) -> ProfilePlan:
     """The ProfilePlan a profile run executed, as stored with it."""
     data: dict[str, Any] = dict(run.plan)
@@ -60,6 +71,8 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
             destructive=bool(data["destructive"]),
             steps=tuple(_step(s) for s in data["steps"]),
             notes=tuple(data.get("notes", ())),
+            rounds=_rounds(data.get("rounds")),
+            after=tuple(_step(s) for s in data.get("after", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise StoreError(f"run {run.run_id}'s stored plan cannot be read: {error}") from error

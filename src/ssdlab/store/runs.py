@@ -225,6 +225,16 @@ class TestFileRecord:
     run_status: RunStatus
 
 
+def open_test_files(conn: sqlite3.Connection, run_id: int) -> list[TestFileRecord]:
+    """A run's test files not marked removed (a resumed run carries on with them)."""
+    rows = conn.execute(
+        "SELECT f.id, f.run_id, f.path, r.status FROM test_files f JOIN runs r ON r.id = f.run_id"
+        " WHERE f.run_id = ? AND f.removed_at_s IS NULL ORDER BY f.id",
+        (run_id,),
+    ).fetchall()
+    return [TestFileRecord(int(r[0]), int(r[1]), str(r[2]), RunStatus(r[3])) for r in rows]
+
+
 def leftover_test_files(conn: sqlite3.Connection) -> list[TestFileRecord]:
     """Test files not marked removed whose run is no longer running."""
     rows = conn.execute(
@@ -351,3 +361,14 @@ def mark_dead_runs(conn: sqlite3.Connection, is_alive: Callable[[RunRecord], boo
                 ("the ssdlab process stopped without finishing (killed or crashed)", run.run_id),
             )
     return [run.run_id for run in dead]
+
+
+def delete_step_results(conn: sqlite3.Connection, run_id: int, keys: list[tuple[str, int]]) -> None:
+    """Remove parsed results (and their series) of (step key, round) pairs; the raw captures
+    they were parsed from stay. Used when a resumed run repeats a round that was cut short."""
+    with transaction(conn):
+        for step_key, round_index in keys:
+            conn.execute(
+                "DELETE FROM step_results WHERE run_id = ? AND step_key = ? AND round_index = ?",
+                (run_id, step_key, round_index),
+            )
