@@ -126,12 +126,14 @@ class RoundLoop:
     max_rounds: int
     min_rounds: int = 1
     check: str = ""  # what the check is, in words (for plans and reports)
+    name: str = ""  # which loop, when a plan has several (a PTS TP block size)
+    before: tuple[ProfileStep, ...] = ()  # run once before this loop's rounds (purge, WIPC)
 
 
 @dataclass(frozen=True, slots=True)
 class ProfilePlan:
-    """Everything a profile run will do, in order: `steps`, then the round loop (if any),
-    then `after`. Pure data: print it, store it, run it."""
+    """Everything a profile run will do, in order: `steps`, then each round loop (its
+    `before` steps, then its rounds), then `after`. Pure data: print it, store it, run it."""
 
     profile: str
     profile_version: int
@@ -141,7 +143,7 @@ class ProfilePlan:
     destructive: bool
     steps: tuple[ProfileStep, ...]
     notes: tuple[str, ...] = ()
-    rounds: RoundLoop | None = None
+    loops: tuple[RoundLoop, ...] = ()
     after: tuple[ProfileStep, ...] = ()
 
     def setting(self, name: str) -> SettingValue:
@@ -157,8 +159,8 @@ class ProfilePlan:
     @property
     def all_steps(self) -> tuple[ProfileStep, ...]:
         """Every distinct step: before, one round of the loop, after."""
-        loop = self.rounds.steps if self.rounds is not None else ()
-        return (*self.steps, *loop, *self.after)
+        looped = tuple(s for loop in self.loops for s in (*loop.before, *loop.steps))
+        return (*self.steps, *looped, *self.after)
 
     def step_named(self, key: str) -> ProfileStep | None:
         return next((step for step in self.all_steps if step.key == key), None)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, ToolError
-from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
+from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, StepRole
 from ssdlab.model.run import Capture, Environment, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import Target
@@ -44,7 +44,7 @@ FACTS_FINDING = "target-facts"
 Facts = Mapping[str, Any]
 FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
 Analyse = Callable[[ProfilePlan, Sequence[StepResult], Facts, Mapping[int, str]], Mapping[str, Any]]
-RoundCheck = Callable[[ProfilePlan, Sequence[StepResult], int], "RoundVerdict"]
+RoundCheck = Callable[[ProfilePlan, "RoundLoop", Sequence[StepResult], int], "RoundVerdict"]
 ROUND_FINDING = "round-check"
 
 
@@ -78,8 +78,10 @@ def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
     """Measuring, idle and pause time of a plan (round loops at their minimum); None when a
     step's length is not known."""
     total = 0.0
-    loop = plan.rounds.steps * plan.rounds.min_rounds if plan.rounds else ()
-    for step in (*plan.steps, *loop, *plan.after):
+    looped = tuple(
+        s for loop in plan.loops for s in (*loop.before, *(loop.steps * loop.min_rounds))
+    )
+    for step in (*plan.steps, *looped, *plan.after):
         total += step.pause_before_s + step.idle_s
         if step.job is None:
             continue
@@ -91,8 +93,8 @@ def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
 
 def step_count(plan: ProfilePlan) -> int:
     """Steps in the plan with the round loop at its maximum."""
-    loop = len(plan.rounds.steps) * plan.rounds.max_rounds if plan.rounds else 0
-    return len(plan.steps) + loop + len(plan.after)
+    looped = sum(len(loop.before) + len(loop.steps) * loop.max_rounds for loop in plan.loops)
+    return len(plan.steps) + looped + len(plan.after)
 
 
 def describe_step(
@@ -223,44 +225,32 @@ class ProfileRunner(RunnerBase):
         check_round: RoundCheck | None,
     ) -> tuple[RunStatus, str | None]:
         done = resume.done if resume is not None else frozenset()
+        started_loops = [_loop_started(loop, done) for loop in plan.loops]
         number = 0
-        for step in plan.steps:
+        for index, step in enumerate(plan.steps):
             number += 1
-            if (step.key, number) in done:
-                continue
+            later = any(started_loops) or any(
+                (s.key, n) in done for n, s in enumerate(plan.steps[index + 1 :], number + 1)
+            )
+            if (step.key, number) in done or (step.job is None and later):
+                continue  # finished before (a system tool or pause the run went past)
             failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
             if failed is not None:
                 return failed
-        loop = plan.rounds
-        if loop is not None:
-            first_open = 1
-            while first_open <= loop.max_rounds and all(
-                (s.key, first_open) in done for s in loop.steps if s.job is not None
-            ):
-                first_open += 1
-            if resume is not None and first_open <= loop.max_rounds:
-                self._set_aside_round(plan, run_id, steps, first_open, resume)
-            for round_index in range(1, loop.max_rounds + 1):
-                if round_index >= first_open:
-                    for step in loop.steps:
-                        number += 1
-                        failed = self._run_one(
-                            plan, run_id, step, number, round_index, steps, outputs
-                        )
-                        if failed is not None:
-                            return failed
-                else:
-                    number += len(loop.steps)
-                if check_round is not None and round_index >= loop.min_rounds:
-                    verdict = check_round(plan, steps, round_index)
-                    if round_index >= first_open:
-                        add_finding(
-                            self._conn, run_id, ROUND_FINDING, "verdict", verdict.body, time.time()
-                        )
-                        self._emit(RoundFinished(round_index, verdict.stop, verdict.summary))
-                    if verdict.stop:
-                        break
-        number = step_count(plan) - len(plan.after)
+        for loop, started in zip(plan.loops, started_loops, strict=True):
+            for step in loop.before:
+                number += 1
+                if started or (step.key, number) in done:
+                    continue
+                failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
+                if failed is not None:
+                    return failed
+            outcome = self._run_loop(
+                plan, loop, run_id, number, steps, outputs, resume, check_round
+            )
+            if isinstance(outcome, tuple):
+                return outcome
+            number = outcome
         for step in plan.after:
             number += 1
             if (step.key, number) in done:
@@ -270,16 +260,53 @@ class ProfileRunner(RunnerBase):
                 return failed
         return RunStatus.COMPLETE, None
 
-    def _set_aside_round(
+    def _run_loop(
         self,
         plan: ProfilePlan,
+        loop: RoundLoop,
+        run_id: int,
+        number: int,
+        steps: list[StepResult],
+        outputs: dict[int, str],
+        resume: ResumePoint | None,
+        check_round: RoundCheck | None,
+    ) -> int | tuple[RunStatus, str | None]:
+        """The rounds of one loop; returns the step number reached, or the final status."""
+        done = resume.done if resume is not None else frozenset()
+        first_open = 1
+        while first_open <= loop.max_rounds and _round_done(loop, first_open, done):
+            first_open += 1
+        if resume is not None and first_open <= loop.max_rounds and _loop_started(loop, done):
+            self._set_aside_round(loop, run_id, steps, first_open, resume)
+        finding = ROUND_FINDING + (f"-{loop.name}" if loop.name else "")
+        for round_index in range(1, loop.max_rounds + 1):
+            if round_index >= first_open:
+                for step in loop.steps:
+                    number += 1
+                    failed = self._run_one(plan, run_id, step, number, round_index, steps, outputs)
+                    if failed is not None:
+                        return failed
+            else:
+                number += len(loop.steps)
+            if check_round is not None and round_index >= loop.min_rounds:
+                verdict = check_round(plan, loop, steps, round_index)
+                if round_index >= first_open:
+                    add_finding(self._conn, run_id, finding, "verdict", verdict.body, time.time())
+                    self._emit(RoundFinished(round_index, verdict.stop, verdict.summary))
+                if verdict.stop:
+                    break
+        return number
+
+    def _set_aside_round(
+        self,
+        loop: RoundLoop,
         run_id: int,
         steps: list[StepResult],
         round_index: int,
         resume: ResumePoint,
     ) -> None:
         """Drop the parsed results of a round that was cut short, and record the resumption."""
-        keys = {s.key for s in plan.rounds.steps} if plan.rounds else set()
+        keys = {s.key for s in loop.steps}
         partial = [s for s in steps if s.round_index == round_index and s.step_key in keys]
         if partial:
             store.delete_step_results(
@@ -443,3 +470,12 @@ class ProfileRunner(RunnerBase):
         )
         store.add_step_result(self._conn, run_id, step_result)
         return step_result
+
+
+def _round_done(loop: RoundLoop, round_index: int, done: frozenset[tuple[str, int]]) -> bool:
+    return all((s.key, round_index) in done for s in loop.steps if s.job is not None)
+
+
+def _loop_started(loop: RoundLoop, done: frozenset[tuple[str, int]]) -> bool:
+    keys = {s.key for s in loop.steps}
+    return any(key in keys and index >= 1 for key, index in done)

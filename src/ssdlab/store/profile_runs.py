@@ -47,14 +47,14 @@ def _step(data: dict[str, Any]) -> ProfileStep:
     )
 
 
-def _rounds(data: dict[str, Any] | None) -> RoundLoop | None:
-    if data is None:
-        return None
+def _loop(data: dict[str, Any]) -> RoundLoop:
     return RoundLoop(
         steps=tuple(_step(s) for s in data["steps"]),
         max_rounds=int(data["max_rounds"]),
         min_rounds=int(data["min_rounds"]),
         check=str(data["check"]),
+        name=str(data.get("name", "")),
+        before=tuple(_step(s) for s in data.get("before", ())),
     )
 
 
@@ -71,7 +71,7 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
             destructive=bool(data["destructive"]),
             steps=tuple(_step(s) for s in data["steps"]),
             notes=tuple(data.get("notes", ())),
-            rounds=_rounds(data.get("rounds")),
+            loops=tuple(_loop(loop) for loop in data.get("loops", ())),
             after=tuple(_step(s) for s in data.get("after", ())),
         )
     except (KeyError, TypeError, ValueError) as error:

@@ -48,8 +48,10 @@ PLAN = ProfilePlan(
     target_kind="file",
     destructive=False,
     steps=(_step("precondition", "write", StepRole.PREPARE),),
-    rounds=RoundLoop(
-        steps=(_step("a", "randwrite"), _step("b", "randread")), max_rounds=6, min_rounds=2
+    loops=(
+        RoundLoop(
+            steps=(_step("a", "randwrite"), _step("b", "randread")), max_rounds=6, min_rounds=2
+        ),
     ),
     after=(_step("final", "read"),),
 )
@@ -57,7 +59,7 @@ TARGET = Target(TargetKind.FILE, "/dev/null", 16 * 2**20, "/dev/null")
 
 
 def _stop_after_round_3(
-    plan: ProfilePlan, steps: Sequence[StepResult], round_index: int
+    plan: ProfilePlan, loop: RoundLoop, steps: Sequence[StepResult], round_index: int
 ) -> RoundVerdict:
     rounds = sorted({s.round_index for s in steps if s.step_key == "a"})
     return RoundVerdict(round_index >= 3, f"{len(rounds)} rounds", {"rounds": rounds})
@@ -82,7 +84,7 @@ def test_rounds_stop_when_the_check_says_so(tmp_path: Path) -> None:
     assert got == [
         ("precondition", 1),
         ("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3), ("b", 3),
-        ("final", 14),
+        ("final", 8),
     ]  # fmt: skip
     finished = [e for e in events if isinstance(e, RoundFinished)]
     assert [(e.round_index, e.stop) for e in finished] == [(2, False), (3, True)]
@@ -120,7 +122,7 @@ def test_resume_repeats_the_cut_short_round_and_loses_nothing(tmp_path: Path) ->
     keys = [(s.step_key, s.round_index) for s in stored]
     assert sorted(keys) == sorted(
         [("precondition", 1), ("a", 1), ("b", 1), ("a", 2), ("b", 2), ("a", 3), ("b", 3),
-         ("final", 14)]
+         ("final", 8)]
     )  # fmt: skip
     assert len(keys) == len(set(keys)), "no step stored twice"
     findings = {f.name: f.body for f in load_findings(conn2, first.run_id)}  # type: ignore[arg-type]
