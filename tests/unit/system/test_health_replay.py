@@ -1,36 +1,15 @@
 """read_health's orchestration, with smartctl and nvme-cli replaced by their recorded output."""
 
 import shutil
-from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
-from ssdlab.model.run import Capture
 from ssdlab.system import health
-from ssdlab.system.process import ProcessRunner
 from tests.conftest import ROOT, SHARED
+from tests.unit.system.replay import ReplayRunner
 
 DATA = ROOT / "tests" / "data" / "smart"
 SAMPLES = SHARED / "testdata" / "smart"
-
-
-class ReplayRunner(ProcessRunner):
-    """Answers each command with recorded output: (argv fragment, exit code, stdout file)."""
-
-    def __init__(self, answers: Sequence[tuple[str, int, Path | None]]) -> None:
-        super().__init__()
-        self.answers = list(answers)
-        self.calls: list[tuple[str, ...]] = []
-
-    def run(self, argv: Sequence[str], **kwargs: object) -> Capture:  # type: ignore[override]
-        self.calls.append(tuple(argv))
-        joined = " ".join(argv)
-        for fragment, code, path in self.answers:
-            if fragment in joined:
-                stdout = path.read_text() if path else ""
-                return Capture(str(kwargs["tool"]), tuple(argv), code, stdout, "", 1.0, 2.0)
-        return Capture(str(kwargs["tool"]), tuple(argv), 1, "", "not supported", 1.0, 2.0)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,131 @@
+"""Choose how to purge a device before a PTS test, and plan it as steps.
+
+A PTS purge returns every flash block to the never-written state through the drive itself
+(pts.md §1.1): NVMe Format with User Data Erase (or Sanitize), ATA SECURITY ERASE UNIT, SCSI
+FORMAT UNIT. A discard of every block (TRIM) or a zero fill is *not* a purge; ssdlab offers
+them only as fallbacks, and a run that used one is never marked conformant.
+
+The choice is a pure function of what the drive says it supports (`PurgeSupport`, read by
+system/purge.py); the steps are system tools (COMMAND steps) or fio jobs (the fallbacks).
+"""
+
+from dataclasses import dataclass
+
+from ssdlab.errors import UsageError
+from ssdlab.model.plan import FioJob
+from ssdlab.model.profile import PlanTarget, ProfileStep, StepRole
+from ssdlab.model.units import MiB
+from ssdlab.plan.profile import DEFAULT_IOENGINE
+
+METHODS = ("auto", "nvme-format", "ata-secure-erase", "scsi-format", "trim", "zero", "none")
+CONFORMANT = frozenset({"nvme-format", "ata-secure-erase", "scsi-format"})
+ATA_PASSWORD = "ssdlab"  # set and used at once by the erase; the drive clears it afterwards
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeSupport:
+    """What the drive offers; None when it could not be told."""
+
+    transport: str | None
+    nvme_format_erase: bool | None = None  # Format NVM with a user-data erase (OACS bit 1)
+    ata_security_erase: bool | None = None  # security feature supported, not frozen, no password
+    scsi_format: bool | None = None  # sg_format present and the device is SCSI/SAS
+    discard: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeChoice:
+    method: str
+    conformant: bool
+    reason: str
+
+
+def choose_purge(requested: str, support: PurgeSupport) -> PurgeChoice:
+    """The purge method to use: the requested one (checked), or with 'auto' the drive's own
+    purge when available, else TRIM, else a zero fill — each fallback labelled."""
+    if requested not in METHODS:
+        raise UsageError(f"--purge must be one of {', '.join(METHODS)} (got {requested})")
+    available = {
+        "nvme-format": support.nvme_format_erase,
+        "ata-secure-erase": support.ata_security_erase,
+        "scsi-format": support.scsi_format,
+        "trim": support.discard,
+        "zero": True,
+        "none": True,
+    }
+    if requested != "auto":
+        if available[requested] is False:
+            raise UsageError(f"--purge {requested}: this device does not offer it")
+        if available[requested] is None:
+            raise UsageError(
+                f"--purge {requested}: ssdlab cannot tell whether this device offers it; "
+                "choose another method or 'auto'"
+            )
+        return PurgeChoice(requested, requested in CONFORMANT, "chosen with --purge")
+    for method in ("nvme-format", "ata-secure-erase", "scsi-format"):
+        if available[method]:
+            return PurgeChoice(method, True, "the drive's own purge")
+    if support.discard:
+        return PurgeChoice(
+            "trim", False, "no drive purge is available; every block is discarded instead"
+        )
+    return PurgeChoice(
+        "zero", False, "no drive purge and no discard; the device is filled with zeros instead"
+    )
+
+
+def purge_steps(choice: PurgeChoice, target: PlanTarget) -> tuple[ProfileStep, ...]:
+    """The steps that carry out the purge (none for 'none')."""
+    device = target.path
+    label = f"purge ({choice.method}{'' if choice.conformant else ', not a PTS purge'})"
+    if choice.method == "nvme-format":
+        return (_command("purge", label, ("nvme", "format", device, "--ses=1", "--force")),)
+    if choice.method == "ata-secure-erase":
+        return (
+            _command(
+                "purge-set-password",
+                "purge: set a temporary ATA security password",
+                ("hdparm", "--user-master", "u", "--security-set-pass", ATA_PASSWORD, device),
+            ),
+            _command(
+                "purge",
+                label,
+                ("hdparm", "--user-master", "u", "--security-erase", ATA_PASSWORD, device),
+            ),
+        )
+    if choice.method == "scsi-format":
+        return (_command("purge", label, ("sg_format", "--format", device)),)
+    if choice.method in ("trim", "zero"):
+        return (_fio_purge(choice.method, label, target),)
+    return ()
+
+
+def _command(key: str, label: str, argv: tuple[str, ...]) -> ProfileStep:
+    return ProfileStep(key, label, StepRole.COMMAND, "command", command=argv, log_interval_ms=None)
+
+
+def _fio_purge(method: str, label: str, target: PlanTarget) -> ProfileStep:
+    size = target.capacity_bytes or target.size_bytes
+    options: tuple[tuple[str, str], ...] = (
+        ("filename", target.path),
+        ("ioengine", DEFAULT_IOENGINE),
+        ("direct", "1"),
+        ("size", str(size)),
+    )
+    if method == "zero":
+        options += (("zero_buffers", ""),)
+    section = (
+        ("rw", "trim" if method == "trim" else "write"),
+        ("bs", str(MiB)),
+        ("iodepth", "8" if method == "trim" else "32"),
+        ("numjobs", "1"),
+    )
+    return ProfileStep(
+        key="purge",
+        label=label,
+        role=StepRole.PREPARE,
+        direction="trim" if method == "trim" else "write",
+        job=FioJob(global_options=options, sections=(("purge", section),)),
+        log_interval_ms=None,
+        expected_bytes=size,
+    )

@@ -1,0 +1,75 @@
+"""Find out which purge a device offers (see plan/purge.py), keeping every tool output.
+
+- NVMe: `nvme id-ctrl -o json`; OACS bit 1 = Format NVM supported (a Format with
+  Secure Erase Settings 1 erases user data).
+- ATA: `hdparm -I`; the Security section must say "supported", "not enabled" (no password
+  set) and "not frozen" (most BIOSes freeze drives at boot; a suspend/resume cycle unfreezes).
+- SCSI/SAS: `sg_format` present (FORMAT UNIT is mandatory for SCSI disks).
+- Discard: the device's discard_max_bytes > 0 (sysfs, already in its identity).
+"""
+
+import json
+import re
+import shutil
+
+from ssdlab.model.run import Capture
+from ssdlab.model.target import Target
+from ssdlab.plan.purge import PurgeSupport
+from ssdlab.system.process import ProcessRunner
+
+_SECURITY = re.compile(r"^Security:\s*$(?P<body>.*?)(?:^\S|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def nvme_format_supported(id_ctrl_json: str) -> bool | None:
+    """OACS bit 1 of `nvme id-ctrl -o json`; None when the output cannot be read."""
+    try:
+        oacs = json.loads(id_ctrl_json).get("oacs")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    return bool(oacs & 0x2) if isinstance(oacs, int) else None
+
+
+def ata_security_erase_ready(hdparm_text: str) -> bool | None:
+    """Whether `hdparm -I` shows a security feature that can erase now; None if no section."""
+    match = _SECURITY.search(hdparm_text)
+    if match is None:
+        return None
+    lines = [line.strip() for line in match.group("body").splitlines()]
+
+    def flag(word: str) -> bool | None:
+        for line in lines:
+            if line.endswith(word):
+                return not line.startswith("not")
+        return None
+
+    supported, enabled, frozen = flag("supported"), flag("enabled"), flag("frozen")
+    if supported is None or frozen is None:
+        return None
+    return supported and not frozen and enabled is not True
+
+
+def read_purge_support(
+    target: Target, processes: ProcessRunner
+) -> tuple[PurgeSupport, tuple[Capture, ...]]:
+    device = target.device
+    transport = None if device is None else device.transport
+    discard = None
+    if device is not None and device.discard_max_bytes is not None:
+        discard = device.discard_max_bytes > 0
+    captures: list[Capture] = []
+    nvme = ata = scsi = None
+    if transport == "nvme" and shutil.which("nvme"):
+        capture = processes.run(
+            ["nvme", "id-ctrl", target.path, "-o", "json"], tool="nvme", timeout_s=30
+        )
+        captures.append(capture)
+        nvme = nvme_format_supported(capture.stdout) if capture.exit_code == 0 else None
+    elif transport in ("sata", "usb") and shutil.which("hdparm"):
+        capture = processes.run(["hdparm", "-I", target.path], tool="hdparm", timeout_s=30)
+        captures.append(capture)
+        ata = ata_security_erase_ready(capture.stdout) if capture.exit_code == 0 else None
+    elif transport in ("sas", "scsi"):
+        scsi = shutil.which("sg_format") is not None
+    if transport in ("loop", "virtio", "mmc"):
+        nvme = ata = scsi = False  # no drive purge through these
+    return PurgeSupport(transport, nvme, ata, scsi, discard), tuple(captures)

@@ -1,0 +1,65 @@
+"""Choosing a PTS purge: the drive's own purge first, fallbacks labelled, requests checked."""
+
+import pytest
+
+from ssdlab.errors import UsageError
+from ssdlab.model.profile import StepRole
+from ssdlab.plan.purge import PurgeSupport, choose_purge, purge_steps
+from tests.unit.plan.profile_golden import DEVICE_TARGET
+
+NVME = PurgeSupport("nvme", nvme_format_erase=True, discard=True)
+SATA_FROZEN = PurgeSupport("sata", ata_security_erase=False, discard=True)
+LOOP = PurgeSupport("loop", False, False, False, discard=True)
+NOTHING = PurgeSupport("usb", None, None, None, discard=False)
+
+
+def test_auto_prefers_the_drives_own_purge() -> None:
+    choice = choose_purge("auto", NVME)
+    assert (choice.method, choice.conformant) == ("nvme-format", True)
+    assert choose_purge("auto", PurgeSupport("sata", ata_security_erase=True)).method == (
+        "ata-secure-erase"
+    )
+    assert choose_purge("auto", PurgeSupport("sas", scsi_format=True)).method == "scsi-format"
+
+
+def test_auto_falls_back_to_trim_then_zero_and_says_it_is_not_a_purge() -> None:
+    trim = choose_purge("auto", SATA_FROZEN)
+    assert (trim.method, trim.conformant) == ("trim", False)
+    assert "discarded" in trim.reason
+    zero = choose_purge("auto", NOTHING)
+    assert (zero.method, zero.conformant) == ("zero", False)
+
+
+def test_a_requested_method_the_drive_lacks_or_hides_is_refused() -> None:
+    with pytest.raises(UsageError, match="does not offer it"):
+        choose_purge("ata-secure-erase", SATA_FROZEN)
+    with pytest.raises(UsageError, match="cannot tell"):
+        choose_purge("nvme-format", NOTHING)
+    with pytest.raises(UsageError, match="must be one of"):
+        choose_purge("shred", NVME)
+    assert choose_purge("none", NVME) == choose_purge("none", LOOP)
+    assert not choose_purge("none", NVME).conformant
+
+
+def test_steps_name_the_device_and_never_go_through_a_shell() -> None:
+    nvme = purge_steps(choose_purge("auto", NVME), DEVICE_TARGET)
+    assert [s.command for s in nvme] == [
+        ("nvme", "format", DEVICE_TARGET.path, "--ses=1", "--force")
+    ]
+    ata = purge_steps(
+        choose_purge("auto", PurgeSupport("sata", ata_security_erase=True)), DEVICE_TARGET
+    )
+    assert [s.key for s in ata] == ["purge-set-password", "purge"]
+    assert all(s.role is StepRole.COMMAND and s.command[-1] == DEVICE_TARGET.path for s in ata)
+
+
+def test_fallbacks_are_fio_jobs_over_the_whole_device() -> None:
+    (trim,) = purge_steps(choose_purge("trim", LOOP), DEVICE_TARGET)
+    assert trim.job is not None and trim.direction == "trim"
+    options = dict(trim.job.global_options)
+    assert options["filename"] == DEVICE_TARGET.path
+    assert int(options["size"]) == DEVICE_TARGET.capacity_bytes == trim.expected_bytes
+    assert "not a PTS purge" in trim.label
+    (zero,) = purge_steps(choose_purge("zero", LOOP), DEVICE_TARGET)
+    assert zero.job is not None and "zero_buffers" in dict(zero.job.global_options)
+    assert purge_steps(choose_purge("none", LOOP), DEVICE_TARGET) == ()

@@ -1,0 +1,85 @@
+"""Reading which purge a drive offers from nvme id-ctrl and hdparm -I output."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ssdlab.model.target import DeviceIdentity, Target, TargetKind
+from ssdlab.system.purge import ata_security_erase_ready, nvme_format_supported, read_purge_support
+from tests.unit.system.replay import ReplayRunner
+
+# The Security section as hdparm 9.x prints it (tabs and the trailing space included).
+SECURITY = (
+    "\t   *\tData Set Management TRIM supported (limit 8 blocks)\n"
+    "Security: \n"
+    "\tMaster password revision code = 65534\n"
+    "\t\tsupported\n"
+    "\t{enabled}\tenabled\n"
+    "\tnot\tlocked\n"
+    "\t{frozen}\tfrozen\n"
+    "\tnot\texpired: security count\n"
+    "\t\tsupported: enhanced erase\n"
+    "\t2min for SECURITY ERASE UNIT. 2min for ENHANCED SECURITY ERASE UNIT.\n"
+    "Logical Unit WWN Device Identifier: 5001b448bbc61f38\n"
+    "\tNAA\t\t: 5\n"
+    "Checksum: correct\n"
+)
+
+
+def _security(enabled: bool, frozen: bool) -> str:
+    return SECURITY.format(enabled="" if enabled else "not", frozen="" if frozen else "not")
+
+
+@pytest.mark.parametrize(
+    ("enabled", "frozen", "ready"),
+    [(False, False, True), (False, True, False), (True, False, False)],
+)
+def test_ata_erase_needs_no_password_and_no_freeze(
+    enabled: bool, frozen: bool, ready: bool
+) -> None:
+    assert ata_security_erase_ready(_security(enabled, frozen)) is ready
+
+
+def test_no_security_section_is_unknown_not_false() -> None:
+    assert ata_security_erase_ready("/dev/sdz:\n\nATA device\n") is None
+    unsupported = SECURITY.replace("\t\tsupported\n", "\tnot\tsupported\n", 1)
+    assert ata_security_erase_ready(unsupported.format(enabled="not", frozen="not")) is False
+
+
+def test_nvme_format_is_oacs_bit_1() -> None:
+    assert nvme_format_supported('{"oacs": 23}') is True  # 0b10111
+    assert nvme_format_supported('{"oacs": 5}') is False
+    assert nvme_format_supported('{"vid": 1}') is None
+    assert nvme_format_supported("not json") is None
+
+
+def _target(transport: str) -> Target:
+    device = DeviceIdentity("sdz", "/dev/sdz", transport=transport, discard_max_bytes=2**31)
+    return Target(TargetKind.DEVICE, "/dev/sdz", 2**30, "/dev/sdz", device=device)
+
+
+def test_read_purge_support_asks_the_right_tool(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
+    hdparm = tmp_path / "hdparm.txt"
+    hdparm.write_text(_security(enabled=False, frozen=False))
+    runner = ReplayRunner([("hdparm -I", 0, hdparm)])
+    support, captures = read_purge_support(_target("sata"), runner)
+    assert support.ata_security_erase is True and support.discard is True
+    assert runner.calls == [("hdparm", "-I", "/dev/sdz")] and len(captures) == 1
+
+    idctrl = tmp_path / "id-ctrl.json"
+    idctrl.write_text('{"oacs": 6}')
+    runner = ReplayRunner([("id-ctrl", 0, idctrl)])
+    support, _ = read_purge_support(_target("nvme"), runner)
+    assert support.nvme_format_erase is True and support.ata_security_erase is None
+
+    support, captures = read_purge_support(_target("loop"), ReplayRunner([]))
+    assert (support.nvme_format_erase, support.ata_security_erase, support.scsi_format) == (
+        False,
+        False,
+        False,
+    )
+    assert captures == ()
