@@ -339,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = commands.add_parser(
         "run",
-        help="run a characterisation profile (cache, align, sweep, cachefit, trim, fill)",
+        help="run a profile: characterisation (cache, align, sweep, cachefit, trim, fill) or "
+        "SNIA PTS (pts-iops, pts-tp, pts-lat, pts-wsat, pts-hir, pts-xsr)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  ssdlab run cache /dev/sdb --destroy-data /dev/sdb\n"
         "  ssdlab run align /mnt/ssd\n  ssdlab run sweep /mnt/ssd --plots plots/\n",
@@ -366,6 +367,27 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.add_argument("--json", action="store_true", help="print the result as JSON")
         _add_db(sub)
+
+    resume = commands.add_parser(
+        "resume",
+        help="continue an interrupted profile run (a cut-short round runs again)",
+        description="Continue a profile run that was interrupted or failed: finished steps and "
+        "rounds are kept, a round that was cut short runs again from its start, and the "
+        "resumption is recorded. Refuses a run planned by another profile version, a device "
+        "with another serial number, or a test file that is gone.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab resume last --destroy-data /dev/nvme0n1\n"
+        "  ssdlab resume 42 --plots plots/\n",
+    )
+    resume.add_argument("run", help="run id, or 'last'")
+    resume.add_argument(
+        "--destroy-data", metavar="DEV", help="allow writing to the run's block device DEV again"
+    )
+    resume.add_argument(
+        "--plots", metavar="DIR", help="also write the report's charts here as SVG and PNG"
+    )
+    resume.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_db(resume)
 
     runs = commands.add_parser("runs", help="list stored runs")
     runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")

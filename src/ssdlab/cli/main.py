@@ -1,7 +1,8 @@
 """ssdlab's entry point: parse arguments, run one command, turn errors into exit codes.
 
 quick            cli/quick.py    target → plan → fio → store → result table
-run / plan       cli/run.py      characterisation profiles: plan → facts → fio → verdicts → report
+run / plan       cli/run.py      profiles (characterisation, SNIA PTS): plan → fio → verdicts
+resume           cli/run.py      an interrupted profile run, from the round it stopped in
 runs/show/export cli/inspect.py  stored runs read back and exported
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 """
@@ -23,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "quick": ("quick", "cmd_quick"),
     "plan": ("run", "cmd_plan"),
     "run": ("run", "cmd_run"),
+    "resume": ("run", "cmd_resume"),
     "runs": ("inspect", "cmd_runs"),
     "show": ("inspect", "cmd_show"),
     "export": ("inspect", "cmd_export"),

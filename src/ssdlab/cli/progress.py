@@ -27,11 +27,13 @@ from ssdlab.runner.events import (
     PrepareFinished,
     PrepareStarted,
     ProfileRunStarted,
+    RoundFinished,
     RunStarted,
     StepFinished,
     StepProgress,
     StepStarted,
 )
+from ssdlab.runner.profile import step_count
 
 
 def _pass_name(event: PassStarted) -> str:
@@ -72,7 +74,10 @@ class LineProgress:
             text = f"warning: {event.text}"
         elif isinstance(event, ProfileRunStarted):
             about = "" if event.estimated_s is None else f", about {event.estimated_s:.0f} s"
-            text = f"run {event.run_id}: {event.plan.profile}, {len(event.plan.steps)} steps{about}"
+            steps = step_count(event.plan)
+            text = f"run {event.run_id}: {event.plan.profile}, up to {steps} steps{about}"
+        elif isinstance(event, RoundFinished):
+            text = f"    {event.summary}" + (" — stopping" if event.stop else "")
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
             text = f"[{event.number}/{event.total}] {event.step.label}"
@@ -170,6 +175,9 @@ class BarProgress:
                 self._on_step_event(event)
             elif isinstance(event, PrepareFinished):
                 self._console.print(f"test file ready in {event.elapsed_s:.1f} s")
+            elif isinstance(event, RoundFinished):
+                stop = " — stopping" if event.stop else ""
+                self._console.print(f"{event.summary}{stop}")
 
     def _on_step_event(
         self, event: ProfileRunStarted | StepStarted | StepProgress | StepFinished
@@ -179,7 +187,7 @@ class BarProgress:
         if isinstance(event, ProfileRunStarted):
             self._counts_steps = True
             self._run_task = self._progress.add_task(
-                f"run {event.run_id} ({event.plan.profile})", total=len(event.plan.steps)
+                f"run {event.run_id} ({event.plan.profile})", total=step_count(event.plan)
             )
         elif isinstance(event, StepStarted):
             timed = event.step.expected_s is not None or event.step.idle_s > 0

@@ -4,6 +4,7 @@ check safety, gather facts, run, analyse, store, show."""
 import argparse
 import functools
 import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,16 +17,26 @@ from ssdlab.model.profile import (
     PlanTarget,
     ProfilePlan,
     ProfileSpec,
+    ProfileStep,
     SettingValue,
     Writes,
 )
-from ssdlab.model.target import Target
+from ssdlab.model.run import RunRecord
+from ssdlab.model.target import Target, TargetKind
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
 from ssdlab.report.document import Document, document_json
 from ssdlab.report.plots import render_chart
-from ssdlab.runner.profile import FactsReading, ProfileRunner, describe_step
+from ssdlab.runner.profile import (
+    FACTS_FINDING,
+    FactsReading,
+    ProfileOutcome,
+    ProfileRunner,
+    describe_step,
+)
 from ssdlab.store import runs as store
+from ssdlab.store.findings import load_findings
+from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.devicetarget import (
     check_device_writes,
     is_block_device_path,
@@ -36,13 +47,22 @@ from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
 from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.purge import read_purge_support
 
 from .jobs import emit_plan
-from .profiles import analyser_of, document_builder_of, facts_reader_of, planner_of, spec_of
+from .profiles import (
+    PROFILES,
+    analyser_of,
+    document_builder_of,
+    facts_reader_of,
+    planner_of,
+    round_check_of,
+    spec_of,
+)
 from .progress import make_progress
 from .render import print_document
 from .signals import SignalGuard
-from .store_access import db_path, load_profile_results, open_db
+from .store_access import db_path, load_profile_results, open_db, run_id_arg
 
 
 def _given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:
@@ -85,7 +105,9 @@ def resolve_target(args: argparse.Namespace, spec: ProfileSpec) -> Target:
     )
 
 
-def plan_target_of(target: Target) -> PlanTarget:
+def plan_target_of(
+    target: Target, spec: ProfileSpec | None = None, processes: ProcessRunner | None = None
+) -> PlanTarget:
     needs_fill = False
     if target.kind.value == "file":
         path = Path(target.path)
@@ -93,17 +115,23 @@ def plan_target_of(target: Target) -> PlanTarget:
             is_test_file_name(path.name) and path.stat().st_size < target.size_bytes
         )
     device = target.device
+    is_device = target.kind.value == "device"
+    purge_support = None
+    if spec is not None and spec.reads_purge_support and is_device and processes is not None:
+        purge_support, _captures = read_purge_support(target, processes)  # kept by the facts
     return PlanTarget(
         path=target.path,
         kind=target.kind.value,
         size_bytes=target.size_bytes,
-        capacity_bytes=device.capacity_bytes if target.kind.value == "device" and device else None,
+        capacity_bytes=device.capacity_bytes if is_device and device else None,
         direct_io=target.direct_io,
         needs_fill=needs_fill,
         logical_block_bytes=device.logical_block_bytes if device else None,
         discard_supported=None
         if device is None or device.discard_max_bytes is None
         else device.discard_max_bytes > 0,
+        transport=device.transport if is_device and device else None,
+        purge_support=purge_support,
     )
 
 
@@ -111,31 +139,69 @@ def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, P
     spec = spec_of(args.profile)
     given = _given_settings(args, spec)
     target = resolve_target(args, spec)
-    plan = planner_of(args.profile)(given, plan_target_of(target))
+    plan = planner_of(args.profile)(given, plan_target_of(target, spec, ProcessRunner()))
     return plan, target, spec
 
 
+def plan_sequence(plan: ProfilePlan) -> list[tuple[int, ProfileStep, int | None]]:
+    """(step number, step, round) in the order a run takes them, with each round loop shown
+    once (its first round)."""
+    sequence: list[tuple[int, ProfileStep, int | None]] = []
+    for step in plan.steps:
+        sequence.append((len(sequence) + 1, step, None))
+    for loop in plan.loops:
+        for step in loop.before:
+            sequence.append((len(sequence) + 1, step, None))
+        for step in loop.steps:
+            sequence.append((len(sequence) + 1, step, 1))
+    for step in plan.after:
+        sequence.append((len(sequence) + 1, step, None))
+    return sequence
+
+
 def plan_jobs(plan: ProfilePlan) -> list[tuple[str, str]]:
-    """(name, job file text) of every fio step, numbered as the run numbers them."""
-    jobs = []
-    for number, step in enumerate(plan.steps, start=1):
-        if step.job is not None:
-            jobs.append(
-                (
-                    f"{number:02d}-{step.key}",
-                    render_job(step.job, describe_step(plan, step, number)),
-                )
-            )
-    return jobs
+    """(name, job file text) of every distinct fio step, numbered as the run numbers them; a
+    job repeated with only its name changed (HIR's hundreds of access periods) is shown once,
+    with how many times it runs."""
+    jobs: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
+    counts: list[int] = []
+    for number, step, round_index in plan_sequence(plan):
+        if step.job is None:
+            continue
+        text = render_job(step.job, describe_step(plan, step, number, round_index))
+        shape = render_job(step.job).replace(step.key, "<step>")
+        if shape in seen:
+            counts[seen[shape]] += 1
+            continue
+        seen[shape] = len(jobs)
+        counts.append(1)
+        prefix = "r1-" if round_index is not None else ""
+        jobs.append((f"{prefix}{number:02d}-{step.key}", text))
+    return [
+        (name if count == 1 else f"{name} (x{count})", text)
+        for (name, text), count in zip(jobs, counts, strict=True)
+    ]
 
 
 def _other_steps(plan: ProfilePlan) -> list[str]:
     notes = []
-    for number, step in enumerate(plan.steps, start=1):
+    idles: dict[str, int] = {}
+    for number, step, _round in plan_sequence(plan):
         if step.job is None and step.idle_s:
-            notes.append(f"step {number}: {step.label}: idle {step.idle_s:g} s")
+            idles[step.label] = idles.get(step.label, 0) + 1
+            if idles[step.label] == 1:
+                notes.append(f"step {number}: {step.label}")
         elif step.command:
             notes.append(f"step {number}: {step.label}: runs {' '.join(step.command)}")
+    for loop in plan.loops:
+        name = f" {loop.name}" if loop.name else ""
+        notes.append(
+            f"round loop{name}: {len(loop.steps)} steps a round, {loop.min_rounds} to "
+            f"{loop.max_rounds} rounds" + (f"; stops on {loop.check}" if loop.check else "")
+        )
+    repeated = {label: n for label, n in idles.items() if n > 1}
+    notes.extend(f"{label}: {n} times" for label, n in repeated.items())
     return notes
 
 
@@ -218,9 +284,23 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
             read_health=health,
             read_facts=read_facts,
             analyse=analyser_of(args.profile),
+            check_round=round_check_of(args.profile),
         )
+    return _report_outcome(args, out, conn, outcome, target, spec.name, database)
+
+
+def _report_outcome(
+    args: argparse.Namespace,
+    out: Console,
+    conn: sqlite3.Connection,
+    outcome: ProfileOutcome,
+    target: Target,
+    profile: str,
+    database: Path,
+) -> int:
+    """Show a finished (or stopped) profile run: its document, charts, where it is stored."""
     results = load_profile_results(conn, outcome.run_id)
-    document = document_builder_of(args.profile)(results)
+    document = document_builder_of(profile)(results)
     written = write_charts(document, args.plots) if args.plots else []
     if args.json:
         sys.stdout.write(document_json(document))
@@ -231,14 +311,89 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(
             f"stored as run {outcome.run_id} in {database}{kept} "
-            f"({spec.name}, {format_size(target.size_bytes)} region)",
+            f"({profile}, {format_size(target.size_bytes)} region)",
             highlight=False,
         )
     if outcome.status.value == "interrupted":
         raise Interrupted(
             f"run {outcome.run_id} was interrupted; the {len(outcome.steps)} steps that "
-            "finished are stored"
+            f"finished are stored; 'ssdlab resume {outcome.run_id}' continues it"
         )
     if outcome.status.value == "failed":
         raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")
     return 0
+
+
+def _resumable_target(run: RunRecord) -> Target:
+    """The run's target again, refusing when it is not the same one any more."""
+    size = run.target.get("size_bytes")
+    if not isinstance(size, int):
+        raise UsageError(f"run {run.run_id} does not record its target's size; it cannot resume")
+    if run.target_kind == "device":
+        target = resolve_device_target(run.target_path, size)
+        stored = run.target.get("device")
+        before = stored.get("serial") if isinstance(stored, dict) else None
+        now = target.device.serial if target.device else None
+        if before != now:
+            raise UsageError(
+                f"{run.target_path} is not the device run {run.run_id} used (serial "
+                f"{before!r} then, {now!r} now); start a new run"
+            )
+        return target
+    path = Path(run.target_path)
+    if not path.is_file() or path.stat().st_size < size:
+        raise UsageError(
+            f"the test file {run.target_path} of run {run.run_id} is gone, so its "
+            "preconditioning is lost; start a new run (use --keep to keep a test file)"
+        )
+    direct = bool(run.target.get("direct_io", True))
+    return Target(TargetKind.FILE, str(path), size, run.target_path, direct_io=direct)
+
+
+def cmd_resume(args: argparse.Namespace, out: Console) -> int:
+    """Continue an interrupted profile run where it stopped (a cut-short round runs again)."""
+    database = db_path(args)
+    conn = open_db(args)
+    run_id = run_id_arg(conn, args.run)
+    run = store.load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    if run.kind != "profile":
+        raise UsageError(f"run {run_id} is a {run.kind} run; only profile runs can resume")
+    if run.status.value not in ("interrupted", "failed"):
+        raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
+    if run.profile not in PROFILES:
+        raise UsageError(f"this ssdlab has no profile {run.profile!r}; run {run_id} cannot resume")
+    spec = spec_of(run.profile)
+    if spec.version != run.profile_version:
+        raise UsageError(
+            f"run {run_id} was planned by {run.profile} version {run.profile_version}; this "
+            f"ssdlab has version {spec.version}, and a run never mixes the two; start a new run"
+        )
+    plan = profile_plan_of(run)
+    target = _resumable_target(run)
+    if plan.destructive:
+        check_device_writes(target, args.destroy_data, database)
+    processes = ProcessRunner()
+    fio = find_fio(processes)
+    progress = make_progress(sys.stderr)
+    runner = ProfileRunner(conn, fio, progress, processes)
+    findings = {f.name: f.body for f in load_findings(conn, run_id)}
+    facts = findings.get(FACTS_FINDING, {})
+
+    def exit_now() -> None:
+        runner.kill()
+        os._exit(130)
+
+    with SignalGuard(runner.request_stop, exit_now), progress:
+        outcome = runner.resume(
+            plan,
+            run_id,
+            target,
+            dict(facts) if isinstance(facts, dict) else {},
+            keep_file=True,
+            analyse=analyser_of(run.profile),
+            check_round=round_check_of(run.profile),
+        )
+    args.keep = True
+    return _report_outcome(args, out, conn, outcome, target, run.profile, database)

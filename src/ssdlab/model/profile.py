@@ -16,6 +16,7 @@ from ssdlab.model.health import HealthSample
 from ssdlab.model.plan import FioJob
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import PurgeSupport
 
 SettingValue = int | float | str | bool | tuple[int, ...] | None
 Settings = Mapping[str, SettingValue]
@@ -71,6 +72,7 @@ class ProfileSpec:
     writes: Writes
     default_file_size_bytes: int  # test region on a file target when --size is not given
     whole_device_by_default: bool  # device targets use the whole device unless --size
+    reads_purge_support: bool = False  # planning needs to know how the drive can be purged
 
     def option(self, name: str) -> OptionSpec:
         for option in self.options:
@@ -131,6 +133,15 @@ class RoundLoop:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundVerdict:
+    """After a round: whether to stop, a line for the progress display, and the numbers."""
+
+    stop: bool
+    summary: str
+    body: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ProfilePlan:
     """Everything a profile run will do, in order: `steps`, then each round loop (its
     `before` steps, then its rounds), then `after`. Pure data: print it, store it, run it."""
@@ -145,6 +156,10 @@ class ProfilePlan:
     notes: tuple[str, ...] = ()
     loops: tuple[RoundLoop, ...] = ()
     after: tuple[ProfileStep, ...] = ()
+    params: tuple[tuple[str, SettingValue], ...] = ()  # what planning fixed (PTS: purge method)
+
+    def param(self, name: str) -> SettingValue:
+        return dict(self.params).get(name)
 
     def setting(self, name: str) -> SettingValue:
         for key, value in self.settings:
@@ -178,6 +193,8 @@ class PlanTarget:
     needs_fill: bool  # a file target that must be written before it is read
     logical_block_bytes: int | None = None
     discard_supported: bool | None = None
+    transport: str | None = None  # nvme, sata, sas, usb, loop, ... (devices only)
+    purge_support: PurgeSupport | None = None  # read only for profiles that purge
 
 
 @dataclass(frozen=True, slots=True)

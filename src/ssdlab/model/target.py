@@ -72,3 +72,17 @@ class Target:
     device: DeviceIdentity | None = None  # for a file: the device under its filesystem
     filesystem: FilesystemInfo | None = None
     warnings: tuple[str, ...] = ()
+
+
+PURGE_METHODS = ("auto", "nvme-format", "ata-secure-erase", "scsi-format", "trim", "zero", "none")
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeSupport:
+    """What the drive offers; None when it could not be told."""
+
+    transport: str | None
+    nvme_format_erase: bool | None = None  # Format NVM with a user-data erase (OACS bit 1)
+    ata_security_erase: bool | None = None  # security feature supported, not frozen, no password
+    scsi_format: bool | None = None  # sg_format present and the device is SCSI/SAS
+    discard: bool | None = None

@@ -14,23 +14,13 @@ from dataclasses import dataclass
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfileStep, StepRole
+from ssdlab.model.target import PURGE_METHODS, PurgeSupport
 from ssdlab.model.units import MiB
 from ssdlab.plan.profile import DEFAULT_IOENGINE
 
-METHODS = ("auto", "nvme-format", "ata-secure-erase", "scsi-format", "trim", "zero", "none")
+METHODS = PURGE_METHODS
 CONFORMANT = frozenset({"nvme-format", "ata-secure-erase", "scsi-format"})
 ATA_PASSWORD = "ssdlab"  # set and used at once by the erase; the drive clears it afterwards
-
-
-@dataclass(frozen=True, slots=True)
-class PurgeSupport:
-    """What the drive offers; None when it could not be told."""
-
-    transport: str | None
-    nvme_format_erase: bool | None = None  # Format NVM with a user-data erase (OACS bit 1)
-    ata_security_erase: bool | None = None  # security feature supported, not frozen, no password
-    scsi_format: bool | None = None  # sg_format present and the device is SCSI/SAS
-    discard: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, ToolError
-from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, StepRole
+from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
 from ssdlab.model.run import Capture, Environment, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import Target
@@ -44,17 +44,8 @@ FACTS_FINDING = "target-facts"
 Facts = Mapping[str, Any]
 FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
 Analyse = Callable[[ProfilePlan, Sequence[StepResult], Facts, Mapping[int, str]], Mapping[str, Any]]
-RoundCheck = Callable[[ProfilePlan, "RoundLoop", Sequence[StepResult], int], "RoundVerdict"]
+RoundCheck = Callable[[ProfilePlan, RoundLoop, Sequence[StepResult], int], RoundVerdict]
 ROUND_FINDING = "round-check"
-
-
-@dataclass(frozen=True, slots=True)
-class RoundVerdict:
-    """After a round: whether to stop, a line for the progress display, and the numbers."""
-
-    stop: bool
-    summary: str
-    body: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,6 +73,7 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
             notes=tuple(data.get("notes", ())),
             loops=tuple(_loop(loop) for loop in data.get("loops", ())),
             after=tuple(_step(s) for s in data.get("after", ())),
+            params=_pairs(data.get("params", [])),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise StoreError(f"run {run.run_id}'s stored plan cannot be read: {error}") from error

@@ -11,11 +11,13 @@
 import json
 import re
 import shutil
+from dataclasses import asdict
+from typing import Any
 
 from ssdlab.model.run import Capture
-from ssdlab.model.target import Target
-from ssdlab.plan.purge import PurgeSupport
+from ssdlab.model.target import PurgeSupport, Target
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.targetfacts import read_target_facts
 
 _SECURITY = re.compile(r"^Security:\s*$(?P<body>.*?)(?:^\S|\Z)", re.MULTILINE | re.DOTALL)
 
@@ -73,3 +75,15 @@ def read_purge_support(
     if transport in ("loop", "virtio", "mmc"):
         nvme = ata = scsi = False  # no drive purge through these
     return PurgeSupport(transport, nvme, ata, scsi, discard), tuple(captures)
+
+
+def read_pts_facts(
+    target: Target, processes: ProcessRunner
+) -> tuple[dict[str, Any], tuple[Capture, ...]]:
+    """The target facts every profile records, plus what the drive says about purging (its
+    tool outputs kept as captures: the evidence behind the purge method a PTS run used)."""
+    facts, captures = read_target_facts(target, processes)
+    if target.kind.value != "device":
+        return {**facts, "purge_support": None}, captures
+    support, purge_captures = read_purge_support(target, processes)
+    return {**facts, "purge_support": asdict(support)}, (*captures, *purge_captures)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ssdlab.cli.run import plan_jobs
+from ssdlab.cli.run import plan_jobs, plan_sequence
 from ssdlab.model.profile import PlanTarget, ProfilePlan
 from ssdlab.model.units import GiB
 from tests.conftest import ROOT, assert_golden
@@ -36,10 +36,21 @@ def render_profile_plan(plan: ProfilePlan) -> str:
     the plan's notes and its non-fio steps (idle pauses, system tools) as comments."""
     text = "".join(f"### {name}\n{job}" for name, job in plan_jobs(plan))
     extra = [f"; note: {note}" for note in plan.notes]
-    for number, step in enumerate(plan.steps, start=1):
+    repeats: dict[str, int] = {}
+    for number, step, _round in plan_sequence(plan):
         if step.job is None:
             what = f"idle {step.idle_s:g} s" if step.idle_s else " ".join(step.command)
-            extra.append(f"; step {number} {step.key}: {what}")
+            repeats[what] = repeats.get(what, 0) + 1
+            if repeats[what] == 1:
+                extra.append(f"; step {number} {step.key}: {what}")
+    extra += [f"; repeated {n} times: {what}" for what, n in repeats.items() if n > 1]
+    for loop in plan.loops:
+        extra.append(
+            f"; loop {loop.name or '-'}: {len(loop.steps)} steps a round, rounds "
+            f"{loop.min_rounds}..{loop.max_rounds}; {loop.check or 'no check'}"
+        )
+    if plan.params:
+        extra.append("; params: " + ", ".join(f"{k}={v!r}" for k, v in plan.params))
     return text + ("### plan-notes\n" + "\n".join(extra) + "\n" if extra else "")
 
 

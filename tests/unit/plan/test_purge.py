@@ -4,7 +4,8 @@ import pytest
 
 from ssdlab.errors import UsageError
 from ssdlab.model.profile import StepRole
-from ssdlab.plan.purge import PurgeSupport, choose_purge, purge_steps
+from ssdlab.model.target import PurgeSupport
+from ssdlab.plan.purge import choose_purge, purge_steps
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 NVME = PurgeSupport("nvme", nvme_format_erase=True, discard=True)

@@ -1,0 +1,168 @@
+"""The SNIA PTS plans: goldens pinning loop order and parameters, and the conformance rules."""
+
+from dataclasses import replace
+
+import pytest
+
+from ssdlab.errors import UsageError
+from ssdlab.model.profile import ProfilePlan, ProfileStep
+from ssdlab.model.target import PurgeSupport
+from ssdlab.model.units import GiB, KiB, MiB
+from ssdlab.plan.pts import (
+    plan_pts_hir,
+    plan_pts_iops,
+    plan_pts_lat,
+    plan_pts_tp,
+    plan_pts_wsat,
+    plan_pts_xsr,
+)
+from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET, check_golden
+
+NVME = replace(
+    DEVICE_TARGET,
+    transport="nvme",
+    purge_support=PurgeSupport("nvme", nvme_format_erase=True, discard=True),
+)
+PLANNERS = {
+    "iops": plan_pts_iops,
+    "tp": plan_pts_tp,
+    "lat": plan_pts_lat,
+    "wsat": plan_pts_wsat,
+    "hir": plan_pts_hir,
+    "xsr": plan_pts_xsr,
+}
+MIXES = (100, 95, 65, 50, 35, 5, 0)
+SIZES = (1024 * KiB, 128 * KiB, 64 * KiB, 32 * KiB, 16 * KiB, 8 * KiB, 4 * KiB, 512)
+
+
+def _options(step: ProfileStep) -> dict[str, str]:
+    assert step.job is not None
+    return dict(step.job.global_options) | dict(step.job.sections[0][1])
+
+
+@pytest.mark.parametrize("name", sorted(PLANNERS))
+def test_golden_on_an_nvme_drive(name: str, update_golden: bool) -> None:
+    check_golden(f"pts-{name}__device", PLANNERS[name]({}, NVME), update_golden)
+
+
+def test_golden_client_class_and_a_trial_on_a_file(update_golden: bool) -> None:
+    check_golden("pts-iops__client", plan_pts_iops({"device_class": "client"}, NVME), update_golden)
+    trial = plan_pts_iops(
+        {"round_seconds": 0.5, "block_sizes": (4 * KiB,), "mixes": (0,), "wipc_multiple": 0.5},
+        FILE_TARGET,
+    )
+    check_golden("pts-iops__file", trial, update_golden)
+
+
+def test_iops_round_is_mix_outer_block_size_inner_in_spec_order() -> None:
+    plan = plan_pts_iops({}, NVME)
+    (loop,) = plan.loops
+    order = [(s.param("rwmix_read_pct"), s.param("block_size_bytes")) for s in loop.steps]
+    assert order == [(mix, size) for mix in MIXES for size in SIZES]
+    assert (loop.min_rounds, loop.max_rounds) == (5, 25)
+    tracked = {s.param("tracks") for s in loop.steps} - {None}
+    assert tracked == {"iops 0/100 4KiB", "iops 65/35 64KiB", "iops 100/0 1024KiB"}
+    for step in loop.steps:
+        options = _options(step)
+        assert options["runtime"] == "60" and "time_based" in options
+        assert options["randseed"] == "20201001" and "refill_buffers" in options
+        assert (options["numjobs"], options["iodepth"]) == ("4", "32")  # PTS-E TC4/QD32
+        assert options["size"] == str(4 * GiB)  # ActiveRange 100 %
+
+
+def test_purge_then_wipc_of_twice_the_active_range_with_one_job() -> None:
+    plan = plan_pts_iops({}, NVME)
+    assert plan.steps[0].command[:2] == ("nvme", "set-feature")  # PTS-E: write cache off
+    assert plan.steps[0].command[-1] == "--value=0"
+    purge, wipc = plan.loops[0].before
+    assert purge.command == ("nvme", "format", "/dev/nvme0n1", "--ses=1", "--force")
+    options = _options(wipc)
+    assert (options["rw"], options["bs"], options["numjobs"]) == ("write", str(128 * KiB), "1")
+    assert int(options["io_size"]) == 2 * 4 * GiB == wipc.expected_bytes
+    assert plan.param("purge_method") == "nvme-format" and plan.param("purge_conformant")
+    assert plan.param("deviations") == ""  # an unchanged run on a whole purged NVMe drive
+
+
+def test_client_class_uses_75_percent_and_its_tc_qd() -> None:
+    plan = plan_pts_iops({"device_class": "client"}, NVME)
+    element = plan.loops[0].steps[0]
+    options = _options(element)
+    assert options["size"] == str(3 * GiB)
+    assert (options["numjobs"], options["iodepth"]) == ("2", "16")
+    assert plan.steps[0].command[-1] == "--value=1"  # PTS-C: write cache on
+
+
+def test_throughput_has_a_purge_and_wipc_per_block_size() -> None:
+    plan = plan_pts_tp({}, NVME)
+    assert [loop.name for loop in plan.loops] == ["128kib", "1024kib"]
+    for loop, size in zip(plan.loops, (128 * KiB, MiB), strict=True):
+        purge, wipc = loop.before
+        assert purge.key.startswith("purge") and _options(wipc)["bs"] == str(size)
+        assert [_options(s)["rw"] for s in loop.steps] == ["read", "write"]
+        assert {s.param("tracks") for s in loop.steps} - {None} == {
+            f"bw_bytes_per_s 0/100 {size // KiB}KiB"
+        }
+    keys = [s.key for s in plan.all_steps]
+    assert len(keys) == len(set(keys)), "step keys are unique across loops"
+
+
+def test_latency_is_tc1_qd1_with_five_nines() -> None:
+    plan = plan_pts_lat({}, NVME)
+    (loop,) = plan.loops
+    assert len(loop.steps) == 9
+    for step in loop.steps:
+        options = _options(step)
+        assert (options["numjobs"], options["iodepth"]) == ("1", "1")
+        assert "99.999" in options["percentile_list"].split(":")
+
+
+def test_wsat_has_no_wipc_and_stops_by_bytes_or_time() -> None:
+    plan = plan_pts_wsat({}, NVME)
+    (loop,) = plan.loops
+    assert [s.key for s in loop.before] == ["purge"]
+    assert loop.max_rounds == 24 * 60 and plan.param("stop_bytes") == 4 * 4 * GiB
+
+
+def test_hir_waits_follow_preconditioning_with_a_baseline_per_state() -> None:
+    plan = plan_pts_hir({"repeats": 2}, NVME)
+    waits = [s.idle_s for s in plan.after if s.idle_s]
+    assert waits == [5, 5, 10, 10, 15, 15, 25, 25, 50, 50]
+    baselines = [s for s in plan.after if s.param("baseline")]
+    assert len(baselines) == 5 and all(s.expected_s == 5 * 2 for s in baselines)
+    assert "2 repeats per wait state instead of 360" in str(plan.param("deviations"))
+
+
+def test_xsr_runs_three_access_groups_sampled_every_minute() -> None:
+    plan = plan_pts_xsr({}, NVME)
+    groups = [s for s in plan.steps if s.param("access_group")]
+    assert [s.expected_s for s in groups] == [8 * 3600, 6 * 3600, 8 * 3600]
+    assert [_options(s)["rw"] for s in groups] == ["write", "randwrite", "write"]
+    assert all(s.log_interval_ms == 60_000 for s in groups)
+
+
+def _deviations(plan: ProfilePlan) -> list[str]:
+    return [d for d in str(plan.param("deviations")).split("\n") if d]
+
+
+def test_every_change_from_the_spec_is_a_recorded_deviation() -> None:
+    plan = plan_pts_iops(
+        {"round_seconds": 1.0, "active_range": 50, "threads": 1, "write_cache": "keep"}, NVME
+    )
+    text = "\n".join(_deviations(plan))
+    for part in ("element seconds 1.0", "ActiveRange % 50", "TC1/QD32", "write cache left"):
+        assert part in text
+    assert all(note.startswith("not conformant") for note in plan.notes)
+    assert "the target is a file" in "\n".join(_deviations(plan_pts_iops({}, FILE_TARGET)))
+    loop_purge = _deviations(plan_pts_iops({}, replace(NVME, transport="loop", purge_support=None)))
+    assert any("purge by zero" in d for d in loop_purge)
+
+
+def test_trial_filters_keep_the_tracking_elements() -> None:
+    plan = plan_pts_iops({"block_sizes": (8 * KiB,), "mixes": (50,)}, NVME)
+    keys = [s.key for s in plan.loops[0].steps]
+    assert keys == ["rnd-1024kib-r100", "rnd-64kib-r65", "rnd-8kib-r50", "rnd-4kib-r0"]
+    with pytest.raises(UsageError, match="no sub-test"):
+        plan_pts_tp({"block_sizes": (4 * KiB,)}, NVME)
+    with pytest.raises(UsageError, match="does not offer"):
+        plan_pts_iops({"purge": "ata-secure-erase"}, replace(NVME, purge_support=PurgeSupport(
+            "nvme", nvme_format_erase=True, ata_security_erase=False)))  # fmt: skip
