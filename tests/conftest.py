@@ -7,6 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No per-example time limit: speed is measured in bench/, and a loaded 2-core machine must not
+# turn a slow example into a failure. Tests that guard against hangs set their own deadline.
+settings.register_profile("ssdlab", deadline=None)
+settings.load_profile("ssdlab")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -336,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub = planned.add_parser(name, help=spec.summary, description=spec.description)
         _add_profile_options(sub, spec)
         _add_plan_outputs(sub)
+        _add_db(sub)  # options that name a stored run (cachefit --from-run) read it here
 
     run = commands.add_parser(
         "run",

@@ -138,9 +138,28 @@ def plan_target_of(
 def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, ProfileSpec]:
     spec = spec_of(args.profile)
     given = _given_settings(args, spec)
+    if args.profile == "cachefit" and given.get("from_run") is not None:
+        _cache_size_from_run(args, given)
     target = resolve_target(args, spec)
     plan = planner_of(args.profile)(given, plan_target_of(target, spec, ProcessRunner()))
     return plan, target, spec
+
+
+def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue]) -> None:
+    """cachefit --from-run RUN: the write-cache size a stored `cache` run found."""
+    from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
+
+    if given.get("cache_size") is not None:
+        raise UsageError("give --cache-size or --from-run, not both")
+    run_id = int(str(given["from_run"]))
+    conn = open_db(args)
+    run = store.load_run(conn, run_id)
+    if run is None or run.profile != "cache":
+        raise UsageError(f"--from-run {run_id}: there is no `cache` run {run_id} in the store")
+    body = next((f.body for f in load_findings(conn, run_id) if f.name == CACHE_FINDING), None)
+    size = None if body is None else cache_size_from_finding(body)
+    if size is not None:
+        given["cache_size"] = size
 
 
 def plan_sequence(plan: ProfilePlan) -> list[tuple[int, ProfileStep, int | None]]:
