@@ -1,0 +1,138 @@
+"""PTS round checks and results on synthetic rounds built against real plans."""
+
+from dataclasses import replace
+
+import pytest
+
+from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
+from ssdlab.model.result import DirectionMetrics
+from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.model.target import PurgeSupport
+from ssdlab.model.units import KiB
+from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
+from ssdlab.report.document import render_markdown
+from ssdlab.report.pts import analyse_pts, build_pts_document, check_pts_round
+from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
+
+NVME = replace(
+    DEVICE_TARGET,
+    transport="nvme",
+    purge_support=PurgeSupport("nvme", nvme_format_erase=True, discard=True),
+)
+TRIAL = {"block_sizes": (4 * KiB,), "mixes": (0,)}  # the three tracking elements + nothing
+
+
+def _direction(iops: float, written: int = 0) -> DirectionMetrics:
+    return DirectionMetrics(written, int(iops), 1.0, iops * 4096, iops, 1000.0, 10.0, 9000.0,
+                            5.0, 900.0, ((99.999, 8000),))  # fmt: skip
+
+
+def _result(key: str, round_index: int, iops: float, written: int = 0) -> StepResult:
+    metrics = _direction(iops, written)
+    return StepResult(key, key, "write", round_index, False, iops * 4096, iops, 1000.0,
+                      None, metrics)  # fmt: skip
+
+
+def _rounds(loop: RoundLoop, values: dict[str, list[float]], written: int = 0) -> list[StepResult]:
+    """Each element's value per round; elements not named get a constant."""
+    rounds = len(next(iter(values.values())))
+    return [
+        _result(step.key, r, values.get(step.key, [1000.0] * rounds)[r - 1], written)
+        for r in range(1, rounds + 1)
+        for step in loop.steps
+    ]
+
+
+def test_stops_at_the_first_window_where_every_variable_is_steady() -> None:
+    plan = plan_pts_iops(TRIAL, NVME)
+    (loop,) = plan.loops
+    # 4 KiB writes settle from round 3: 100, 100, 100, 100, 100 in rounds 3-7
+    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100]})
+    verdicts = [check_pts_round(plan, loop, steps, r) for r in range(5, 8)]
+    assert [v.stop for v in verdicts] == [False, False, True]
+    assert verdicts[-1].body["window"] == (3, 7)
+    assert "steady state in rounds 3–7" in verdicts[-1].summary
+
+
+def test_range_passes_but_slope_fails_and_the_reverse() -> None:
+    plan = plan_pts_iops(TRIAL, NVME)
+    (loop,) = plan.loops
+    # a steady climb: range 16 % of the average (≤ 20 %) but slope excursion 16 % (> 10 %)
+    climb = _rounds(loop, {"rnd-4kib-r0": [92, 96, 100, 104, 108]})
+    verdict = check_pts_round(plan, loop, climb, 5)
+    assert not verdict.stop and "slope" in verdict.summary
+    (check,) = [c for c in verdict.body["checks"] if c["variable"] == "iops 0/100 4KiB"]
+    assert check["passes_range"] and not check["passes_slope"]
+    # flat ends, one outlier: slope 0, range 30 % of the average
+    spike = _rounds(loop, {"rnd-4kib-r0": [100, 100, 130, 100, 100]})
+    (check,) = [
+        c for c in check_pts_round(plan, loop, spike, 5).body["checks"]
+        if c["variable"] == "iops 0/100 4KiB"
+    ]  # fmt: skip
+    assert check["passes_slope"] and not check["passes_range"]
+
+
+def test_gives_up_at_max_rounds_with_the_last_window() -> None:
+    plan = plan_pts_iops({**TRIAL, "max_rounds": 6}, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"rnd-4kib-r0": [100, 200, 100, 200, 100, 200]})
+    verdict = check_pts_round(plan, loop, steps, 6)
+    assert verdict.stop and verdict.body["steady"] is False
+    assert verdict.body["measurement_window"] == (2, 6)
+
+
+def test_hir_preconditioning_waits_for_two_drive_fills() -> None:
+    plan = plan_pts_hir({}, NVME)
+    (loop,) = plan.loops
+    capacity = NVME.size_bytes
+    flat = [1000.0] * 5  # a fresh drive: flat and fast before its cliff
+    early = _rounds(loop, {"pc": flat}, written=capacity // 10)
+    assert not check_pts_round(plan, loop, early, 5).stop
+    late = _rounds(loop, {"pc": flat}, written=capacity // 2)
+    assert check_pts_round(plan, loop, late, 5).stop  # 5 × ½ capacity ≥ 2 fills
+
+
+def test_wsat_stops_at_the_byte_limit() -> None:
+    plan = plan_pts_wsat({"capacity_multiple": 1.0}, NVME)
+    (loop,) = plan.loops
+    quarter = NVME.size_bytes // 4
+    steps = [_result("rnd-4kib-r0", r, 5000.0, quarter) for r in range(1, 5)]
+    assert not check_pts_round(plan, loop, steps, 3).stop
+    last = check_pts_round(plan, loop, steps, 4)
+    assert last.stop and last.body["drive_fills"] == pytest.approx(1.0)
+
+
+def _results(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
+    run = RunRecord(1, "profile", plan.profile, 1, None, RunStatus.COMPLETE, None, "device",
+                    plan.target_path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
+    return ProfileResults(run, plan, tuple(steps), {}, {}, (), {})
+
+
+def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
+    plan = plan_pts_iops(TRIAL, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100],
+                           "rnd-64kib-r65": [50, 50, 45, 55, 50, 50, 50]})  # fmt: skip
+    found = analyse_pts(plan, steps, {}, {})
+    (entry,) = found["pts-results"]["loops"]
+    assert entry["measurement_window"] == [3, 7] and entry["steady_state_reached"] is True
+    cells = {e["key"]: e for e in entry["elements"]}
+    assert cells["rnd-4kib-r0"]["iops"] == 100
+    assert cells["rnd-64kib-r65"]["iops"] == pytest.approx((45 + 55 + 50 + 50 + 50) / 5)
+    assert "rnd-8kib-r0" not in cells  # never planned, so never a 0
+    document = build_pts_document(_results(plan, steps))
+    text = render_markdown(document)
+    assert "IOPS by block size and R/W mix" in text and "steady state in rounds 3–7" in text
+    keys = {c.key for c in document.charts}
+    assert {"pts-convergence", "pts-iops-2d", "pts-window-iops-0-100-4kib"} <= keys
+
+
+def test_conformance_label() -> None:
+    clean = analyse_pts(plan_pts_tp({}, NVME), [], {}, {})["pts-conformance"]
+    assert clean["conformant"] and clean["label"] == (
+        "conformant to SNIA PTS 2.0.2, enterprise class"
+    )
+    trial = analyse_pts(plan_pts_tp({}, FILE_TARGET), [], {}, {})["pts-conformance"]
+    assert not trial["conformant"]
+    assert "the target is a file, not a block device" in trial["deviations"]
