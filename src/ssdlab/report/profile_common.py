@@ -23,7 +23,7 @@ def fmt_setting(name: str, value: SettingValue) -> str:
         if name.endswith("_bytes") or name.endswith("sizes"):
             return ", ".join(format_size(v) for v in value)
         return ", ".join(str(v) for v in value)
-    if isinstance(value, int) and (name.endswith("_bytes") or name in ("size", "size_bytes")):
+    if isinstance(value, int) and (name.endswith(("_bytes", "_size")) or name == "size"):
         return format_size(value)
     return f"{value:g}" if isinstance(value, float) else str(value)
 

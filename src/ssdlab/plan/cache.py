@@ -1,0 +1,95 @@
+"""Plan the `cache` profile: one size-bound write with a bandwidth log, and an optional idle
+pause and second write (the recovery probe).
+
+The write is bound by bytes, not time, so a cache of any size is passed; progress comes from
+fio's own status lines. Every write has fresh random data (`refill_buffers`), so a drive that
+compresses or deduplicates cannot make its cache look bigger.
+"""
+
+from ssdlab.model.plan import FioJob
+from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.plan.jobfile import check_fio_path
+from ssdlab.plan.profile import (
+    DEFAULT_IOENGINE,
+    Values,
+    log_options,
+    region_bytes,
+    resolve_profile_settings,
+    target_options,
+)
+from ssdlab.profiles.cache import DEFAULT_BLOCK, SPEC
+
+
+def _write_job(
+    target: PlanTarget, key: str, size: int, rw: str, bs: int, iodepth: int, log_ms: int
+) -> FioJob:
+    options = (
+        *target_options(target, DEFAULT_IOENGINE),
+        ("size", str(size)),
+        ("refill_buffers", ""),
+        ("norandommap", ""),
+        ("randrepeat", "0"),
+        *log_options(key, log_ms, ("bw",)),
+    )
+    section = (("rw", rw), ("bs", str(bs)), ("iodepth", str(iodepth)), ("numjobs", "1"))
+    return FioJob(global_options=options, sections=((key, section),))
+
+
+def _write_step(
+    target: PlanTarget, key: str, label: str, size: int, values: Values, log_ms: int
+) -> ProfileStep:
+    pattern = values.text("pattern")
+    bs = values.optional_integer("block_size") or DEFAULT_BLOCK[pattern]
+    rw = "write" if pattern == "seq" else "randwrite"
+    return ProfileStep(
+        key=key,
+        label=label,
+        role=StepRole.MEASURE,
+        direction="write",
+        job=_write_job(target, key, size, rw, bs, values.integer("iodepth"), log_ms),
+        params=(("block_size_bytes", bs), ("pattern", pattern), ("size_bytes", size)),
+        log_interval_ms=log_ms,
+        expected_bytes=size,
+    )
+
+
+def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
+    check_fio_path(target.path)
+    settings = resolve_profile_settings(SPEC, given)
+    values = Values(settings)
+    region = region_bytes(target, None)
+    log_ms = max(1, round(values.number("log_interval") * 1000))
+    pattern = values.text("pattern")
+    steps = [_write_step(target, "write", f"sustained {pattern} write", region, values, log_ms)]
+    notes = []
+    idle = values.optional_number("recovery_idle")
+    if idle is not None:
+        probe = min(values.optional_integer("recovery_size") or region, region)
+        steps.append(
+            ProfileStep(
+                key="idle",
+                label=f"idle {idle:g} s so the drive can empty its cache",
+                role=StepRole.IDLE,
+                direction="idle",
+                idle_s=idle,
+                log_interval_ms=None,
+            )
+        )
+        steps.append(
+            _write_step(target, "probe", f"recovery {pattern} write", probe, values, log_ms)
+        )
+    if target.kind == "file":
+        notes.append(
+            "on a file the write goes through the file system, and the drive's free space is "
+            "not controlled: the cache found is the one the file system lets through"
+        )
+    return ProfilePlan(
+        profile=SPEC.name,
+        profile_version=SPEC.version,
+        settings=settings,
+        target_path=target.path,
+        target_kind=target.kind,
+        destructive=target.kind == "device",
+        steps=tuple(steps),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,71 @@
+"""The `cache` profile: a sustained write until the speed falls, and where it fell."""
+
+from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.units import GiB, KiB, MiB
+
+SPEC = ProfileSpec(
+    name="cache",
+    version=1,
+    summary="write-cache cliff: a sustained write, the GB written before it slows, MB/s after",
+    description=(
+        "One sustained write (sequential by default) over the whole device or --size, its "
+        "bandwidth logged every --log-interval seconds, then the cliffs found in that log by a "
+        "change-point method robust to noise: the bytes written before the first sustained drop "
+        "(the write-cache size), in-cache and post-cache MB/s and any further steps (a slower "
+        "folding phase). With --recovery-idle the drive is left idle and written again, to see "
+        "how much fast cache came back. Writes to the target."
+    ),
+    options=(
+        OptionSpec(
+            "pattern",
+            OptionKind.CHOICE,
+            "seq",
+            "seq or rand writes (default seq)",
+            choices=("seq", "rand"),
+        ),
+        OptionSpec(
+            "block_size",
+            OptionKind.SIZE,
+            None,
+            "block size (default 1MiB sequential, 4KiB random)",
+            minimum=512,
+            maximum=64 * MiB,
+        ),
+        OptionSpec(
+            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
+        ),
+        OptionSpec(
+            "log_interval",
+            OptionKind.SECONDS,
+            1.0,
+            "seconds per bandwidth point (default 1; 0.25 on a fast NVMe drive shows more)",
+            minimum=0.05,
+            maximum=60,
+        ),
+        OptionSpec(
+            "recovery_idle",
+            OptionKind.SECONDS,
+            None,
+            "idle this long after the write, then write again to measure recovered cache",
+            minimum=1,
+            maximum=86400,
+        ),
+        OptionSpec(
+            "recovery_size",
+            OptionKind.SIZE,
+            None,
+            "bytes the recovery write writes (default: the region)",
+            minimum=MiB,
+        ),
+    ),
+    examples=(
+        "ssdlab run cache /dev/nvme0n1 --destroy-data /dev/nvme0n1 --plots plots/",
+        "ssdlab run cache /mnt/ssd --size 50GiB --recovery-idle 300",
+        "ssdlab plan cache /dev/sdb --pattern rand --block-size 128KiB",
+    ),
+    writes=Writes.ALWAYS,
+    default_file_size_bytes=4 * GiB,
+    whole_device_by_default=True,
+)
+
+DEFAULT_BLOCK = {"seq": MiB, "rand": 4 * KiB}

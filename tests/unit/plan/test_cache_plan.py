@@ -1,0 +1,35 @@
+"""The `cache` profile's plan: a size-bound write with a bandwidth log, and the probe."""
+
+from ssdlab.model.units import KiB, MiB
+from ssdlab.plan.cache import plan_cache
+from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET, check_golden
+
+
+def test_golden(update_golden: bool) -> None:
+    check_golden("cache__file", plan_cache({}, FILE_TARGET), update_golden)
+    probe = plan_cache({"recovery_idle": 300.0, "recovery_size": 256 * MiB}, DEVICE_TARGET)
+    check_golden("cache__device", probe, update_golden)
+
+
+def test_the_whole_region_is_written_once_by_size_not_time() -> None:
+    plan = plan_cache({}, DEVICE_TARGET)
+    (write,) = plan.steps
+    assert write.job is not None and plan.destructive
+    options = dict(write.job.global_options) | dict(write.job.sections[0][1])
+    assert int(options["size"]) == DEVICE_TARGET.size_bytes == write.expected_bytes
+    assert "time_based" not in options and write.expected_s is None
+    assert options["write_bw_log"] == "write" and options["log_avg_msec"] == "1000"
+    assert "refill_buffers" in options  # incompressible: no compression can fake a cache
+    assert (options["rw"], options["bs"]) == ("write", str(MiB))
+
+
+def test_random_pattern_and_probe() -> None:
+    plan = plan_cache({"pattern": "rand", "log_interval": 0.25, "recovery_idle": 60.0}, FILE_TARGET)
+    write, idle, probe = plan.steps
+    assert write.job is not None and probe.job is not None
+    section = dict(write.job.sections[0][1])
+    assert (section["rw"], section["bs"]) == ("randwrite", str(4 * KiB))
+    assert dict(write.job.global_options)["log_avg_msec"] == "250"
+    assert idle.idle_s == 60.0 and idle.job is None
+    assert probe.expected_bytes == FILE_TARGET.size_bytes  # default: the region again
+    assert not plan.destructive and plan.notes
