@@ -1,0 +1,137 @@
+"""Plan the `fill` profile: discard, then for each level a sequential fill up to it and random
+writes confined to the written span.
+
+Confining the random writes to [0, level × region) keeps the rest of the drive unwritten (and
+discarded), which is exactly the extra over-provisioning a less full drive has. Levels run in
+ascending order, so each fill only writes the span between the previous level and this one.
+"""
+
+from ssdlab.errors import UsageError
+from ssdlab.model.plan import FioJob
+from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.plan.jobfile import check_fio_path
+from ssdlab.plan.profile import (
+    DEFAULT_IOENGINE,
+    Values,
+    fill_job,
+    format_runtime,
+    region_bytes,
+    resolve_profile_settings,
+    target_options,
+)
+from ssdlab.profiles.fill import SPEC
+
+ALIGN_BYTES = 1024 * 1024
+
+
+def _discard(target: PlanTarget, region: int) -> ProfileStep:
+    options = (*target_options(target, DEFAULT_IOENGINE), ("size", str(region)))
+    section = (("rw", "trim"), ("bs", str(64 * ALIGN_BYTES)), ("iodepth", "8"))
+    return ProfileStep(
+        key="discard",
+        label="discard the region so the drive starts empty",
+        role=StepRole.PREPARE,
+        direction="trim",
+        job=FioJob(global_options=options, sections=(("discard", section),)),
+        log_interval_ms=None,
+        expected_bytes=region,
+    )
+
+
+def _random_writes(
+    target: PlanTarget, key: str, span: int, values: Values, level: int
+) -> ProfileStep:
+    runtime = values.number("runtime")
+    options = (
+        *target_options(target, DEFAULT_IOENGINE),
+        ("size", str(span)),
+        ("time_based", ""),
+        ("runtime", format_runtime(runtime)),
+        ("norandommap", ""),
+        ("randrepeat", "0"),
+        ("refill_buffers", ""),
+        ("group_reporting", ""),
+    )
+    section = (
+        ("rw", "randwrite"),
+        ("bs", str(values.integer("block_size"))),
+        ("iodepth", str(values.integer("iodepth"))),
+        ("numjobs", "1"),
+    )
+    return ProfileStep(
+        key=key,
+        label=f"random writes at {level} % full",
+        role=StepRole.MEASURE,
+        direction="write",
+        job=FioJob(global_options=options, sections=((key, section),)),
+        params=(("level_pct", level), ("span_bytes", span)),
+        log_interval_ms=None,
+        expected_s=runtime,
+    )
+
+
+def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
+    check_fio_path(target.path)
+    settings = resolve_profile_settings(SPEC, given)
+    values = Values(settings)
+    region = region_bytes(target, None)
+    levels = sorted(set(values.integers("levels")))
+    if not levels or levels[-1] > 99:
+        raise UsageError(
+            "--levels must be percentages from 0 to 99 (a full drive has no free span)"
+        )
+    notes: list[str] = []
+    steps: list[ProfileStep] = []
+    if target.kind == "device":
+        if target.discard_supported is False:
+            notes.append(
+                "the device does not support discard: it cannot start empty, so the "
+                "free part holds old data and the levels show less than they would"
+            )
+        else:
+            steps.append(_discard(target, region))
+    else:
+        notes.append(
+            "on a file the levels are of the test file; the drive's free space is the "
+            "file system's, so this shows the file system's behaviour, not the drive's"
+        )
+    filled = 0
+    for level in levels:
+        span = region * level // 100 // ALIGN_BYTES * ALIGN_BYTES
+        if span > filled:
+            steps.append(
+                ProfileStep(
+                    key=f"fill-{level}",
+                    label=f"fill to {level} %",
+                    role=StepRole.PREPARE,
+                    job=fill_job(
+                        target.path,
+                        span - filled,
+                        DEFAULT_IOENGINE,
+                        direct_io=target.direct_io,
+                        offset_bytes=filled,
+                    ),
+                    params=(("level_pct", level), ("offset_bytes", filled)),
+                    log_interval_ms=None,
+                    expected_bytes=span - filled,
+                )
+            )
+            filled = span
+        if level == 0:
+            notes.append(
+                "0 %: random writes over the whole region of the empty drive "
+                "(fresh-out-of-box); they fill some of it as they run"
+            )
+        elif span == 0:
+            raise UsageError(f"--levels {level}: {level} % of the region is less than 1 MiB")
+        steps.append(_random_writes(target, f"randwrite-{level}", span or region, values, level))
+    return ProfilePlan(
+        profile=SPEC.name,
+        profile_version=SPEC.version,
+        settings=settings,
+        target_path=target.path,
+        target_kind=target.kind,
+        destructive=target.kind == "device",
+        steps=tuple(steps),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,52 @@
+"""The `fill` profile: random-write IOPS at several fill levels (what free space is worth)."""
+
+from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.units import GiB, KiB, MiB
+
+SPEC = ProfileSpec(
+    name="fill",
+    version=1,
+    summary="random-write IOPS at 0, 50, 75 and 90 % full: what free space is worth",
+    description=(
+        "A device is discarded so it starts empty, then filled sequentially level by level; at "
+        "each level random writes run over the written part only, so the rest stays free and "
+        "works as extra over-provisioning. The 0 % level writes over the whole region of an "
+        "empty drive (fresh-out-of-box). On a file the levels are of the test file: the file "
+        "system, not ssdlab, decides what the drive sees. Writes to the target."
+    ),
+    options=(
+        OptionSpec(
+            "levels",
+            OptionKind.PCTS,
+            (0, 50, 75, 90),
+            "fill levels in percent (default 0,50,75,90)",
+        ),
+        OptionSpec(
+            "runtime",
+            OptionKind.SECONDS,
+            30.0,
+            "seconds of random writes per level (default 30)",
+            minimum=0.1,
+            maximum=86400,
+        ),
+        OptionSpec(
+            "block_size",
+            OptionKind.SIZE,
+            4 * KiB,
+            "random-write block size (default 4KiB)",
+            minimum=512,
+            maximum=16 * MiB,
+        ),
+        OptionSpec(
+            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
+        ),
+    ),
+    examples=(
+        "ssdlab run fill /dev/sdb --destroy-data /dev/sdb --plots plots/",
+        "ssdlab run fill /dev/nvme0n1 --destroy-data /dev/nvme0n1 --levels 0,25,50,75,95",
+        "ssdlab plan fill /mnt/ssd --size 8GiB",
+    ),
+    writes=Writes.ALWAYS,
+    default_file_size_bytes=GiB,
+    whole_device_by_default=True,
+)
