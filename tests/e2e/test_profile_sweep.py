@@ -1,0 +1,62 @@
+"""`ssdlab run sweep` end to end with real fio: percentiles agree with fio's own, and a
+read-only sweep of a device writes nothing."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ssdlab.analysis.latency_bins import percentile_ns
+from ssdlab.report.sweep import histogram_of
+from tests.conftest import needs_fio
+from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of
+
+pytestmark = [needs_fio]
+FAST = ["--threads", "1,2", "--iodepths", "1,4", "--runtime", "0.3", "--ramp", "0"]
+
+
+def test_sweep_on_a_file(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    plots = tmp_path / "plots"
+    done = run_ssdlab(
+        "run", "sweep", str(tmp_path), "--size", "16MiB", *FAST, "--db", str(db), "--json",
+        "--plots", str(plots),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    cells = doc["result"]["sweep-cells"]["cells"]
+    assert len(cells) == 8 and all(c["iops"] > 0 and c["lat_p99_ns"] for c in cells)
+    assert set(doc["result"]["sweep-knee"]) == {"randread-4k", "randrw70-8k"}
+    assert (plots / "sweep-heatmap-randread-4k.svg").exists()
+    assert (plots / "sweep-curve-randrw70-8k.png").exists()
+    # for reads alone, the histogram's p99 is fio's own p99
+    with sqlite3.connect(db) as conn:
+        outputs = [r[0] for r in conn.execute("SELECT stdout FROM captures WHERE tool = 'fio'")]
+    checked = 0
+    for output in outputs:
+        job = json.loads(output)["jobs"][0]
+        if job["write"]["total_ios"] == 0 and job["read"]["total_ios"] > 0:
+            histogram = histogram_of(output)
+            assert histogram is not None
+            assert (
+                percentile_ns(histogram, 99.0) == job["read"]["clat_ns"]["percentile"]["99.000000"]
+            )
+            checked += 1
+    assert checked == 4
+
+
+@needs_loop
+@pytest.mark.loop
+def test_read_only_sweep_of_a_device_needs_no_destroy_data(tmp_path: Path, lab: LoopLab) -> None:
+    size = 32 * 2**20
+    device = lab.loop(size, pattern=b"sweep me").path
+    before = sha256_of(device, size)
+    done = run_ssdlab(
+        "run", "sweep", device, *FAST, "--workloads", "randread:4KiB",
+        "--db", str(tmp_path / "db"),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    assert sha256_of(device, size) == before
+    refused = run_ssdlab("run", "sweep", device, *FAST, "--db", str(tmp_path / "db"))
+    assert refused.code == 3 and f"--destroy-data {device}" in refused.stderr

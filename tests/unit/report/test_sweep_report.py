@@ -1,0 +1,55 @@
+"""The `sweep` verdict: mixed percentiles from added histograms, the knee per workload."""
+
+import json
+
+from ssdlab.model.profile import ProfileResults
+from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.plan.sweep import plan_sweep
+from ssdlab.report.sweep import CELLS, KNEE, analyse_sweep, build_sweep_document, histogram_of
+from tests.unit.plan.profile_golden import FILE_TARGET
+
+
+def _output(read_bins: dict[int, int], write_bins: dict[int, int]) -> str:
+    def side(bins: dict[int, int]) -> dict[str, object]:
+        return {"clat_ns": {"bins": {str(k): v for k, v in bins.items()}}}
+
+    return json.dumps({"jobs": [{"read": side(read_bins), "write": side(write_bins)}]})
+
+
+def test_histograms_of_both_directions_are_added() -> None:
+    assert histogram_of(_output({100: 1}, {100: 2, 300: 1})) == {100: 3, 300: 1}
+    assert histogram_of("not json") is None
+
+
+def test_cells_and_knee_under_a_bound() -> None:
+    plan = plan_sweep(
+        {"threads": (1, 2), "iodepths": (1, 8), "workloads": "randrw70:8KiB",
+         "max_latency_us": 500.0},
+        FILE_TARGET,
+    )  # fmt: skip
+    cells = [s for s in plan.steps if s.param("workload")]
+    numbers = {  # key: (IOPS, bins in µs: 99 % of I/Os at the first, 1 % at the second)
+        cells[0].key: (10_000, 100, 200),
+        cells[1].key: (40_000, 300, 450),
+        cells[2].key: (18_000, 150, 300),
+        cells[3].key: (50_000, 400, 900),  # more IOPS, but its p99 (900 µs) is over the bound
+    }
+    steps, outputs = [], {}
+    for number, (key, (iops, low, high)) in enumerate(numbers.items(), start=10):
+        steps.append(StepResult(key, key, "mix", 1, False, iops * 8192, iops, low * 1000.0,
+                                None, None, capture_id=number))  # fmt: skip
+        # reads are all fast, writes hold the tail: only the sum shows the mix's p99
+        outputs[number] = _output({low * 1000: 98}, {low * 1000: 0, high * 1000: 2})
+    found = analyse_sweep(plan, steps, {}, outputs)
+    rows = {(r["threads"], r["iodepth"]): r for r in found[CELLS]["cells"]}
+    assert rows[(2, 8)]["lat_p99_ns"] == 900_000 and rows[(1, 1)]["lat_p50_ns"] == 100_000
+    knee = found[KNEE]["randrw70-8k"]["knee"]
+    assert (knee["numjobs"], knee["iodepth"]) == (1, 8)
+    run = RunRecord(1, "profile", "sweep", 1, None, RunStatus.COMPLETE, None, "file",
+                    FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
+    document = build_sweep_document(ProfileResults(run, plan, tuple(steps), {}, outputs, (), {}))
+    assert {c.key for c in document.charts} == {
+        "sweep-heatmap-randrw70-8k", "sweep-curve-randrw70-8k",
+    }  # fmt: skip
+    assert document.verdict[0].startswith("randrw70-8k: knee at T1 Q8")
