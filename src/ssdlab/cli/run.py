@@ -48,6 +48,7 @@ from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
+from ssdlab.system.usage import check_mount_point
 
 from .jobs import emit_plan
 from .profiles import (
@@ -140,6 +141,8 @@ def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, P
     given = _given_settings(args, spec)
     if args.profile == "cachefit" and given.get("from_run") is not None:
         _cache_size_from_run(args, given)
+    if args.profile == "trim" and isinstance(given.get("fstrim"), str):
+        given["fstrim"] = check_mount_point(str(given["fstrim"]))
     target = resolve_target(args, spec)
     plan = planner_of(args.profile)(given, plan_target_of(target, spec, ProcessRunner()))
     return plan, target, spec

@@ -9,7 +9,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from ssdlab.errors import TargetError
+from ssdlab.errors import TargetError, UsageError
 from ssdlab.model.target import DeviceUsage
 from ssdlab.parse.mountinfo import MountEntry, mount_containing, parse_mountinfo, parse_swaps
 from ssdlab.system.block import SYSFS_ROOT, holders_of, majmin_of, name_of_majmin, partitions_of
@@ -183,3 +183,15 @@ def read_device_usage(
         root_majmin=_backing_majmin("/", entries, sysfs_root),
         database_majmin=database_majmin,
     )
+
+
+def check_mount_point(path: str) -> str:
+    """The path, symlinks resolved, if it is a mount point; UsageError otherwise (fstrim acts on
+    a whole mounted filesystem, so ssdlab only runs it on one the user named exactly)."""
+    resolved = os.path.realpath(path)
+    if not os.path.ismount(resolved):
+        raise UsageError(
+            f"--fstrim {path}: not a mount point; name the mount point itself ('findmnt' "
+            "lists them)"
+        )
+    return resolved

@@ -1,0 +1,45 @@
+"""The `trim` verdicts from facts, step findings and results."""
+
+import json
+
+from ssdlab.model.result import DirectionMetrics
+from ssdlab.model.step import StepResult
+from ssdlab.plan.trim import plan_trim
+from ssdlab.report.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
+from tests.unit.plan.profile_golden import DEVICE_TARGET
+
+
+def _step(key: str, iops: float) -> StepResult:
+    write = DirectionMetrics(1, 1, 1.0, iops * 4096, iops, 250.0, 1.0, 1e4, 1.0, 200.0)
+    return StepResult(key, key, "write", 1, False, iops * 4096, iops, 250.0, None, write)
+
+
+def test_support_from_the_kernel_limits() -> None:
+    plan = plan_trim({}, DEVICE_TARGET)
+    none = analyse_trim(plan, [], {"discard_max_bytes": 0, "discard_granularity_bytes": 0}, {})
+    assert none[SUPPORT]["supported"] is False and "no TRIM support" in none[SUPPORT]["sentence"]
+    unknown = analyse_trim(plan, [], {}, {})[SUPPORT]
+    assert unknown["supported"] is None
+    found = analyse_trim(
+        plan,
+        [_step("dirty", 20_000), _step("discarded", 50_000)],
+        {"discard_max_bytes": 2**31, "discard_granularity_bytes": 4096},
+        {},
+    )
+    assert found[SUPPORT]["supported"] is True
+    assert found[EFFECT]["ratio"] == 2.5
+
+
+def test_zero_check_and_fstrim_outputs() -> None:
+    ok = {"stdout": json.dumps({"jobs": [{"total_err": 0, "read": {"io_bytes": 16 << 20}}]})}
+    bad = {"stdout": json.dumps({"jobs": [{"total_err": 3, "read": {"io_bytes": 16 << 20}}]})}
+    assert zero_check(ok) == {
+        "zeroes": True, "blocks_not_zero": 0, "read_bytes": 16 << 20,
+        "sentence": "discarded blocks read back as zeroes",
+    }  # fmt: skip
+    assert zero_check(bad)["zeroes"] is False  # type: ignore[index]
+    assert zero_check({"stdout": "garbage"})["zeroes"] is None  # type: ignore[index]
+    assert zero_check(None) is None
+    trimmed = fstrim_result({"stdout": "/mnt: 1.1 GiB (1181155328 bytes) trimmed\n",
+                             "elapsed_s": 0.5})  # fmt: skip
+    assert trimmed is not None and trimmed["trimmed_bytes"] == 1181155328
