@@ -15,9 +15,10 @@ from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
-    fill_job,
+    fill_step,
     format_runtime,
     log_options,
+    profile_plan,
     region_bytes,
     resolve_profile_settings,
     target_options,
@@ -67,16 +68,7 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
     smallest = target.logical_block_bytes or 512
     steps: list[ProfileStep] = []
     if target.needs_fill:
-        steps.append(
-            ProfileStep(
-                key="fill",
-                label="write the test file once",
-                role=StepRole.PREPARE,
-                job=fill_job(target.path, region, DEFAULT_IOENGINE, direct_io=target.direct_io),
-                log_interval_ms=None,
-                expected_bytes=region,
-            )
-        )
+        steps.append(fill_step(target, region))
     for bs in sorted(set(sizes)):
         if bs < smallest or bs % 512:
             notes.append(
@@ -103,13 +95,6 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
                     expected_s=runtime_s,
                 )
             )
-    return ProfilePlan(
-        profile=SPEC.name,
-        profile_version=SPEC.version,
-        settings=settings,
-        target_path=target.path,
-        target_kind=target.kind,
-        destructive=target.kind == "device",
-        steps=tuple(steps),
-        notes=tuple(notes),
+    return profile_plan(
+        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
     )

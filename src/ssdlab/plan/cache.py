@@ -13,6 +13,7 @@ from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
     log_options,
+    profile_plan,
     region_bytes,
     resolve_profile_settings,
     target_options,
@@ -83,13 +84,6 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
             "on a file the write goes through the file system, and the drive's free space is "
             "not controlled: the cache found is the one the file system lets through"
         )
-    return ProfilePlan(
-        profile=SPEC.name,
-        profile_version=SPEC.version,
-        settings=settings,
-        target_path=target.path,
-        target_kind=target.kind,
-        destructive=target.kind == "device",
-        steps=tuple(steps),
-        notes=tuple(notes),
+    return profile_plan(
+        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
     )

@@ -13,11 +13,12 @@ from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
-    fill_job,
-    format_runtime,
+    fill_step,
+    profile_plan,
     region_bytes,
     resolve_profile_settings,
     target_options,
+    timed_random_options,
 )
 from ssdlab.profiles.fill import SPEC
 
@@ -45,11 +46,7 @@ def _random_writes(
     options = (
         *target_options(target, DEFAULT_IOENGINE),
         ("size", str(span)),
-        ("time_based", ""),
-        ("runtime", format_runtime(runtime)),
-        ("norandommap", ""),
-        ("randrepeat", "0"),
-        ("refill_buffers", ""),
+        *timed_random_options(runtime),
         ("group_reporting", ""),
     )
     section = (
@@ -100,20 +97,13 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
         span = region * level // 100 // ALIGN_BYTES * ALIGN_BYTES
         if span > filled:
             steps.append(
-                ProfileStep(
+                fill_step(
+                    target,
+                    span - filled,
                     key=f"fill-{level}",
                     label=f"fill to {level} %",
-                    role=StepRole.PREPARE,
-                    job=fill_job(
-                        target.path,
-                        span - filled,
-                        DEFAULT_IOENGINE,
-                        direct_io=target.direct_io,
-                        offset_bytes=filled,
-                    ),
+                    offset_bytes=filled,
                     params=(("level_pct", level), ("offset_bytes", filled)),
-                    log_interval_ms=None,
-                    expected_bytes=span - filled,
                 )
             )
             filled = span
@@ -125,13 +115,6 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
         elif span == 0:
             raise UsageError(f"--levels {level}: {level} % of the region is less than 1 MiB")
         steps.append(_random_writes(target, f"randwrite-{level}", span or region, values, level))
-    return ProfilePlan(
-        profile=SPEC.name,
-        profile_version=SPEC.version,
-        settings=settings,
-        target_path=target.path,
-        target_kind=target.kind,
-        destructive=target.kind == "device",
-        steps=tuple(steps),
-        notes=tuple(notes),
+    return profile_plan(
+        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
     )

@@ -1,10 +1,19 @@
 """What every profile's planner shares: settings from the option table, and common fio options."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob, Options
-from ssdlab.model.profile import OptionKind, OptionSpec, PlanTarget, ProfileSpec, SettingValue
+from ssdlab.model.profile import (
+    OptionKind,
+    OptionSpec,
+    PlanTarget,
+    ProfilePlan,
+    ProfileSpec,
+    ProfileStep,
+    SettingValue,
+    StepRole,
+)
 from ssdlab.model.units import MiB, format_size
 
 DEFAULT_IOENGINE = "libaio"
@@ -168,3 +177,63 @@ class Values:
 
     def flag(self, name: str) -> bool:
         return bool(self._values[name])
+
+
+def fill_step(
+    target: PlanTarget,
+    size_bytes: int,
+    *,
+    key: str = "fill",
+    label: str = "write the test file once",
+    offset_bytes: int = 0,
+    params: tuple[tuple[str, SettingValue], ...] = (),
+) -> ProfileStep:
+    """A prepare step that writes `size_bytes` once (random data, 1 MiB at a time)."""
+    return ProfileStep(
+        key=key,
+        label=label,
+        role=StepRole.PREPARE,
+        job=fill_job(
+            target.path,
+            size_bytes,
+            DEFAULT_IOENGINE,
+            direct_io=target.direct_io,
+            offset_bytes=offset_bytes,
+        ),
+        params=params,
+        log_interval_ms=None,
+        expected_bytes=size_bytes,
+    )
+
+
+def timed_random_options(runtime_s: float) -> Options:
+    """A time-based job over random offsets with fresh random data for every write."""
+    return (
+        ("time_based", ""),
+        ("runtime", format_runtime(runtime_s)),
+        ("norandommap", ""),
+        ("randrepeat", "0"),
+        ("refill_buffers", ""),
+    )
+
+
+def profile_plan(
+    spec: ProfileSpec,
+    settings: tuple[tuple[str, SettingValue], ...],
+    target: PlanTarget,
+    steps: Sequence[ProfileStep],
+    *,
+    destructive: bool,
+    notes: Sequence[str] = (),
+) -> ProfilePlan:
+    """The plan of a profile without round loops."""
+    return ProfilePlan(
+        profile=spec.name,
+        profile_version=spec.version,
+        settings=settings,
+        target_path=target.path,
+        target_kind=target.kind,
+        destructive=destructive,
+        steps=tuple(steps),
+        notes=tuple(notes),
+    )

@@ -32,7 +32,7 @@ from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
-    fill_job,
+    fill_step,
     format_runtime,
     log_options,
     resolve_profile_settings,
@@ -460,14 +460,7 @@ def _purge_or_fill(setup: PtsSetup, target: PlanTarget) -> tuple[ProfileStep, ..
 
 
 def _fill_step(target: PlanTarget, size: int, suffix: str) -> ProfileStep:
-    return ProfileStep(
-        key=f"fill{suffix}",
-        label="write the test file once",
-        role=StepRole.PREPARE,
-        job=fill_job(target.path, size, DEFAULT_IOENGINE, direct_io=True),
-        log_interval_ms=None,
-        expected_bytes=size,
-    )
+    return fill_step(target, size, key=f"fill{suffix}")
 
 
 def _round_plan(name: str, given: Settings, target: PlanTarget) -> ProfilePlan:

@@ -16,8 +16,9 @@ from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
-    fill_job,
+    fill_step,
     format_runtime,
+    profile_plan,
     region_bytes,
     resolve_profile_settings,
     target_options,
@@ -134,16 +135,7 @@ def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
     steps: list[ProfileStep] = []
     notes: list[str] = []
     if target.needs_fill:
-        steps.append(
-            ProfileStep(
-                key="fill",
-                label="write the test file once",
-                role=StepRole.PREPARE,
-                job=fill_job(target.path, region, DEFAULT_IOENGINE, direct_io=target.direct_io),
-                log_interval_ms=None,
-                expected_bytes=region,
-            )
-        )
+        steps.append(fill_step(target, region))
     writes = any(w.writes for w in workloads)
     if target.kind == "device" and not writes:
         notes.append("read-only sweep: the device is read as it is, nothing is written")
@@ -151,13 +143,6 @@ def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
         for t in threads:
             for q in depths:
                 steps.append(_cell(target, region, workload, t, q, values))
-    return ProfilePlan(
-        profile=SPEC.name,
-        profile_version=SPEC.version,
-        settings=settings,
-        target_path=target.path,
-        target_kind=target.kind,
-        destructive=target.kind == "device" and writes,
-        steps=tuple(steps),
-        notes=tuple(notes),
+    return profile_plan(
+        SPEC, settings, target, steps, destructive=target.kind == "device" and writes, notes=notes
     )

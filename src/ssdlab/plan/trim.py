@@ -14,11 +14,12 @@ from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
-    fill_job,
-    format_runtime,
+    fill_step,
+    profile_plan,
     region_bytes,
     resolve_profile_settings,
     target_options,
+    timed_random_options,
 )
 from ssdlab.profiles.trim import SPEC, ZERO_CHECK_BYTES
 
@@ -52,13 +53,7 @@ def _random_writes(
     target: PlanTarget, key: str, label: str, size: int, values: Values
 ) -> ProfileStep:
     runtime = values.number("runtime")
-    extra = (
-        ("time_based", ""),
-        ("runtime", format_runtime(runtime)),
-        ("norandommap", ""),
-        ("randrepeat", "0"),
-        ("refill_buffers", ""),
-    )
+    extra = timed_random_options(runtime)
     section = (
         ("rw", "randwrite"),
         ("bs", str(values.integer("block_size"))),
@@ -135,16 +130,7 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
         writes = True
         region = region_bytes(target, None)
         steps += _zero_check(target)
-        steps.append(
-            ProfileStep(
-                key="fill",
-                label="write the region in full",
-                role=StepRole.PREPARE,
-                job=fill_job(target.path, region, DEFAULT_IOENGINE, direct_io=True),
-                log_interval_ms=None,
-                expected_bytes=region,
-            )
-        )
+        steps.append(fill_step(target, region, label="write the region in full"))
         steps.append(
             _random_writes(target, "dirty", "random writes on the dirty region", region, values)
         )
@@ -169,13 +155,4 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 log_interval_ms=None,
             )
         )
-    return ProfilePlan(
-        profile=SPEC.name,
-        profile_version=SPEC.version,
-        settings=settings,
-        target_path=target.path,
-        target_kind=target.kind,
-        destructive=writes,
-        steps=tuple(steps),
-        notes=tuple(notes),
-    )
+    return profile_plan(SPEC, settings, target, steps, destructive=writes, notes=notes)
