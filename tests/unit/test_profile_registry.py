@@ -43,3 +43,13 @@ def test_every_option_reaches_the_command_line(name: str) -> None:
     for option in spec_of(name).options:
         assert hasattr(args, option.name)
         assert getattr(args, option.name) in (None, False)  # the table's default applies later
+
+
+@pytest.mark.parametrize("command", ["run", "plan"])
+def test_help_of_every_profile_prints(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = build_parser()
+    for argv in ([command, "--help"], *([command, name, "--help"] for name in NAMES)):
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args(argv)
+        assert stop.value.code == 0
+    assert "90 % full" in capsys.readouterr().out  # a literal percent sign survives

@@ -242,6 +242,11 @@ _OPTION_TYPES: dict[OptionKind, Callable[[str], Any]] = {
 }
 
 
+def _literal(text: str) -> str:
+    """Help text taken as it is: argparse would read '90 % full' as a format directive."""
+    return text.replace("%", "%%")
+
+
 def _add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> None:
     """The target, the common options, and the profile's own option table."""
     parser.add_argument(
@@ -267,14 +272,19 @@ def _add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> 
     group = parser.add_argument_group(f"{spec.name} settings")
     for option in spec.options:
         if option.kind is OptionKind.FLAG:
-            group.add_argument(option.flag, dest=option.name, action="store_true", help=option.help)
+            group.add_argument(
+                option.flag, dest=option.name, action="store_true", help=_literal(option.help)
+            )
         elif option.kind is OptionKind.CHOICE:
             group.add_argument(
-                option.flag, dest=option.name, choices=option.choices, help=option.help
+                option.flag, dest=option.name, choices=option.choices, help=_literal(option.help)
             )
         else:
             group.add_argument(
-                option.flag, dest=option.name, type=_OPTION_TYPES[option.kind], help=option.help
+                option.flag,
+                dest=option.name,
+                type=_OPTION_TYPES[option.kind],
+                help=_literal(option.help),
             )
 
 
@@ -333,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_plan_outputs(plan_quick)
     for name in PROFILES:
         spec = spec_of(name)
-        sub = planned.add_parser(name, help=spec.summary, description=spec.description)
+        sub = planned.add_parser(name, help=_literal(spec.summary), description=spec.description)
         _add_profile_options(sub, spec)
         _add_plan_outputs(sub)
         _add_db(sub)  # options that name a stored run (cachefit --from-run) read it here
@@ -351,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
         spec = spec_of(name)
         sub = profiles.add_parser(
             name,
-            help=spec.summary,
+            help=_literal(spec.summary),
             description=spec.description,
             formatter_class=argparse.RawDescriptionHelpFormatter,
             epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
