@@ -384,8 +384,9 @@ def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
          f"({active / GB:.3f} GB)"),
         ("TC / QD", f"{plan.param('threads')} / {plan.param('iodepth')}"),
         ("element", "n/a" if element is None else f"{element:g} s"),
-        ("write cache", f"{plan.param('write_cache')}"
-         + ("" if plan.param("write_cache_step") else " (not set by ssdlab)")),
+        ("write cache", f"{plan.param('write_cache')}, set by ssdlab"
+         if plan.param("write_cache_step")
+         else f"left as it was (the class requires it {plan.param('write_cache')})"),
         ("data pattern", "random (refill_buffers), fixed seed"),
     )  # fmt: skip
     notes = tuple(f"deviation: {d}" for d in label["deviations"])
