@@ -229,10 +229,13 @@ class ProfileRunner(RunnerBase):
             if failed is not None:
                 return failed
         for loop, started in zip(plan.loops, started_loops, strict=True):
-            for step in loop.before:
+            for index, step in enumerate(loop.before):
                 number += 1
-                if started or (step.key, number) in done:
-                    continue
+                later = any(
+                    (s.key, n) in done for n, s in enumerate(loop.before[index + 1 :], number + 1)
+                )
+                if started or later or (step.key, number) in done:
+                    continue  # a purge is not repeated once the WIPC after it has finished
                 failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
                 if failed is not None:
                     return failed

@@ -13,7 +13,7 @@ from ssdlab.runner.events import Event, RoundFinished, StepStarted
 from ssdlab.runner.profile import ProfileRunner, RoundVerdict
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
-from ssdlab.store.runs import load_run, load_step_results
+from ssdlab.store.runs import delete_step_results, load_run, load_step_results
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import find_fio
 from ssdlab.system.process import ProcessRunner
@@ -130,3 +130,25 @@ def test_resume_repeats_the_cut_short_round_and_loses_nothing(tmp_path: Path) ->
     run = load_run(conn2, first.run_id)  # type: ignore[arg-type]
     assert run is not None and run.status is RunStatus.COMPLETE
     assert conn2.execute("PRAGMA integrity_check").fetchone()[0] == "ok"  # type: ignore[attr-defined]
+
+
+def test_resume_after_the_preconditioning_does_not_purge_again(tmp_path: Path) -> None:
+    """Killed between the WIPC and round 1: the purge before it must not run again."""
+    import dataclasses
+
+    purge = dataclasses.replace(_step("purge", "trim", StepRole.PREPARE), direction="trim")
+    wipc = _step("wipc", "write", StepRole.PREPARE)
+    loop = RoundLoop(steps=(_step("a", "randwrite"),), max_rounds=2, before=(purge, wipc))
+    plan = dataclasses.replace(PLAN, steps=(), loops=(loop,), after=())
+    conn = open_store(tmp_path / "db")
+    runner = ProfileRunner(conn, find_fio(ProcessRunner()), lambda event: None, ProcessRunner())
+    first = runner.execute(plan, TARGET, collect_environment("fio-3.33"), device_id=None,
+                           keep_file=True)  # fmt: skip
+    keys = [(s.step_key, s.round_index) for s in first.steps]
+    assert ("wipc", 2) in keys
+    delete_step_results(conn, first.run_id, [("a", 1), ("a", 2)])  # as if killed there
+    events: list[object] = []
+    again = ProfileRunner(conn, find_fio(ProcessRunner()), events.append, ProcessRunner())
+    again.resume(plan, first.run_id, TARGET, {}, keep_file=True)
+    started = [e.step.key for e in events if isinstance(e, StepStarted)]
+    assert started == ["a", "a"], "neither the purge nor the WIPC runs again"
