@@ -492,6 +492,13 @@ def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section
                 for m in mixes
             ),
         ))  # fmt: skip
+        charts.append(doc.Chart(
+            key="pts-iops-map", title="IOPS by block size and R/W mix (the spec's 3D plot, "
+            "as a map)",
+            heat=doc.Heat("block size", "R/W mix", tuple(_size_label(z) for z in sizes),
+                          tuple(f"{m}/{100 - m}" for m in mixes),
+                          tuple(tuple(cell.get((z, m)) for m in mixes) for z in sizes), "IOPS"),
+        ))  # fmt: skip
     elif plan.profile == "pts-tp":
         tables.append(doc.Table(
             f"Throughput {entry['loop']}{where}", ("element", "MB/s", "IOPS"),

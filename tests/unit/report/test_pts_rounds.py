@@ -12,6 +12,7 @@ from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB
 from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
 from ssdlab.report.document import render_markdown
+from ssdlab.report.plots import render_chart
 from ssdlab.report.pts import analyse_pts, build_pts_document, check_pts_round
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 
@@ -125,7 +126,9 @@ def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
     text = render_markdown(document)
     assert "IOPS by block size and R/W mix" in text and "steady state in rounds 3–7" in text
     keys = {c.key for c in document.charts}
-    assert {"pts-convergence", "pts-iops-2d", "pts-window-iops-0-100-4kib"} <= keys
+    assert {"pts-convergence", "pts-iops-2d", "pts-iops-map", "pts-window-iops-0-100-4kib"} <= keys
+    for chart in document.charts:
+        assert render_chart(chart, "svg").startswith(b"<?xml")
 
 
 def test_conformance_label() -> None:
