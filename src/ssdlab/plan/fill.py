@@ -15,10 +15,10 @@ from ssdlab.plan.profile import (
     Values,
     fill_step,
     profile_plan,
+    random_write_step,
     region_bytes,
     resolve_profile_settings,
     target_options,
-    timed_random_options,
 )
 from ssdlab.profiles.fill import SPEC
 
@@ -36,34 +36,6 @@ def _discard(target: PlanTarget, region: int) -> ProfileStep:
         job=FioJob(global_options=options, sections=(("discard", section),)),
         log_interval_ms=None,
         expected_bytes=region,
-    )
-
-
-def _random_writes(
-    target: PlanTarget, key: str, span: int, values: Values, level: int
-) -> ProfileStep:
-    runtime = values.number("runtime")
-    options = (
-        *target_options(target, DEFAULT_IOENGINE),
-        ("size", str(span)),
-        *timed_random_options(runtime),
-        ("group_reporting", ""),
-    )
-    section = (
-        ("rw", "randwrite"),
-        ("bs", str(values.integer("block_size"))),
-        ("iodepth", str(values.integer("iodepth"))),
-        ("numjobs", "1"),
-    )
-    return ProfileStep(
-        key=key,
-        label=f"random writes at {level} % full",
-        role=StepRole.MEASURE,
-        direction="write",
-        job=FioJob(global_options=options, sections=((key, section),)),
-        params=(("level_pct", level), ("span_bytes", span)),
-        log_interval_ms=None,
-        expected_s=runtime,
     )
 
 
@@ -114,7 +86,16 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
             )
         elif span == 0:
             raise UsageError(f"--levels {level}: {level} % of the region is less than 1 MiB")
-        steps.append(_random_writes(target, f"randwrite-{level}", span or region, values, level))
+        steps.append(
+            random_write_step(
+                target,
+                f"randwrite-{level}",
+                f"random writes at {level} % full",
+                span or region,
+                values,
+                (("level_pct", level), ("span_bytes", span)),
+            )
+        )
     return profile_plan(
         SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
     )

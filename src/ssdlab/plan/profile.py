@@ -237,3 +237,38 @@ def profile_plan(
         steps=tuple(steps),
         notes=tuple(notes),
     )
+
+
+def random_write_step(
+    target: PlanTarget,
+    key: str,
+    label: str,
+    size_bytes: int,
+    values: "Values",
+    params: tuple[tuple[str, SettingValue], ...] = (),
+) -> ProfileStep:
+    """Random writes over the first `size_bytes` for --runtime, at --block-size and --iodepth
+    (the options of profiles/random_writes.py)."""
+    runtime = values.number("runtime")
+    options = (
+        *target_options(target, DEFAULT_IOENGINE),
+        ("size", str(size_bytes)),
+        *timed_random_options(runtime),
+        ("group_reporting", ""),
+    )
+    section = (
+        ("rw", "randwrite"),
+        ("bs", str(values.integer("block_size"))),
+        ("iodepth", str(values.integer("iodepth"))),
+        ("numjobs", "1"),
+    )
+    return ProfileStep(
+        key=key,
+        label=label,
+        role=StepRole.MEASURE,
+        direction="write",
+        job=FioJob(global_options=options, sections=((key, section),)),
+        params=params,
+        log_interval_ms=None,
+        expected_s=runtime,
+    )

@@ -16,10 +16,10 @@ from ssdlab.plan.profile import (
     Values,
     fill_step,
     profile_plan,
+    random_write_step,
     region_bytes,
     resolve_profile_settings,
     target_options,
-    timed_random_options,
 )
 from ssdlab.profiles.trim import SPEC, ZERO_CHECK_BYTES
 
@@ -46,29 +46,6 @@ def _discard(target: PlanTarget, key: str, label: str, size: int) -> ProfileStep
         ),
         log_interval_ms=None,
         expected_bytes=size,
-    )
-
-
-def _random_writes(
-    target: PlanTarget, key: str, label: str, size: int, values: Values
-) -> ProfileStep:
-    runtime = values.number("runtime")
-    extra = timed_random_options(runtime)
-    section = (
-        ("rw", "randwrite"),
-        ("bs", str(values.integer("block_size"))),
-        ("iodepth", str(values.integer("iodepth"))),
-        ("numjobs", "1"),
-    )
-    return ProfileStep(
-        key=key,
-        label=label,
-        role=StepRole.MEASURE,
-        direction="write",
-        job=_job(target, key, size, section, extra),
-        params=(("state", key),),
-        log_interval_ms=None,
-        expected_s=runtime,
     )
 
 
@@ -132,11 +109,25 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
         steps += _zero_check(target)
         steps.append(fill_step(target, region, label="write the region in full"))
         steps.append(
-            _random_writes(target, "dirty", "random writes on the dirty region", region, values)
+            random_write_step(
+                target,
+                "dirty",
+                "random writes on the dirty region",
+                region,
+                values,
+                (("state", "dirty"),),
+            )
         )
         steps.append(_discard(target, "discard", "discard the region", region))
         steps.append(
-            _random_writes(target, "discarded", "random writes right after discard", region, values)
+            random_write_step(
+                target,
+                "discarded",
+                "random writes right after discard",
+                region,
+                values,
+                (("state", "discarded"),),
+            )
         )
     else:
         notes.append(

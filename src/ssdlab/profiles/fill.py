@@ -1,7 +1,8 @@
 """The `fill` profile: random-write IOPS at several fill levels (what free space is worth)."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
-from ssdlab.model.units import GiB, KiB, MiB
+from ssdlab.model.units import GiB
+from ssdlab.profiles.random_writes import random_write_options
 
 SPEC = ProfileSpec(
     name="fill",
@@ -21,25 +22,7 @@ SPEC = ProfileSpec(
             (0, 50, 75, 90),
             "fill levels in percent (default 0,50,75,90)",
         ),
-        OptionSpec(
-            "runtime",
-            OptionKind.SECONDS,
-            30.0,
-            "seconds of random writes per level (default 30)",
-            minimum=0.1,
-            maximum=86400,
-        ),
-        OptionSpec(
-            "block_size",
-            OptionKind.SIZE,
-            4 * KiB,
-            "random-write block size (default 4KiB)",
-            minimum=512,
-            maximum=16 * MiB,
-        ),
-        OptionSpec(
-            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
-        ),
+        *random_write_options(30.0, "seconds of random writes per level"),
     ),
     examples=(
         "ssdlab run fill /dev/sdb --destroy-data /dev/sdb --plots plots/",

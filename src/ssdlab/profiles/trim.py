@@ -2,7 +2,8 @@
 random writes on a dirty region against a freshly discarded one."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
-from ssdlab.model.units import GiB, KiB, MiB
+from ssdlab.model.units import GiB, MiB
+from ssdlab.profiles.random_writes import random_write_options
 
 SPEC = ProfileSpec(
     name="trim",
@@ -20,25 +21,7 @@ SPEC = ProfileSpec(
         OptionSpec(
             "fstrim", OptionKind.TEXT, None, "a mount point to run and time 'fstrim --verbose' on"
         ),
-        OptionSpec(
-            "runtime",
-            OptionKind.SECONDS,
-            10.0,
-            "seconds of random writes on each region state (default 10)",
-            minimum=0.1,
-            maximum=3600,
-        ),
-        OptionSpec(
-            "block_size",
-            OptionKind.SIZE,
-            4 * KiB,
-            "random-write block size (default 4KiB)",
-            minimum=512,
-            maximum=16 * MiB,
-        ),
-        OptionSpec(
-            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
-        ),
+        *random_write_options(10.0, "seconds of random writes on each region state"),
     ),
     examples=(
         "ssdlab run trim /dev/sdb --destroy-data /dev/sdb --size 8GiB",

@@ -1,0 +1,30 @@
+"""The options of a timed random-write measurement, shared by the profiles that make one
+(`fill`, `trim`)."""
+
+from ssdlab.model.profile import OptionKind, OptionSpec
+from ssdlab.model.units import KiB, MiB
+
+
+def random_write_options(runtime_s: float, runtime_help: str) -> tuple[OptionSpec, ...]:
+    """--runtime (with this default), --block-size 4KiB and --iodepth 32."""
+    return (
+        OptionSpec(
+            "runtime",
+            OptionKind.SECONDS,
+            runtime_s,
+            f"{runtime_help} (default {runtime_s:g})",
+            minimum=0.1,
+            maximum=86400,
+        ),
+        OptionSpec(
+            "block_size",
+            OptionKind.SIZE,
+            4 * KiB,
+            "random-write block size (default 4KiB)",
+            minimum=512,
+            maximum=16 * MiB,
+        ),
+        OptionSpec(
+            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
+        ),
+    )
