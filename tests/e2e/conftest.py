@@ -48,9 +48,10 @@ def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = 3
     return Result(done.returncode, done.stdout, done.stderr)
 
 
-def sha256_of(path: str, size: int) -> str:
+def sha256_of(path: str, size: int, offset: int = 0) -> str:
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
+        handle.seek(offset)
         digest.update(handle.read(size))
     return digest.hexdigest()
 
@@ -121,18 +122,21 @@ class LoopLab:
         self.loops.append(loop)
         return loop
 
-    def mount_new_ext4(self, device: str) -> Path:
+    def mount_new_ext4(self, device: str, fs_bytes: int | None = None) -> Path:
+        """Make and mount ext4; with `fs_bytes` the file system owns only the device's start,
+        so the rest stays as it was however much the kernel writes to the mounted file system.
+        """
         need("mkfs.ext4", "mount", "umount")
-        run("mkfs.ext4", "-q", "-F", device)
+        run("mkfs.ext4", "-q", "-F", device, *([f"{fs_bytes // 1024}k"] if fs_bytes else []))
         mount_point = self.folder / f"mnt{len(self.mounts)}"
         mount_point.mkdir()
         run("mount", device, str(mount_point))
         self.mounts.append(mount_point)
         return mount_point
 
-    def swapon(self, device: str) -> None:
+    def swapon(self, device: str, swap_bytes: int | None = None) -> None:
         need("mkswap", "swapon", "swapoff")
-        run("mkswap", device)
+        run("mkswap", device, *([str(swap_bytes // 1024)] if swap_bytes else []))
         run("swapon", device)
         self.swaps.append(device)
 
