@@ -5,6 +5,8 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount
+# the test suite also opens the HTML report in a real headless browser
+APT_TEST_TOOLS := chromium:chromium
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint deps install clean bench
@@ -13,6 +15,7 @@ demo: install
 	$(VENV)/bin/ssdlab quick --size 256MiB --measure 2 --count 1 --interval 0
 
 test: install
+	@$(MAKE) -s deps APT_TOOLS='$(APT_TEST_TOOLS)'
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy

@@ -21,6 +21,9 @@ examples:
   ssdlab run align /mnt/ssd             misaligned and sub-4K writes against aligned ones
   ssdlab runs                           every stored run
   ssdlab export 3 --format cdm          run 3 as CrystalDiskMark text
+  ssdlab report 3 7 -o report.html      two runs in one self-contained HTML report
+  ssdlab compare 3 7 --fail-if rnd4k-q1t1-read:-5%   exit 4 on a real regression
+  ssdlab import CDM-result.txt          a CrystalDiskMark/KDiskMark text export as a run
   ssdlab doctor --directory /mnt/ssd    what is installed, and whether O_DIRECT works there
 """
 
@@ -295,6 +298,126 @@ def _add_plan_outputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the plan as JSON")
 
 
+def _float_in(text: str, low: float, high: float, example: str) -> float:
+    """A number typed by a user, within low ≤ x < high (a trailing % is allowed)."""
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number such as {example}") from None
+    if not low <= value < high:
+        raise argparse.ArgumentTypeError(f"{text!r} must be from {low:g} to below {high:g}")
+    return value
+
+
+def threshold_arg(text: str) -> float:
+    return _float_in(text, 0, 1000, "5%")
+
+
+def alpha_arg(text: str) -> float:
+    value = _float_in(text, 0, 1, "0.05")
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0")
+    return value
+
+
+def _add_significance(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--threshold",
+        type=threshold_arg,
+        default=5.0,
+        metavar="PCT",
+        help="smallest change called a difference (default 5%%)",
+    )
+    parser.add_argument(
+        "--alpha",
+        type=alpha_arg,
+        default=0.05,
+        help="significance level of Welch's t-test on the passes (default 0.05)",
+    )
+
+
+def _add_report_commands(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    report = commands.add_parser(
+        "report",
+        help="runs as one self-contained HTML (or Markdown) report",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab report last -o report.html       the last run, plots inline, nothing fetched\n"
+        "  ssdlab report 3 7 -o drives.html        two runs, compared up front when same profile\n"
+        "  ssdlab report 3 -o result.md            Markdown with charts in result-charts/\n",
+    )
+    report.add_argument("runs", nargs="+", metavar="RUN", help="run ids, or 'last'")
+    report.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    report.add_argument(
+        "--format", choices=("html", "md"), help="default: from the file name, else html"
+    )
+    report.add_argument("--title", help="the report's title")
+    _add_significance(report)
+    _add_db(report)
+
+    compare = commands.add_parser(
+        "compare",
+        help="runs of one profile side by side: ratios, and real differences told from noise",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compare runs against the first. A change is marked better (+) or worse "
+        "(-) only when it is larger than --threshold and Welch's t-test on the passes gives "
+        "p < --alpha; otherwise ~ (not significant) or ? (one pass a side: cannot tell).",
+        epilog="examples:\n"
+        "  ssdlab compare 3 7                       run 7 against run 3\n"
+        "  ssdlab compare 3 7 9 --format md         three runs, as a Markdown table\n"
+        "  ssdlab compare 3 7 --fail-if rnd4k-q1t1-read:-5%   exit 4 on a significant fall\n"
+        "  ssdlab compare 3 7 --fail-if '*-lat:+10%'          any latency up more than 10%\n",
+    )
+    compare.add_argument("runs", nargs="+", metavar="RUN", help="run ids, or 'last'")
+    compare.add_argument(
+        "--format", choices=("term", "md", "html", "json"), default="term", help="default term"
+    )
+    compare.add_argument("--json", action="store_true", help="print as JSON (= --format json)")
+    compare.add_argument("-o", "--output", metavar="FILE", help="write here (md, html, json)")
+    compare.add_argument(
+        "--fail-if",
+        action="append",
+        metavar="RULE",
+        help="METRIC:-5%% or METRIC:+10%% (wildcards allowed); exit 4 when a run breaks it",
+    )
+    _add_significance(compare)
+    _add_db(compare)
+
+    imported = commands.add_parser(
+        "import",
+        help="store a CrystalDiskMark/KDiskMark text export or fio JSON as a run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab import CDM8-result.txt           CrystalDiskMark 6-9 'Save text' / copy\n"
+        "  ssdlab import KDM_20260101120000.txt    KDiskMark's saved report\n"
+        "  ssdlab import by-hand.json              fio --output-format=json output\n",
+    )
+    imported.add_argument("file", help="the exported text or fio JSON")
+    imported.add_argument("--json", action="store_true", help="print the stored run as JSON")
+    _add_db(imported)
+
+    spec = commands.add_parser(
+        "spec",
+        help="vendor spec sheets: what a drive was promised to do",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab spec list                        shipped and added sheets\n"
+        "  ssdlab spec show samsung-970-evo-500gb  one sheet as TOML\n"
+        "  ssdlab spec add my-drive.toml           add a sheet (schema: ssdlab/specs/README.md)\n",
+    )
+    actions = spec.add_subparsers(dest="spec_command", metavar="ACTION", required=True)
+    add = actions.add_parser("add", help="add (or replace) a spec sheet from a TOML file")
+    add.add_argument("file")
+    _add_db(add)
+    show = actions.add_parser("show", help="print one spec sheet")
+    show.add_argument("key")
+    show.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(show)
+    listed = actions.add_parser("list", help="every known spec sheet")
+    listed.add_argument("--json", action="store_true", help="print as JSON")
+    _add_db(listed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ssdlab",
@@ -423,6 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     _add_db(export)
 
+    _add_report_commands(commands)
     _add_health_commands(commands)
 
     doctor = commands.add_parser(

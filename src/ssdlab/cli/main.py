@@ -4,6 +4,9 @@ quick            cli/quick.py    target → plan → fio → store → result ta
 run / plan       cli/run.py      profiles (characterisation, SNIA PTS): plan → fio → verdicts
 resume           cli/run.py      an interrupted profile run, from the round it stopped in
 runs/show/export cli/inspect.py  stored runs read back and exported
+report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with significance
+import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
+spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 """
 
@@ -28,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "runs": ("inspect", "cmd_runs"),
     "show": ("inspect", "cmd_show"),
     "export": ("inspect", "cmd_export"),
+    "report": ("report", "cmd_report"),
+    "compare": ("report", "cmd_compare"),
+    "import": ("imports", "cmd_import"),
+    "spec": ("specs", "cmd_spec"),
     "doctor": ("doctor", "cmd_doctor"),
     "health": ("health", "cmd_health"),
     "wear": ("health", "cmd_wear"),

@@ -53,6 +53,28 @@ def parse_fio_json(stdout: str) -> FioResult:
     )
 
 
+def parse_fio_job_options(stdout: str) -> tuple[tuple[str, dict[str, str]], ...]:
+    """(job name, options) of every job in fio's JSON: the job's own options over the global
+    ones, as fio printed them ('rw', 'bs', 'iodepth', 'numjobs', …); jobs repeat per clone."""
+    document = _find_document(stdout)
+    global_options = document.get("global options")
+    base = (
+        {str(k): str(v) for k, v in global_options.items()}
+        if isinstance(global_options, dict)
+        else {}
+    )
+    jobs = document.get("jobs")
+    found = []
+    for index, job in enumerate(jobs if isinstance(jobs, list) else []):
+        obj = _object(job, f"jobs[{index}]")
+        own = obj.get("job options")
+        options = dict(base)
+        if isinstance(own, dict):
+            options.update({str(k): str(v) for k, v in own.items()})
+        found.append((str(obj.get("jobname", f"job{index}")), options))
+    return tuple(found)
+
+
 def _find_document(stdout: str) -> dict[str, Any]:
     """The first JSON object that starts at the beginning of a line and holds 'jobs'."""
     decoder = json.JSONDecoder()

@@ -109,16 +109,24 @@ def render_markdown(document: Document, *, chart_links: Mapping[str, str] | None
     if document.verdict:
         out += ["", *(f"> {sentence}" for sentence in document.verdict)]
     for section in document.sections:
-        out += ["", f"## {section.title}", ""]
-        out.extend(f"- {label}: {value}" for label, value in section.facts)
-        for table in section.tables:
-            out += ["", markdown_table(table)]
-        for chart in section.charts:
-            link = (chart_links or {}).get(chart.key)
-            if link:
-                out += ["", f"![{chart.title}]({link})"]
-        out.extend(f"\n_{note}_" for note in section.notes)
+        out += ["", *markdown_section(section, chart_links=chart_links)]
     return "\n".join(out).rstrip() + "\n"
+
+
+def markdown_section(
+    section: Section, *, level: int = 2, chart_links: Mapping[str, str] | None = None
+) -> list[str]:
+    """One section's Markdown lines, its title at heading `level`."""
+    out = [f"{'#' * level} {section.title}", ""]
+    out.extend(f"- {label}: {value}" for label, value in section.facts)
+    for table in section.tables:
+        out += ["", markdown_table(table)]
+    for chart in section.charts:
+        link = (chart_links or {}).get(chart.key)
+        if link:
+            out += ["", f"![{chart.title}]({link})"]
+    out.extend(f"\n_{note}_" for note in section.notes)
+    return out
 
 
 def document_json(document: Document) -> str:

@@ -1,0 +1,248 @@
+"""Compare runs metric by metric: a ratio, and whether the difference is real or noise.
+
+A change is flagged only when it is both larger than a factor (practical significance) and
+supported by the samples (statistical significance: Welch's t-test on the passes or rounds
+of each run, two-sided). This is asv's rule (`_is_result_better` + `~`), with Welch's test
+instead of Mann–Whitney U because quick runs have 3 to 5 passes: with three passes a side
+Mann–Whitney's smallest two-sided p is 0.1 and it could never call anything significant.
+
+Metrics carry their direction (higher is better for MB/s and IOPS, lower for latency), so a
+"worse" verdict never depends on the reader guessing. One sample a side gives a ratio but no
+verdict: `CANNOT_TELL`, never "not significant".
+"""
+
+import fnmatch
+import math
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+DEFAULT_THRESHOLD_PCT = 5.0
+DEFAULT_ALPHA = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class MetricSamples:
+    """One metric of one run: every pass (or steady-state round) it was measured in."""
+
+    key: str  # rnd4k-q1t1-read, seq1m-q8t1-write-lat
+    label: str  # RND4K Q1T1 read
+    unit: str  # bytes_per_s | iops | ns | bytes | s
+    higher_is_better: bool
+    values: tuple[float, ...]
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.values)
+
+
+class Verdict(StrEnum):
+    BETTER = "better"
+    WORSE = "worse"
+    NOT_SIGNIFICANT = "not significant"  # within the threshold, or the samples do not support it
+    CANNOT_TELL = "cannot tell"  # too few samples for a test; the ratio is shown without a verdict
+    MISSING = "missing"  # measured in one run only
+
+
+MARKERS = {
+    Verdict.BETTER: "+",
+    Verdict.WORSE: "-",
+    Verdict.NOT_SIGNIFICANT: "~",
+    Verdict.CANNOT_TELL: "?",
+    Verdict.MISSING: "x",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One metric of one run against the same metric of the baseline run."""
+
+    key: str
+    label: str
+    unit: str
+    higher_is_better: bool
+    baseline: MetricSamples | None
+    other: MetricSamples | None
+    ratio: float | None  # other mean ÷ baseline mean
+    change_pct: float | None  # (ratio − 1) × 100
+    p_value: float | None  # Welch two-sided; None when not computable
+    verdict: Verdict
+
+    @property
+    def marker(self) -> str:
+        return MARKERS[self.verdict]
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    baseline_run: int
+    other_run: int
+    threshold_pct: float
+    alpha: float
+    changes: tuple[Change, ...]
+
+
+def welch_p_value(a: Sequence[float], b: Sequence[float]) -> float | None:
+    """Two-sided p of Welch's t-test; None with fewer than two values a side.
+
+    Two constant samples: 1.0 when equal, 0.0 when they differ (no noise to hide behind).
+    """
+    if len(a) < 2 or len(b) < 2:
+        return None
+    var_a, var_b = statistics.variance(a), statistics.variance(b)
+    if var_a == 0 and var_b == 0:
+        return 1.0 if statistics.fmean(a) == statistics.fmean(b) else 0.0
+    from scipy import stats
+
+    result = stats.ttest_ind(a, b, equal_var=False)
+    p = float(result.pvalue)
+    return None if math.isnan(p) else p
+
+
+def compare_metric(
+    baseline: MetricSamples | None,
+    other: MetricSamples | None,
+    *,
+    threshold_pct: float = DEFAULT_THRESHOLD_PCT,
+    alpha: float = DEFAULT_ALPHA,
+) -> Change:
+    """The change of one metric, with its verdict."""
+    known = baseline or other
+    if known is None:
+        raise ValueError("compare_metric needs the metric in at least one run")
+    if baseline is None or other is None:
+        return Change(
+            known.key,
+            known.label,
+            known.unit,
+            known.higher_is_better,
+            baseline,
+            other,
+            None,
+            None,
+            None,
+            Verdict.MISSING,
+        )
+    ratio = other.mean / baseline.mean if baseline.mean != 0 else None
+    change_pct = None if ratio is None else (ratio - 1) * 100
+    p = welch_p_value(baseline.values, other.values)
+    if change_pct is None:
+        verdict = Verdict.CANNOT_TELL
+    elif abs(change_pct) <= threshold_pct:
+        verdict = Verdict.NOT_SIGNIFICANT
+    elif p is None:
+        verdict = Verdict.CANNOT_TELL
+    elif p >= alpha:
+        verdict = Verdict.NOT_SIGNIFICANT
+    else:
+        improved = (change_pct > 0) == baseline.higher_is_better
+        verdict = Verdict.BETTER if improved else Verdict.WORSE
+    return Change(
+        baseline.key,
+        baseline.label,
+        baseline.unit,
+        baseline.higher_is_better,
+        baseline,
+        other,
+        ratio,
+        change_pct,
+        p,
+        verdict,
+    )
+
+
+def compare_runs(
+    baseline_run: int,
+    baseline: Sequence[MetricSamples],
+    other_run: int,
+    other: Sequence[MetricSamples],
+    *,
+    threshold_pct: float = DEFAULT_THRESHOLD_PCT,
+    alpha: float = DEFAULT_ALPHA,
+) -> Comparison:
+    """Every metric of either run, in the baseline's order, then the other's new ones."""
+    by_key_a = {m.key: m for m in baseline}
+    by_key_b = {m.key: m for m in other}
+    keys = list(by_key_a) + [k for k in by_key_b if k not in by_key_a]
+    changes = tuple(
+        compare_metric(
+            by_key_a.get(key), by_key_b.get(key), threshold_pct=threshold_pct, alpha=alpha
+        )
+        for key in keys
+    )
+    return Comparison(baseline_run, other_run, threshold_pct, alpha, changes)
+
+
+@dataclass(frozen=True, slots=True)
+class FailRule:
+    """`rnd4k-q1t1-read:-5%`: fail when the metric falls by more than 5 %; `+10%`: rises by
+    more than 10 %. The pattern may use shell wildcards (`*-read:-5%`)."""
+
+    pattern: str
+    limit_pct: float  # signed: negative = a fall beyond it fails, positive = a rise
+
+    def __str__(self) -> str:
+        return f"{self.pattern}:{self.limit_pct:+g}%"
+
+
+_RULE_RE = re.compile(r"^(?P<pattern>[^:\s]+):(?P<limit>[+-]\d+(?:\.\d+)?)%$")
+
+
+def parse_fail_rule(text: str) -> FailRule:
+    match = _RULE_RE.match(text.strip())
+    if match is None:
+        raise ValueError(
+            f"{text!r} is not a rule; write METRIC:-5% (fail on a fall of more than 5 %) or "
+            "METRIC:+10% (fail on a rise of more than 10 %), e.g. rnd4k-q1t1-read:-5%"
+        )
+    limit = float(match["limit"])
+    if limit == 0:
+        raise ValueError(f"{text!r}: the limit must not be 0 %")
+    return FailRule(match["pattern"], limit)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleBreach:
+    rule: FailRule
+    run: int
+    change: Change
+
+
+def check_fail_rules(
+    comparisons: Sequence[Comparison], rules: Sequence[FailRule]
+) -> tuple[tuple[RuleBreach, ...], tuple[FailRule, ...]]:
+    """(breaches, rules that matched no metric).
+
+    A change breaches a rule when it goes past the rule's own limit (not the display threshold)
+    in the rule's direction and is not shown to be noise: p < alpha, or too few samples to
+    test (a gate must not pass a 30 % fall because the runs had one pass each). A metric
+    missing from a later run breaches too.
+    """
+    breaches: list[RuleBreach] = []
+    unmatched: list[FailRule] = []
+    for rule in rules:
+        matched = False
+        for comparison in comparisons:
+            for change in comparison.changes:
+                if not fnmatch.fnmatchcase(change.key, rule.pattern):
+                    continue
+                matched = True
+                if change.verdict is Verdict.MISSING:
+                    if change.other is None:
+                        breaches.append(RuleBreach(rule, comparison.other_run, change))
+                    continue
+                if change.change_pct is None:
+                    continue
+                past = (
+                    change.change_pct < rule.limit_pct
+                    if rule.limit_pct < 0
+                    else change.change_pct > rule.limit_pct
+                )
+                supported = change.p_value is None or change.p_value < comparison.alpha
+                if past and supported:
+                    breaches.append(RuleBreach(rule, comparison.other_run, change))
+        if not matched:
+            unmatched.append(rule)
+    return tuple(breaches), tuple(unmatched)

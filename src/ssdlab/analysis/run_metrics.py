@@ -1,0 +1,38 @@
+"""The metrics a run is compared by, with every sample behind them.
+
+Each stored test (step key) gives two metrics: its throughput (`<key>`, MB/s, higher is better)
+and its mean latency (`<key>-lat`, lower is better). The samples are the measured passes of a
+quick run (the warm-up pass is not counted), or the last `window` rounds of a profile step
+that ran in rounds: with the SNIA PTS's five-round measurement window, the rounds the
+steady-state average is taken over. A step that ran once gives one sample.
+"""
+
+from collections.abc import Sequence
+
+from ssdlab.analysis.compare import MetricSamples
+from ssdlab.model.step import StepResult
+
+PTS_WINDOW_ROUNDS = 5
+
+
+def step_metrics(
+    steps: Sequence[StepResult], *, window: int | None = None
+) -> tuple[MetricSamples, ...]:
+    """Throughput and latency metrics of every measured step, in the order they first ran."""
+    grouped: dict[str, list[StepResult]] = {}
+    for step in steps:
+        if not step.discarded:
+            grouped.setdefault(step.step_key, []).append(step)
+    metrics: list[MetricSamples] = []
+    for key, group in grouped.items():
+        group.sort(key=lambda s: s.round_index)
+        if window is not None:
+            group = group[-window:]
+        label = f"{group[0].step_label} {group[0].direction}"
+        metrics.append(
+            MetricSamples(key, label, "bytes_per_s", True, tuple(s.bw_bytes_per_s for s in group))
+        )
+        latencies = tuple(s.lat_mean_ns for s in group if s.lat_mean_ns is not None)
+        if len(latencies) == len(group):
+            metrics.append(MetricSamples(f"{key}-lat", f"{label} latency", "ns", False, latencies))
+    return tuple(metrics)

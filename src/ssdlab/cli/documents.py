@@ -1,0 +1,142 @@
+"""Stored runs turned into report parts and comparable metrics, for `report` and `compare`."""
+
+import sqlite3
+import time
+from collections.abc import Sequence
+
+from ssdlab import __version__
+from ssdlab.analysis.compare import MetricSamples
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
+from ssdlab.analysis.spec_match import match_spec
+from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.run import RunRecord
+from ssdlab.model.spec import SpecSheet
+from ssdlab.report.document import Document
+from ssdlab.report.health_document import build_health_document
+from ssdlab.report.html import ReportPart
+from ssdlab.report.quick import build_quick_report
+from ssdlab.report.quick_document import build_quick_document
+from ssdlab.report.spec_claims import spec_sections
+from ssdlab.store import runs as store
+from ssdlab.store.health import load_health_samples
+
+from .profiles import PROFILES, document_builder_of
+from .store_access import load_profile_results, run_health
+
+# health runs carry their kind as profile: a `health` check, a `watch` series, an imported log
+HEALTH_PROFILES = ("health", "watch", "import")
+
+
+def rated_endurance(spec: SpecSheet | None) -> RatedEndurance | None:
+    """The spec sheet's rating, for the life projection."""
+    if spec is None or (spec.tbw_bytes is None and spec.dwpd is None):
+        return None
+    return RatedEndurance(
+        tbw_bytes=spec.tbw_bytes,
+        dwpd=spec.dwpd,
+        warranty_years=spec.warranty_years,
+        capacity_bytes=spec.capacity_bytes,
+    )
+
+
+def load_runs(conn: sqlite3.Connection, run_ids: Sequence[int]) -> list[RunRecord]:
+    runs = []
+    for run_id in run_ids:
+        run = store.load_run(conn, run_id)
+        if run is None:
+            raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+        runs.append(run)
+    return runs
+
+
+def run_document(
+    conn: sqlite3.Connection, run: RunRecord, specs: Sequence[SpecSheet] = ()
+) -> Document:
+    """The report document of any stored run: a profile's own, a health run's, or the
+    quick/import one."""
+    if run.profile in HEALTH_PROFILES:
+        samples = [s.sample for s in load_health_samples(conn, run_id=run.run_id)]
+        identity = samples[-1].identity if samples else None
+        spec = (
+            match_spec(identity.model, identity.capacity_bytes, specs)
+            if identity is not None
+            else None
+        )
+        return build_health_document(run, samples, rated_endurance(spec))
+    if run.kind == "profile":
+        if run.profile not in PROFILES:
+            raise SsdlabError(
+                f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show"
+            )
+        return document_builder_of(run.profile)(load_profile_results(conn, run.run_id))
+    report = build_quick_report(
+        run, store.load_step_results(conn, run.run_id), run_health(conn, run.run_id)
+    )
+    return build_quick_document(report, extra=spec_sections(report, specs))
+
+
+def job_files(conn: sqlite3.Connection, run_id: int) -> tuple[tuple[str, str], ...]:
+    """The run's fio job files, each distinct text once ('capture 12, and 4 more like it')."""
+    seen: dict[str, list[int]] = {}
+    for capture_id, _tool, text in store.load_capture_inputs(conn, run_id):
+        seen.setdefault(text, []).append(capture_id)
+    files = []
+    for text, ids in seen.items():
+        more = f", and {len(ids) - 1} more run of it" if len(ids) > 1 else ""
+        files.append((f"capture {ids[0]}{more}", text))
+    return tuple(files)
+
+
+def _when(ts: float | None) -> str:
+    return "—" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def provenance(run: RunRecord) -> tuple[tuple[str, str], ...]:
+    env = run.environment
+    rows = [
+        ("run id", str(run.run_id)),
+        ("kind", run.kind),
+        ("profile", f"{run.profile} version {run.profile_version}"),
+        ("started", _when(run.started_at_s)),
+        ("ended", _when(run.ended_at_s)),
+    ]
+    source = run.settings.get("source_tool")
+    if source:
+        rows.append(("imported from", f"{source} ({run.target_path})"))
+    else:
+        rows.append(("host", run.host))
+    rows.append(("recorded by", f"ssdlab {env.get('ssdlab_version') or 'version unknown'}"))
+    if env.get("fio_version"):
+        rows.append(("fio", str(env["fio_version"])))
+    if env.get("kernel"):
+        rows.append(("kernel", str(env["kernel"])))
+    return tuple(rows)
+
+
+def report_parts(
+    conn: sqlite3.Connection, runs: Sequence[RunRecord], specs: Sequence[SpecSheet] = ()
+) -> list[ReportPart]:
+    return [
+        ReportPart(
+            anchor=f"run-{run.run_id}",
+            document=run_document(conn, run, specs),
+            job_files=job_files(conn, run.run_id),
+            provenance=provenance(run),
+        )
+        for run in runs
+    ]
+
+
+def report_provenance(runs: Sequence[RunRecord]) -> tuple[tuple[str, str], ...]:
+    return (
+        ("written by", f"ssdlab {__version__}"),
+        ("runs", ", ".join(str(r.run_id) for r in runs)),
+        ("profiles", ", ".join(sorted({f"{r.profile} v{r.profile_version}" for r in runs}))),
+    )
+
+
+def run_metrics(conn: sqlite3.Connection, run: RunRecord) -> tuple[MetricSamples, ...]:
+    """What `compare` compares: every step's passes (PTS: the last five rounds)."""
+    window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
+    return step_metrics(store.load_step_results(conn, run.run_id), window=window)

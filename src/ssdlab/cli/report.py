@@ -1,0 +1,174 @@
+"""`ssdlab report` (runs as one HTML or Markdown file) and `ssdlab compare` (runs side by side,
+with significance and `--fail-if` gates)."""
+
+import argparse
+import sqlite3
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from ssdlab.analysis.compare import (
+    Comparison,
+    check_fail_rules,
+    compare_runs,
+    parse_fail_rule,
+)
+from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.run import RunRecord
+from ssdlab.report.compare import build_compare_document
+from ssdlab.report.document import Document, Section, document_json, render_markdown
+from ssdlab.report.html import ReportPart, render_html, render_markdown_report
+from ssdlab.report.plots import render_chart
+
+from .documents import load_runs, report_parts, report_provenance, run_metrics
+from .render import print_document
+from .specs import known_spec_sheets
+from .store_access import open_db, run_id_arg
+
+REGRESSION_EXIT = 4
+
+
+def _write(path: str, data: str | bytes) -> None:
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+    except OSError as error:
+        raise SsdlabError(f"cannot write {path}: {error.strerror}") from error
+
+
+def _format(args: argparse.Namespace) -> str:
+    if args.format:
+        return str(args.format)
+    if args.output and Path(args.output).suffix.lower() in (".md", ".markdown"):
+        return "md"
+    return "html"
+
+
+def _write_markdown_charts(output: str, parts: list[ReportPart]) -> dict[str, str]:
+    """Charts of a Markdown report as PNG files in '<stem>-charts/' beside it."""
+    folder = Path(output).with_name(Path(output).stem + "-charts")
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as error:
+        raise SsdlabError(f"cannot create {folder}: {error.strerror}") from error
+    links = {}
+    for part in parts:
+        for chart in part.document.charts:
+            name = f"{part.anchor}-{chart.key}.png"
+            _write(str(folder / name), render_chart(chart, "png"))
+            links[f"{part.anchor}/{chart.key}"] = f"{folder.name}/{name}"
+    return links
+
+
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    conn = open_db(args)
+    runs = load_runs(conn, [run_id_arg(conn, text) for text in args.runs])
+    parts = report_parts(conn, runs, known_spec_sheets(conn))
+    title = args.title or (
+        f"ssdlab report: run {runs[0].run_id}"
+        if len(runs) == 1
+        else f"ssdlab report: runs {', '.join(str(r.run_id) for r in runs)}"
+    )
+    front: tuple[Section, ...] = ()
+    if len(runs) > 1 and len({_family(r) for r in runs}) == 1:
+        front = _comparison(conn, runs, args.threshold, args.alpha, []).sections
+    fmt = _format(args)
+    if fmt == "md":
+        links = _write_markdown_charts(args.output, parts) if args.output else None
+        text = render_markdown_report(
+            title, parts, front=front, provenance=report_provenance(runs), chart_links=links
+        )
+    else:
+        text = render_html(title, parts, front=front, provenance=report_provenance(runs))
+    if args.output:
+        _write(args.output, text)
+        out.print(f"wrote {args.output} ({len(text.encode()):,} bytes)", highlight=False)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _comparison(
+    conn: sqlite3.Connection,
+    runs: list[RunRecord],
+    threshold: float,
+    alpha: float,
+    rules: list[str],
+) -> Document:
+    """The comparison document of `runs` against the first; bad or unmatched rules refused."""
+    baseline = runs[0]
+    base_metrics = run_metrics(conn, baseline)
+    comparisons: list[Comparison] = [
+        compare_runs(
+            baseline.run_id,
+            base_metrics,
+            other.run_id,
+            run_metrics(conn, other),
+            threshold_pct=threshold,
+            alpha=alpha,
+        )
+        for other in runs[1:]
+    ]
+    parsed = []
+    for rule in rules:
+        try:
+            parsed.append(parse_fail_rule(rule))
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    breaches, unmatched = check_fail_rules(comparisons, parsed)
+    if unmatched:
+        keys = sorted({c.key for comp in comparisons for c in comp.changes})
+        raise UsageError(
+            f"--fail-if {unmatched[0]} matches no metric of these runs; "
+            f"they have: {', '.join(keys[:12])}{' …' if len(keys) > 12 else ''}"
+        )
+    return build_compare_document(runs, comparisons, breaches)
+
+
+def _family(run: RunRecord) -> str:
+    """Runs compare when they ran the same tests: quick runs, CrystalDiskMark/KDiskMark imports
+    and imported fio jobs all key their tests as 'rnd4k-q32t1-read'."""
+    return "quick" if run.profile in ("quick", "fio") else run.profile
+
+
+def cmd_compare(args: argparse.Namespace, out: Console) -> int:
+    conn = open_db(args)
+    runs = load_runs(conn, [run_id_arg(conn, text) for text in args.runs])
+    if len(runs) < 2:
+        raise UsageError("compare needs at least two runs: ssdlab compare A B [C ...]")
+    profiles = {_family(r) for r in runs}
+    if len(profiles) > 1:
+        listed = ", ".join(f"run {r.run_id} is {r.profile}" for r in runs)
+        raise UsageError(f"compare runs of the same profile; {listed}")
+    document = _comparison(conn, runs, args.threshold, args.alpha, args.fail_if or [])
+    fmt = "json" if args.json else args.format
+    if fmt == "json":
+        text = document_json(document)
+    elif fmt == "md":
+        text = render_markdown(document)
+    elif fmt == "html":
+        text = render_html(
+            document.title, [], front=document.sections, provenance=report_provenance(runs)
+        )
+    else:
+        text = ""
+    if fmt == "term":
+        print_document(out, document)
+    elif args.output:
+        _write(args.output, text)
+        out.print(f"wrote {args.output}", highlight=False)
+    else:
+        sys.stdout.write(text)
+    failures = document.data.get("failures")
+    if isinstance(failures, list) and failures:
+        for failure in failures:
+            print(
+                f"ssdlab: regression: run {failure['run']} {failure['metric']} breaks "
+                f"{failure['rule']}",
+                file=sys.stderr,
+            )
+        return REGRESSION_EXIT
+    return 0

@@ -1,0 +1,236 @@
+"""CrystalDiskMark 6–9 and KDiskMark text exports -> ImportedBenchmark, in SI base units.
+
+The layouts are those of `benchmarks.md` §1.5 and §2.6 (CrystalDiskMark's `DiskMarkDlg.cpp`
+text templates; KDiskMark's `getTextBenchmarkResult`):
+
+- v6: `Sequential Read (Q= 32,T= 1) :   NNN.NNN MB/s`, `Random Read 4KiB (Q=  8,T= 8) : … [ N IOPS]`
+  (reads and writes interleaved; "Sequential" without a size is 128 KiB);
+- v7: `[Read]`/`[Write]`/`[Mix]` blocks of `Sequential 1MiB (Q=  8, T= 1): … MB/s [… IOPS] <… us>`;
+- v8/v9: the same blocks with `SEQ    1MiB (Q=  8, T= 1): …` and `RND    4KiB …`;
+- KDiskMark: v7's words, `Sequential   1 MiB (Q=  8, T= 1): …`, and its own footer.
+
+Results pasted into forums are accepted as people leave them: separator lines gone, blank lines
+added, spaces collapsed or turned into tabs, CRLF, a byte-order mark, `> ` quote prefixes, code
+fences, the drive's name on a line of its own. Numbers are strict: a line shaped like a result
+whose number cannot be read is an error naming the line.
+
+Units are converted here and only here: CrystalDiskMark's MB/s is 10^6 B/s (DiskSpd's exit code
+÷ 10^4); KDiskMark's "MB/s" is fio's `bw` (KiB/s) ÷ 1000, i.e. 1.024·10^6 B/s; µs -> ns.
+"""
+
+import re
+
+from ssdlab.errors import ParseError
+from ssdlab.model.imported import ImportedBenchmark, ImportedTest
+from ssdlab.model.units import GiB, KiB, MiB
+
+CDM_MB = 10**6
+KDM_MB = 1024 * 1000  # fio KiB/s ÷ 1000
+V6_SEQ_BLOCK = 128 * KiB
+
+_NUMBER = r"\d[\d,]*(?:\.\d+)?"
+_SHAPE = r"\(\s*Q\s*=\s*(?P<q>\d+)\s*,\s*T\s*=\s*(?P<t>\d+)\s*\)"
+_TAIL = (
+    r"\s*:\s*(?P<mb>\S+)\s*MB/s"
+    r"(?:\s*\[\s*(?P<iops>\S+)\s*IOPS\s*\])?"
+    r"(?:\s*<\s*(?P<lat>\S+)\s*us\s*>)?\s*$"
+)
+# v7+ and KDiskMark: 'SEQ 1MiB', 'RND 4KiB', 'Sequential 1MiB', 'Sequential   1 MiB'
+_LINE = re.compile(
+    rf"^(?P<kind>SEQ|RND|Sequential|Random)\s*(?P<size>\d+)\s*(?P<unit>K|M)iB\s*{_SHAPE}{_TAIL}",
+    re.IGNORECASE,
+)
+# v6: 'Sequential Read (Q= 32,T= 1)', 'Random Write 4KiB (Q=  8,T= 8)'
+_V6_LINE = re.compile(
+    rf"^(?P<kind>Sequential|Random)\s+(?P<dir>Read|Write)\s*"
+    rf"(?:(?P<size>\d+)\s*(?P<unit>K|M)iB\s*)?{_SHAPE}{_TAIL}",
+    re.IGNORECASE,
+)
+_LOOKS_LIKE_RESULT = re.compile(r"^(SEQ|RND|Sequential|Random)\b.*MB/s", re.IGNORECASE)
+_BLOCK = re.compile(r"^\[\s*(Read|Write|Mix)\s*\](.*)$", re.IGNORECASE)
+_MIX = re.compile(r"Read\s*(\d+)\s*%\s*/\s*Write\s*(\d+)\s*%", re.IGNORECASE)
+_CDM_VERSION = re.compile(r"CrystalDiskMark\s+(\d+(?:\.\d+)*\w*)", re.IGNORECASE)
+_KDM_VERSION = re.compile(r"KDiskMark\s*\(?\s*(\d+(?:\.\d+)*)", re.IGNORECASE)
+_FIO_VERSION = re.compile(r"\(?(fio-\d+(?:\.\d+)*)\)?")
+_FIELD = re.compile(r"^(Profile|Test|Mode|Time|Date|OS|Comment|Target)\s*:\s*(.*)$", re.IGNORECASE)
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(MiB|GiB|MB|GB)", re.IGNORECASE)
+_COUNT = re.compile(r"\(\s*x\s*(\d+)\s*\)", re.IGNORECASE)
+_MEASURE = re.compile(r"Measure\s*:?\s*(\d+(?:\.\d+)?)\s*sec", re.IGNORECASE)
+_INTERVAL = re.compile(r"Interval\s*[:=]?\s*(\d+(?:\.\d+)?)\s*sec", re.IGNORECASE)
+_SIZE_FACTOR = {"mib": MiB, "gib": GiB, "mb": 10**6, "gb": 10**9}
+
+
+def _clean_lines(text: str) -> list[str]:
+    """Lines as forums leave them, made plain: no BOM, quote prefixes, fences or tabs."""
+    lines = []
+    for raw in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = raw.replace("\t", " ").strip()
+        while line.startswith(">"):
+            line = line[1:].strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            line = ""
+        lines.append(line)
+    return lines
+
+
+def _number(text: str | None, line_no: int, what: str) -> float | None:
+    if text is None:
+        return None
+    if text.lower() in ("n/a", "-", "—"):
+        return None
+    if not re.fullmatch(_NUMBER, text):
+        raise ParseError(f"line {line_no}: the {what} {text!r} is not a number")
+    return float(text.replace(",", ""))
+
+
+def _test(match: re.Match[str], direction: str, line_no: int, mb: int, v6: bool) -> ImportedTest:
+    random = match["kind"].lower() in ("rnd", "random")
+    if match["size"] is None:
+        if random or not v6:
+            raise ParseError(f"line {line_no}: the test has no block size")
+        block = V6_SEQ_BLOCK
+    else:
+        block = int(match["size"]) * (MiB if match["unit"].upper() == "M" else KiB)
+    depth, threads = int(match["q"]), int(match["t"])
+    if depth < 1 or threads < 1 or block < 1:
+        raise ParseError(f"line {line_no}: queue depth, threads and block size must be above 0")
+    bw = _number(match["mb"], line_no, "MB/s")
+    if bw is None:
+        raise ParseError(f"line {line_no}: the result has no MB/s figure")
+    lat_us = _number(match["lat"], line_no, "latency")
+    size = f"{block // MiB}M" if block % MiB == 0 else f"{block // KiB}K"
+    return ImportedTest(
+        label=f"{'RND' if random else 'SEQ'}{size} Q{depth}T{threads}",
+        direction=direction,
+        bw_bytes_per_s=bw * mb,
+        iops=_number(match["iops"], line_no, "IOPS"),
+        lat_mean_ns=None if lat_us is None else lat_us * 1000,
+        block_bytes=block,
+        random=random,
+        queue_depth=depth,
+        threads=threads,
+    )
+
+
+def _detect(lines: list[str]) -> tuple[str, str | None, str | None]:
+    """(tool, version, fio version) from the header."""
+    header = "\n".join(lines[:40])
+    if "kdiskmark" in header.lower():
+        version = _KDM_VERSION.search(header)
+        fio = _FIO_VERSION.search(header)
+        return "kdiskmark", version[1] if version else None, fio[1] if fio else None
+    if "ssdlab" in header.lower() and "crystaldiskmark" in header.lower():
+        return "ssdlab", None, (fio[1] if (fio := _FIO_VERSION.search(header)) else None)
+    if "crystaldiskmark" in header.lower():
+        version = _CDM_VERSION.search(header)
+        return "crystaldiskmark", version[1] if version else None, None
+    raise ParseError(
+        "not a CrystalDiskMark or KDiskMark text export: no 'CrystalDiskMark' or 'KDiskMark' "
+        "header line (import takes their 'Save text'/copy output, or fio JSON)"
+    )
+
+
+def _semantics(tool: str, version: str | None, fio: str | None, v6: bool) -> tuple[str, ...]:
+    if tool == "kdiskmark":
+        return (
+            f"KDiskMark {version or '(version not given)'} on Linux, measured with {fio or 'fio'}.",
+            "Its Default profile shows the mean over the loops, Peak/Real/Demo the best loop.",
+            "Its 'MB/s' is fio's KiB/s ÷ 1000 (1 'MB' = 1,024,000 bytes); converted to bytes/s "
+            "here.",
+            "Latency is fio's mean completion latency (clat), not total latency.",
+            "A mix is the read/write-weighted average of the two directions, not their total; "
+            "there is no warm-up pass.",
+        )
+    if tool == "ssdlab":
+        return (
+            "Text exported by ssdlab in CrystalDiskMark 8's layout: the best of the measured "
+            "passes, measured with fio; MB/s = 10^6 bytes/s.",
+        )
+    sentences = [
+        f"CrystalDiskMark {version or '(version not given)'} on Windows (DiskSpd engine).",
+        "Each figure is the best of N passes (highest MB/s and IOPS, lowest mean latency) "
+        "after a discarded warm-up pass; MB/s = 10^6 bytes/s; IOPS are derived from MB/s.",
+    ]
+    if v6:
+        sentences.append("Version 6 ran fixed 5-second passes and reported no latency.")
+    else:
+        sentences.append("Latency is DiskSpd's mean; before 7.0 Beta4 it was wrong except at Q1T1.")
+    return tuple(sentences)
+
+
+def parse_benchmark_text(text: str) -> ImportedBenchmark:
+    """Parse a CrystalDiskMark (6, 7, 8, 9) or KDiskMark text export."""
+    lines = _clean_lines(text)
+    if not any(lines):
+        raise ParseError("the text is empty")
+    tool, version, fio = _detect(lines)
+    mb = KDM_MB if tool == "kdiskmark" else CDM_MB
+    tests: list[ImportedTest] = []
+    fields: dict[str, str] = {}
+    direction: str | None = None
+    mix_read_pct: int | None = None
+    v6 = False
+    for line_no, line in enumerate(lines, start=1):
+        if not line or set(line) <= set("-=*_ "):
+            continue
+        block = _BLOCK.match(line)
+        if block:
+            direction = block[1].lower()
+            if direction == "mix":
+                mix = _MIX.search(block[2])
+                mix_read_pct = int(mix[1]) if mix else None
+            continue
+        v6_match = _V6_LINE.match(line)
+        if v6_match:
+            v6 = True
+            tests.append(_test(v6_match, v6_match["dir"].lower(), line_no, mb, True))
+            continue
+        match = _LINE.match(line)
+        if match:
+            if direction is None:
+                raise ParseError(
+                    f"line {line_no}: a result before any [Read], [Write] or [Mix] line"
+                )
+            tests.append(_test(match, direction, line_no, mb, False))
+            continue
+        if _LOOKS_LIKE_RESULT.match(line):
+            raise ParseError(
+                f"line {line_no}: looks like a result but is not in a known layout: {line!r}"
+            )
+        field = _FIELD.match(line)
+        if field and field[1].lower() not in fields:
+            fields[field[1].lower()] = field[2].strip()
+    if not tests:
+        raise ParseError(
+            f"the {tool} export holds no result lines (expected lines such as "
+            "'SEQ    1MiB (Q=  8, T= 1):  3500.123 MB/s [ 3338.0 IOPS] <  2394.50 us>')"
+        )
+    test_line = fields.get("test", "")
+    size = _SIZE.search(test_line)
+    count = _COUNT.search(test_line)
+    time_text = " ".join((fields.get("time", ""), test_line))
+    measure = _MEASURE.search(time_text)
+    interval = _INTERVAL.search(time_text)
+    profile = fields.get("profile")
+    mode = fields.get("mode")
+    target = fields.get("target")
+    if target:
+        model = re.search(r"\[([^\]]+)\]\s*$", target)
+        target = model[1].strip() if model else target
+    return ImportedBenchmark(
+        tool=tool,
+        tool_version=version,
+        profile=profile.split()[0] if profile else None,
+        tests=tuple(tests),
+        test_size_bytes=(round(float(size[1]) * _SIZE_FACTOR[size[2].lower()]) if size else None),
+        count=int(count[1]) if count else None,
+        measure_s=float(measure[1]) if measure else (5.0 if v6 else None),
+        interval_s=float(interval[1]) if interval else None,
+        date=fields.get("date"),
+        os=fields.get("os"),
+        target=target or None,
+        comment=fields.get("comment") or None,
+        mix_read_pct=mix_read_pct,
+        zero_fill=None if mode is None else "0fill" in mode.lower().replace(" ", ""),
+        semantics=_semantics(tool, version, fio, v6),
+    )

@@ -1,0 +1,95 @@
+"""A health run (`health`, `watch`, an imported smartctl log) as a report document: the latest
+sample, and for a series the wear, WAF and life projection with charts of the counters."""
+
+from collections.abc import Sequence
+
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.steps import counter_step_timing
+from ssdlab.analysis.wear import analyse_series
+from ssdlab.model.health import HealthSample
+from ssdlab.model.run import RunRecord
+from ssdlab.model.units import TB
+from ssdlab.report import document as doc
+from ssdlab.report.health import Section, health_sections, series_sections
+
+STEP_METRIC = "erase_count_avg"
+_DAY_S = 86400.0
+
+
+def _doc_sections(sections: Sequence[Section]) -> list[doc.Section]:
+    return [doc.Section(s.title, facts=s.rows, notes=s.notes) for s in sections]
+
+
+def _counter_chart(
+    samples: Sequence[HealthSample], key: str, title: str, label: str, field: str, scale: float
+) -> doc.Chart | None:
+    timed = [s for s in samples if s.taken_at_s is not None]
+    if len(timed) < 2:
+        return None
+    start = min(s.taken_at_s for s in timed if s.taken_at_s is not None)
+    xs: list[float] = []
+    ys: list[float] = []
+    for sample in timed:
+        value = getattr(sample, field).value
+        if value is not None and sample.taken_at_s is not None:
+            xs.append((sample.taken_at_s - start) / _DAY_S)
+            ys.append(value * scale)
+    if len(xs) < 2:
+        return None
+    return doc.Chart(
+        key,
+        title,
+        x_label="days since the first sample",
+        y_label=label,
+        series=(doc.Series(label, tuple(xs), tuple(ys), style="steps"),),
+    )
+
+
+def build_health_document(
+    run: RunRecord, samples: Sequence[HealthSample], rated: RatedEndurance | None = None
+) -> doc.Document:
+    """Latest sample first; with two or more samples, the series analysis and its charts."""
+    if not samples:
+        return doc.Document(
+            title=f"ssdlab run {run.run_id}: {run.profile}",
+            headline=(("run", f"{run.run_id} ({run.status.value})"), ("target", run.target_path)),
+            sections=(),
+            verdict=("no health sample was stored for this run",),
+        )
+    last = samples[-1]
+    sections = _doc_sections(health_sections(last))
+    if len(samples) > 1:
+        report = analyse_series(samples, rated=rated)
+        steps = counter_step_timing(samples, STEP_METRIC)
+        sections.extend(_doc_sections(series_sections(report, steps)))
+        charts = [
+            _counter_chart(
+                samples, "health-host-written", "Host writes", "TB", "host_written_bytes", 1 / TB
+            ),
+            _counter_chart(
+                samples, "health-nand-written", "NAND writes", "TB", "nand_written_bytes", 1 / TB
+            ),
+            _counter_chart(samples, "health-wear", "Wear used", "%", "wear_used_pct", 1.0),
+        ]
+        drawn = tuple(c for c in charts if c is not None)
+        if drawn:
+            sections.append(doc.Section("Counters over time", charts=drawn))
+    identity = last.identity
+    headline = [
+        ("run", f"{run.run_id} ({run.status.value})"),
+        ("drive", f"{identity.model or 'model not reported'} ({identity.serial or 'no serial'})"),
+        ("samples", str(len(samples))),
+    ]
+    if rated is not None and rated.tbw_bytes is not None:
+        headline.append(("rated endurance", f"{rated.tbw_bytes / TB:,.0f} TBW"))
+    return doc.Document(
+        title=f"ssdlab run {run.run_id}: {run.profile} of {run.target_path}",
+        headline=tuple(headline),
+        sections=tuple(sections),
+        data={
+            "format": "ssdlab-health-run",
+            "format_version": 1,
+            "run": run.run_id,
+            "samples": len(samples),
+        },
+    )

@@ -1,0 +1,209 @@
+"""Render report documents as one self-contained HTML file, or as Markdown for issues and wikis.
+
+The HTML fetches nothing: the stylesheet is inline, every chart is an SVG image in a `data:`
+URI, and there is no script. It reads on a phone (fluid layout, tables scroll sideways) and
+prints (no backgrounds, sections kept together, the job files shown open). Pure: the same
+documents give the same bytes.
+"""
+
+import base64
+import html
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ssdlab.report.document import Chart, Document, Section, Table, markdown_section
+from ssdlab.report.plots import render_svg
+
+
+@dataclass(frozen=True, slots=True)
+class ReportPart:
+    """One run in a report: its document, the fio job files it ran and where it came from."""
+
+    anchor: str  # run-12
+    document: Document
+    job_files: tuple[tuple[str, str], ...] = ()  # (name, job text)
+    provenance: tuple[tuple[str, str], ...] = ()  # (label, value)
+
+
+_STYLE = """
+:root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --accent: #0b5cad; --soft: #f6f8fa; }
+* { box-sizing: border-box; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
+  margin: 0 auto; max-width: 1100px; padding: 0 16px 48px; }
+header.report { border-bottom: 3px solid var(--accent); margin-bottom: 16px; }
+h1 { font-size: 1.6em; margin: 16px 0 4px; } h2 { font-size: 1.3em; margin-top: 32px; }
+h3 { font-size: 1.05em; margin: 20px 0 6px; }
+.muted, figcaption, .note { color: var(--muted); font-size: 0.9em; }
+nav ul { padding-left: 18px; margin: 4px 0 12px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 8px; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px;
+  background: var(--soft); break-inside: avoid; }
+.card .label { color: var(--muted); font-size: 0.85em; display: block; }
+.card .value { font-weight: 600; overflow-wrap: anywhere; }
+.verdict { border-left: 4px solid var(--accent); padding: 4px 12px; margin: 12px 0; }
+.scroll { overflow-x: auto; margin: 8px 0; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.92em; }
+caption { text-align: left; font-weight: 600; padding: 4px 0; }
+th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+th { background: var(--soft); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0; }
+dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+figure { margin: 12px 0; break-inside: avoid; }
+figure img { width: 100%; max-width: 760px; height: auto; border: 1px solid var(--line); }
+details { margin: 6px 0; } summary { cursor: pointer; color: var(--accent); }
+pre { background: var(--soft); padding: 8px; overflow-x: auto; font-size: 0.85em; }
+section.run { border-top: 1px solid var(--line); margin-top: 28px; }
+@media (max-width: 600px) { body { font-size: 14px; padding: 0 8px 32px; }
+  dl.facts { grid-template-columns: 1fr; } dl.facts dd { margin-bottom: 6px; } }
+@media print { body { max-width: none; font-size: 11pt; } nav { display: none; }
+  .card, th { background: none; } a { color: inherit; text-decoration: none; }
+  section.run { break-before: page; } section.run:first-of-type { break-before: auto; }
+  details > *:not(summary) { display: block; } }
+"""
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def chart_data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def _table(table: Table) -> str:
+    head = "".join(f"<th scope='col'>{_e(c)}</th>" for c in table.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{_e(cell)}</td>" for cell in row) + "</tr>" for row in table.rows
+    )
+    notes = "".join(f"<p class='note'>{_e(n)}</p>" for n in table.notes)
+    return (
+        f"<div class='scroll'><table><caption>{_e(table.title)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}"
+    )
+
+
+def _facts(rows: Sequence[tuple[str, str]]) -> str:
+    if not rows:
+        return ""
+    items = "".join(f"<dt>{_e(label)}</dt><dd>{_e(value)}</dd>" for label, value in rows)
+    return f"<dl class='facts'>{items}</dl>"
+
+
+def _chart(chart: Chart, draw: Callable[[Chart], str], prefix: str) -> str:
+    caption = _e(chart.title + (f" — {chart.caption}" if chart.caption else ""))
+    return (
+        f"<figure id='{_e(prefix + chart.key)}'><img src='{chart_data_uri(draw(chart))}' "
+        f"alt='{_e(chart.title)}' data-chart='{_e(chart.key)}'>"
+        f"<figcaption>{caption}</figcaption></figure>"
+    )
+
+
+def _section(section: Section, draw: Callable[[Chart], str], prefix: str = "") -> str:
+    parts = [f"<h3>{_e(section.title)}</h3>", _facts(section.facts)]
+    parts.extend(_table(t) for t in section.tables)
+    parts.extend(_chart(c, draw, prefix) for c in section.charts)
+    parts.extend(f"<p class='note'>{_e(n)}</p>" for n in section.notes)
+    return "<section>" + "".join(parts) + "</section>"
+
+
+def _cards(rows: Sequence[tuple[str, str]]) -> str:
+    cards = "".join(
+        f"<div class='card'><span class='label'>{_e(label)}</span>"
+        f"<span class='value'>{_e(value)}</span></div>"
+        for label, value in rows
+    )
+    return f"<div class='cards'>{cards}</div>"
+
+
+def _part(part: ReportPart, draw: Callable[[Chart], str]) -> str:
+    document = part.document
+    out = [f"<section class='run' id='{_e(part.anchor)}'><h2>{_e(document.title)}</h2>"]
+    out.append(_cards(document.headline))
+    if document.verdict:
+        sentences = "".join(f"<p>{_e(s)}</p>" for s in document.verdict)
+        out.append(f"<div class='verdict'>{sentences}</div>")
+    out.extend(_section(s, draw, f"{part.anchor}-") for s in document.sections)
+    if part.job_files:
+        out.append("<h3>fio job files</h3>")
+        out.extend(
+            f"<details><summary>{_e(name)}</summary><pre>{_e(text)}</pre></details>"
+            for name, text in part.job_files
+        )
+    if part.provenance:
+        out.append("<h3>Provenance</h3>" + _facts(part.provenance))
+    out.append("</section>")
+    return "".join(out)
+
+
+def render_html(
+    title: str,
+    parts: Sequence[ReportPart],
+    *,
+    front: Sequence[Section] = (),
+    provenance: Sequence[tuple[str, str]] = (),
+    draw: Callable[[Chart], str] = render_svg,
+) -> str:
+    """The report: title, contents, `front` sections (e.g. a comparison), then each run."""
+    toc = "".join(f"<li><a href='#{_e(p.anchor)}'>{_e(p.document.title)}</a></li>" for p in parts)
+    body = [
+        f"<header class='report'><h1>{_e(title)}</h1>",
+        _facts(provenance),
+        "</header>",
+        f"<nav><ul>{toc}</ul></nav>" if len(parts) > 1 else "",
+    ]
+    body.extend(_section(s, draw) for s in front)
+    body.extend(_part(p, draw) for p in parts)
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{_e(title)}</title><style>{_STYLE}</style></head>"
+        f"<body>{''.join(body)}</body></html>\n"
+    )
+
+
+def render_markdown_report(
+    title: str,
+    parts: Sequence[ReportPart],
+    *,
+    front: Sequence[Section] = (),
+    provenance: Sequence[tuple[str, str]] = (),
+    chart_links: Mapping[str, str] | None = None,
+) -> str:
+    """The same report as Markdown; charts are image links when `chart_links` names files
+    (keyed '<anchor>/<chart key>'), job files are collapsible blocks."""
+    out = [f"# {title}", ""]
+    out.extend(f"- **{label}:** {value}" for label, value in provenance)
+    for section in front:
+        out += ["", *markdown_section(section)]
+    for part in parts:
+        document = part.document
+        links = {
+            key.split("/", 1)[1]: link
+            for key, link in (chart_links or {}).items()
+            if key.startswith(f"{part.anchor}/")
+        }
+        out += ["", f"## {document.title}", ""]
+        out.extend(f"- **{label}:** {value}" for label, value in document.headline)
+        if document.verdict:
+            out += ["", *(f"> {sentence}" for sentence in document.verdict)]
+        for section in document.sections:
+            out += ["", *markdown_section(section, level=3, chart_links=links)]
+        if part.job_files:
+            out += ["", "### fio job files"]
+        for name, job in part.job_files:
+            fence = "````" if "```" in job else "```"
+            out += [
+                "",
+                f"<details><summary>{html.escape(name)}</summary>",
+                "",
+                f"{fence}ini",
+                job.rstrip(),
+                fence,
+                "",
+                "</details>",
+            ]
+        if part.provenance:
+            out += ["", "### Provenance", ""]
+            out.extend(f"- {label}: {value}" for label, value in part.provenance)
+    return "\n".join(out).rstrip() + "\n"

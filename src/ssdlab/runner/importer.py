@@ -1,0 +1,235 @@
+"""Results made elsewhere become stored runs: CrystalDiskMark / KDiskMark text exports and fio
+JSON from jobs run by hand.
+
+An imported run is a run of kind 'import': the file's text is kept verbatim as its capture
+(raw first), each test becomes a step result of one pass, and the run's settings say which
+tool measured it and what its numbers mean. Tests are keyed like ssdlab's own quick tests
+('rnd4k-q32t1-read'), so `compare` can set a CrystalDiskMark export or a hand-written fio job
+beside an ssdlab run of the same test.
+"""
+
+import os
+import re
+import socket
+import sqlite3
+from dataclasses import dataclass, replace
+
+from ssdlab import __version__
+from ssdlab.analysis.passes import pass_metrics
+from ssdlab.errors import ParseError
+from ssdlab.model.imported import ImportedBenchmark
+from ssdlab.model.result import FioJobResult, FioResult
+from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import format_block_label, parse_size_bytes
+from ssdlab.parse.fio_json import parse_fio_job_options
+from ssdlab.store import runs as store
+
+IMPORT_PROFILE_VERSION = 1
+FIO_SEMANTICS = (
+    "Hand-written fio jobs, imported from fio's JSON output.",
+    "Each job's numbers are fio's own (bw_bytes, iops, mean total latency), both directions "
+    "summed and clones of one job added up; one run of each job, so one pass.",
+)
+_TOOL_NAMES = {
+    "crystaldiskmark": "CrystalDiskMark",
+    "kdiskmark": "KDiskMark",
+    "ssdlab": "ssdlab (CrystalDiskMark text layout)",
+}
+_RW = {
+    "read": ("seq", "read"),
+    "write": ("seq", "write"),
+    "rw": ("seq", "mix"),
+    "readwrite": ("seq", "mix"),
+    "randread": ("rnd", "read"),
+    "randwrite": ("rnd", "write"),
+    "randrw": ("rnd", "mix"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedRun:
+    """What to store: the run's descriptive fields and its steps."""
+
+    profile: str  # quick (CrystalDiskMark / KDiskMark) | fio
+    preset: str | None
+    source_tool: str
+    settings: dict[str, object]
+    target: dict[str, object]
+    environment: dict[str, object]
+    steps: tuple[StepResult, ...]
+
+
+def _key(pattern: str, block: int, depth: int, jobs: int, direction: str) -> tuple[str, str]:
+    label = f"{pattern.upper()}{format_block_label(block)} Q{depth}T{jobs}"
+    return f"{pattern}{format_block_label(block).lower()}-q{depth}t{jobs}-{direction}", label
+
+
+def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
+    """A CrystalDiskMark or KDiskMark export as a run of ssdlab's quick profile."""
+    steps = []
+    for test in bench.tests:
+        pattern = "rnd" if test.random else "seq"
+        key, label = _key(pattern, test.block_bytes, test.queue_depth, test.threads, test.direction)
+        iops = test.iops if test.iops is not None else test.bw_bytes_per_s / test.block_bytes
+        steps.append(
+            StepResult(
+                step_key=key,
+                step_label=label,
+                direction=test.direction,
+                round_index=1,
+                discarded=False,
+                bw_bytes_per_s=test.bw_bytes_per_s,
+                iops=iops,
+                lat_mean_ns=test.lat_mean_ns,
+                read=None,
+                write=None,
+            )
+        )
+    name = _TOOL_NAMES.get(bench.tool, bench.tool)
+    source = f"{name} {bench.tool_version}" if bench.tool_version else name
+    settings: dict[str, object] = {
+        "source_tool": source,
+        "semantics": list(bench.semantics),
+        "preset": bench.profile,
+        "size_bytes": bench.test_size_bytes,
+        "count": bench.count,
+        "measure_s": bench.measure_s,
+        "interval_s": bench.interval_s,
+        "mix_read_pct": bench.mix_read_pct,
+        "data": None if bench.zero_fill is None else ("zeros" if bench.zero_fill else "random"),
+        "date": bench.date,
+        "os": bench.os,
+        "comment": bench.comment,
+        "target_text": bench.target,
+    }
+    target: dict[str, object] = {"kind": "import", "path": origin}
+    if bench.target:
+        target["device"] = {"model": bench.target, "path": None}
+    fio_version = None
+    for line in bench.semantics:
+        match = re.search(r"fio-\d+\.\d+", line)
+        if match:
+            fio_version = match.group(0)
+    environment: dict[str, object] = {
+        "ssdlab_version": __version__,
+        "fio_version": fio_version,
+        "os_release": bench.os,
+    }
+    return ImportedRun("quick", bench.profile, source, settings, target, environment, tuple(steps))
+
+
+def _shape(options: dict[str, str]) -> tuple[str, int, int, int, str] | None:
+    """(pattern, block bytes, iodepth, numjobs, direction) of a job, None when not a plain one."""
+    rw = _RW.get(options.get("rw", options.get("readwrite", "read")).split(":")[0])
+    if rw is None:
+        return None
+    try:
+        block = parse_size_bytes(options.get("bs", options.get("blocksize", "4k")).split(",")[0])
+        depth = int(options.get("iodepth", "1"))
+        jobs = int(options.get("numjobs", "1"))
+    except ValueError:
+        return None
+    if block <= 0 or depth <= 0 or jobs <= 0:
+        return None
+    return rw[0], block, depth, jobs, rw[1]
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "job"
+
+
+def fio_run(result: FioResult, text: str, origin: str) -> ImportedRun:
+    """fio JSON output as a run: one step per job name (its clones summed)."""
+    options = dict(parse_fio_job_options(text))
+    grouped: dict[str, list[FioJobResult]] = {}
+    for job in result.jobs:
+        grouped.setdefault(job.name, []).append(job)
+    steps = []
+    seen: set[str] = set()
+    for name, jobs in grouped.items():
+        try:
+            metrics = pass_metrics(FioResult(result.fio_version, result.timestamp_s, tuple(jobs)))
+        except ValueError:
+            continue  # a job that did no I/O (e.g. a fill the user ran first) is not a result
+        shape = _shape(options.get(name, {}))
+        if shape is None:
+            direction = (
+                "mix" if metrics.read and metrics.write else ("write" if metrics.write else "read")
+            )
+            key, label = f"{_slug(name)}-{direction}", name
+        else:
+            key, label = _key(*shape)
+            direction = shape[4]
+        if key in seen:
+            key, label = f"{_slug(name)}-{key}", f"{name}: {label}"
+        seen.add(key)
+        steps.append(
+            StepResult(
+                step_key=key,
+                step_label=label,
+                direction=direction,
+                round_index=1,
+                discarded=False,
+                bw_bytes_per_s=metrics.bw_bytes_per_s,
+                iops=metrics.iops,
+                lat_mean_ns=metrics.lat_mean_ns,
+                read=metrics.read,
+                write=metrics.write,
+            )
+        )
+    if not steps:
+        raise ParseError(f"{origin}: the fio JSON has no job that did any I/O")
+    version = result.fio_version or "fio (version not recorded)"
+    settings: dict[str, object] = {
+        "source_tool": version,
+        "semantics": list(FIO_SEMANTICS),
+        "jobs": {name: options.get(name, {}) for name in grouped},
+    }
+    environment: dict[str, object] = {"ssdlab_version": __version__, "fio_version": version}
+    target: dict[str, object] = {"kind": "import", "path": origin}
+    return ImportedRun("fio", None, version, settings, target, environment, tuple(steps))
+
+
+def store_imported_run(
+    conn: sqlite3.Connection, imported: ImportedRun, text: str, origin: str, now_s: float
+) -> int:
+    """Store the run: the file verbatim as its capture first, then its steps; complete."""
+    run_id = store.create_run(
+        conn,
+        store.NewRun(
+            kind="import",
+            profile=imported.profile,
+            profile_version=IMPORT_PROFILE_VERSION,
+            preset=imported.preset,
+            target_kind="import",
+            target_path=origin,
+            target_json=store.to_json(imported.target),
+            device_id=None,
+            settings_json=store.to_json(imported.settings),
+            plan_json=store.to_json({"imported_from": origin}),
+            environment_json=store.to_json(imported.environment),
+            started_at_s=now_s,
+            host=socket.gethostname(),
+            pid=os.getpid(),
+            boot_id=None,
+        ),
+    )
+    capture_id = store.add_capture(
+        conn,
+        run_id,
+        Capture(
+            tool=f"import:{imported.profile}",
+            argv=("ssdlab", "import", origin),
+            exit_code=0,
+            stdout=text,
+            stderr="",
+            started_at_s=now_s,
+            ended_at_s=now_s,
+            tool_version=imported.source_tool,
+        ),
+    )
+    for step in imported.steps:
+        store.add_step_result(conn, run_id, replace(step, capture_id=capture_id))
+    store.finish_run(conn, run_id, RunStatus.COMPLETE, f"imported from {origin}", now_s)
+    return run_id

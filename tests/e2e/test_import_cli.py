@@ -1,0 +1,93 @@
+"""`ssdlab import`: CrystalDiskMark/KDiskMark text and fio JSON become stored runs that show up
+in `runs`, `show`, `report` and `compare`; bad files are refused and store nothing."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.conftest import ROOT
+from tests.e2e.conftest import run_ssdlab
+from tests.unit.parse.test_benchmark_text import CDM8, KDM
+
+FIO_JSON = ROOT / "tests" / "data" / "fio" / "randread-4k-qd32.json"
+
+
+def import_text(tmp_path: Path, name: str, text: str, db: Path, *, encoding: str = "utf-8") -> int:
+    path = tmp_path / name
+    path.write_bytes(text.encode(encoding))
+    done = run_ssdlab("import", str(path), "--db", str(db), "--json")
+    assert done.code == 0, done.stderr
+    return int(json.loads(done.stdout)["run"])
+
+
+def test_crystaldiskmark_import_is_a_labelled_run(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    run = import_text(tmp_path, "cdm8.txt", CDM8, db, encoding="utf-16")  # Windows "Save text"
+    listed = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
+    assert listed[0]["id"] == run and listed[0]["kind"] == "import"
+    shown = run_ssdlab("show", str(run), "--db", str(db))
+    assert shown.code == 0 and "3500.12" in shown.stdout
+    doc = json.loads(run_ssdlab("show", str(run), "--json", "--db", str(db)).stdout)
+    assert doc["run"]["settings"]["source_tool"] == "CrystalDiskMark 8.0.4"
+    seq = next(t for t in doc["tests"] if t["key"] == "seq1m-q8t1-read")
+    assert seq["best_bw_bytes_per_s"] == 3_500_123_000 and seq["passes"] == 1
+    with sqlite3.connect(db) as conn:  # the file is kept verbatim as the run's capture
+        (stored,) = conn.execute("SELECT stdout FROM captures WHERE run_id = ?", (run,)).fetchone()
+    assert stored == CDM8
+    report = tmp_path / "r.md"
+    assert run_ssdlab("report", str(run), "-o", str(report), "--db", str(db)).code == 0
+    assert "imported from CrystalDiskMark 8.0.4" in report.read_text()
+
+
+def test_compare_gates_a_regression_between_two_exports(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    before = import_text(tmp_path, "before.txt", CDM8, db)
+    slower = CDM8.replace("60.012 MB/s [  14651.4 IOPS]", "42.000 MB/s [  10253.9 IOPS]")
+    after = import_text(tmp_path, "after.txt", slower, db)
+    gate = run_ssdlab(
+        "compare", str(before), str(after), "--fail-if", "rnd4k-q1t1-read:-5%", "--db", str(db)
+    )
+    assert gate.code == 4, gate.stderr
+    assert "rnd4k-q1t1-read" in gate.stderr and "regression" in gate.stderr
+    assert "0.70 ?" in gate.stdout  # one pass each: the ratio, no significance claimed
+    fine = run_ssdlab(
+        "compare", str(before), str(after), "--fail-if", "seq1m-q8t1-read:-5%", "--db", str(db)
+    )
+    assert fine.code == 0, fine.stderr
+
+
+def test_kdiskmark_and_fio_json_imports_compare_with_quick_tests(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    kdm = import_text(tmp_path, "KDM_20240211180533.txt", KDM, db)
+    fio = run_ssdlab("import", str(FIO_JSON), "--db", str(db), "--json")
+    assert fio.code == 0, fio.stderr
+    doc = json.loads(fio.stdout)
+    assert doc["profile"] == "fio" and doc["tests"] == ["rnd4k-q32t1-read"]
+    fio_run = doc["run"]
+    compared = run_ssdlab("compare", str(kdm), str(fio_run), "--json", "--db", str(db))
+    assert compared.code == 0, compared.stderr
+    changes = {c["metric"]: c for c in json.loads(compared.stdout)["comparisons"][0]["changes"]}
+    both = changes["rnd4k-q32t1-read"]
+    assert both["verdict"] == "cannot tell" and both["ratio"] is not None
+    fio_doc = json.loads(FIO_JSON.read_text())
+    assert both["other"]["values"] == [fio_doc["jobs"][0]["read"]["bw_bytes"]]
+
+
+def test_bad_files_are_refused_and_store_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    cases = {
+        "notes.txt": b"my drive is fast\n",
+        "empty.txt": b"",
+        "broken.txt": CDM8.replace("3500.123", "35OO.123").encode(),
+        "binary.bin": bytes(range(256)) * 4,
+        "bad.json": b'{"fio version": "fio-3.33", "jobs": [',
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        done = run_ssdlab("import", str(tmp_path / name), "--db", str(db))
+        assert done.code == 1, (name, done.stderr)
+        assert name in done.stderr and "Traceback" not in done.stderr
+    missing = run_ssdlab("import", str(tmp_path / "nope.txt"), "--db", str(db))
+    assert missing.code == 2 and "cannot read" in missing.stderr
+    listed = run_ssdlab("runs", "--json", "--db", str(db))
+    assert json.loads(listed.stdout)["runs"] == []

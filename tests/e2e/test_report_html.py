@@ -1,0 +1,150 @@
+"""`ssdlab report` opened in real headless Chromium: every chart drawn, nothing fetched, no
+console errors; readable on a phone-sized screen; printable to PDF. Also `compare` on two real
+quick runs, and the Markdown report with its chart files."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, needs_fio
+from tests.e2e.browser import needs_browser, visit
+from tests.e2e.conftest import run_ssdlab
+
+pytestmark = [needs_fio, pytest.mark.slow]
+# passes longer than fio's 1 s log interval, so the time series have points
+QUICK = [
+    "--size",
+    "8MiB",
+    "--measure",
+    "1.1",
+    "--count",
+    "3",
+    "--interval",
+    "0",
+    "--preset",
+    "real",
+]
+HEALTH_LOG = ROOT / "tests" / "data" / "smart-text" / "cron-mx500-date-A.log"
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with two quick runs, a cache run, a sweep run and a health series: real fio."""
+    folder = tmp_path_factory.mktemp("report")
+    db = folder / "ssdlab.db"
+    for argv in (
+        ["quick", str(folder), *QUICK],
+        ["quick", str(folder), *QUICK],
+        ["run", "cache", str(folder), "--size", "256MiB", "--log-interval", "0.05"],
+        ["run", "sweep", str(folder), "--size", "16MiB", "--threads", "1,2", "--iodepths",
+         "1,4", "--runtime", "0.3", "--ramp", "0"],
+        ["health", "--import", str(HEALTH_LOG)],
+    ):  # fmt: skip
+        done = run_ssdlab(*argv, "--db", str(db))
+        assert done.code == 0, (argv, done.stderr)
+    return db
+
+
+@needs_browser
+def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    done = run_ssdlab("report", "1", "2", "3", "4", "5", "-o", str(out), "--db", str(store))
+    assert done.code == 0, done.stderr
+    html = out.read_text()
+    assert "http://" not in html and "https://" not in html.replace("https://github.com", "")
+    page = visit(out)
+    (tmp_path / "report.png").write_bytes(page.screenshot_png)
+    assert page.console_errors == [] and page.page_errors == []
+    assert page.external_requests == []
+    assert page.duplicate_ids == 0
+    keys = {chart.key for chart in page.charts}
+    for expected in (
+        "quick-bars",
+        "quick-passes",
+        "quick-series-mbps",
+        "quick-series-iops",
+        "quick-series-latency",
+        "quick-latency-percentiles",
+        "cache-cliff",
+        "sweep-heatmap-",
+        "health-host-written",
+    ):
+        assert any(key.startswith(expected) for key in keys), (expected, sorted(keys))
+    for chart in page.charts:
+        assert chart.natural_width > 100 and chart.natural_height > 100, chart
+        assert chart.shown_width > 100 and chart.shown_height > 50, chart
+        assert chart.distinct_colours > 20, chart  # something is drawn, not a blank box
+    assert len(page.screenshot_png) > 50_000
+    # headline numbers first, then sections, job files, provenance
+    text = page.text
+    assert text.index("SEQ1M Q1T1") < text.index("Spread of the passes")
+    assert "fio job files" in text and "Provenance" in text
+
+
+@needs_browser
+def test_html_report_fits_a_phone_and_prints(store: Path, tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.browser import CHROMIUM
+
+    out = tmp_path / "report.html"
+    assert run_ssdlab("report", "1", "2", "-o", str(out), "--db", str(store)).code == 0
+    assert "Against run 1" in out.read_text()  # two quick runs: their comparison up front
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.goto(out.resolve().as_uri())
+            overflow = page.evaluate(
+                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, "the page scrolls sideways on a phone"
+            widths = page.evaluate(
+                "() => [...document.querySelectorAll('img[data-chart]')]"
+                ".map(i => i.getBoundingClientRect().right)"
+            )
+            assert widths and max(widths) <= 390
+            pdf = page.pdf(format="A4")
+        finally:
+            browser.close()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+
+
+def test_markdown_report_writes_chart_files(store: Path, tmp_path: Path) -> None:
+    out = tmp_path / "result.md"
+    done = run_ssdlab("report", "1", "3", "-o", str(out), "--db", str(store))
+    assert done.code == 0, done.stderr
+    text = out.read_text()
+    assert text.startswith("# ssdlab report: runs 1, 3")
+    charts = sorted((tmp_path / "result-charts").iterdir())
+    assert charts and all(p.read_bytes().startswith(b"\x89PNG") for p in charts)
+    for chart in charts:
+        assert f"](result-charts/{chart.name})" in text
+    assert "<details><summary>capture" in text and "```ini" in text
+
+
+def test_compare_two_real_quick_runs(store: Path) -> None:
+    done = run_ssdlab("compare", "1", "2", "--json", "--db", str(store))
+    assert done.code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["format"] == "ssdlab-compare" and doc["baseline_run"] == 1
+    changes = doc["comparisons"][0]["changes"]
+    assert {c["metric"] for c in changes} >= {"seq1m-q1t1-read", "rnd4k-q1t1-write-lat"}
+    for change in changes:
+        assert len(change["baseline"]["values"]) == 3  # the three measured passes, no warm-up
+        assert change["verdict"] in ("better", "worse", "not significant")
+    terminal = run_ssdlab("compare", "1", "2", "--db", str(store))
+    assert terminal.code == 0 and "Against run 1" in terminal.stdout
+
+
+def test_compare_fail_if_gates_on_a_regression(store: Path) -> None:
+    # a real breach is pinned with imported results (test_import_cli.py); here: the refusals
+    ok = run_ssdlab("compare", "1", "2", "--fail-if", "seq1m-q1t1-read:-99%", "--db", str(store))
+    assert ok.code == 0, ok.stderr
+    unknown = run_ssdlab("compare", "1", "2", "--fail-if", "nope:-5%", "--db", str(store))
+    assert unknown.code == 2 and "matches no metric" in unknown.stderr
+    bad = run_ssdlab("compare", "1", "2", "--fail-if", "seq1m-q1t1-read:5", "--db", str(store))
+    assert bad.code == 2 and "METRIC:-5%" in bad.stderr
+    mixed = run_ssdlab("compare", "1", "3", "--db", str(store))
+    assert mixed.code == 2 and "same profile" in mixed.stderr

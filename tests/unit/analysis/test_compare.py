@@ -1,0 +1,130 @@
+"""Run comparison: practical and statistical significance together, direction-aware verdicts,
+and the --fail-if rules."""
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ssdlab.analysis.compare import (
+    FailRule,
+    MetricSamples,
+    Verdict,
+    check_fail_rules,
+    compare_metric,
+    compare_runs,
+    parse_fail_rule,
+    welch_p_value,
+)
+
+
+def mbps(key: str, *values: float) -> MetricSamples:
+    return MetricSamples(key, key, "bytes_per_s", True, tuple(v * 1e6 for v in values))
+
+
+def latency(key: str, *values_us: float) -> MetricSamples:
+    return MetricSamples(key, key, "ns", False, tuple(v * 1e3 for v in values_us))
+
+
+def test_welch_matches_the_textbook_example() -> None:
+    # R: t.test(c(1,2,3,4,5), c(2,4,6,8,10)) -> t = -1.8974, df = 5.8824, p-value = 0.1075
+    p = welch_p_value([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+    assert p is not None and math.isclose(p, 0.1075, abs_tol=5e-4)
+
+
+def test_welch_needs_two_values_a_side() -> None:
+    assert welch_p_value([1.0], [2.0, 3.0]) is None
+    assert welch_p_value([5.0, 5.0], [5.0, 5.0]) == 1.0
+    assert welch_p_value([5.0, 5.0], [6.0, 6.0]) == 0.0
+
+
+def test_a_clear_fall_in_throughput_is_worse() -> None:
+    change = compare_metric(
+        mbps("rnd4k-q1t1-read", 60.1, 60.3, 59.9, 60.2, 60.0),
+        mbps("rnd4k-q1t1-read", 50.2, 50.0, 49.9, 50.1, 50.3),
+    )
+    assert change.verdict is Verdict.WORSE
+    assert change.ratio is not None and math.isclose(change.ratio, 50.1 / 60.1, rel_tol=1e-9)
+    assert change.p_value is not None and change.p_value < 1e-6
+    assert change.marker == "-"
+
+
+def test_lower_latency_is_better() -> None:
+    change = compare_metric(latency("x-lat", 100, 101, 99), latency("x-lat", 80, 81, 79))
+    assert change.verdict is Verdict.BETTER
+
+
+def test_a_large_change_the_passes_do_not_support_is_not_significant() -> None:
+    # 20 % lower on average, but the passes are all over the place
+    change = compare_metric(mbps("k", 100, 40, 160, 100), mbps("k", 80, 20, 150, 70))
+    assert change.change_pct is not None and change.change_pct < -5
+    assert change.p_value is not None and change.p_value > 0.05
+    assert change.verdict is Verdict.NOT_SIGNIFICANT
+
+
+def test_a_significant_change_below_the_threshold_is_not_flagged() -> None:
+    change = compare_metric(mbps("k", 100.0, 100.1, 99.9), mbps("k", 102.0, 102.1, 101.9))
+    assert change.p_value is not None and change.p_value < 0.001
+    assert change.verdict is Verdict.NOT_SIGNIFICANT
+    flagged = compare_metric(
+        mbps("k", 100.0, 100.1, 99.9), mbps("k", 102.0, 102.1, 101.9), threshold_pct=1.0
+    )
+    assert flagged.verdict is Verdict.BETTER
+
+
+def test_one_pass_a_side_cannot_tell() -> None:
+    change = compare_metric(mbps("k", 100), mbps("k", 50))
+    assert change.verdict is Verdict.CANNOT_TELL
+    assert change.ratio == 0.5 and change.p_value is None
+
+
+def test_metrics_in_one_run_only_are_missing() -> None:
+    comparison = compare_runs(1, [mbps("a", 1, 2)], 2, [mbps("b", 1, 2)])
+    assert [(c.key, c.verdict) for c in comparison.changes] == [
+        ("a", Verdict.MISSING),
+        ("b", Verdict.MISSING),
+    ]
+
+
+@given(
+    st.lists(st.floats(1, 1e4), min_size=2, max_size=8),
+    st.floats(0.2, 5.0),
+)
+def test_verdict_follows_direction(values: list[float], factor: float) -> None:
+    """Scaling every pass by a factor: the ratio is the factor, and a flagged change points the
+    way the metric's direction says."""
+    base = MetricSamples("k", "k", "bytes_per_s", True, tuple(values))
+    other = MetricSamples("k", "k", "bytes_per_s", True, tuple(v * factor for v in values))
+    change = compare_metric(base, other)
+    assert change.ratio is not None and math.isclose(change.ratio, factor, rel_tol=1e-9)
+    if change.verdict is Verdict.BETTER:
+        assert factor > 1
+    if change.verdict is Verdict.WORSE:
+        assert factor < 1
+
+
+def test_fail_rules_parse_and_refuse_nonsense() -> None:
+    assert parse_fail_rule("rnd4k-q1t1-read:-5%") == FailRule("rnd4k-q1t1-read", -5.0)
+    assert parse_fail_rule("*-lat:+10%") == FailRule("*-lat", 10.0)
+    for bad in ("rnd4k", "rnd4k:-5", "rnd4k:5%", "rnd4k:-0%", ":-5%"):
+        with pytest.raises(ValueError, match=r"rule|0 %"):
+            parse_fail_rule(bad)
+
+
+def test_fail_rule_breaches_need_support_from_the_passes() -> None:
+    noisy = compare_runs(1, [mbps("k", 100, 40, 160, 100)], 2, [mbps("k", 80, 20, 150, 70)])
+    clear = compare_runs(1, [mbps("k", 100, 101, 99)], 3, [mbps("k", 90, 91, 89)])
+    single = compare_runs(1, [mbps("k", 100)], 4, [mbps("k", 70)])
+    gone = compare_runs(1, [mbps("k", 100, 101)], 5, [])
+    rule = parse_fail_rule("k:-5%")
+    breaches, unmatched = check_fail_rules([noisy, clear, single, gone], [rule])
+    assert [b.run for b in breaches] == [3, 4, 5]
+    assert unmatched == ()
+    # a rule tighter than the display threshold still applies its own limit
+    small = compare_runs(1, [mbps("k", 100.0, 100.1, 99.9)], 6, [mbps("k", 97.0, 97.1, 96.9)])
+    assert small.changes[0].verdict is Verdict.NOT_SIGNIFICANT
+    assert [b.run for b in check_fail_rules([small], [parse_fail_rule("k:-2%")])[0]] == [6]
+    assert check_fail_rules([small], [parse_fail_rule("nothing:-2%")])[1] == (
+        FailRule("nothing", -2.0),
+    )
