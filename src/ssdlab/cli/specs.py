@@ -72,7 +72,7 @@ def _spec_show(args: argparse.Namespace, out: Console) -> int:
     if args.json:
         sys.stdout.write(json.dumps(asdict(sheet), indent=2) + "\n")
     else:
-        out.print(render_spec_sheet(sheet), highlight=False, markup=False)
+        sys.stdout.write(render_spec_sheet(sheet))  # verbatim TOML: never wrapped
     return 0
 
 
