@@ -56,3 +56,16 @@ def test_an_imported_run_is_set_against_its_spec_sheet(tmp_path: Path) -> None:
     assert "Against the spec sheet" in text and "samsung-860-evo-500gb" in text
     # KDiskMark's 508.897 "MB/s" is 521.11 MB/s; the sheet claims 550 MB/s
     assert "| sequential read | 550 MB/s | 521.1 MB/s | SEQ1M Q8T1 | 95 % |" in text
+
+
+def test_wear_uses_the_rated_tbw_of_the_drives_sheet(tmp_path: Path) -> None:
+    import pytest
+
+    from tests.conftest import SHARED
+
+    sample = SHARED / "testdata" / "smart" / "samsung-970evo-500GB-nvme-x.json"
+    if not sample.exists():
+        pytest.skip("shared SMART samples absent")
+    done = run_ssdlab("wear", str(sample), str(sample), "--db", str(tmp_path / "db"))
+    assert done.code == 0, done.stderr
+    assert "300.000 TB" in done.stdout  # samsung-970-evo-500gb: 300 TBW, no --tbw given

@@ -137,7 +137,9 @@ def duration_arg(text: str) -> float:
 
 
 def _add_rating(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rated endurance (from the spec sheet)")
+    group = parser.add_argument_group(
+        "rated endurance (default: the drive's spec sheet, when one matches; ssdlab spec list)"
+    )
     group.add_argument("--tbw", type=size_arg, help="rated terabytes written, e.g. 600TB")
     group.add_argument("--dwpd", type=float, help="rated drive writes per day")
     group.add_argument("--warranty-years", type=float, help="warranty length in years")

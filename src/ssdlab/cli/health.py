@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples
 from ssdlab.errors import SsdlabError, UsageError
@@ -41,7 +42,9 @@ from ssdlab.system.environment import collect_environment, read_boot_id, tool_ve
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 
+from .documents import rated_endurance
 from .render import print_sections
+from .specs import known_spec_sheets
 from .store_access import open_db
 
 
@@ -58,9 +61,14 @@ def _vendor_map(args: argparse.Namespace) -> VendorMap:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
 
 
-def _rated(args: argparse.Namespace) -> RatedEndurance | None:
+def _rated(
+    args: argparse.Namespace, conn: sqlite3.Connection, sample: HealthSample
+) -> RatedEndurance | None:
+    """The rating given on the command line, else the one of the drive's spec sheet."""
     if args.tbw is None and args.dwpd is None and args.warranty_years is None:
-        return None
+        identity = sample.identity
+        spec = match_spec(identity.model, identity.capacity_bytes, known_spec_sheets(conn))
+        return rated_endurance(spec)
     return RatedEndurance(
         tbw_bytes=args.tbw, dwpd=args.dwpd, warranty_years=args.warranty_years, capacity_bytes=None
     )
@@ -186,7 +194,7 @@ def _show_samples(
             out.print(f"stored as sample {ids[0]}", highlight=False)
         return 0
     metric = args.step_metric
-    report = analyse_series(samples, rated=_rated(args))
+    report = analyse_series(samples, rated=_rated(args, open_db(args), samples[-1]))
     steps = counter_step_timing(samples, metric)
     if args.json:
         doc = {
@@ -235,7 +243,7 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
         after,
         raw_nand_capacity_bytes=args.raw_nand_capacity,
         slc_cached=True if args.slc_cached else None,
-        rated=_rated(args),
+        rated=_rated(args, conn, after),
     )
     if args.json:
         doc = {
