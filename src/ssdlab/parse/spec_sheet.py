@@ -28,6 +28,7 @@ silently drops a claim. Schema (src/ssdlab/specs/README.md):
     notes = ["…"]
 """
 
+import math
 import re
 import tomllib
 from collections.abc import Sequence
@@ -68,7 +69,7 @@ class _Reader:
 
     def texts(self, key: str) -> tuple[str, ...]:
         value = self.data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise self.fail(key, "a list of non-empty strings")
         return tuple(v.strip() for v in value)
 
@@ -76,8 +77,13 @@ class _Reader:
         value = self.data.get(key)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise self.fail(key, "a number above 0")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or not value > 0
+        ):
+            raise self.fail(key, "a finite number above 0")
         return float(value)
 
     def whole(self, key: str) -> int | None:
@@ -127,8 +133,10 @@ def parse_spec_sheet(text: str, origin: str) -> SpecSheet:
         raise ParseError(f"{origin}: not valid TOML ({error})") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
+        names = ", ".join(repr(k) for k in unknown)
         raise ParseError(
-            f"{origin}: unknown key {unknown[0]!r}; the keys are listed in ssdlab/specs/README.md"
+            f"{origin}: unknown key{'s' if len(unknown) > 1 else ''} {names} (a misspelt key "
+            "would drop a claim); the keys are listed in ssdlab/specs/README.md"
         )
     read = _Reader(data, origin)
     schema = data.get("schema", SCHEMA_VERSION)

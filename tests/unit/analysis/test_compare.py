@@ -33,6 +33,12 @@ def test_welch_matches_the_textbook_example() -> None:
     assert p is not None and math.isclose(p, 0.1075, abs_tol=5e-4)
 
 
+def test_nearly_identical_passes_give_a_p_value_not_an_error() -> None:
+    # found by hypothesis: scipy warns of catastrophic cancellation here
+    p = welch_p_value([1.0, 1.0000000000000002], [2.0, 2.0000000000000004])
+    assert p is not None and 0 <= p <= 1
+
+
 def test_welch_needs_two_values_a_side() -> None:
     assert welch_p_value([1.0], [2.0, 3.0]) is None
     assert welch_p_value([5.0, 5.0], [5.0, 5.0]) == 1.0
