@@ -22,6 +22,7 @@ import re
 
 from ssdlab.errors import ParseError
 from ssdlab.model.imported import ImportedBenchmark, ImportedTest
+from ssdlab.model.plan import Direction, Pattern, QuickTest
 from ssdlab.model.units import GiB, KiB, MiB
 
 CDM_MB = 10**6
@@ -98,9 +99,10 @@ def _test(match: re.Match[str], direction: str, line_no: int, mb: int, v6: bool)
     if bw is None:
         raise ParseError(f"line {line_no}: the result has no MB/s figure")
     lat_us = _number(match["lat"], line_no, "latency")
-    size = f"{block // MiB}M" if block % MiB == 0 else f"{block // KiB}K"
     return ImportedTest(
-        label=f"{'RND' if random else 'SEQ'}{size} Q{depth}T{threads}",
+        label=QuickTest(
+            Pattern.RND if random else Pattern.SEQ, block, depth, threads, Direction(direction)
+        ).label,
         direction=direction,
         bw_bytes_per_s=bw * mb,
         iops=_number(match["iops"], line_no, "IOPS"),

@@ -11,16 +11,14 @@ from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
 from ssdlab.model.units import KiB, format_block_label
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_step,
     format_runtime,
     log_options,
     profile_plan,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
     target_options,
 )
 from ssdlab.profiles.align import SPEC
@@ -54,9 +52,7 @@ def _job(
 
 
 def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     region = region_bytes(target, None)
     runtime_s = values.number("runtime")
     iodepth = values.integer("iodepth")

@@ -8,14 +8,13 @@ compresses or deduplicates cannot make its cache look bigger.
 
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
     log_options,
     profile_plan,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
     target_options,
 )
 from ssdlab.profiles.cache import DEFAULT_BLOCK, SPEC
@@ -55,9 +54,7 @@ def _write_step(
 
 
 def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     region = region_bytes(target, None)
     log_ms = max(1, round(values.number("log_interval") * 1000))
     pattern = values.text("pattern")

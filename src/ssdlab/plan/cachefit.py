@@ -32,13 +32,12 @@ from ssdlab.model.profile import (
     StepRole,
 )
 from ssdlab.model.units import MiB, format_size
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
     fill_job,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
 )
 from ssdlab.plan.quick import build_test_job
 from ssdlab.profiles.cachefit import QUICK, SPEC
@@ -165,9 +164,7 @@ def _rest(key: str, label: str, seconds: float) -> list[ProfileStep]:
 
 
 def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     cache = _cache_bytes(values)
     inside, beyond, notes = _regions(target, cache, values)
     sizes = {"inside": inside, "beyond": beyond}

@@ -9,15 +9,13 @@ ascending order, so each fill only writes the span between the previous level an
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_step,
     profile_plan,
     random_write_step,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
     target_options,
 )
 from ssdlab.profiles.fill import SPEC
@@ -40,9 +38,7 @@ def _discard(target: PlanTarget, region: int) -> ProfileStep:
 
 
 def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     region = region_bytes(target, None)
     levels = sorted(set(values.integers("levels")))
     if not levels or levels[-1] > 99:

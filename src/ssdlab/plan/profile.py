@@ -15,6 +15,7 @@ from ssdlab.model.profile import (
     StepRole,
 )
 from ssdlab.model.units import MiB, format_size
+from ssdlab.plan.jobfile import check_fio_path
 
 DEFAULT_IOENGINE = "libaio"
 
@@ -59,6 +60,16 @@ def resolve_profile_settings(
         _check_value(option, value)
         settings.append((option.name, value))
     return tuple(settings)
+
+
+def start_plan(
+    spec: ProfileSpec, given: Mapping[str, SettingValue], target: PlanTarget
+) -> tuple[tuple[tuple[str, SettingValue], ...], "Values"]:
+    """What every planner does first: check the target path fio will be given, then resolve the
+    profile's settings (refusing bad values) and give typed reads of them."""
+    check_fio_path(target.path)
+    settings = resolve_profile_settings(spec, given)
+    return settings, Values(settings)
 
 
 def check_ioengine(name: str) -> str:

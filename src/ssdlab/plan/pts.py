@@ -28,14 +28,13 @@ from ssdlab.model.profile import (
 )
 from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB, MiB, format_size
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
     fill_step,
     format_runtime,
     log_options,
-    resolve_profile_settings,
+    start_plan,
 )
 from ssdlab.plan.purge import choose_purge, purge_steps
 from ssdlab.profiles.pts import (
@@ -78,10 +77,8 @@ def _capacity(target: PlanTarget) -> int:
 
 def resolve_pts(name: str, given: Settings, target: PlanTarget) -> PtsSetup:
     """Settings → the catalogue test with its class values, and every deviation from it."""
-    check_fio_path(target.path)
     spec = SPECS[name]
-    settings = resolve_profile_settings(spec, given)
-    values = Values(settings)
+    settings, values = start_plan(spec, given, target)
     device_class = DeviceClass(values.text("device_class"))
     test = load_pts_catalogue().test(
         name.removeprefix("pts-"), spec=values.text("pts_version"), device_class=device_class

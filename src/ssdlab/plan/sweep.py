@@ -12,7 +12,6 @@ from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
 from ssdlab.model.units import format_block_label, parse_size_bytes
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     Values,
@@ -20,7 +19,7 @@ from ssdlab.plan.profile import (
     format_runtime,
     profile_plan,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
     target_options,
 )
 from ssdlab.profiles.sweep import SPEC
@@ -125,9 +124,7 @@ def _cell(
 
 
 def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     workloads = parse_workloads(values.text("workloads"))
     region = region_bytes(target, None)
     threads = sorted(set(values.integers("threads")))

@@ -10,15 +10,13 @@ random writes over it (dirty), the region discarded, the same random writes agai
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
 from ssdlab.model.units import MiB
-from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_step,
     profile_plan,
     random_write_step,
     region_bytes,
-    resolve_profile_settings,
+    start_plan,
     target_options,
 )
 from ssdlab.profiles.trim import SPEC, ZERO_CHECK_BYTES
@@ -92,9 +90,7 @@ def _zero_check(target: PlanTarget) -> list[ProfileStep]:
 
 
 def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
-    check_fio_path(target.path)
-    settings = resolve_profile_settings(SPEC, given)
-    values = Values(settings)
+    settings, values = start_plan(SPEC, given, target)
     steps: list[ProfileStep] = []
     notes: list[str] = []
     writes = False

@@ -14,10 +14,8 @@ from ssdlab.report.quick import (
     FORMAT_VERSION,
     QuickReport,
     environment_line,
-    fmt_iops,
-    fmt_mb,
     fmt_spread,
-    fmt_us,
+    grid_cells,
     settings_line,
 )
 
@@ -126,23 +124,10 @@ def export_markdown(report: QuickReport) -> str:
         f"Measured with {environment_line(run)}.",
         "",
     ]
-    header = ["Test"]
-    for d in report.directions:
-        header += [f"{d.capitalize()} MB/s", "IOPS", "µs"]
+    header, rows = grid_cells(report)
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join([" --- "] + [" ---: "] * (len(header) - 1)) + "|")
-    for row in report.rows:
-        cells = [row.label]
-        for summary in row.cells:
-            if summary is None:
-                cells += ["", "", ""]
-            else:
-                cells += [
-                    fmt_mb(summary.best_bw_bytes_per_s),
-                    fmt_iops(summary.best_iops),
-                    fmt_us(summary.best_lat_mean_ns),
-                ]
-        lines.append("| " + " | ".join(cells) + " |")
+    lines.extend("| " + " | ".join(cells) + " |" for cells in rows)
     lines += [
         "",
         "Best of the measured passes, as CrystalDiskMark reports (MB/s = 10^6 bytes/s). "

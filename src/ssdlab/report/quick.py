@@ -79,6 +79,28 @@ def fmt_spread(summary: TestSummary) -> str:
     )
 
 
+def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """(header, rows) of the CrystalDiskMark-shaped grid: per test, best MB/s, IOPS and µs of
+    each direction (empty where the test did not run in it)."""
+    header = ["Test"]
+    for direction in report.directions:
+        header += [f"{direction.capitalize()} MB/s", "IOPS", "µs"]
+    rows = []
+    for row in report.rows:
+        cells = [row.label]
+        for summary in row.cells:
+            if summary is None:
+                cells += ["", "", ""]
+            else:
+                cells += [
+                    fmt_mb(summary.best_bw_bytes_per_s),
+                    fmt_iops(summary.best_iops),
+                    fmt_us(summary.best_lat_mean_ns),
+                ]
+        rows.append(tuple(cells))
+    return tuple(header), tuple(rows)
+
+
 def settings_line(run: RunRecord) -> str:
     s = run.settings
     size = s.get("size_bytes")

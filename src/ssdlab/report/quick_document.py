@@ -14,9 +14,9 @@ from ssdlab.report.health import run_health_sections
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
-    fmt_iops,
     fmt_mb,
     fmt_us,
+    grid_cells,
     settings_line,
 )
 
@@ -46,26 +46,11 @@ def _headline(report: QuickReport) -> tuple[tuple[str, str], ...]:
 
 
 def _grid(report: QuickReport) -> doc.Table:
-    columns = ["Test"]
-    for direction in report.directions:
-        columns += [f"{direction.capitalize()} MB/s", "IOPS", "µs"]
-    rows = []
-    for row in report.rows:
-        cells = [row.label]
-        for cell in row.cells:
-            if cell is None:
-                cells += ["", "", ""]
-            else:
-                cells += [
-                    fmt_mb(cell.best_bw_bytes_per_s),
-                    fmt_iops(cell.best_iops),
-                    fmt_us(cell.best_lat_mean_ns),
-                ]
-        rows.append(tuple(cells))
+    columns, rows = grid_cells(report)
     return doc.Table(
         "Best of the measured passes, as CrystalDiskMark reports",
-        tuple(columns),
-        tuple(rows),
+        columns,
+        rows,
         ("MB/s = 10^6 bytes/s; µs = mean total latency of the pass with the lowest mean",),
     )
 

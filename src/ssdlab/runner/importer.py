@@ -18,10 +18,11 @@ from ssdlab import __version__
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError
 from ssdlab.model.imported import ImportedBenchmark
+from ssdlab.model.plan import Direction, Pattern, QuickTest
 from ssdlab.model.result import FioJobResult, FioResult
 from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import format_block_label, parse_size_bytes
+from ssdlab.model.units import parse_size_bytes
 from ssdlab.parse.fio_json import parse_fio_job_options
 from ssdlab.store import runs as store
 
@@ -61,8 +62,9 @@ class ImportedRun:
 
 
 def _key(pattern: str, block: int, depth: int, jobs: int, direction: str) -> tuple[str, str]:
-    label = f"{pattern.upper()}{format_block_label(block)} Q{depth}T{jobs}"
-    return f"{pattern}{format_block_label(block).lower()}-q{depth}t{jobs}-{direction}", label
+    """(key, label) exactly as ssdlab's own quick test of that shape names them."""
+    test = QuickTest(Pattern(pattern), block, depth, jobs, Direction(direction))
+    return test.key, test.label
 
 
 def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
