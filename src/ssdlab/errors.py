@@ -43,3 +43,9 @@ class Interrupted(SsdlabError):
     """The run was stopped by a signal; what finished is kept."""
 
     exit_code = 130
+
+
+class SafetyStop(SsdlabError):
+    """A long run stopped itself on a safety limit (temperature, media errors, end of life)."""
+
+    exit_code = 5

@@ -420,6 +420,66 @@ def _add_report_commands(commands: "argparse._SubParsersAction[argparse.Argument
     _add_db(listed)
 
 
+def _add_endure_commands(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    spec = spec_of("endurance")
+    endure = commands.add_parser(
+        "endure",
+        help="endurance run: days of writes in bounded iterations, health sampled while fio "
+        "runs, WAF, wear rate and days to end of life; crash-safe",
+        description=spec.description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
+    )
+    _add_profile_options(endure, spec)
+    endure.add_argument(
+        "--destroy-data",
+        metavar="DEV",
+        help="allow writing to block device DEV (must name the target device again)",
+    )
+    endure.add_argument(
+        "--resume", metavar="RUN", help="continue a stopped endurance run (an id, or 'last')"
+    )
+    endure.add_argument(
+        "--continue",
+        dest="continue_run",
+        action="store_true",
+        help="resume the unfinished run with these settings on this target, or start it "
+        "(what the systemd unit runs)",
+    )
+    endure.add_argument(
+        "--print-systemd-unit",
+        action="store_true",
+        help="print a systemd unit that runs this endurance run and resumes it after a reboot",
+    )
+    endure.add_argument(
+        "--keep", action="store_true", help="keep the test file after a complete run"
+    )
+    endure.add_argument(
+        "--plots", metavar="DIR", help="also write the report's charts here as SVG and PNG"
+    )
+    endure.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_rating(endure)
+    _add_db(endure)
+
+    status = commands.add_parser(
+        "status",
+        help="where an endurance run stands (while it runs, or after)",
+        description="Host vs NAND writes, WAF so far and over the last hours, the wear rate, "
+        "the projected days and TBW to end of life with how sure they are, iteration times "
+        "and the progress towards each stop condition, read from the store.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab status last\n  ssdlab status 12 --json\n"
+        "  ssdlab status 12 --tbw 600TB --plots plots/\n",
+    )
+    status.add_argument("run", nargs="?", default="last", help="run id, or 'last' (default)")
+    status.add_argument(
+        "--plots", metavar="DIR", help="also write the status charts here as SVG and PNG"
+    )
+    status.add_argument("--json", action="store_true", help="print the status as JSON")
+    _add_rating(status)
+    _add_db(status)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ssdlab",
@@ -524,6 +584,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     resume.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_db(resume)
+
+    _add_endure_commands(commands)
 
     runs = commands.add_parser("runs", help="list stored runs")
     runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")

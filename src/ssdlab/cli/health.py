@@ -61,7 +61,7 @@ def _vendor_map(args: argparse.Namespace) -> VendorMap:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
 
 
-def _rated(
+def rated_from_args(
     args: argparse.Namespace, conn: sqlite3.Connection, sample: HealthSample
 ) -> RatedEndurance | None:
     """The rating given on the command line, else the one of the drive's spec sheet."""
@@ -194,7 +194,7 @@ def _show_samples(
             out.print(f"stored as sample {ids[0]}", highlight=False)
         return 0
     metric = args.step_metric
-    report = analyse_series(samples, rated=_rated(args, open_db(args), samples[-1]))
+    report = analyse_series(samples, rated=rated_from_args(args, open_db(args), samples[-1]))
     steps = counter_step_timing(samples, metric)
     if args.json:
         doc = {
@@ -243,7 +243,7 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
         after,
         raw_nand_capacity_bytes=args.raw_nand_capacity,
         slc_cached=True if args.slc_cached else None,
-        rated=_rated(args, conn, after),
+        rated=rated_from_args(args, conn, after),
     )
     if args.json:
         doc = {

@@ -3,6 +3,7 @@
 quick            cli/quick.py    target → plan → fio → store → result table
 run / plan       cli/run.py      profiles (characterisation, SNIA PTS): plan → fio → verdicts
 resume           cli/run.py      an interrupted profile run, from the round it stopped in
+endure/status    cli/endure.py   days-long write loops with health sampling; where they stand
 runs/show/export cli/inspect.py  stored runs read back and exported
 report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with significance
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
@@ -28,6 +29,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plan": ("run", "cmd_plan"),
     "run": ("run", "cmd_run"),
     "resume": ("run", "cmd_resume"),
+    "endure": ("endure", "cmd_endure"),
+    "status": ("endure", "cmd_status"),
     "runs": ("inspect", "cmd_runs"),
     "show": ("inspect", "cmd_show"),
     "export": ("inspect", "cmd_export"),

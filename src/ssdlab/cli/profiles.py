@@ -68,7 +68,7 @@ def _pts_binding(name: str) -> Binding:
     )
 
 
-PROFILE_NAMES = ("cache", "align", "sweep", "cachefit", "trim", "fill")
+PROFILE_NAMES = ("cache", "align", "sweep", "cachefit", "trim", "fill", "endurance")
 PTS_NAMES = ("pts-iops", "pts-tp", "pts-lat", "pts-wsat", "pts-hir", "pts-xsr")
 PROFILES: dict[str, Binding] = {
     **{

@@ -75,12 +75,13 @@ class LineProgress:
         elif isinstance(event, ProfileRunStarted):
             about = "" if event.estimated_s is None else f", about {event.estimated_s:.0f} s"
             steps = step_count(event.plan)
-            text = f"run {event.run_id}: {event.plan.profile}, up to {steps} steps{about}"
+            upto = "until its stop conditions" if steps is None else f"up to {steps} steps"
+            text = f"run {event.run_id}: {event.plan.profile}, {upto}{about}"
         elif isinstance(event, RoundFinished):
             text = f"    {event.summary}" + (" — stopping" if event.stop else "")
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
-            text = f"[{event.number}/{event.total}] {event.step.label}"
+            text = f"{event.counter} {event.step.label}"
         elif isinstance(event, StepProgress):
             tenth = int(event.fraction * 10)
             if tenth > self._last_tenth:
@@ -196,7 +197,7 @@ class BarProgress:
                 self._pass_task = self._progress.add_task("", total=1.0)
             self._progress.reset(
                 self._pass_task,
-                description=f"[{event.number}/{event.total}] {event.step.label}",
+                description=f"{event.counter} {event.step.label}",
                 total=duration if timed else 1.0,
                 completed=0,
             )

@@ -66,7 +66,7 @@ from .signals import SignalGuard
 from .store_access import db_path, load_profile_results, open_db, run_id_arg
 
 
-def _given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:
+def given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:
     given: dict[str, SettingValue] = {}
     for option in spec.options:
         value = getattr(args, option.name, None)
@@ -138,7 +138,7 @@ def plan_target_of(
 
 def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, ProfileSpec]:
     spec = spec_of(args.profile)
-    given = _given_settings(args, spec)
+    given = given_settings(args, spec)
     if args.profile == "cachefit" and given.get("from_run") is not None:
         _cache_size_from_run(args, given)
     if args.profile == "trim" and isinstance(given.get("fstrim"), str):
@@ -261,6 +261,10 @@ def write_charts(document: Document, folder: str) -> list[Path]:
 
 
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
+    if args.profile == "endurance":
+        from .endure import cmd_endure
+
+        return cmd_endure(args, out)
     plan, target, spec = build_profile_plan(args)
     database = db_path(args)
     if plan.destructive:
@@ -346,7 +350,7 @@ def _report_outcome(
     return 0
 
 
-def _resumable_target(run: RunRecord) -> Target:
+def resumable_target(run: RunRecord) -> Target:
     """The run's target again, refusing when it is not the same one any more."""
     size = run.target.get("size_bytes")
     if not isinstance(size, int):
@@ -386,6 +390,10 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
     if run.profile not in PROFILES:
         raise UsageError(f"this ssdlab has no profile {run.profile!r}; run {run_id} cannot resume")
+    if run.profile == "endurance":
+        from .endure import resume_endurance
+
+        return resume_endurance(args, out, run_id)
     spec = spec_of(run.profile)
     if spec.version != run.profile_version:
         raise UsageError(
@@ -393,7 +401,7 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
             f"ssdlab has version {spec.version}, and a run never mixes the two; start a new run"
         )
     plan = profile_plan_of(run)
-    target = _resumable_target(run)
+    target = resumable_target(run)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
     processes = ProcessRunner()

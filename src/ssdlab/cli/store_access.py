@@ -12,7 +12,13 @@ from ssdlab.store.db import default_db_path, open_store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import load_fio_outputs, profile_plan_of
-from ssdlab.store.runs import latest_run_id, load_run, load_step_results, mark_dead_runs
+from ssdlab.store.runs import (
+    capture_times,
+    latest_run_id,
+    load_run,
+    load_step_results,
+    mark_dead_runs,
+)
 from ssdlab.system.environment import run_process_alive
 
 
@@ -60,4 +66,5 @@ def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResult
         outputs=load_fio_outputs(conn, run_id),
         health=tuple(run_health(conn, run_id)),
         findings=findings,
+        capture_times=capture_times(conn, run_id),
     )

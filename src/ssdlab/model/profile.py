@@ -117,6 +117,10 @@ class ProfileStep:
         return None
 
 
+# A round loop this long ends only by its check (an endurance run's stop conditions).
+UNBOUNDED_ROUNDS = 10_000_000
+
+
 @dataclass(frozen=True, slots=True)
 class RoundLoop:
     """Steps repeated in rounds until the profile's round check says stop (steady state, a
@@ -130,6 +134,10 @@ class RoundLoop:
     check: str = ""  # what the check is, in words (for plans and reports)
     name: str = ""  # which loop, when a plan has several (a PTS TP block size)
     before: tuple[ProfileStep, ...] = ()  # run once before this loop's rounds (purge, WIPC)
+
+    @property
+    def unbounded(self) -> bool:
+        return self.max_rounds >= UNBOUNDED_ROUNDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,3 +216,4 @@ class ProfileResults:
     outputs: Mapping[int, str]  # fio's JSON output by capture id (json+ latency bins)
     health: tuple[tuple[str, HealthSample], ...] = ()
     findings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)  # stored, by name
+    capture_times: Mapping[int, tuple[float, float]] = field(default_factory=dict)  # wall clock

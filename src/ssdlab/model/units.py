@@ -81,6 +81,16 @@ def describe_bytes(size_bytes: int) -> str:
     raise AssertionError("unreachable")
 
 
+def describe_decimal_bytes(size_bytes: float) -> str:
+    """Decimal size for people (MB = 10^6 B): 30000000 -> '30 MB', 1.2e12 -> '1.2 TB'."""
+    value = float(size_bytes)
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if abs(value) < 1000 or unit == "TB":
+            return f"{value:.0f} B" if unit == "B" else f"{value:.4g} {unit}"
+        value /= 1000
+    raise AssertionError("unreachable")
+
+
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)?\s*$")
 _DURATION_UNITS = {
     None: 1,

@@ -59,7 +59,11 @@ class ProfileRunStarted:
 class StepStarted:
     step: ProfileStep
     number: int  # 1-based over the whole run
-    total: int
+    total: int | None  # None: the run ends by its stop conditions (endurance)
+
+    @property
+    def counter(self) -> str:
+        return f"[{self.number}]" if self.total is None else f"[{self.number}/{self.total}]"
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,8 +82,11 @@ def estimate_profile_seconds(plan: ProfilePlan) -> float | None:
     return total
 
 
-def step_count(plan: ProfilePlan) -> int:
-    """Steps in the plan with the round loop at its maximum."""
+def step_count(plan: ProfilePlan) -> int | None:
+    """Steps in the plan with the round loop at its maximum; None when a loop ends only by
+    its check (an endurance run)."""
+    if any(loop.unbounded for loop in plan.loops):
+        return None
     looped = sum(len(loop.before) + len(loop.steps) * loop.max_rounds for loop in plan.loops)
     return len(plan.steps) + looped + len(plan.after)
 
@@ -93,10 +96,9 @@ def describe_step(
 ) -> str:
     """The comment written at the top of a step's job file."""
     where = f"round {round_index}, " if round_index is not None else ""
-    return (
-        f"ssdlab {plan.profile} {where}step {number} of {step_count(plan)}: "
-        f"{step.label} ({step.role})"
-    )
+    total = step_count(plan)
+    of = "" if total is None else f" of {total}"
+    return f"ssdlab {plan.profile} {where}step {number}{of}: {step.label} ({step.role})"
 
 
 class ProfileRunner(RunnerBase):

@@ -343,6 +343,14 @@ def load_capture_inputs(conn: sqlite3.Connection, run_id: int) -> list[tuple[int
     return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
 
+def capture_times(conn: sqlite3.Connection, run_id: int) -> dict[int, tuple[float, float]]:
+    """capture id -> (started, ended) wall-clock times of every capture of a run."""
+    rows = conn.execute(
+        "SELECT id, started_at_s, ended_at_s FROM captures WHERE run_id = ?", (run_id,)
+    ).fetchall()
+    return {int(r[0]): (float(r[1]), float(r[2])) for r in rows}
+
+
 def mark_dead_runs(conn: sqlite3.Connection, is_alive: Callable[[RunRecord], bool]) -> list[int]:
     """Mark `running` runs whose process is gone as interrupted; return their ids."""
     dead = [

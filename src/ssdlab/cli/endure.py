@@ -1,0 +1,334 @@
+"""`ssdlab endure TARGET` (also `ssdlab run endurance`), `ssdlab endure --resume RUN`,
+`--continue` and `--print-systemd-unit`, and `ssdlab status RUN`: a days-long write loop that
+survives crashes and tells where it stands."""
+
+import argparse
+import functools
+import os
+import shlex
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from rich.console import Console
+
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.spec_match import match_spec
+from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
+from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.target import Target
+from ssdlab.plan.profile import resolve_profile_settings
+from ssdlab.report.document import document_json
+from ssdlab.report.endurance import analyse_endurance, build_endurance_document
+from ssdlab.runner.endurance import EnduranceRunner
+from ssdlab.runner.profile import FACTS_FINDING, ProfileOutcome
+from ssdlab.store import runs as store
+from ssdlab.store.findings import load_findings
+from ssdlab.store.health import load_health_samples
+from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.system.devicetarget import check_device_writes
+from ssdlab.system.environment import collect_environment
+from ssdlab.system.filetarget import remove_test_file
+from ssdlab.system.fio import find_fio
+from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.health_replay import HealthReplay
+from ssdlab.system.process import ProcessRunner
+from ssdlab.system.targetfacts import read_target_facts
+
+from .documents import rated_endurance
+from .health import rated_from_args
+from .profiles import spec_of
+from .progress import BarProgress, LineProgress, make_progress
+from .render import print_document
+from .run import build_profile_plan, given_settings, resumable_target, write_charts
+from .signals import SignalGuard
+from .specs import known_spec_sheets
+from .store_access import db_path, load_profile_results, open_db, run_id_arg
+
+PROFILE = "endurance"
+
+
+def _read_job_file(args: argparse.Namespace) -> None:
+    if getattr(args, "job_file", None):
+        try:
+            args.job_text = Path(args.job_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"cannot read the job file {args.job_file}: {error}") from None
+        if args.workload in (None, "randwrite-4k"):
+            args.workload = "job"
+
+
+def _health_source(
+    settings: Mapping[str, object], target: Target, processes: ProcessRunner, skip: int = 0
+) -> Callable[[], HealthReading] | None:
+    """The replay when one is named, else the device (or the device under a file target)."""
+    replay = settings.get("health_replay")
+    if isinstance(replay, str) and replay:
+        source = HealthReplay(replay)
+        for _ in range(skip):
+            source()
+        return source
+    if target.device is None:
+        return None
+    return functools.partial(
+        read_health, target.device.path, ProcessRunner(), usb=target.device.transport == "usb"
+    )
+
+
+def _runner(
+    conn: sqlite3.Connection,
+    settings: Mapping[str, object],
+    health: Callable[[], HealthReading] | None,
+    processes: ProcessRunner,
+) -> tuple[EnduranceRunner, LineProgress | BarProgress, str]:
+    """The runner, its progress display, and fio's version text."""
+    every = settings.get("health_every")
+    limit = settings.get("max_temperature")
+    progress = make_progress(sys.stderr)
+    fio = find_fio(processes)
+    runner = EnduranceRunner(
+        conn,
+        fio,
+        progress,
+        processes,
+        health_source=health,
+        health_every_s=float(every) if isinstance(every, int | float) else 300.0,
+        max_temperature_c=float(limit) if isinstance(limit, int | float) else 70.0,
+    )
+    return runner, progress, fio.version_text
+
+
+def _exit_now(runner: EnduranceRunner) -> Callable[[], None]:
+    def exit_now() -> None:
+        runner.kill()
+        sys.stderr.write(
+            "\nssdlab: stopped at once; 'ssdlab endure --resume RUN' continues the run\n"
+        )
+        os._exit(130)
+
+    return exit_now
+
+
+def cmd_endure(args: argparse.Namespace, out: Console) -> int:
+    for name in ("print_systemd_unit", "resume", "continue_run", "tbw", "dwpd", "warranty_years"):
+        if not hasattr(args, name):
+            setattr(args, name, None)  # 'ssdlab run endurance' has the profile's options only
+    if args.print_systemd_unit:
+        if args.resume:
+            raise UsageError("--print-systemd-unit describes a new run; leave out --resume")
+        out.print(systemd_unit(sys.argv[1:], args), highlight=False, markup=False, end="")
+        return 0
+    if args.resume:
+        return resume_endurance(args, out, run_id_arg(open_db(args), args.resume))
+    args.profile = PROFILE
+    _read_job_file(args)
+    if args.continue_run:
+        found = _unfinished_run(open_db(args), args)
+        if found is not None and found.status is RunStatus.COMPLETE:
+            out.print(f"run {found.run_id} is complete: {found.status_reason or 'done'}")
+            return 0
+        if found is not None:
+            return resume_endurance(args, out, found.run_id)
+    plan, target, _spec = build_profile_plan(args)
+    database = db_path(args)
+    if plan.destructive:
+        check_device_writes(target, args.destroy_data, database)
+    conn = open_db(args)
+    processes = ProcessRunner()
+    settings = dict(plan.settings)
+    health = _health_source(settings, target, processes)
+    runner, progress, fio_version = _runner(conn, settings, health, processes)
+    device_id = store.upsert_device(conn, target.device) if target.device else None
+    environment = collect_environment(fio_version)
+    with SignalGuard(runner.request_stop, _exit_now(runner)), progress:
+        outcome = runner.execute(
+            plan,
+            target,
+            environment,
+            device_id=device_id,
+            keep_file=True,  # a stopped run resumes on the same file
+            read_health=health,
+            read_facts=functools.partial(read_target_facts, target, processes),
+            analyse=analyse_endurance,
+            check_round=runner.check_iteration,
+        )
+    if outcome.status is RunStatus.COMPLETE and target.created_file and not args.keep:
+        _remove_test_file(conn, outcome.run_id, target.path)
+    return _finish(args, out, conn, outcome, database)
+
+
+def _remove_test_file(conn: sqlite3.Connection, run_id: int, path: str) -> None:
+    for record in store.open_test_files(conn, run_id):
+        if record.path == path:
+            remove_test_file(path)
+            store.mark_test_file_removed(conn, record.file_id, time.time())
+
+
+def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRecord | None:
+    """The latest endurance run on this target with these settings (for --continue)."""
+    if os.path.isdir(args.target):
+        raise UsageError(
+            "--continue needs a block device or a file path as the target, not a directory: a "
+            "directory gets a new test file each time, so the run could never be found again"
+        )
+    spec = spec_of(PROFILE)
+    wanted = store.to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
+    where = os.path.realpath(args.target)
+    for run in store.list_runs(conn):
+        if run.profile != PROFILE or os.path.realpath(run.target_path) != where:
+            continue
+        if store.to_json(dict(run.settings)) == wanted:
+            return run
+    return None
+
+
+def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int:
+    database = db_path(args)
+    conn = open_db(args)
+    run = store.load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    if run.profile != PROFILE:
+        raise UsageError(
+            f"run {run_id} is a {run.profile} run; 'ssdlab resume {run_id}' continues it"
+        )
+    if run.status.value not in ("interrupted", "failed"):
+        raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
+    plan = profile_plan_of(run)
+    target = resumable_target(run)
+    if plan.destructive:
+        check_device_writes(target, args.destroy_data, database)
+    processes = ProcessRunner()
+    settings = dict(plan.settings)
+    replayed = len(load_health_samples(conn, run_id=run_id))
+    health = _health_source(settings, target, processes, skip=replayed)
+    runner, progress, _fio_version = _runner(conn, settings, health, processes)
+    facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
+    with SignalGuard(runner.request_stop, _exit_now(runner)), progress:
+        outcome = runner.resume(
+            plan,
+            run_id,
+            target,
+            dict(facts) if isinstance(facts, dict) else {},
+            keep_file=True,
+            analyse=analyse_endurance,
+            check_round=runner.check_iteration,
+        )
+    args.keep = True
+    return _finish(args, out, conn, outcome, database)
+
+
+def _finish(
+    args: argparse.Namespace,
+    out: Console,
+    conn: sqlite3.Connection,
+    outcome: ProfileOutcome,
+    database: Path,
+) -> int:
+    results = load_profile_results(conn, outcome.run_id)
+    document = build_endurance_document(results, _rating(args, conn, results.health))
+    written = write_charts(document, args.plots) if getattr(args, "plots", None) else []
+    if args.json:
+        sys.stdout.write(document_json(document))
+    else:
+        print_document(out, document)
+        if written:
+            out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+        out.print(f"stored as run {outcome.run_id} in {database}", highlight=False)
+    reason = outcome.reason or ""
+    if outcome.status is RunStatus.INTERRUPTED and reason.startswith("safety stop"):
+        raise SafetyStop(
+            f"run {outcome.run_id}: {reason}; after dealing with it, 'ssdlab endure --resume "
+            f"{outcome.run_id}' continues the run"
+        )
+    if outcome.status is RunStatus.INTERRUPTED:
+        raise Interrupted(
+            f"run {outcome.run_id} was interrupted after {len(outcome.steps)} iterations; "
+            f"'ssdlab endure --resume {outcome.run_id}' continues it"
+        )
+    if outcome.status is RunStatus.FAILED:
+        raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")
+    return 0
+
+
+def _rating(
+    args: argparse.Namespace, conn: sqlite3.Connection, health: tuple[tuple[str, object], ...]
+) -> RatedEndurance | None:
+    samples = [sample for _phase, sample in health]
+    if not samples:
+        return None
+    if any(getattr(args, name, None) is not None for name in ("tbw", "dwpd", "warranty_years")):
+        return rated_from_args(args, conn, samples[-1])  # type: ignore[arg-type]
+    identity = samples[-1].identity  # type: ignore[attr-defined]
+    spec = match_spec(identity.model, identity.capacity_bytes, known_spec_sheets(conn))
+    return rated_endurance(spec)
+
+
+def cmd_status(args: argparse.Namespace, out: Console) -> int:
+    """Where an endurance run stands: the same document its report shows, read from the store
+    (it may be running right now: the store is read, never written)."""
+    conn = open_db(args)
+    run_id = run_id_arg(conn, args.run)
+    run = store.load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    if run.profile != PROFILE:
+        raise UsageError(
+            f"run {run_id} is a {run.profile} run; 'ssdlab show {run_id}' shows it "
+            "('ssdlab status' is for endurance runs)"
+        )
+    results = load_profile_results(conn, run_id)
+    document = build_endurance_document(results, _rating(args, conn, results.health))
+    written = write_charts(document, args.plots) if args.plots else []
+    if args.json:
+        sys.stdout.write(document_json(document))
+        return 0
+    print_document(out, document)
+    if written:
+        out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+    return 0
+
+
+def _systemd_quote(word: str) -> str:
+    """One ExecStart word as systemd reads it: specifiers (%) and variables ($) escaped, and
+    double quotes around anything with white space, quotes or backslashes."""
+    word = word.replace("%", "%%").replace("$", "$$")
+    if word and not any(c in word for c in " \t\"'\\;"):
+        return word
+    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def systemd_unit(argv: list[str], args: argparse.Namespace) -> str:
+    """A unit that runs this endurance run as a service: `--continue` starts it the first time
+    and resumes it after a crash or a reboot; a safety stop (exit 5) is not restarted."""
+    words = [a for a in argv if a != "--print-systemd-unit"]
+    if "--continue" not in words:
+        words.append("--continue")
+    if "--db" not in words and not any(w.startswith("--db=") for w in words):
+        words += ["--db", str(db_path(args))]
+    command = [sys.executable, "-m", "ssdlab", *words]
+    where = os.getcwd()
+    return (
+        "# ssdlab endurance run as a systemd service. Install with:\n"
+        "#   ssdlab endure ... --print-systemd-unit > /etc/systemd/system/ssdlab-endure.service\n"
+        "#   systemctl daemon-reload && systemctl enable --now ssdlab-endure.service\n"
+        "# Follow it with: ssdlab status last" + (f" --db {shlex.quote(str(db_path(args)))}") + "\n"
+        "[Unit]\n"
+        f"Description=ssdlab endurance run on {args.target}\n"
+        "After=local-fs.target\n"
+        "\n"
+        "[Service]\n"
+        "Type=simple\n"
+        f"WorkingDirectory={_systemd_quote(where)}\n"
+        f"ExecStart={' '.join(_systemd_quote(w) for w in command)}\n"
+        "KillSignal=SIGINT\n"
+        "TimeoutStopSec=300\n"
+        "Restart=on-failure\n"
+        "RestartSec=30\n"
+        "RestartPreventExitStatus=2 3 5\n"
+        "\n"
+        "[Install]\n"
+        "WantedBy=multi-user.target\n"
+    )

@@ -1,0 +1,94 @@
+"""A user's own fio job file, read into ssdlab's job model so that ssdlab can set the target and
+the iteration bound itself.
+
+The file says *what* I/O to do (rw, bs, bssplit, iodepth, random_distribution, …). Options that
+say *where* or *for how long*, that run programs, or that read other files are refused with the
+line they are on: they would let a job file write somewhere the user did not name with
+--destroy-data, or run something other than fio.
+"""
+
+import re
+
+from ssdlab.errors import ParseError
+from ssdlab.model.plan import FioJob
+
+# where the I/O goes, and files fio would read or write besides the target
+_WHERE = frozenset({
+    "filename", "filename_format", "directory", "opendir", "unique_filename", "nrfiles",
+    "file_service_type", "offset", "offset_increment", "size", "filesize", "fill_device",
+    "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "log_avg_msec",
+    "write_iolog", "read_iolog", "replay_redirect", "verify_state_save", "ioscheduler",
+    "cgroup", "exitall", "stonewall", "wait_for", "new_group",
+})  # fmt: skip
+# how long an iteration lasts: ssdlab's --iteration-time / --iteration-bytes
+_HOW_LONG = frozenset({
+    "runtime", "time_based", "io_size", "io_limit", "number_ios", "loops", "ramp_time",
+    "startdelay",
+})  # fmt: skip
+# options that run programs or pull in other files
+_UNSAFE = frozenset({"exec_prerun", "exec_postrun", "include", "trigger", "trigger_cmd"})
+
+_SECTION = re.compile(r"^\[([^\]]+)\]$")
+_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+_JOB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+
+
+def _refusal(name: str) -> str | None:
+    if name in _UNSAFE:
+        return "runs a program or reads another file"
+    if name in _WHERE:
+        return "says where the I/O goes; ssdlab writes only to the target you name"
+    if name in _HOW_LONG:
+        return "bounds the job; ssdlab bounds each iteration (--iteration-time/--iteration-bytes)"
+    return None
+
+
+def parse_fio_jobfile(text: str) -> FioJob:
+    """The job file's [global] options and job sections. Raises ParseError naming the line
+    for syntax fio would read differently, a refused option, or a file without jobs."""
+    global_options: list[tuple[str, str]] = []
+    sections: list[tuple[str, list[tuple[str, str]]]] = []
+    current: list[tuple[str, str]] | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] in ";#":
+            continue
+        if "$" in line:
+            raise ParseError(f"line {number}: '$' (fio's variable expansion) is not accepted")
+        section = _SECTION.match(line)
+        if section:
+            name = section.group(1).strip()
+            if name == "global":
+                current = global_options
+            elif _JOB_NAME.match(name):
+                current = []
+                sections.append((name, current))
+            else:
+                raise ParseError(f"line {number}: {name!r} is not a usable job name")
+            continue
+        if current is None:
+            raise ParseError(f"line {number}: an option before any [section]")
+        name, sep, value = line.partition("=")
+        name, value = name.strip().lower(), value.strip()
+        if not _NAME.match(name):
+            raise ParseError(f"line {number}: {name!r} is not a fio option name")
+        if sep and not value:
+            raise ParseError(f"line {number}: {name}= has no value")
+        why = _refusal(name)
+        if why is not None:
+            raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")
+        current.append((name, value))
+    if not sections:
+        raise ParseError("the job file has no job section (e.g. [writes])")
+    return FioJob(
+        global_options=tuple(global_options),
+        sections=tuple((name, tuple(options)) for name, options in sections),
+    )
+
+
+def job_writes(job: FioJob) -> bool:
+    """Whether any section of the job writes (rw/readwrite of a write, trim or mixed kind)."""
+    rw_values = [v for n, v in job.global_options if n in ("rw", "readwrite")]
+    for _name, options in job.sections:
+        rw_values += [v for n, v in options if n in ("rw", "readwrite")]
+    return any(v.split(":")[0] not in ("read", "randread") for v in rw_values)

@@ -1,0 +1,342 @@
+"""The endurance run as a document: where it stands (the live status), throughput and iteration
+times over the run, WAF over time, wear over time with the projection line, and how long each
+counter step took."""
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ssdlab.analysis.endurance import EnduranceStatus, Iteration, endurance_status, iterations_of
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.steps import CounterStep
+from ssdlab.model.profile import ProfilePlan, ProfileResults
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.report import document as doc
+from ssdlab.report.health import fmt_tb, fmt_time, fmt_waf, series_sections
+from ssdlab.report.profile_common import compose, fmt_mbps
+
+S_PER_DAY = 86400.0
+
+
+def analyse_endurance(
+    plan: ProfilePlan,
+    steps: Sequence[StepResult],
+    facts: Mapping[str, Any],
+    outputs: Mapping[int, str],
+) -> Mapping[str, Any]:
+    """Verdicts at the end of a run: the iteration times (the stop reason is stored by the
+    runner, the health analysis is made from the stored samples whenever a report is built)."""
+    iterations = iterations_of(steps, {})
+    if not iterations:
+        return {}
+    times = [i.elapsed_s for i in iterations]
+    return {
+        "endurance-iterations": {
+            "count": len(iterations),
+            "written_bytes": sum(i.written_bytes for i in iterations),
+            "writing_s": sum(times),
+            "slowest_s": max(times),
+            "fastest_s": min(times),
+            "outliers": [i.index for i in iterations if i.outlier],
+            "criteria": "an iteration is an outlier when it took more than 1.5× the median time "
+            "or wrote at less than 1/1.5 of the median speed",
+        }
+    }
+
+
+def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> EnduranceStatus:
+    samples = [sample for _phase, sample in results.health]
+    iterations = iterations_of(results.steps, results.capture_times)
+    return endurance_status(dict(results.plan.settings), iterations, samples, rated=rated)
+
+
+def _hours_since(start: float | None, ts: float | None) -> float | None:
+    if start is None or ts is None:
+        return None
+    return (ts - start) / 3600.0
+
+
+def _throughput_chart(status: EnduranceStatus, run_start: float | None) -> doc.Chart:
+    points = [
+        (h, it.write_bytes_per_s / 1e6)
+        for it in status.iterations
+        if (h := _hours_since(run_start, it.ended_at_s)) is not None
+    ]
+    return doc.Chart(
+        key="endurance-throughput",
+        title="Write throughput per iteration",
+        x_label="hours since the run started",
+        y_label="MB/s",
+        series=(
+            doc.Series(
+                "iteration mean",
+                tuple(p[0] for p in points),
+                tuple(p[1] for p in points),
+                "points" if len(points) > 200 else "line",
+            ),
+        ),
+    )
+
+
+def _iteration_chart(status: EnduranceStatus) -> doc.Chart:
+    its = status.iterations
+    markers: tuple[doc.Marker, ...] = ()
+    if status.iteration_s_median is not None:
+        markers = (doc.Marker("hline", "median", y=status.iteration_s_median),)
+    return doc.Chart(
+        key="endurance-iteration-times",
+        title="How long each iteration took",
+        x_label="iteration",
+        y_label="seconds of writing",
+        series=(
+            doc.Series(
+                "iteration",
+                tuple(float(i.index) for i in its),
+                tuple(i.elapsed_s for i in its),
+                "bars",
+            ),
+        ),
+        markers=markers,
+    )
+
+
+def _days(times: Sequence[float], start: float) -> tuple[float, ...]:
+    return tuple((t - start) / S_PER_DAY for t in times)
+
+
+def _waf_chart(status: EnduranceStatus) -> doc.Chart | None:
+    series = status.series
+    if series is None or not series.sample_times_s:
+        return None
+    start = series.sample_times_s[0]
+    windows = [w for w in series.resolved_windows if w.waf.waf is not None]
+    if not windows:
+        return None
+    markers: tuple[doc.Marker, ...] = ()
+    if series.overall is not None and series.overall.waf.waf is not None:
+        markers = (
+            doc.Marker(
+                "hline", f"whole run {series.overall.waf.waf:.3g}", y=series.overall.waf.waf
+            ),
+        )
+    return doc.Chart(
+        key="endurance-waf",
+        title="WAF over time (each point: the shortest window the counters resolve)",
+        x_label="days since the first health sample",
+        y_label="WAF",
+        series=(
+            doc.Series(
+                "WAF",
+                _days([w.end_s for w in windows], start),
+                tuple(float(w.waf.waf or 0.0) for w in windows),
+                "points",
+            ),
+        ),
+        markers=markers,
+    )
+
+
+def _wear_chart(status: EnduranceStatus) -> doc.Chart | None:
+    series = status.series
+    if series is None or not series.wear_fit.times_s:
+        return None
+    fit = series.wear_fit
+    start = fit.times_s[0]
+    xs = _days(fit.times_s, start)
+    charts = [doc.Series("wear", xs, fit.wear_pct, "steps")]
+    markers: list[doc.Marker] = [doc.Marker("hline", "end of life (100 %)", y=100.0)]
+    projection = series.projection
+    if fit.pct_per_day is not None and projection.days_to_eol is not None and fit.wear_pct:
+        end_x = xs[-1] + projection.days_to_eol
+        charts.append(doc.Series("projection", (xs[-1], end_x), (fit.wear_pct[-1], 100.0), "line"))
+    return doc.Chart(
+        key="endurance-wear",
+        title="Wear over time, with the projection to end of life",
+        x_label="days since the first health sample",
+        y_label="wear used %",
+        series=tuple(charts),
+        markers=tuple(markers),
+        caption="" if fit.confidence is None else f"fit: {fit.confidence}",
+    )
+
+
+def _iteration_table(its: Sequence[Iteration]) -> doc.Table:
+    shown = list(its[-200:])
+    notes = () if len(its) <= 200 else (f"the last 200 of {len(its)} iterations",)
+    return doc.Table(
+        title="Iterations",
+        columns=("#", "ended", "written", "seconds", "MB/s", "note"),
+        rows=tuple(
+            (
+                str(i.index),
+                fmt_time(i.ended_at_s),
+                describe_decimal_bytes(i.written_bytes),
+                f"{i.elapsed_s:.4g}",
+                fmt_mbps(i.write_bytes_per_s),
+                i.outlier or "",
+            )
+            for i in shown
+        ),
+        notes=notes,
+    )
+
+
+def _step_table(steps: Sequence[CounterStep], title: str) -> doc.Table:
+    return doc.Table(
+        title=title,
+        columns=("step", "at", "± min", "hours since previous", "host written", "NAND written"),
+        rows=tuple(
+            (
+                f"{s.from_value:g} → {s.to_value:g}",
+                fmt_time(s.midpoint_s),
+                f"{s.uncertainty_s / 60:.0f}",
+                "—" if s.since_previous_step_s is None else f"{s.since_previous_step_s / 3600:.2f}",
+                fmt_tb(s.host_written_bytes) if s.host_written_bytes is not None else "—",
+                fmt_tb(s.nand_written_bytes) if s.nand_written_bytes is not None else "—",
+            )
+            for s in steps
+        ),
+    )
+
+
+def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
+    """The live status in rows: totals, host vs NAND, WAF, wear rate, life, stop progress."""
+    rows = [
+        ("iterations", str(len(status.iterations))),
+        ("written by fio", describe_decimal_bytes(status.written_bytes)),
+        ("writing time", f"{status.writing_s / 3600:.3g} h"),
+        ("mean write speed", f"{fmt_mbps(status.mean_write_bytes_per_s)} MB/s"),
+    ]
+    if status.iteration_s_median is not None:
+        rows.append(
+            (
+                "iteration time min / median / max",
+                f"{status.iteration_s_min:.4g} / {status.iteration_s_median:.4g} / "
+                f"{status.iteration_s_max:.4g} s",
+            )
+        )
+    rows.append(("drive: host writes (counter)", fmt_tb(status.drive_host_written_bytes)))
+    rows.append(("drive: NAND writes (counter)", fmt_tb(status.drive_nand_written_bytes)))
+    series = status.series
+    if series is not None:
+        rows.append(("WAF so far", fmt_waf(series.overall.waf) if series.overall else "n/a"))
+        rows.append(
+            (
+                f"WAF over the last {series.last_hours:g} h",
+                fmt_waf(series.recent.waf) if series.recent else "n/a",
+            )
+        )
+        fit = series.wear_fit
+        rows.append(
+            (
+                "wear rate",
+                f"{fit.pct_per_day:.4g} %/day ({fit.confidence})"
+                if fit.pct_per_day is not None
+                else f"n/a — {fit.reason}",
+            )
+        )
+        projection = series.projection
+        rows.append(
+            (
+                "days to end of life",
+                f"{projection.days_to_eol:,.1f}"
+                if projection.days_to_eol is not None
+                else f"n/a — {projection.reason}",
+            )
+        )
+        rows.append(("TBW at end of life", fmt_tb(projection.host_written_at_eol_bytes)))
+        if series.rating is not None and series.rating.rated_tbw_bytes is not None:
+            ratio = series.rating.tbw_ratio
+            rows.append(
+                (
+                    "rated TBW",
+                    f"{fmt_tb(series.rating.rated_tbw_bytes)}"
+                    + ("" if ratio is None else f"; projected ÷ rated {ratio:.2f}"),
+                )
+            )
+    for p in status.stop.progress:
+        done = "unknown" if p.fraction is None else f"{p.fraction:.1%}"
+        rows.append(
+            (
+                f"stop: {p.condition.replace('_', '-')}",
+                done + (f" ({p.reason})" if p.reason else ""),
+            )
+        )
+    return tuple(rows)
+
+
+def status_json(status: EnduranceStatus) -> dict[str, Any]:
+    """The status as plain data (what `ssdlab status --json` prints under "status")."""
+    series = status.series
+    data: dict[str, Any] = {
+        "iterations": [dataclasses.asdict(i) for i in status.iterations],
+        "written_bytes": status.written_bytes,
+        "writing_s": status.writing_s,
+        "mean_write_bytes_per_s": status.mean_write_bytes_per_s,
+        "iteration_s": {
+            "min": status.iteration_s_min,
+            "median": status.iteration_s_median,
+            "max": status.iteration_s_max,
+        },
+        "drive_host_written_bytes": status.drive_host_written_bytes,
+        "drive_nand_written_bytes": status.drive_nand_written_bytes,
+        "series": None if series is None else dataclasses.asdict(series),
+        "wear_steps": [dataclasses.asdict(s) for s in status.wear_steps],
+        "erase_steps": [dataclasses.asdict(s) for s in status.erase_steps],
+        "stop": dataclasses.asdict(status.stop),
+        "replayed_from": status.replayed_from,
+        "notes": list(status.notes),
+    }
+    return data
+
+
+def build_endurance_document(
+    results: ProfileResults, rated: RatedEndurance | None = None
+) -> doc.Document:
+    status = status_of(results, rated)
+    run = results.run
+    charts = [_throughput_chart(status, run.started_at_s), _iteration_chart(status)]
+    health_charts = [c for c in (_waf_chart(status), _wear_chart(status)) if c is not None]
+    sections = [
+        doc.Section(
+            "Where the run stands",
+            facts=status_facts(status),
+            notes=status.notes,
+        ),
+        doc.Section(
+            "Throughput and iteration times",
+            tables=(_iteration_table(status.iterations),),
+            charts=tuple(charts),
+        ),
+    ]
+    if status.series is not None:
+        for part in series_sections(status.series, ()):
+            sections.append(doc.Section(part.title, facts=part.rows, notes=part.notes))
+    tables = tuple(
+        _step_table(steps, f"Counter steps: {steps[0].metric}")
+        for steps in (status.wear_steps, status.erase_steps)
+        if steps
+    )
+    if health_charts or tables:
+        sections.append(
+            doc.Section("WAF and wear over time", tables=tables, charts=tuple(health_charts))
+        )
+    verdict = []
+    if run.status_reason:
+        verdict.append(f"{run.status.value}: {run.status_reason}")
+    if status.replayed_from:
+        verdict.append(f"health data replayed from {status.replayed_from} — not live")
+    projection = status.series.projection if status.series is not None else None
+    if projection is not None and projection.days_to_eol is not None:
+        verdict.append(
+            f"at the observed wear rate the drive reaches end of life in "
+            f"{projection.days_to_eol:,.0f} days"
+        )
+    return compose(
+        results,
+        title=f"Endurance run {run.run_id}: {results.plan.param('workload')}",
+        verdict=verdict,
+        sections=sections,
+        data={"status": status_json(status)},
+    )
