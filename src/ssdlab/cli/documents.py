@@ -55,6 +55,10 @@ def run_document(
 ) -> Document:
     """The report document of any stored run: a profile's own, a health run's, or the
     quick/import one."""
+    if run.kind == "sim":  # simulated drives (ssdlab sim): their own document
+        from .sim import sim_document
+
+        return sim_document(conn, run)
     if run.profile in HEALTH_PROFILES:
         samples = [s.sample for s in load_health_samples(conn, run_id=run.run_id)]
         identity = samples[-1].identity if samples else None

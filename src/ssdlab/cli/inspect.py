@@ -74,6 +74,10 @@ def _profile_document(args: argparse.Namespace) -> Document | None:
     """The report of a profile run (None for a quick run)."""
     conn = open_db(args)
     run = store.load_run(conn, run_id_arg(conn, args.run))
+    if run is not None and run.kind == "sim":  # simulated drives (ssdlab sim)
+        from .sim import sim_document
+
+        return sim_document(conn, run)
     if run is None or run.kind != "profile":
         return None
     if run.profile not in PROFILES:

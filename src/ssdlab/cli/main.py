@@ -9,6 +9,7 @@ report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with s
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
 spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
+sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
 """
 
 import argparse
@@ -42,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "health": ("health", "cmd_health"),
     "wear": ("health", "cmd_wear"),
     "watch": ("health", "cmd_watch"),
+    "sim": ("sim", "cmd_sim"),
 }
 
 

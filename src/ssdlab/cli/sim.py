@@ -1,0 +1,426 @@
+"""`ssdlab sim`: simulate a drive (or a sweep of drives) and store it as a run; `sim presets`.
+
+Every configuration is checked before anything runs (validate_config, validate_workload, trace
+addresses against the logical capacity): an impossible one exits 2 with the reason.
+"""
+
+import argparse
+import json
+import math
+import sqlite3
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ssdlab.errors import ParseError, UsageError
+from ssdlab.model.health import HealthSample
+from ssdlab.model.run import RunRecord
+from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.report.document import Document, document_json
+from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
+from ssdlab.runner.sim import (
+    RESULT_FINDING,
+    SWEEP_PROFILE,
+    SimPlan,
+    SimRunSpec,
+    run_simulation,
+)
+from ssdlab.sim.config import GcPolicy, SimConfig, validate_config
+from ssdlab.sim.presets import APPROXIMATION, Preset, find_preset, load_presets
+from ssdlab.sim.trace import read_trace
+from ssdlab.sim.workload import Workload, parse_workload, validate_workload
+from ssdlab.store import runs as store
+from ssdlab.store.findings import load_findings
+from ssdlab.store.health import load_health_samples
+
+from .render import print_document
+from .run import write_charts
+from .store_access import db_path, open_db
+
+DEFAULT_CAPACITY = 4 * 2**30
+DEFAULT_SPARE = 0.07
+DEFAULT_DRIVE_WRITES = 5  # host writes = this × capacity: preconditioning, then steady state
+DEFAULT_INTERVALS = 100
+# rated P/E when neither --pe-cycles nor a preset gives one: typical 3D NAND by bits per cell
+TYPICAL_PE = {1: 50_000, 2: 5_000, 3: 3_000, 4: 1_000}
+MAX_TRACE_BYTES = 512 * 2**20
+
+
+def parse_pct(text: str, what: str) -> float:
+    """'7%', '7' (both per cent) or '0.07%' → fraction; anything else a UsageError."""
+    raw = text.strip().removesuffix("%").strip()
+    try:
+        value = float(raw)
+    except ValueError:
+        raise UsageError(f"{what} {text!r} is not a percentage such as 7% or 28") from None
+    if not math.isfinite(value):
+        raise UsageError(f"{what} {text!r} is not a finite percentage")
+    return value / 100.0
+
+
+def _spare(text: str) -> float:
+    spare = parse_pct(text, "--spare")
+    if spare <= 0:
+        raise UsageError(
+            f"--spare {text}: spare must be more than 0 % (the FTL needs free blocks to "
+            "collect garbage into)"
+        )
+    return spare
+
+
+def _preset(args: argparse.Namespace) -> Preset | None:
+    return find_preset(args.preset) if args.preset else None
+
+
+def build_config(args: argparse.Namespace, preset: Preset | None, spare: float | None) -> SimConfig:
+    """The drive from --preset and the options given (options override the preset)."""
+    overrides: dict[str, Any] = {}
+    if args.page_size is not None:
+        overrides["page_bytes"] = args.page_size
+    if args.pages_per_block is not None:
+        overrides["pages_per_block"] = args.pages_per_block
+    if args.gc is not None:
+        overrides["gc_policy"] = GcPolicy(args.gc)
+    if args.slc_static is not None:
+        overrides["slc_static_bytes"] = args.slc_static
+    if args.slc_dynamic is not None:
+        overrides["slc_dynamic"] = args.slc_dynamic
+    if args.bits_per_cell is not None:
+        overrides["bits_per_cell"] = args.bits_per_cell
+    if args.seed is not None:
+        overrides["seed"] = args.seed
+    if args.initial is not None:
+        overrides["initial_state"] = args.initial
+    if preset is not None:
+        config = preset.config(args.capacity, **overrides)
+        if spare is not None:
+            kept = {k: v for k, v in _fields(config).items() if k not in _SIZES}
+            config = SimConfig.from_spare(config.logical_bytes, spare, args.spare_of, **kept)
+    else:
+        capacity = args.capacity if args.capacity is not None else DEFAULT_CAPACITY
+        config = SimConfig.from_spare(
+            capacity, DEFAULT_SPARE if spare is None else spare, args.spare_of, **overrides
+        )
+    validate_config(config)
+    return config
+
+
+_SIZES = ("logical_bytes", "physical_bytes")
+
+
+def _fields(config: SimConfig) -> dict[str, Any]:
+    return {name: getattr(config, name) for name in SimConfig.__dataclass_fields__}
+
+
+def _read_trace_file(path_text: str) -> str:
+    path = Path(path_text)
+    try:
+        if path.stat().st_size > MAX_TRACE_BYTES:
+            raise UsageError(f"{path} is larger than 512 MiB; cut it or convert it first")
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read trace {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text trace (not UTF-8)") from None
+
+
+def build_workload(args: argparse.Namespace, config: SimConfig) -> tuple[Workload, str | None]:
+    """The workload and, for a trace, the trace text (stored verbatim with the run)."""
+    if args.trace is None:
+        workload = parse_workload(args.workload)
+        validate_workload(workload)
+        return workload, None
+    text = _read_trace_file(args.trace)
+    try:
+        ops = read_trace(text, args.trace_format, capacity_bytes=config.logical_bytes)
+    except ParseError as error:
+        raise UsageError(f"trace {args.trace}: {error}") from None
+    except UsageError as error:
+        raise UsageError(f"trace {args.trace}: {error}") from None
+    workload = Workload(kind="trace", trace=ops)
+    validate_workload(workload)
+    return workload, text
+
+
+def _pe_cycles(args: argparse.Namespace, preset: Preset | None, config: SimConfig) -> float:
+    if args.pe_cycles is not None:
+        if not args.pe_cycles > 0:
+            raise UsageError(f"--pe-cycles must be positive, not {args.pe_cycles:g}")
+        return float(args.pe_cycles)
+    if preset is not None:
+        return float(preset.pe_cycles)
+    return float(TYPICAL_PE.get(config.bits_per_cell, 3_000))
+
+
+def _volumes(args: argparse.Namespace, config: SimConfig) -> tuple[int, int, int]:
+    host = args.write if args.write is not None else DEFAULT_DRIVE_WRITES * config.logical_bytes
+    if host < config.page_bytes:
+        raise UsageError(f"--write must be at least one page ({config.page_bytes} B)")
+    interval = args.interval if args.interval is not None else host // DEFAULT_INTERVALS
+    interval = max(config.page_bytes, interval - interval % config.page_bytes)
+    if interval > host:
+        raise UsageError(
+            f"--interval ({describe_decimal_bytes(interval)}) is larger than --write "
+            f"({describe_decimal_bytes(host)})"
+        )
+    daily = args.daily_write if args.daily_write is not None else config.logical_bytes
+    if daily <= 0:
+        raise UsageError("--daily-write must be more than 0 bytes")
+    return host, interval, daily
+
+
+def _plan(
+    args: argparse.Namespace,
+    key: str,
+    label: str,
+    config: SimConfig,
+    workload: Workload,
+    preset: Preset | None,
+    trace_text: str | None,
+    pe: float,
+    value: str | None = None,
+) -> SimPlan:
+    return SimPlan(
+        key=key,
+        label=label,
+        config=config,
+        workload=workload,
+        pe_cycles=pe,
+        preset=preset.name if preset else None,
+        preset_source=preset.source_text(args.capacity) if preset else None,
+        trace_name=Path(args.trace).name if args.trace else None,
+        trace_text=trace_text,
+        sweep_value=value,
+    )
+
+
+def _spec(args: argparse.Namespace, points: Sequence[SimPlan], parameter: str | None) -> SimRunSpec:
+    host, interval, daily = _volumes(args, points[0].config)
+    return SimRunSpec(
+        points=tuple(points),
+        host_bytes=host,
+        interval_bytes=interval,
+        daily_write_bytes=daily,
+        core=args.core,
+        argv=("ssdlab", *sys.argv[1:]),
+        sweep_parameter=parameter,
+    )
+
+
+def _list(text: str | None) -> list[str]:
+    return [] if text is None else [part.strip() for part in text.split(",") if part.strip()]
+
+
+def sweep_points(args: argparse.Namespace) -> tuple[str, list[SimPlan]]:
+    """The points of `sim sweep`: one parameter varied, everything else as given."""
+    given = {
+        name: _list(getattr(args, name))
+        for name in ("spare", "skew", "trim", "fill")
+        if getattr(args, name)
+    }
+    if len(given) != 1:
+        raise UsageError(
+            "sim sweep varies one parameter: give exactly one of --spare, --skew, --trim, --fill "
+            "with a comma-separated list (e.g. --spare 7,12,20,28)"
+        )
+    parameter, values = next(iter(given.items()))
+    if not values:
+        raise UsageError(f"--{parameter} needs a comma-separated list of values")
+    preset = _preset(args)
+    base_config = build_config(args, preset, None)
+    base_workload, trace_text = build_workload(args, base_config)
+    pe = _pe_cycles(args, preset, base_config)
+    points = []
+    for number, value in enumerate(values, 1):
+        config, workload, label = base_config, base_workload, value
+        if parameter == "spare":
+            config = build_config(args, preset, _spare(value))
+            label = f"spare {value.removesuffix('%')} % of {args.spare_of}"
+        elif parameter == "skew":
+            workload = _skewed(base_workload, value)
+            label = f"{value} hot/cold"
+        elif parameter == "trim":
+            workload = replace(base_workload, trim_fraction=parse_pct(value, "--trim"))
+            label = f"TRIM {value.removesuffix('%')} %"
+        else:
+            workload = replace(base_workload, span_fraction=parse_pct(value, "--fill"))
+            label = f"{value.removesuffix('%')} % of LBAs in use"
+        validate_workload(workload)
+        points.append(
+            _plan(args, f"p{number}", label, config, workload, preset, trace_text, pe, value)
+        )
+    return parameter, points
+
+
+def _skewed(base: Workload, value: str) -> Workload:
+    writes, slash, space = value.partition("/")
+    if not slash:
+        raise UsageError(f"--skew {value!r}: give WRITES/SPACE percentages such as 80/20")
+    if base.kind == "trace":
+        raise UsageError("--skew does not apply to a trace workload")
+    hot_writes = parse_pct(writes, "--skew writes")
+    hot_space = parse_pct(space, "--skew space")
+    if math.isclose(hot_writes, hot_space):
+        return replace(base, kind="uniform")
+    return replace(
+        base, kind="hotcold", hot_write_fraction=hot_writes, hot_space_fraction=hot_space
+    )
+
+
+class _PointProgress:
+    """A bar over the points of a sweep (one point: a spinner with the elapsed time)."""
+
+    def __init__(self, console: Console, total: int) -> None:
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
+        self._task = self._progress.add_task("simulating", total=total)
+
+    def __enter__(self) -> "_PointProgress":
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def __call__(self, number: int, total: int, plan: SimPlan) -> None:
+        self._progress.update(
+            self._task, completed=number - 1, description=f"simulating {plan.label}"
+        )
+
+
+def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
+    conn = open_db(args)
+    err = Console(stderr=True)
+    if err.is_terminal and not args.json:
+        with _PointProgress(err, len(spec.points)) as progress:
+            run_id = run_simulation(conn, spec, on_point=progress)
+    else:
+        run_id = run_simulation(conn, spec)
+    run = store.load_run(conn, run_id)
+    if run is None:  # pragma: no cover - just stored
+        raise UsageError(f"run {run_id} vanished from the store")
+    document = sim_document(conn, run)
+    written = write_charts(document, args.plots) if args.plots else []
+    if args.json:
+        sys.stdout.write(document_json(document))
+        return 0
+    print_document(out, document)
+    if written:
+        out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+    out.print(f"stored as run {run_id} in {db_path(args)}", highlight=False)
+    return 0
+
+
+def cmd_sim(args: argparse.Namespace, out: Console) -> int:
+    if args.sim_command == "presets":
+        return _presets(args, out)
+    if args.sim_command == "sweep":
+        parameter, points = sweep_points(args)
+        return _run(args, out, _spec(args, points, parameter))
+    if args.spare is not None and "," in args.spare:
+        raise UsageError("a list of spare values is a sweep: ssdlab sim sweep --spare 7,12,20")
+    preset = _preset(args)
+    config = build_config(args, preset, None if args.spare is None else _spare(args.spare))
+    workload, trace_text = build_workload(args, config)
+    pe = _pe_cycles(args, preset, config)
+    label = f"{workload.describe()} write"
+    plan = _plan(args, "write", label, config, workload, preset, trace_text, pe)
+    return _run(args, out, _spec(args, [plan], None))
+
+
+def _presets(args: argparse.Namespace, out: Console) -> int:
+    presets = load_presets()
+    if args.json:
+        data = {
+            "format": "ssdlab-sim-presets",
+            "format_version": 1,
+            "note": APPROXIMATION,
+            "presets": [
+                {
+                    "name": p.name,
+                    "summary": p.summary,
+                    "logical_bytes": p.logical_bytes,
+                    "physical_bytes": p.physical_bytes,
+                    "page_bytes": p.page_bytes,
+                    "pages_per_block": p.pages_per_block,
+                    "bits_per_cell": p.bits_per_cell,
+                    "slc_static_bytes": p.slc_static_bytes,
+                    "slc_dynamic": p.slc_dynamic,
+                    "pe_cycles": p.pe_cycles,
+                    "gc": p.gc,
+                    "source": p.source,
+                    "assumed": p.assumed,
+                }
+                for p in presets.values()
+            ],
+        }
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return 0
+    out.print(f"simulator presets ({APPROXIMATION}):", highlight=False)
+    for preset in presets.values():
+        out.print(f"\n[bold]{preset.name}[/bold]  {preset.summary}", highlight=False)
+        out.print(f"  source: {preset.source}", highlight=False, markup=False)
+        out.print(f"  assumed: {preset.assumed}", highlight=False, markup=False)
+    out.print(
+        "\nuse one with 'ssdlab sim --preset NAME'; '--capacity 16GiB' scales it down to "
+        "simulate faster",
+        highlight=False,
+    )
+    return 0
+
+
+def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
+    """Every simulated drive of a stored sim run, read back from the store."""
+    settings = run.settings.get("points")
+    stored = settings if isinstance(settings, list) else [run.settings]
+    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id)}
+    findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
+    samples: dict[str, list[HealthSample]] = {}
+    for sample in load_health_samples(conn, run_id=run.run_id):
+        serial = sample.sample.identity.serial or ""
+        samples.setdefault(serial.rsplit("-", 1)[-1], []).append(sample.sample)
+    points = []
+    for point in stored:
+        key = str(point.get("key", "write"))
+        step = steps.get(key)
+        if step is None:
+            continue  # not simulated (the run was stopped before this point)
+        points.append(
+            SimPoint(
+                key=key,
+                label=str(point.get("label", key)),
+                step=step,
+                samples=tuple(samples.get(key, ())),
+                settings=point,
+                reported=findings.get(f"{RESULT_FINDING}-{key}", {}),
+            )
+        )
+    return points
+
+
+def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
+    """The document of a stored sim run: one simulated drive, or a sweep."""
+    points = _points(conn, run)
+    if run.profile == SWEEP_PROFILE:
+        parameter = str(run.settings.get("sweep_parameter") or "value")
+        return build_sweep_document(run, parameter, points)
+    if not points:
+        return Document(
+            title=f"ssdlab run {run.run_id}: simulated drive",
+            headline=(("run", f"{run.run_id} ({run.status.value})"),),
+            sections=(),
+            verdict=(f"nothing was simulated ({run.status_reason or run.status.value})",),
+            data={"format": "ssdlab-sim-run", "format_version": 1, "run": {"id": run.run_id}},
+        )
+    return build_sim_document(run, points[0])

@@ -1,0 +1,565 @@
+"""Simulated drives (`ssdlab sim`) as report documents, built from what the store holds.
+
+A simulated run is stored like a measured one (runner/sim.py): its sustained write as a step
+whose per-interval series is the simulated throughput, and a SMART-like health sample per
+interval (host and NAND bytes, erase counts, wear used). Everything here is read back from those
+with the analyses real drives get, unchanged:
+
+- the write-cache cliff: `analysis.cliff.detect_cache_cliff` on (bytes written, B/s), exactly as
+  the `cache` profile reads fio's bandwidth log;
+- steady state: `analysis.steady_state.detect_steady_state` with the SNIA PTS criteria, one
+  "round" per simulated interval, tracking write MB/s and the interval WAF; windows are only
+  evaluated once the host has written twice the drive's logical capacity (the PTS's
+  workload-independent preconditioning; a fresh drive's first fill looks steady and is not:
+  pts.md §9 pitfall 7);
+- WAF, wear rate and projected life: `analysis.wear.compare_samples` over the whole run and over
+  the last fifth of the run (the same tail the simulator's own steady WAF is taken over), with
+  a note when the PTS check found no steady state. The projected host writes at 100 % wear
+  (TBW at this workload) come from that tail's wear rate; the lifetime is that TBW
+  divided by the daily write volume the user gave.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from itertools import pairwise
+from typing import Any
+
+from ssdlab.analysis.cliff import CacheCliffVerdict, detect_cache_cliff
+from ssdlab.analysis.lifetime import DAYS_PER_YEAR, RatedEndurance
+from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
+from ssdlab.analysis.waf import describe_gb
+from ssdlab.analysis.wear import WearReport, compare_samples
+from ssdlab.model.health import HealthSample
+from ssdlab.model.run import RunRecord
+from ssdlab.model.step import StepResult
+from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, format_size
+from ssdlab.report import document as doc
+from ssdlab.report.cache import bytes_series
+
+FORMAT_VERSION = 1
+STEADY_WINDOW = 5
+TAIL_FRACTION = 0.2  # the life projection's share of the run: its last fifth
+PRECONDITION_DRIVE_WRITES = 2  # PTS WIPC: twice the user capacity before rounds count
+SWEEP_PARAMETERS = {
+    "spare": "spare (%)",
+    "skew": "hot/cold skew (% of writes to % of LBAs)",
+    "trim": "TRIM share of operations (%)",
+    "fill": "fill level (% of LBAs in use)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SimPoint:
+    """One simulated drive as stored: its write step, its samples (the fresh drive first), the
+    settings it was simulated with and what the simulator itself reported."""
+
+    key: str
+    label: str
+    step: StepResult
+    samples: tuple[HealthSample, ...]
+    settings: Mapping[str, Any]
+    reported: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SimAnalysis:
+    cliff: CacheCliffVerdict | None
+    steady: SteadyStateVerdict | None
+    steady_reason: str | None
+    steady_offset: int  # intervals before the first one the steady-state check evaluates
+    window: tuple[int, int] | None  # intervals (1-based) the life projection is taken over
+    overall: WearReport | None
+    projected: WearReport | None
+    interval_waf: tuple[tuple[float, float], ...]  # (host bytes at the interval's end, WAF)
+    tbw_bytes: float | None
+    daily_write_bytes: float | None
+    lifetime_days: float | None
+    notes: tuple[str, ...]
+
+
+def _rated(point: SimPoint) -> RatedEndurance:
+    pe = point.settings.get("pe_cycles")
+    capacity = point.settings.get("logical_bytes")
+    return RatedEndurance(
+        tbw_bytes=None,
+        dwpd=None,
+        warranty_years=None,
+        capacity_bytes=int(capacity) if isinstance(capacity, int | float) else None,
+        pe_cycles=float(pe) if isinstance(pe, int | float) and pe > 0 else None,
+    )
+
+
+def _raw_capacity(point: SimPoint) -> int | None:
+    value = point.settings.get("physical_bytes")
+    return int(value) if isinstance(value, int | float) else None
+
+
+def interval_wafs(samples: Sequence[HealthSample]) -> tuple[tuple[float, float], ...]:
+    """(host bytes at the end of the interval, ΔNAND / Δhost) for every interval with writes."""
+    points = []
+    for before, after in pairwise(samples):
+        host = (after.host_written_bytes.value or 0.0) - (before.host_written_bytes.value or 0.0)
+        nand = (after.nand_written_bytes.value or 0.0) - (before.nand_written_bytes.value or 0.0)
+        if host > 0 and after.host_written_bytes.value is not None:
+            points.append((after.host_written_bytes.value, nand / host))
+    return tuple(points)
+
+
+def _steady(
+    point: SimPoint, series: Sequence[tuple[float, float]], wafs: Sequence[tuple[float, float]]
+) -> tuple[SteadyStateVerdict | None, str | None, int]:
+    """The PTS steady-state check over the intervals after preconditioning; returns the
+    verdict (rounds numbered from the first evaluated interval) and that interval's offset."""
+    logical = point.settings.get("logical_bytes")
+    fill = PRECONDITION_DRIVE_WRITES * float(logical) if isinstance(logical, int | float) else 0.0
+    count = min(len(series), len(wafs))
+    start = next((i for i in range(count) if series[i][0] >= fill), count)
+    rounds = count - start
+    if rounds < STEADY_WINDOW:
+        return (
+            None,
+            f"steady state n/a: {rounds} interval(s) after preconditioning ({describe_gb(fill)}"
+            f" written); the PTS window needs {STEADY_WINDOW}",
+            start,
+        )
+    tracking = {
+        "write MB/s": [series[i][1] / MB for i in range(start, count)],
+        "WAF": [wafs[i][1] for i in range(start, count)],
+    }
+    verdict = detect_steady_state(tracking, window=STEADY_WINDOW, max_rounds=rounds)
+    return verdict, verdict.reason, start
+
+
+def analyse_point(point: SimPoint) -> SimAnalysis:
+    """Cliff, steady state, WAF, wear and lifetime of one simulated drive."""
+    notes: list[str] = []
+    series = bytes_series(point.step)
+    cliff = detect_cache_cliff(series) if series else None
+    wafs = interval_wafs(point.samples)
+    steady, steady_reason, offset = _steady(point, series, wafs)
+    samples = point.samples
+    rated = _rated(point)
+    raw = _raw_capacity(point)
+    overall = None
+    projected = None
+    window: tuple[int, int] | None = None
+    if len(samples) >= 2:
+        overall = compare_samples(samples[0], samples[-1], raw_nand_capacity_bytes=raw, rated=rated)
+        intervals = len(samples) - 1
+        window = (intervals - max(1, math.ceil(intervals * TAIL_FRACTION)) + 1, intervals)
+        if steady is None or not steady.steady:
+            notes.append(
+                "not in steady state by the PTS criteria: the WAF may still be changing, so the "
+                "projection may be off; write more (--write) or start from --initial steady"
+            )
+        # sample i is the state after interval i; the window starts after interval first − 1
+        projected = compare_samples(
+            samples[window[0] - 1], samples[window[1]], raw_nand_capacity_bytes=raw, rated=rated
+        )
+    tbw = None if projected is None else projected.projection.host_written_at_eol_bytes
+    daily = point.settings.get("daily_write_bytes")
+    daily_bytes = float(daily) if isinstance(daily, int | float) and daily > 0 else None
+    days = None if tbw is None or daily_bytes is None else tbw / daily_bytes
+    if rated.pe_cycles is None:
+        notes.append("no rated P/E cycle count: wear and lifetime cannot be projected")
+    return SimAnalysis(
+        cliff,
+        steady,
+        steady_reason,
+        offset,
+        window,
+        overall,
+        projected,
+        wafs,
+        tbw,
+        daily_bytes,
+        days,
+        tuple(notes),
+    )
+
+
+def _num(value: float | None, fmt: str = "{:,.2f}") -> str:
+    return "n/a" if value is None or not math.isfinite(value) else fmt.format(value)
+
+
+def _mbps(value: float | None) -> str:
+    return "n/a" if value is None else f"{value / MB:,.0f} MB/s"
+
+
+def _years(days: float | None) -> str:
+    return "n/a" if days is None else f"{days / DAYS_PER_YEAR:,.1f} years ({days:,.0f} days)"
+
+
+def _size(value: Any) -> str:
+    if not isinstance(value, int | float) or not value:
+        return "—"
+    exact = format_size(int(value))
+    decimal = describe_decimal_bytes(int(value))
+    return f"{exact} ({decimal})" if exact.endswith("iB") else decimal
+
+
+def drive_facts(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The simulated drive and workload, both spare conventions named."""
+    rows = [
+        ("preset", str(settings.get("preset") or "none (own configuration)")),
+        ("logical capacity", _size(settings.get("logical_bytes"))),
+        ("physical capacity", _size(settings.get("physical_bytes"))),
+        (
+            "spare",
+            f"{_num(settings.get('spare_logical_pct'), '{:.2f}')} % of logical "
+            f"(OP = physical/logical − 1), {_num(settings.get('spare_physical_pct'), '{:.2f}')}"
+            " % of physical ((physical − logical)/physical)",
+        ),
+        ("page size", _size(settings.get("page_bytes"))),
+        ("pages per block", str(settings.get("pages_per_block", "—"))),
+        ("garbage collection", str(settings.get("gc", "—"))),
+        ("static SLC cache", _size(settings.get("slc_static_bytes")) or "none"),
+        ("rated P/E cycles", _num(settings.get("pe_cycles"), "{:,.0f}")),
+        ("workload", str(settings.get("workload", "—"))),
+        ("host writes simulated", describe_gb(float(settings.get("host_bytes") or 0))),
+        ("interval", describe_gb(float(settings.get("interval_bytes") or 0))),
+    ]
+    if settings.get("preset_source"):
+        rows.append(("preset source", str(settings["preset_source"])))
+    return tuple(rows)
+
+
+def _cliff_facts(cliff: CacheCliffVerdict | None) -> tuple[tuple[str, str], ...]:
+    if cliff is None:
+        return (("write cache", "n/a: no throughput series"),)
+    if cliff.cliff_bytes is None:
+        return (("write cache", f"no cliff found ({cliff.reason or 'no step down'})"),)
+    return (
+        ("write cache runs out after", describe_gb(cliff.cliff_bytes)),
+        ("in-cache write", _mbps(cliff.in_cache_bw_bytes_per_s)),
+        ("after the cliff", _mbps(cliff.post_cache_bw_bytes_per_s)),
+    )
+
+
+def _waf_text(report: WearReport | None) -> str:
+    if report is None:
+        return "n/a"
+    return _num(report.waf.waf) if report.waf.waf is not None else f"n/a ({report.waf.reason})"
+
+
+def _life_facts(point: SimPoint, analysis: SimAnalysis) -> tuple[tuple[str, str], ...]:
+    last = point.samples[-1] if point.samples else None
+    projected = analysis.projected
+    rows = [
+        ("wear used at the end", _num(last.wear_used_pct.value if last else None, "{:.3f} %")),
+        (
+            "erase count min / avg / max",
+            " / ".join(
+                _num(v.value, "{:,.1f}")
+                for v in (last.erase_count_min, last.erase_count_avg, last.erase_count_max)
+            )
+            if last
+            else "n/a",
+        ),
+    ]
+    if projected is not None:
+        rate = projected.wear_rate
+        rows.append(("wear per TB written", _num(rate.pct_per_host_tb, "{:.4f} %")))
+        if rate.reason:
+            rows.append(("wear rate", rate.reason))
+    rows.append(("projected host writes to 100 % wear", _tb(analysis.tbw_bytes)))
+    daily = analysis.daily_write_bytes
+    rows.append(
+        (
+            f"lifetime at {describe_gb(daily)}/day" if daily else "lifetime",
+            _years(analysis.lifetime_days),
+        )
+    )
+    return tuple(rows)
+
+
+def _tb(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value / TB:,.1f} TB" if value >= TB else describe_gb(value)
+
+
+def _steady_facts(analysis: SimAnalysis) -> tuple[tuple[str, str], ...]:
+    verdict = analysis.steady
+    if verdict is None:
+        return (("steady state", analysis.steady_reason or "n/a"),)
+    rows = [("evaluated from", f"interval {analysis.steady_offset + 1} (after preconditioning)")]
+    if verdict.steady and verdict.window is not None:
+        first, last = (n + analysis.steady_offset for n in verdict.window)
+        rows.append(("steady state", f"reached: first steady window intervals {first}–{last}"))
+    else:
+        rows.append(("steady state", f"not reached ({verdict.reason})"))
+    if analysis.window is not None:
+        rows.append(("life projected over", f"intervals {analysis.window[0]}–{analysis.window[1]}"))
+    return tuple(rows)
+
+
+def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
+    series = bytes_series(point.step)
+    markers: tuple[doc.Marker, ...] = ()
+    if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
+        markers = (doc.Marker("vline", "cache cliff", x=analysis.cliff.cliff_bytes / GB),)
+    charts = []
+    if series:
+        charts.append(
+            doc.Chart(
+                "sim-throughput",
+                "Simulated write throughput",
+                x_label="host GB written",
+                y_label="MB/s",
+                series=(
+                    doc.Series(
+                        "write", tuple(b / GB for b, _ in series), tuple(w / MB for _, w in series)
+                    ),
+                ),
+                markers=markers,
+            )
+        )
+    if analysis.interval_waf:
+        charts.append(
+            doc.Chart(
+                "sim-waf",
+                "Write amplification per interval",
+                x_label="host GB written",
+                y_label="WAF (NAND ÷ host)",
+                series=(
+                    doc.Series(
+                        "interval WAF",
+                        tuple(b / GB for b, _ in analysis.interval_waf),
+                        tuple(w for _, w in analysis.interval_waf),
+                        style="steps",
+                    ),
+                ),
+            )
+        )
+    erase = [
+        (s.host_written_bytes.value / GB, s.erase_count_avg.value, s.erase_count_max.value)
+        for s in point.samples
+        if s.host_written_bytes.value is not None
+        and s.erase_count_avg.value is not None
+        and s.erase_count_max.value is not None
+    ]
+    if len(erase) >= 2:
+        xs = tuple(e[0] for e in erase)
+        charts.append(
+            doc.Chart(
+                "sim-erase",
+                "Erase counts",
+                x_label="host GB written",
+                y_label="erase cycles per block",
+                series=(
+                    doc.Series("average", xs, tuple(e[1] for e in erase)),
+                    doc.Series("maximum", xs, tuple(e[2] for e in erase)),
+                ),
+            )
+        )
+    return tuple(charts)
+
+
+def point_data(point: SimPoint, analysis: SimAnalysis) -> dict[str, Any]:
+    """The machine-readable numbers of one simulated drive."""
+    last = point.samples[-1] if point.samples else None
+    cliff = analysis.cliff
+    return {
+        "key": point.key,
+        "label": point.label,
+        "waf": None if analysis.overall is None else analysis.overall.waf.waf,
+        "steady_waf": None if analysis.projected is None else analysis.projected.waf.waf,
+        "reported_by_simulator": dict(point.reported),
+        "steady_state": None if analysis.steady is None else analysis.steady.steady,
+        "steady_reason": analysis.steady_reason,
+        "life_window_intervals": analysis.window,
+        "cliff_bytes": None if cliff is None else cliff.cliff_bytes,
+        "in_cache_bytes_per_s": None if cliff is None else cliff.in_cache_bw_bytes_per_s,
+        "post_cache_bytes_per_s": None if cliff is None else cliff.post_cache_bw_bytes_per_s,
+        "erase_count_min": None if last is None else last.erase_count_min.value,
+        "erase_count_avg": None if last is None else last.erase_count_avg.value,
+        "erase_count_max": None if last is None else last.erase_count_max.value,
+        "wear_used_pct": None if last is None else last.wear_used_pct.value,
+        "projected_tbw_bytes": analysis.tbw_bytes,
+        "daily_write_bytes": analysis.daily_write_bytes,
+        "lifetime_days": analysis.lifetime_days,
+        "notes": list(analysis.notes),
+    }
+
+
+def _headline(run: RunRecord) -> tuple[tuple[str, str], ...]:
+    return (
+        ("run", f"{run.run_id} ({run.status.value})"),
+        ("target", f"{run.target_path} (simulated drive, not a measurement)"),
+    )
+
+
+def build_sim_document(run: RunRecord, point: SimPoint) -> doc.Document:
+    """One simulated drive: WAF, cliff, steady state, wear and projected lifetime."""
+    analysis = analyse_point(point)
+    waf = _waf_text(analysis.overall)
+    steady_waf = _waf_text(analysis.projected)
+    verdict = [f"WAF {waf} over the whole simulation, {steady_waf} in the projection window."]
+    if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
+        verdict.append(f"The write cache runs out after {describe_gb(analysis.cliff.cliff_bytes)}.")
+    if analysis.lifetime_days is not None and analysis.daily_write_bytes is not None:
+        verdict.append(
+            f"Projected life {_years(analysis.lifetime_days)} at "
+            f"{describe_gb(analysis.daily_write_bytes)} written per day."
+        )
+    reported = point.reported
+    sections = (
+        doc.Section("Simulated drive", facts=drive_facts(point.settings)),
+        doc.Section(
+            "Write amplification",
+            facts=(
+                ("WAF (whole run, ΔNAND ÷ Δhost)", waf),
+                ("WAF in the projection window", steady_waf),
+                (
+                    "simulator's own WAF / steady WAF",
+                    f"{_num(reported.get('waf'))} / {_num(reported.get('steady_waf'))}",
+                ),
+                ("simulator core", str(reported.get("core", "—"))),
+            ),
+        ),
+        doc.Section("Throughput and write cache", facts=_cliff_facts(analysis.cliff)),
+        doc.Section("Steady state", facts=_steady_facts(analysis)),
+        doc.Section(
+            "Wear and projected lifetime",
+            facts=_life_facts(point, analysis),
+            notes=analysis.notes,
+        ),
+        doc.Section("Charts", charts=_charts(point, analysis)),
+    )
+    return doc.Document(
+        title=f"ssdlab run {run.run_id}: simulated drive ({point.label})",
+        headline=_headline(run),
+        sections=sections,
+        verdict=tuple(verdict),
+        data={
+            "format": "ssdlab-sim-run",
+            "format_version": FORMAT_VERSION,
+            "run": {"id": run.run_id, "status": run.status.value, "kind": run.kind},
+            "settings": dict(point.settings),
+            "result": point_data(point, analysis),
+            "cliff": None if analysis.cliff is None else asdict(analysis.cliff),
+        },
+    )
+
+
+def sweep_table(parameter: str, points: Sequence[tuple[SimPoint, SimAnalysis]]) -> doc.Table:
+    rows = []
+    for point, analysis in points:
+        overall = analysis.overall
+        projected = analysis.projected
+        rows.append(
+            (
+                point.label,
+                _num(None if overall is None else overall.waf.waf),
+                _num(None if projected is None else projected.waf.waf),
+                "yes" if analysis.steady is not None and analysis.steady.steady else "no",
+                _tb(analysis.tbw_bytes),
+                "n/a"
+                if analysis.lifetime_days is None
+                else f"{analysis.lifetime_days / DAYS_PER_YEAR:,.1f}",
+            )
+        )
+    return doc.Table(
+        f"WAF and projected lifetime against {SWEEP_PARAMETERS.get(parameter, parameter)}",
+        ("point", "WAF", "window WAF", "steady", "projected TBW", "lifetime (years)"),
+        tuple(rows),
+    )
+
+
+def _sweep_charts(
+    parameter: str, points: Sequence[tuple[SimPoint, SimAnalysis]]
+) -> tuple[doc.Chart, ...]:
+    positions = tuple(float(i) for i in range(len(points)))
+    ticks = tuple((float(i), p.label) for i, (p, _) in enumerate(points))
+    label = SWEEP_PARAMETERS.get(parameter, parameter)
+    wafs = [
+        (i, a.projected.waf.waf)
+        for i, (_, a) in enumerate(points)
+        if a.projected is not None and a.projected.waf.waf is not None
+    ]
+    lives = [
+        (i, a.lifetime_days / DAYS_PER_YEAR)
+        for i, (_, a) in enumerate(points)
+        if a.lifetime_days is not None
+    ]
+    charts = []
+    if wafs:
+        charts.append(
+            doc.Chart(
+                "sim-sweep-waf",
+                f"WAF against {label}",
+                x_label=label,
+                y_label="WAF (projection window)",
+                series=(
+                    doc.Series(
+                        "WAF",
+                        tuple(positions[i] for i, _ in wafs),
+                        tuple(w for _, w in wafs),
+                        style="points",
+                    ),
+                ),
+                x_ticks=ticks,
+            )
+        )
+    if lives:
+        charts.append(
+            doc.Chart(
+                "sim-sweep-lifetime",
+                f"Projected lifetime against {label}",
+                x_label=label,
+                y_label="years",
+                series=(
+                    doc.Series(
+                        "lifetime",
+                        tuple(positions[i] for i, _ in lives),
+                        tuple(y for _, y in lives),
+                        style="bars",
+                    ),
+                ),
+                x_ticks=ticks,
+            )
+        )
+    return tuple(charts)
+
+
+def build_sweep_document(
+    run: RunRecord, parameter: str, points: Sequence[SimPoint]
+) -> doc.Document:
+    """A sweep: WAF and projected lifetime per point, with charts."""
+    analysed = [(p, analyse_point(p)) for p in points]
+    base = points[0].settings if points else {}
+    table = sweep_table(parameter, analysed)
+    verdict = []
+    lives = [(p.label, a.lifetime_days) for p, a in analysed if a.lifetime_days is not None]
+    if len(lives) >= 2:
+        low = min(lives, key=lambda item: item[1] or 0.0)
+        high = max(lives, key=lambda item: item[1] or 0.0)
+        if low[1] and high[1]:
+            verdict.append(
+                f"Projected life ranges from {low[1] / DAYS_PER_YEAR:,.1f} years ({low[0]}) to "
+                f"{high[1] / DAYS_PER_YEAR:,.1f} years ({high[0]}): {high[1] / low[1]:.2f}×."
+            )
+    notes = sorted({n for _, a in analysed for n in a.notes})
+    return doc.Document(
+        title=f"ssdlab run {run.run_id}: simulated sweep over {parameter}",
+        headline=_headline(run),
+        sections=(
+            doc.Section("Simulated drive (first point)", facts=drive_facts(base)),
+            doc.Section(
+                "Sweep",
+                tables=(table,),
+                charts=_sweep_charts(parameter, analysed),
+                notes=tuple(notes),
+            ),
+        ),
+        verdict=tuple(verdict),
+        data={
+            "format": "ssdlab-sim-sweep",
+            "format_version": FORMAT_VERSION,
+            "run": {"id": run.run_id, "status": run.status.value, "kind": run.kind},
+            "parameter": parameter,
+            "points": [{"settings": dict(p.settings), **point_data(p, a)} for p, a in analysed],
+        },
+    )
