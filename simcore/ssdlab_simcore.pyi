@@ -1,0 +1,3 @@
+from typing import Any
+
+def run(job: dict[str, Any]) -> list[tuple[int, ...]]: ...
