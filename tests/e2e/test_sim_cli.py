@@ -1,0 +1,130 @@
+"""`ssdlab sim` end to end: small simulated drives stored, shown, reported and compared with a
+real `cache` run; a sweep with plots; presets; impossible configurations refused before
+anything runs (no store is even created)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import needs_fio
+from tests.e2e.conftest import run_ssdlab
+
+SMALL = ["--capacity", "8MiB", "--pages-per-block", "16"]
+
+
+def test_sim_stores_a_run_that_show_report_and_export_read(tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    plots = tmp_path / "plots"
+    done = run_ssdlab(
+        "sim", *SMALL, "--spare", "7%", "--workload", "uniform", "--write", "48MiB",
+        "--pe-cycles", "3000", "--daily-write", "8MiB", "--json", "--db", db,
+        "--plots", str(plots),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["format"] == "ssdlab-sim-run" and doc["run"]["kind"] == "sim"
+    result = doc["result"]
+    assert result["waf"] > 1.5 and result["steady_waf"] >= result["waf"]
+    assert result["lifetime_days"] > 0 and result["projected_tbw_bytes"] > 0
+    assert doc["settings"]["spare_logical_pct"] > 6 and doc["settings"]["spare_physical_pct"] > 5
+    assert (plots / "sim-throughput.svg").read_text().startswith("<?xml")
+    assert (plots / "sim-waf.png").stat().st_size > 0
+
+    shown = run_ssdlab("show", "last", "--db", db)
+    assert shown.code == 0, shown.stderr
+    assert "simulated drive" in shown.stdout and "% of logical (OP" in shown.stdout
+    assert "lifetime at" in shown.stdout
+    exported = run_ssdlab("export", "last", "--format", "json", "--db", db)
+    assert json.loads(exported.stdout)["result"]["waf"] == pytest.approx(result["waf"])
+    report = tmp_path / "r.md"
+    written = run_ssdlab("report", "last", "-o", str(report), "--db", db)
+    assert written.code == 0, written.stderr
+    assert "Write amplification" in report.read_text()
+
+
+def test_sweep_over_spare_with_plots(tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    plots = tmp_path / "plots"
+    done = run_ssdlab(
+        "sim", "sweep", "--spare", "7,28", *SMALL, "--write", "48MiB", "--json",
+        "--db", db, "--plots", str(plots),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["format"] == "ssdlab-sim-sweep" and doc["parameter"] == "spare"
+    low, high = doc["points"]
+    assert low["steady_waf"] > high["steady_waf"]
+    assert high["lifetime_days"] > low["lifetime_days"]
+    assert (plots / "sim-sweep-lifetime.svg").read_text().startswith("<?xml")
+    text = run_ssdlab("show", "last", "--db", db).stdout
+    assert "WAF and projected lifetime against spare" in text
+
+
+def test_presets_list_their_sources() -> None:
+    done = run_ssdlab("sim", "presets", "--json")
+    assert done.code == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert "approximation" in doc["note"]
+    names = {p["name"] for p in doc["presets"]}
+    assert "intel-x25m-80gb" in names
+    assert all(p["source"] for p in doc["presets"])
+
+
+@needs_fio
+def test_a_real_cache_run_beside_its_simulated_twin(tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    real = run_ssdlab(
+        "run", "cache", str(tmp_path), "--size", "32MiB", "--log-interval", "0.05",
+        "--db", db, "--json",
+    )  # fmt: skip
+    assert real.code == 0, real.stderr
+    sim = run_ssdlab("sim", *SMALL, "--workload", "seq", "--write", "32MiB", "--db", db)
+    assert sim.code == 0, sim.stderr
+    compared = run_ssdlab("compare", "1", "2", "--json", "--db", db)
+    assert compared.code == 0, compared.stderr
+    doc = json.loads(compared.stdout)
+    assert [r["id"] for r in doc["runs"]] == [1, 2]
+    assert any(c["metric"] == "write" for c in doc["comparisons"][0]["changes"])
+    report = tmp_path / "both.html"
+    assert run_ssdlab("report", "1", "2", "-o", str(report), "--db", db).code == 0
+    html = report.read_text()
+    assert "simulated drive" in html and "sustained" in html
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--spare", "0"], "spare must be more than 0"),
+        (["--spare=-5%"], "spare must be more than 0"),
+        (["--spare", "7", "--spare-of", "physical", "--pages-per-block", "0"], "pages per block"),
+        (["--slc-static", "1GiB"], "larger than the drive"),
+        (["--preset", "no-such-drive"], "unknown preset"),
+        (["--workload", "zipf"], "unknown workload"),
+        (["--pe-cycles", "0"], "--pe-cycles must be positive"),
+    ],
+)
+def test_impossible_configurations_are_refused_before_anything_runs(
+    tmp_path: Path, args: list[str], reason: str
+) -> None:
+    db = tmp_path / "db"
+    done = run_ssdlab("sim", *SMALL, *args, "--db", str(db))
+    assert done.code == 2, done.stderr
+    assert reason in done.stderr
+    assert not db.exists()
+
+
+def test_trace_addresses_beyond_capacity_are_refused(tmp_path: Path) -> None:
+    trace = tmp_path / "t.blk"
+    # blkparse: a write at sector 0, then one at 100 MB: beyond an 8 MiB drive
+    trace.write_text(
+        "8,16 1 1 0.000000001 1 D W 0 + 8 [x]\n8,16 1 2 0.000000002 1 D W 200000 + 8 [x]\n"
+    )
+    db = tmp_path / "db"
+    done = run_ssdlab("sim", *SMALL, "--trace", str(trace), "--db", str(db))
+    assert done.code == 2
+    assert "beyond the drive's logical capacity" in done.stderr
+    assert not db.exists()
+    swept = run_ssdlab("sim", "sweep", "--spare", "7,0", *SMALL, "--db", str(db))
+    assert swept.code == 2 and "spare must be more than 0" in swept.stderr
+    assert not db.exists()
