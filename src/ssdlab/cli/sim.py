@@ -231,6 +231,11 @@ def sweep_points(args: argparse.Namespace) -> tuple[str, list[SimPlan]]:
     parameter, values = next(iter(given.items()))
     if not values:
         raise UsageError(f"--{parameter} needs a comma-separated list of values")
+    if parameter == "fill" and args.initial not in (None, "empty"):
+        raise UsageError(
+            f"--fill needs an empty start: with --initial {args.initial} every LBA already "
+            "holds data, so the LBAs outside the fill level are not free space"
+        )
     preset = _preset(args)
     base_config = build_config(args, preset, None)
     base_workload, trace_text = build_workload(args, base_config)

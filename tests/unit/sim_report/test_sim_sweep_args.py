@@ -1,0 +1,51 @@
+"""`sim sweep` options → one simulated drive per value, the varied parameter only."""
+
+import pytest
+
+from ssdlab.cli.args import build_parser
+from ssdlab.cli.sim import sweep_points
+from ssdlab.errors import UsageError
+
+
+def _points(*argv: str) -> tuple[str, list[object]]:
+    args = build_parser().parse_args(
+        ["sim", "sweep", "--capacity", "8MiB", "--pages-per-block", "16", *argv]
+    )
+    parameter, points = sweep_points(args)
+    return parameter, list(points)
+
+
+def test_each_parameter_changes_only_its_own_field() -> None:
+    _, spare = _points("--spare", "7,28", "--spare-of", "physical")
+    low, high = (p.config for p in spare)  # type: ignore[attr-defined]
+    assert low.spare_of_physical < high.spare_of_physical
+    assert low.logical_bytes == high.logical_bytes
+
+    _, skew = _points("--skew", "50/50,90/10")
+    uniform, hot = (p.workload for p in skew)  # type: ignore[attr-defined]
+    assert uniform.kind == "uniform"
+    assert (hot.kind, hot.hot_write_fraction, hot.hot_space_fraction) == ("hotcold", 0.9, 0.1)
+
+    _, trim = _points("--trim", "0,20%")
+    assert [p.workload.trim_fraction for p in trim] == [0.0, 0.2]  # type: ignore[attr-defined]
+
+    parameter, fill = _points("--fill", "100,80")
+    assert parameter == "fill"
+    assert [p.workload.span_fraction for p in fill] == [1.0, 0.8]  # type: ignore[attr-defined]
+    assert len({p.config for p in fill}) == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        ((), "exactly one of"),
+        (("--spare", "7", "--trim", "10"), "exactly one of"),
+        (("--skew", "80"), "WRITES/SPACE"),
+        (("--trim", "100"), "trim fraction"),
+        (("--fill", "100,80", "--initial", "steady"), "needs an empty start"),
+        (("--fill", "0"), "span"),
+    ],
+)
+def test_bad_sweeps_are_refused_with_the_reason(argv: tuple[str, ...], reason: str) -> None:
+    with pytest.raises(UsageError, match=reason):
+        _points(*argv)
