@@ -3,6 +3,7 @@
 survives crashes and tells where it stands."""
 
 import argparse
+import dataclasses
 import functools
 import os
 import shlex
@@ -17,6 +18,7 @@ from rich.console import Console
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
+from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
 from ssdlab.plan.profile import resolve_profile_settings
@@ -25,7 +27,7 @@ from ssdlab.report.endurance import analyse_endurance, build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import FACTS_FINDING, ProfileOutcome
 from ssdlab.store import runs as store
-from ssdlab.store.findings import load_findings
+from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.devicetarget import check_device_writes
@@ -118,7 +120,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     if args.print_systemd_unit:
         if args.resume:
             raise UsageError("--print-systemd-unit describes a new run; leave out --resume")
-        out.print(systemd_unit(sys.argv[1:], args), highlight=False, markup=False, end="")
+        sys.stdout.write(systemd_unit(sys.argv[1:], args))  # verbatim: no wrapping
         return 0
     if args.resume:
         return resume_endurance(args, out, run_id_arg(open_db(args), args.resume))
@@ -196,7 +198,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
         )
     if run.status.value not in ("interrupted", "failed"):
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
-    plan = profile_plan_of(run)
+    plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
     target = resumable_target(run)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
@@ -218,6 +220,32 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
         )
     args.keep = True
     return _finish(args, out, conn, outcome, database)
+
+
+STOP_OPTIONS = ("for_time", "until_written", "until_wear")
+
+
+def _with_new_stop_conditions(
+    conn: sqlite3.Connection, run: RunRecord, plan: ProfilePlan, args: argparse.Namespace
+) -> ProfilePlan:
+    """`--resume RUN --for 96h`: a stopped run may continue with other stop conditions (only
+    those: the workload never changes within a run). The change is stored as a finding."""
+    given = {n: getattr(args, n) for n in STOP_OPTIONS if getattr(args, n, None) is not None}
+    if not given:
+        return plan
+    before = dict(plan.settings)
+    settings = tuple((k, given.get(k, v)) for k, v in plan.settings)
+    changed = dataclasses.replace(plan, settings=settings)
+    store.replace_run_plan(conn, run.run_id, store.to_json(dict(settings)), store.to_json(changed))
+    add_finding(
+        conn,
+        run.run_id,
+        "stop-conditions-changed",
+        "facts",
+        {"before": {k: before.get(k) for k in STOP_OPTIONS}, "after": dict(given)},
+        time.time(),
+    )
+    return changed
 
 
 def _finish(
@@ -304,6 +332,11 @@ def systemd_unit(argv: list[str], args: argparse.Namespace) -> str:
     """A unit that runs this endurance run as a service: `--continue` starts it the first time
     and resumes it after a crash or a reboot; a safety stop (exit 5) is not restarted."""
     words = [a for a in argv if a != "--print-systemd-unit"]
+    if any(ord(c) < 32 or ord(c) == 127 for word in words for c in word):
+        raise UsageError(
+            "an argument has a line break or control character, which a systemd unit cannot "
+            "hold; choose a target path without them"
+        )
     if "--continue" not in words:
         words.append("--continue")
     if "--db" not in words and not any(w.startswith("--db=") for w in words):

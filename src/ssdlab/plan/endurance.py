@@ -72,6 +72,7 @@ def _common(target: PlanTarget, region: int) -> Options:
         ("norandommap", ""),
         ("randrepeat", "0"),
         ("refill_buffers", ""),
+        ("group_reporting", ""),  # several jobs (JESD219's two) are one iteration's writes
     )
 
 

@@ -200,12 +200,20 @@ def _step_table(steps: Sequence[CounterStep], title: str) -> doc.Table:
     )
 
 
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.3g} h"
+    return f"{seconds / 86400:.3g} days"
+
+
 def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
     """The live status in rows: totals, host vs NAND, WAF, wear rate, life, stop progress."""
     rows = [
         ("iterations", str(len(status.iterations))),
         ("written by fio", describe_decimal_bytes(status.written_bytes)),
-        ("writing time", f"{status.writing_s / 3600:.3g} h"),
+        ("writing time", _duration(status.writing_s)),
         ("mean write speed", f"{fmt_mbps(status.mean_write_bytes_per_s)} MB/s"),
     ]
     if status.iteration_s_median is not None:

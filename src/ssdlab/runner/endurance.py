@@ -120,8 +120,16 @@ class EnduranceRunner(ProfileRunner):
         self._max_temperature_c = max_temperature_c
         self._safety: str | None = None
         self._stop_reason: str | None = None
+        self._failure: str | None = None
         self._run_id: int | None = None
         self._sampler: HealthSampler | None = None
+
+    def resume(self, plan: ProfilePlan, run_id: int, *args: Any, **kwargs: Any) -> Any:
+        """Continue a stopped run after a fresh health sample (a drive that was too hot when it
+        stopped is judged by how it is now, not by the sample that stopped it)."""
+        if self._health_source is not None:
+            self._sample_health(run_id, "resumed", self._health_source)
+        return super().resume(plan, run_id, *args, **kwargs)
 
     def request_safety_stop(self, reason: str) -> None:
         """From the sampler thread: stop fio now and end the run with this reason."""
@@ -167,6 +175,8 @@ class EnduranceRunner(ProfileRunner):
                     self._emit(Notice(f"health: {note}"))
         if self._safety is not None:
             return RunStatus.INTERRUPTED, f"safety stop: {self._safety}"
+        if self._failure is not None:
+            return RunStatus.FAILED, self._failure
         if status is RunStatus.COMPLETE and self._stop_reason is not None:
             add_finding(self._conn, run_id, STOP_FINDING, "verdict",
                         {"reason": self._stop_reason}, time.time())  # fmt: skip
@@ -209,6 +219,10 @@ class EnduranceRunner(ProfileRunner):
         if decision.stop:
             self._stop_reason = decision.reason
         latest = next((i for i in iterations if i.index == round_index), None)
+        if latest is None:  # never loop for ever on iterations that count for nothing
+            self._failure = f"iteration {round_index}: fio reported no writes to count"
+            return RoundVerdict(True, self._failure, {"iteration": round_index, "stop": True,
+                                                      "reason": self._failure})  # fmt: skip
         return RoundVerdict(
             stop=decision.stop,
             summary=_summary(round_index, latest, iterations, decision.progress),

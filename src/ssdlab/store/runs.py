@@ -139,6 +139,18 @@ def reopen_run(conn: sqlite3.Connection, run_id: int, pid: int, boot_id: str | N
         )
 
 
+def replace_run_plan(
+    conn: sqlite3.Connection, run_id: int, settings_json: str, plan_json: str
+) -> None:
+    """New settings and plan for a stopped run that resumes with other stop conditions (the
+    change itself is recorded as a finding by the caller)."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE runs SET settings_json = ?, plan_json = ? WHERE id = ?",
+            (settings_json, plan_json, run_id),
+        )
+
+
 def add_capture(
     conn: sqlite3.Connection, run_id: int, capture: Capture, files: dict[str, str] | None = None
 ) -> int:
