@@ -5,9 +5,10 @@ import pytest
 from ssdlab.cli.args import build_parser
 from ssdlab.cli.sim import sweep_points
 from ssdlab.errors import UsageError
+from ssdlab.runner.sim import SimPlan
 
 
-def _points(*argv: str) -> tuple[str, list[object]]:
+def _points(*argv: str) -> tuple[str, list[SimPlan]]:
     args = build_parser().parse_args(
         ["sim", "sweep", "--capacity", "8MiB", "--pages-per-block", "16", *argv]
     )
@@ -17,22 +18,22 @@ def _points(*argv: str) -> tuple[str, list[object]]:
 
 def test_each_parameter_changes_only_its_own_field() -> None:
     _, spare = _points("--spare", "7,28", "--spare-of", "physical")
-    low, high = (p.config for p in spare)  # type: ignore[attr-defined]
+    low, high = (p.config for p in spare)
     assert low.spare_of_physical < high.spare_of_physical
     assert low.logical_bytes == high.logical_bytes
 
     _, skew = _points("--skew", "50/50,90/10")
-    uniform, hot = (p.workload for p in skew)  # type: ignore[attr-defined]
+    uniform, hot = (p.workload for p in skew)
     assert uniform.kind == "uniform"
     assert (hot.kind, hot.hot_write_fraction, hot.hot_space_fraction) == ("hotcold", 0.9, 0.1)
 
     _, trim = _points("--trim", "0,20%")
-    assert [p.workload.trim_fraction for p in trim] == [0.0, 0.2]  # type: ignore[attr-defined]
+    assert [p.workload.trim_fraction for p in trim] == [0.0, 0.2]
 
     parameter, fill = _points("--fill", "100,80")
     assert parameter == "fill"
-    assert [p.workload.span_fraction for p in fill] == [1.0, 0.8]  # type: ignore[attr-defined]
-    assert len({p.config for p in fill}) == 1  # type: ignore[attr-defined]
+    assert [p.workload.span_fraction for p in fill] == [1.0, 0.8]
+    assert len({p.config for p in fill}) == 1
 
 
 @pytest.mark.parametrize(
