@@ -73,8 +73,12 @@ class LineProgress:
         elif isinstance(event, Notice):
             text = f"warning: {event.text}"
         elif isinstance(event, ProfileRunStarted):
-            about = "" if event.estimated_s is None else f", about {event.estimated_s:.0f} s"
             steps = step_count(event.plan)
+            about = (
+                ""
+                if event.estimated_s is None or steps is None
+                else f", about {event.estimated_s:.0f} s"
+            )
             upto = "until its stop conditions" if steps is None else f"up to {steps} steps"
             text = f"run {event.run_id}: {event.plan.profile}, {upto}{about}"
         elif isinstance(event, RoundFinished):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdlab.analysis.endurance import decide_stop, iterations_of, safety_problem
+from ssdlab.analysis.wear import analyse_series
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict
 from ssdlab.model.run import RunStatus
@@ -225,7 +226,8 @@ class EnduranceRunner(ProfileRunner):
                                                       "reason": self._failure})  # fmt: skip
         return RoundVerdict(
             stop=decision.stop,
-            summary=_summary(round_index, latest, iterations, decision.progress),
+            summary=_summary(round_index, latest, iterations, decision.progress)
+            + _health_summary(samples, dict(plan.settings)),
             body={
                 "iteration": round_index,
                 "elapsed_s": None if latest is None else latest.elapsed_s,
@@ -248,6 +250,23 @@ def _progress_json(progress: Any) -> Mapping[str, Any]:
         "fraction": progress.fraction,
         "reason": progress.reason,
     }
+
+
+def _health_summary(samples: Sequence[HealthSample], settings: Mapping[str, Any]) -> str:
+    """WAF so far and the projected days to end of life, when the samples allow them."""
+    timed = [s for s in samples if s.taken_at_s is not None]
+    if len(timed) < 2:
+        return ""
+    hours = settings.get("last_hours")
+    series = analyse_series(
+        timed, last_hours=float(hours) if isinstance(hours, int | float) else 24
+    )
+    parts = []
+    if series.overall is not None and series.overall.waf.waf is not None:
+        parts.append(f"WAF {series.overall.waf.waf:.3g}")
+    if series.projection.days_to_eol is not None:
+        parts.append(f"end of life in {series.projection.days_to_eol:,.1f} days")
+    return ("; " + ", ".join(parts)) if parts else ""
 
 
 def _summary(index: int, latest: Any, iterations: Sequence[Any], progress: Sequence[Any]) -> str:
