@@ -484,43 +484,28 @@ def _sweep_charts(
         for i, (_, a) in enumerate(points)
         if a.lifetime_days is not None
     ]
-    charts = []
-    if wafs:
-        charts.append(
-            doc.Chart(
-                "sim-sweep-waf",
-                f"WAF against {label}",
-                x_label=label,
-                y_label="WAF (projection window)",
-                series=(
-                    doc.Series(
-                        "WAF",
-                        tuple(positions[i] for i, _ in wafs),
-                        tuple(w for _, w in wafs),
-                        style="points",
-                    ),
+    charts = [
+        doc.Chart(
+            key,
+            f"{title} against {label}",
+            x_label=label,
+            y_label=y_label,
+            series=(
+                doc.Series(
+                    name,
+                    tuple(positions[i] for i, _ in values),
+                    tuple(v for _, v in values),
+                    style=style,
                 ),
-                x_ticks=ticks,
-            )
+            ),
+            x_ticks=ticks,
         )
-    if lives:
-        charts.append(
-            doc.Chart(
-                "sim-sweep-lifetime",
-                f"Projected lifetime against {label}",
-                x_label=label,
-                y_label="years",
-                series=(
-                    doc.Series(
-                        "lifetime",
-                        tuple(positions[i] for i, _ in lives),
-                        tuple(y for _, y in lives),
-                        style="bars",
-                    ),
-                ),
-                x_ticks=ticks,
-            )
+        for key, title, name, y_label, style, values in (
+            ("sim-sweep-waf", "WAF", "WAF", "WAF (projection window)", "points", wafs),
+            ("sim-sweep-lifetime", "Projected lifetime", "lifetime", "years", "bars", lives),
         )
+        if values
+    ]
     return tuple(charts)
 
 
