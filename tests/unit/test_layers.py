@@ -8,7 +8,7 @@ import pytest
 from tests.conftest import ROOT
 
 SRC = ROOT / "src" / "ssdlab"
-PURE = ["model", "plan", "parse", "analysis", "report", "profiles"]
+PURE = ["model", "plan", "parse", "analysis", "report", "profiles", "sim"]
 FORBIDDEN_IN_PURE = {
     "subprocess",
     "sqlite3",
@@ -29,6 +29,7 @@ ALLOWED = {
     "report": {"ssdlab.model", "ssdlab.analysis", "ssdlab.report", "ssdlab"},
     "store": {"ssdlab.model", "ssdlab.errors", "ssdlab.store"},
     "specs": {"ssdlab.model", "ssdlab.errors", "ssdlab.parse", "ssdlab.specs"},
+    "sim": {"ssdlab.model", "ssdlab.errors", "ssdlab.sim"},
 }
 
 

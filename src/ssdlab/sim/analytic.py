@@ -107,14 +107,13 @@ def steady_levels(
         levels.extend([v] * k)
     levels = (levels + [n + 1] * closed)[:closed]
     diff = logical_pages - sum(levels)
-    i = 0
-    while diff != 0:  # spread the rounding error one page at a time, keeping 0 ≤ v ≤ Np
-        b = i % closed
+    b = closed - 1
+    while diff != 0:  # rounding error, a page at a time from the emptiest blocks up, 0 ≤ v ≤ Np
         if diff > 0 and levels[b] < np_:
             levels[b] += 1
             diff -= 1
         elif diff < 0 and levels[b] > 0:
             levels[b] -= 1
             diff += 1
-        i += 1
+        b = b - 1 if b > 0 else closed - 1
     return tuple(levels)

@@ -59,7 +59,7 @@ def parse_blkparse(text: str) -> tuple[TraceOp, ...]:
         fields = line.split()
         if not fields:
             continue
-        if fields[0].startswith(("CPU", "Total")) or line.startswith(" "):
+        if fields[0].startswith(("CPU", "Total")):
             break  # the per-CPU summary that closes blkparse output
         if len(fields) < 7 or "," not in fields[0]:
             raise ParseError(f"line {lineno}: not a blkparse event line: {line.strip()!r}")
