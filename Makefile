@@ -8,6 +8,9 @@ APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount
 # the test suite also opens the HTML report in a real headless browser
 APT_TEST_TOOLS := chromium:chromium
 STAMP := $(VENV)/.installed
+# the simulator's compiled core (simcore/, Rust + PyO3 via maturin); rebuilt when its sources change
+SIMCORE_STAMP := $(VENV)/.simcore
+SIMCORE_SRC := simcore/Cargo.toml simcore/Cargo.lock simcore/pyproject.toml simcore/src/lib.rs
 
 .PHONY: demo test lint deps install clean bench
 
@@ -46,7 +49,7 @@ deps:
 	  fi; \
 	fi
 
-install: deps $(STAMP)
+install: deps $(STAMP) $(SIMCORE_STAMP)
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -54,5 +57,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# cargo from PATH or rustup's $HOME/.cargo/bin; without it (or if the build fails) ssdlab sim
+# runs on its pure-Python core, slower but with identical results
+$(SIMCORE_STAMP): $(STAMP) $(SIMCORE_SRC)
+	@cargo="$$(command -v cargo || true)"; \
+	if [ -z "$$cargo" ] && [ -x "$$HOME/.cargo/bin/cargo" ]; then cargo="$$HOME/.cargo/bin/cargo"; fi; \
+	if [ -z "$$cargo" ]; then \
+	  echo "cargo not found: ssdlab sim will use its pure-Python core (slower)"; \
+	else \
+	  echo "building the simulator's Rust core (simcore/, about 30 s the first time)"; \
+	  if PATH="$$(dirname "$$cargo"):$$PATH" $(PY) -m pip install -q ./simcore; then \
+	    touch $(SIMCORE_STAMP); \
+	  else \
+	    echo "building simcore failed: ssdlab sim will use its pure-Python core (slower)"; \
+	  fi; \
+	fi
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info simcore/target
