@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.health import HealthSample
@@ -239,6 +239,11 @@ def sweep_points(args: argparse.Namespace) -> tuple[str, list[SimPlan]]:
     preset = _preset(args)
     base_config = build_config(args, preset, None)
     base_workload, trace_text = build_workload(args, base_config)
+    if base_workload.kind == "trace" and parameter != "spare":
+        raise UsageError(
+            f"--{parameter} does not apply to a trace, which replays its own requests; "
+            "sweep --spare over a trace"
+        )
     pe = _pe_cycles(args, preset, base_config)
     points = []
     for number, value in enumerate(values, 1):
@@ -266,8 +271,6 @@ def _skewed(base: Workload, value: str) -> Workload:
     writes, slash, space = value.partition("/")
     if not slash:
         raise UsageError(f"--skew {value!r}: give WRITES/SPACE percentages such as 80/20")
-    if base.kind == "trace":
-        raise UsageError("--skew does not apply to a trace workload")
     hot_writes = parse_pct(writes, "--skew writes")
     hot_space = parse_pct(space, "--skew space")
     if math.isclose(hot_writes, hot_space):
@@ -282,6 +285,7 @@ class _PointProgress:
 
     def __init__(self, console: Console, total: int) -> None:
         self._progress = Progress(
+            SpinnerColumn(),
             TextColumn("{task.description}"),
             BarColumn(),
             TextColumn("{task.completed}/{task.total}"),
@@ -304,6 +308,11 @@ class _PointProgress:
         )
 
 
+def _progress_line(number: int, total: int, plan: SimPlan) -> None:
+    """Progress for logs and pipes: one line per simulated drive on stderr."""
+    print(f"ssdlab sim: simulating {number}/{total}: {plan.label}", file=sys.stderr, flush=True)
+
+
 def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
     conn = open_db(args)
     err = Console(stderr=True)
@@ -311,7 +320,7 @@ def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
         with _PointProgress(err, len(spec.points)) as progress:
             run_id = run_simulation(conn, spec, on_point=progress)
     else:
-        run_id = run_simulation(conn, spec)
+        run_id = run_simulation(conn, spec, on_point=_progress_line)
     run = store.load_run(conn, run_id)
     if run is None:  # pragma: no cover - just stored
         raise UsageError(f"run {run_id} vanished from the store")

@@ -23,6 +23,7 @@ is stored under the profile 'sim-sweep'.
 """
 
 import json
+import math
 import os
 import platform
 import socket
@@ -201,10 +202,16 @@ def health_samples(
     return samples
 
 
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
 def write_step(result: SimResult, plan: SimPlan, capture_id: int | None) -> StepResult:
     """The simulated sustained write: per-interval throughput as its series."""
+    # an interval that took no simulated time (all NAND times 0) has no throughput: None
     series = tuple(
-        SeriesPoint(i.elapsed_s, "write", i.write_bytes_per_s, None, None) for i in result.intervals
+        SeriesPoint(i.elapsed_s, "write", _finite(i.write_bytes_per_s), None, None)
+        for i in result.intervals
     )
     last = result.intervals[-1] if result.intervals else None
     host = float(last.host_write_bytes) if last else 0.0

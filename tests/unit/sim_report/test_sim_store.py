@@ -25,7 +25,7 @@ from ssdlab.runner.sim import (
     run_simulation,
     simulate_point,
 )
-from ssdlab.sim.config import SimConfig
+from ssdlab.sim.config import SimConfig, Timing
 from ssdlab.sim.engine import SimResult
 from ssdlab.sim.workload import parse_workload
 from ssdlab.store import runs as store
@@ -195,3 +195,18 @@ def test_ctrl_c_keeps_the_finished_points(conn: sqlite3.Connection) -> None:
     document = sim_document(conn, run)
     assert [p["key"] for p in document.data["points"]] == ["p1"]
     assert not math.isnan(document.data["points"][0]["waf"])
+
+
+def test_a_drive_without_timing_still_gives_waf_and_life(conn: sqlite3.Connection) -> None:
+    # all NAND times 0: no simulated time passes, so no throughput and no cliff — but the
+    # counters, WAF and the life projection do not depend on time
+    plan = _plan(timing=Timing(0.0, 0.0, 0.0, 0.0))
+    run_id, (result,) = _simulated(conn, _spec(plan))
+    (step,) = store.load_step_results(conn, run_id)
+    assert all(p.bw_bytes_per_s is None for p in step.series)
+    run = store.load_run(conn, run_id)
+    assert run is not None
+    data = sim_document(conn, run).data["result"]
+    assert data["cliff_bytes"] is None
+    assert data["waf"] == pytest.approx(result.waf)
+    assert data["lifetime_days"] is not None and data["lifetime_days"] > 0
