@@ -155,7 +155,6 @@ def health_samples(
         read: float,
         nand: float,
         erase: tuple[float, float, float] | None,
-        slc: float | None,
     ) -> HealthSample:
         wear = None if erase is None or not pe else 100.0 * erase[1] / pe
         return HealthSample(
@@ -168,9 +167,6 @@ def health_samples(
             host_read_bytes=_value(read, "SimInterval.host_read_bytes", "byte", config.page_bytes),
             nand_written_bytes=_value(
                 nand, "SimInterval.nand_write_bytes", "byte", config.page_bytes
-            ),
-            slc_nand_written_bytes=_value(
-                slc, "SimInterval.slc_used_bytes (SLC pool in use)", "byte", config.page_bytes
             ),
             wear_used_pct=_value(
                 wear,
@@ -187,7 +183,7 @@ def health_samples(
             sources=("ssdlab sim",),
         )
 
-    samples = [sample(0.0, 0.0, 0.0, 0.0, (0.0, 0.0, 0.0) if fresh else None, None)]
+    samples = [sample(0.0, 0.0, 0.0, 0.0, (0.0, 0.0, 0.0) if fresh else None)]
     for interval in result.intervals:
         samples.append(
             sample(
@@ -196,7 +192,6 @@ def health_samples(
                 interval.host_read_bytes,
                 interval.nand_write_bytes,
                 (interval.erase_count_min, interval.erase_count_avg, interval.erase_count_max),
-                interval.slc_used_bytes,
             )
         )
     return samples
