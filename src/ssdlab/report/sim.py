@@ -119,7 +119,7 @@ def _steady(
     if rounds < STEADY_WINDOW:
         return (
             None,
-            f"steady state n/a: {rounds} interval(s) after preconditioning ({describe_gb(fill)}"
+            f"n/a: {rounds} interval(s) after preconditioning ({describe_gb(fill)}"
             f" written); the PTS window needs {STEADY_WINDOW}",
             start,
         )
@@ -225,14 +225,26 @@ def drive_facts(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(rows)
 
 
-def _cliff_facts(cliff: CacheCliffVerdict | None) -> tuple[tuple[str, str], ...]:
+def _has_cache(settings: Mapping[str, Any]) -> bool:
+    return bool(settings.get("slc_static_bytes")) or bool(settings.get("slc_dynamic"))
+
+
+def _cliff_what(settings: Mapping[str, Any]) -> str:
+    """What a simulated cliff is: the SLC cache running out, or (no cache configured) garbage
+    collection starting on a drive written from empty."""
+    return "the write cache runs out" if _has_cache(settings) else "garbage collection starts"
+
+
+def _cliff_facts(
+    cliff: CacheCliffVerdict | None, settings: Mapping[str, Any]
+) -> tuple[tuple[str, str], ...]:
     if cliff is None:
-        return (("write cache", "n/a: no throughput series"),)
+        return (("write cliff", "n/a: no throughput series"),)
     if cliff.cliff_bytes is None:
-        return (("write cache", f"no cliff found ({cliff.reason or 'no step down'})"),)
+        return (("write cliff", f"none found ({cliff.reason or 'no step down'})"),)
     return (
-        ("write cache runs out after", describe_gb(cliff.cliff_bytes)),
-        ("in-cache write", _mbps(cliff.in_cache_bw_bytes_per_s)),
+        (f"write cliff ({_cliff_what(settings)})", f"after {describe_gb(cliff.cliff_bytes)}"),
+        ("before the cliff", _mbps(cliff.in_cache_bw_bytes_per_s)),
         ("after the cliff", _mbps(cliff.post_cache_bw_bytes_per_s)),
     )
 
@@ -398,7 +410,10 @@ def build_sim_document(run: RunRecord, point: SimPoint) -> doc.Document:
     steady_waf = _waf_text(analysis.projected)
     verdict = [f"WAF {waf} over the whole simulation, {steady_waf} in the projection window."]
     if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
-        verdict.append(f"The write cache runs out after {describe_gb(analysis.cliff.cliff_bytes)}.")
+        verdict.append(
+            f"Write speed falls after {describe_gb(analysis.cliff.cliff_bytes)}: the "
+            f"{_cliff_what(point.settings)}."
+        )
     if analysis.lifetime_days is not None and analysis.daily_write_bytes is not None:
         verdict.append(
             f"Projected life {_years(analysis.lifetime_days)} at "
@@ -419,7 +434,9 @@ def build_sim_document(run: RunRecord, point: SimPoint) -> doc.Document:
                 ("simulator core", str(reported.get("core", "—"))),
             ),
         ),
-        doc.Section("Throughput and write cache", facts=_cliff_facts(analysis.cliff)),
+        doc.Section(
+            "Throughput and write cliff", facts=_cliff_facts(analysis.cliff, point.settings)
+        ),
         doc.Section("Steady state", facts=_steady_facts(analysis)),
         doc.Section(
             "Wear and projected lifetime",
