@@ -411,7 +411,7 @@ def build_sim_document(run: RunRecord, point: SimPoint) -> doc.Document:
     verdict = [f"WAF {waf} over the whole simulation, {steady_waf} in the projection window."]
     if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
         verdict.append(
-            f"Write speed falls after {describe_gb(analysis.cliff.cliff_bytes)}: the "
+            f"Write speed falls after {describe_gb(analysis.cliff.cliff_bytes)}: "
             f"{_cliff_what(point.settings)}."
         )
     if analysis.lifetime_days is not None and analysis.daily_write_bytes is not None:
