@@ -51,31 +51,58 @@ def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> E
     return endurance_status(dict(results.plan.settings), iterations, samples, rated=rated)
 
 
-def _hours_since(start: float | None, ts: float | None) -> float | None:
-    if start is None or ts is None:
-        return None
-    return (ts - start) / 3600.0
+def _time_axis(span_s: float) -> tuple[float, str]:
+    """A divisor and unit that keep the axis readable from a test run to a month."""
+    for limit, divisor, unit in ((120.0, 1.0, "s"), (7200.0, 60.0, "min"), (172800.0, 3600.0, "h")):
+        if span_s < limit:
+            return divisor, unit
+    return 86400.0, "days"
 
 
-def _throughput_chart(status: EnduranceStatus, run_start: float | None) -> doc.Chart:
-    points = [
-        (h, it.write_bytes_per_s / 1e6)
-        for it in status.iterations
-        if (h := _hours_since(run_start, it.ended_at_s)) is not None
-    ]
+def _throughput_chart(
+    status: EnduranceStatus, steps: Sequence[StepResult], run_start: float | None
+) -> doc.Chart:
+    """MB/s over the run: every interval point of every iteration, and each iteration's mean."""
+    by_index = {s.round_index: s for s in steps if not s.discarded}
+    origin = run_start or 0.0
+    points: list[tuple[float, float]] = []
+    means: list[tuple[float, float]] = []
+    for it in status.iterations:
+        if it.started_at_s is None or it.ended_at_s is None:
+            continue
+        means.append((it.ended_at_s - origin, it.write_bytes_per_s / 1e6))
+        step = by_index.get(it.index)
+        for point in step.series if step is not None else ():
+            if point.direction == "write" and point.bw_bytes_per_s is not None:
+                points.append(
+                    (it.started_at_s + point.elapsed_s - origin, point.bw_bytes_per_s / 1e6)
+                )
+    span = max((x for x, _ in (*points, *means)), default=0.0)
+    divisor, unit = _time_axis(span)
+    series = []
+    if points:
+        series.append(
+            doc.Series(
+                "interval",
+                tuple(x / divisor for x, _ in points),
+                tuple(y for _, y in points),
+                "points",
+            )
+        )
+    series.append(
+        doc.Series(
+            "iteration mean",
+            tuple(x / divisor for x, _ in means),
+            tuple(y for _, y in means),
+            "points" if len(means) < 3 else "line",
+        )
+    )
     return doc.Chart(
         key="endurance-throughput",
-        title="Write throughput per iteration",
-        x_label="hours since the run started",
+        title="Write throughput over the run",
+        x_label=f"{unit} since the run started",
         y_label="MB/s",
-        series=(
-            doc.Series(
-                "iteration mean",
-                tuple(p[0] for p in points),
-                tuple(p[1] for p in points),
-                "points" if len(points) > 200 else "line",
-            ),
-        ),
+        series=tuple(series),
     )
 
 
@@ -113,9 +140,9 @@ def _waf_chart(status: EnduranceStatus) -> doc.Chart | None:
     windows = [w for w in series.resolved_windows if w.waf.waf is not None]
     if not windows:
         return None
-    markers: tuple[doc.Marker, ...] = ()
+    markers: tuple[doc.Marker, ...] = (doc.Marker("hline", "1: no amplification", y=1.0),)
     if series.overall is not None and series.overall.waf.waf is not None:
-        markers = (
+        markers += (
             doc.Marker(
                 "hline", f"whole run {series.overall.waf.waf:.3g}", y=series.overall.waf.waf
             ),
@@ -304,7 +331,7 @@ def build_endurance_document(
 ) -> doc.Document:
     status = status_of(results, rated)
     run = results.run
-    charts = [_throughput_chart(status, run.started_at_s), _iteration_chart(status)]
+    charts = [_throughput_chart(status, results.steps, run.started_at_s), _iteration_chart(status)]
     health_charts = [c for c in (_waf_chart(status), _wear_chart(status)) if c is not None]
     sections = [
         doc.Section(
