@@ -130,6 +130,14 @@ def test_replayed_health_drives_wear_stop_and_projection(tmp_path: Path) -> None
         phases = [r[0] for r in conn.execute("SELECT phase FROM health_samples ORDER BY id")]
         tools = {r[0] for r in conn.execute("SELECT tool FROM captures WHERE tool != 'fio'")}
     assert phases[0] == "before" and "during" in phases and tools == {"replay"}
+    with sqlite3.connect(db) as conn:
+        fio = conn.execute("SELECT started_at_s, ended_at_s FROM captures WHERE tool = 'fio'")
+        spans = fio.fetchall()
+        sampled = [
+            r[0] for r in conn.execute("SELECT started_at_s FROM captures WHERE tool = 'replay'")
+        ]
+    # samples were taken while fio was writing, not only between iterations
+    assert any(a < t < b for t in sampled for a, b in spans)
     report = tmp_path / "report.html"
     made = run_ssdlab("report", "last", "-o", str(report), "--db", str(db))
     assert made.code == 0, made.stderr
