@@ -176,6 +176,9 @@ EQUIVALENCE = [
     ("hotcold:80/20,trim=5%", GcPolicy.COST_BENEFIT, "full", {"slc_dynamic": True}),
     ("jesd219,read=40%", GcPolicy.D_CHOICES, "full", {"slc_static_bytes": 20 * PAGE}),
     ("seq,pages=16,span=50%", GcPolicy.FIFO, "steady", {"slc_dynamic": True}),
+    # the Rust core's batched, prefetching path for uniform single-page writes
+    ("uniform", GcPolicy.FIFO, "full", {}),
+    ("uniform,span=70%", GcPolicy.COST_BENEFIT, "steady", {}),
 ]
 
 
