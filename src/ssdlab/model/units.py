@@ -3,6 +3,7 @@
 MB means 10**6 bytes and MiB 2**20 bytes, in output as in code.
 """
 
+import math
 import re
 
 KB = 10**3
@@ -50,6 +51,8 @@ def parse_size_bytes(text: str) -> int:
             "(KiB/MiB/GiB are powers of 2, KB/MB/GB powers of 10, a bare k/m/g means KiB/MiB/GiB)"
         )
     value = float(match.group(1)) * _SIZE_SUFFIXES[suffix]
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is too large to be a size")
     if value != int(value):
         raise ValueError(f"{text!r} is not a whole number of bytes")
     return int(value)

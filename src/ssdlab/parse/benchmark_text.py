@@ -29,8 +29,10 @@ CDM_MB = 10**6
 KDM_MB = 1024 * 1000  # fio KiB/s ÷ 1000
 V6_SEQ_BLOCK = 128 * KiB
 
-_NUMBER = r"\d[\d,]*(?:\.\d+)?"
-_SHAPE = r"\(\s*Q\s*=\s*(?P<q>\d+)\s*,\s*T\s*=\s*(?P<t>\d+)\s*\)"
+# Digit runs are bounded: no benchmark prints a 10-digit queue depth, and a run of thousands
+# of digits is not a number Python will convert (int) or keep finite (float).
+_NUMBER = r"\d[\d,]{0,20}(?:\.\d{1,20})?"
+_SHAPE = r"\(\s*Q\s*=\s*(?P<q>\d{1,9})\s*,\s*T\s*=\s*(?P<t>\d{1,9})\s*\)"
 _TAIL = (
     r"\s*:\s*(?P<mb>\S+)\s*MB/s"
     r"(?:\s*\[\s*(?P<iops>\S+)\s*IOPS\s*\])?"
@@ -38,26 +40,26 @@ _TAIL = (
 )
 # v7+ and KDiskMark: 'SEQ 1MiB', 'RND 4KiB', 'Sequential 1MiB', 'Sequential   1 MiB'
 _LINE = re.compile(
-    rf"^(?P<kind>SEQ|RND|Sequential|Random)\s*(?P<size>\d+)\s*(?P<unit>K|M)iB\s*{_SHAPE}{_TAIL}",
+    rf"^(?P<kind>SEQ|RND|Sequential|Random)\s*(?P<size>\d{{1,9}})\s*(?P<unit>K|M)iB\s*{_SHAPE}{_TAIL}",
     re.IGNORECASE,
 )
 # v6: 'Sequential Read (Q= 32,T= 1)', 'Random Write 4KiB (Q=  8,T= 8)'
 _V6_LINE = re.compile(
     rf"^(?P<kind>Sequential|Random)\s+(?P<dir>Read|Write)\s*"
-    rf"(?:(?P<size>\d+)\s*(?P<unit>K|M)iB\s*)?{_SHAPE}{_TAIL}",
+    rf"(?:(?P<size>\d{{1,9}})\s*(?P<unit>K|M)iB\s*)?{_SHAPE}{_TAIL}",
     re.IGNORECASE,
 )
 _LOOKS_LIKE_RESULT = re.compile(r"^(SEQ|RND|Sequential|Random)\b.*MB/s", re.IGNORECASE)
 _BLOCK = re.compile(r"^\[\s*(Read|Write|Mix)\s*\](.*)$", re.IGNORECASE)
-_MIX = re.compile(r"Read\s*(\d+)\s*%\s*/\s*Write\s*(\d+)\s*%", re.IGNORECASE)
+_MIX = re.compile(r"Read\s*(\d{1,3})\s*%\s*/\s*Write\s*(\d{1,3})\s*%", re.IGNORECASE)
 _CDM_VERSION = re.compile(r"CrystalDiskMark\s+(\d+(?:\.\d+)*\w*)", re.IGNORECASE)
 _KDM_VERSION = re.compile(r"KDiskMark\s*\(?\s*(\d+(?:\.\d+)*)", re.IGNORECASE)
 _FIO_VERSION = re.compile(r"\(?(fio-\d+(?:\.\d+)*)\)?")
 _FIELD = re.compile(r"^(Profile|Test|Mode|Time|Date|OS|Comment|Target)\s*:\s*(.*)$", re.IGNORECASE)
-_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(MiB|GiB|MB|GB)", re.IGNORECASE)
-_COUNT = re.compile(r"\(\s*x\s*(\d+)\s*\)", re.IGNORECASE)
-_MEASURE = re.compile(r"Measure\s*:?\s*(\d+(?:\.\d+)?)\s*sec", re.IGNORECASE)
-_INTERVAL = re.compile(r"Interval\s*[:=]?\s*(\d+(?:\.\d+)?)\s*sec", re.IGNORECASE)
+_SIZE = re.compile(r"(\d{1,12}(?:\.\d{1,12})?)\s*(MiB|GiB|MB|GB)", re.IGNORECASE)
+_COUNT = re.compile(r"\(\s*x\s*(\d{1,9})\s*\)", re.IGNORECASE)
+_MEASURE = re.compile(r"Measure\s*:?\s*(\d{1,9}(?:\.\d{1,9})?)\s*sec", re.IGNORECASE)
+_INTERVAL = re.compile(r"Interval\s*[:=]?\s*(\d{1,9}(?:\.\d{1,9})?)\s*sec", re.IGNORECASE)
 _SIZE_FACTOR = {"mib": MiB, "gib": GiB, "mb": 10**6, "gb": 10**9}
 
 

@@ -39,9 +39,10 @@ from ssdlab.model.result import SeriesPoint
 from ssdlab.model.units import KiB
 
 _NAME_RE = re.compile(r"^(?P<prefix>.*)_(?P<kind>bw|iops|lat|clat|slat)(?:\.(?P<job>\d+))?\.log$")
-_INT_RE = re.compile(r"^\d+$")
-_VALUE_RE = re.compile(r"^\d+(?:\.\d+)?$")
-_EXTRA_RE = re.compile(r"^(?:\d+|0x[0-9a-fA-F]+)$")
+# fio prints 64-bit numbers (at most 20 digits); longer runs are not converted at all
+_INT_RE = re.compile(r"^\d{1,20}$")
+_VALUE_RE = re.compile(r"^\d{1,20}(?:\.\d{1,20})?$")
+_EXTRA_RE = re.compile(r"^(?:\d{1,20}|0x[0-9a-fA-F]{1,16})$")
 _DIRECTIONS = {0: "read", 1: "write"}
 _TRIM = 2
 _MS_PER_S = 1000

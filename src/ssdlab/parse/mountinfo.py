@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from ssdlab.errors import ParseError
 
 _OCTAL_ESCAPE = re.compile(r"\\([0-7]{3})")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,12 @@ def _parse_mountinfo_line(line: str, line_number: int) -> MountEntry:
     if len(after) < 3:
         raise ParseError(f"mountinfo line {line_number} ends too early: {line!r}")
     majmin = fields[2].split(":")
+    if not all(_DIGITS.fullmatch(text) for text in (fields[0], fields[1], *majmin)):
+        raise ParseError(f"mountinfo line {line_number} has bad numeric fields: {line!r}")
+    if not (fields[3].startswith("/") and fields[4].startswith("/")):
+        # the kernel prints both as absolute paths (escaped, never empty): a line that is not
+        # so has lost or gained a field, and its mount point cannot be trusted
+        raise ParseError(f"mountinfo line {line_number} has no absolute root/mount point: {line!r}")
     try:
         mount_id, parent_id = int(fields[0]), int(fields[1])
         major, minor = int(majmin[0]), int(majmin[1])

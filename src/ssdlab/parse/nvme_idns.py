@@ -21,8 +21,10 @@ def parse_lba_formats(text: str) -> tuple[list[dict[str, Any]], int | None]:
     """([{index, data_bytes, metadata_bytes, relative_performance}], index in use or None)."""
     try:
         document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(f"nvme id-ns output is not JSON: {error}") from error
+    except (ValueError, RecursionError) as error:  # JSONDecodeError; int too long; nesting
+        raise ParseError(
+            f"nvme id-ns output is not JSON: {error or 'nested too deeply'}"
+        ) from error
     if not isinstance(document, dict):
         raise ParseError("nvme id-ns JSON is not an object")
     entries = document.get("lbafs")

@@ -29,6 +29,7 @@ from ssdlab.model.health import (
     Provenance,
 )
 from ssdlab.model.units import GB, GiB, KiB, MiB, TiB
+from ssdlab.parse.number_bounds import refuse_huge_numbers
 from ssdlab.parse.smart_checks import check_nand_vs_host
 
 _T = TypeVar("_T")
@@ -167,8 +168,19 @@ def _temperature(
     )
 
 
+# NVMe's widest counters are 128 bits; a larger number is not a counter (and, times a unit,
+# would not even fit a float).
+_COUNTER_LIMIT = 2**128
+
+
 def to_count(raw: object) -> int | None:
-    """A non-negative counter from an int, a float (nvme-cli 1.x) or a decimal/hex string."""
+    """A non-negative counter up to 2^128 from an int, a float (nvme-cli 1.x) or a decimal/hex
+    string; None for anything else."""
+    count = _whole_number(raw)
+    return count if count is not None and count <= _COUNTER_LIMIT else None
+
+
+def _whole_number(raw: object) -> int | None:
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int):
@@ -220,6 +232,7 @@ def normalise_nvme_smart_log(
     """
     if not isinstance(doc, Mapping):
         raise ParseError("nvme smart-log JSON: the document is not an object")
+    refuse_huge_numbers(doc, "nvme smart-log JSON")
     known = {k for spec in _LOG_FIELDS for k in spec.keys} | {"temperature"}
     if not known & set(doc):
         raise ParseError(
@@ -343,7 +356,7 @@ def _samsung_text(text: str) -> HealthValue | None:
     match = re.search(r"PhysicallyWrittenBytes\s*:\s*([\d,]+)", text)
     if match is None:
         return None
-    count = int(match.group(1).replace(",", ""))
+    count = _text_count(match.group(1), "samsung vendor log: PhysicallyWrittenBytes")
     return HealthValue(
         float(count),
         Provenance("nvme samsung vs-smart-add-log PhysicallyWrittenBytes", count, "byte", 1.0),
@@ -354,7 +367,7 @@ def _liteon_text(text: str) -> HealthValue | None:
     match = re.search(r"Physical\s*\(NAND\)\s*bytes written\s*:\s*([\d,]+)", text, re.IGNORECASE)
     if match is None:
         return None
-    count = int(match.group(1).replace(",", ""))
+    count = _text_count(match.group(1), "vendor log: Physical(NAND) bytes written")
     return HealthValue(
         float(count),
         Provenance("nvme vs-smart-add-log Physical(NAND) bytes written", count, "byte", 1.0),
@@ -365,7 +378,7 @@ def _seagate_text(text: str) -> HealthValue | None:
     match = re.search(r"Physical \(NAND\) bytes written\s+\d+\s+(0x[0-9a-fA-F]+)", text)
     if match is None:
         return None
-    count = int(match.group(1), 16)
+    count = _text_count(match.group(1), "seagate vendor log: Physical (NAND) bytes written")
     return HealthValue(
         float(count * DATA_UNIT_BYTES),
         Provenance(
@@ -388,8 +401,16 @@ def _toshiba_text(text: str) -> HealthValue | None:
     unit_key = next(u for u in _TEXT_UNITS if u.lower() == unit.lower())
     decimals = len(number.partition(".")[2])
     factor = _TEXT_UNITS[unit_key]
+    try:
+        value = float(number) * factor
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ParseError(
+            f"toshiba vendor log: Total data written to NAND {number!r} is not a number"
+        )
     return HealthValue(
-        float(number) * factor,
+        value,
         Provenance(
             "nvme toshiba vs-smart-add-log Total data written to NAND",
             f"{number} {unit_key}",
@@ -403,7 +424,8 @@ def _wdc_text(text: str) -> HealthValue | None:
     match = re.search(r"Physical media units written\s*-?\s*(\d+)\s+(\d+)", text, re.IGNORECASE)
     if match is None:
         return None
-    count = int(match.group(1)) * 2**64 + int(match.group(2))
+    what = "wdc vendor log: Physical media units written"
+    count = _text_count(match.group(1), what) * 2**64 + _text_count(match.group(2), what)
     return HealthValue(
         float(count),
         Provenance(
@@ -440,7 +462,7 @@ def _intel_text(text: str) -> HealthValue | None:
     match = re.search(r"nand_bytes_written\s*:\s*\d+%\s*(?:sectors:\s*)?(\d+)", text)
     if match is None:
         return None
-    count = int(match.group(1))
+    count = _text_count(match.group(1), "intel vendor log: nand_bytes_written")
     return HealthValue(
         float(count * INTEL_NAND_UNIT_BYTES),
         Provenance(
@@ -464,6 +486,14 @@ _TEXT_PARSERS = {
     "intel": _intel_text,
     "solidigm": _intel_text,
 }
+
+
+def _text_count(digits: str, what: str) -> int:
+    """A counter printed in a vendor log's text; ParseError when it is none (e.g. too long)."""
+    count = to_count(digits)
+    if count is None:
+        raise ParseError(f"{what}: {digits[:40]!r} is not a counter up to 2^128")
+    return count
 
 
 def _hi_lo(raw: object) -> int | None:

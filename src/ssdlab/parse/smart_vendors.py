@@ -207,8 +207,10 @@ def parse_vendor_map(
     """Validate a vendor-map TOML text (schema in smart_vendors.toml) into entries."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ParseError(f"{origin} vendor map: not valid TOML ({error})") from error
+    except (ValueError, RecursionError) as error:  # TOMLDecodeError; int too long; nesting
+        raise ParseError(
+            f"{origin} vendor map: not valid TOML ({error or 'nested too deeply'})"
+        ) from error
     unknown_top = set(data) - {"vendor"}
     if unknown_top:
         raise ParseError(f"{origin} vendor map: unknown top-level keys {sorted(unknown_top)}")

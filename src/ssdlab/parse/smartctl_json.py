@@ -24,6 +24,7 @@ from typing import Any
 from ssdlab.errors import ParseError
 from ssdlab.model.health import HEALTH_METRICS, DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.units import GB
+from ssdlab.parse.number_bounds import refuse_huge_numbers
 from ssdlab.parse.nvme_json import health_log_values, to_count
 from ssdlab.parse.smart_checks import (
     check_against_device_statistics,
@@ -131,6 +132,7 @@ def normalise_smartctl(
         raise ParseError("smartctl JSON: the document is not an object")
     if not {"smartctl", "json_format_version", "device", "model_name"} & set(doc):
         raise ParseError("smartctl JSON: no smartctl, device or model_name key; not smartctl -j")
+    refuse_huge_numbers(doc, "smartctl JSON")
     identity = _identity(doc, model_override)
     vmap = vendor_map if vendor_map is not None else load_vendor_map()
     sector_bytes = _logical_block_size(doc)

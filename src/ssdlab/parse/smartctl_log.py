@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ssdlab.errors import ParseError
+from ssdlab.parse.number_bounds import refuse_long_digit_runs
 from ssdlab.parse.smartctl_text import (
     _ATTR_HEADER_BRIEF,
     _ATTR_HEADER_OLD,
@@ -203,6 +204,7 @@ def split_snapshot_log(text: str, *, model_override: str | None = None) -> list[
     serial), and `model_override` replaces the model of every run. Raises ParseError when no run
     is found or when any run cannot be parsed (the message names its line).
     """
+    refuse_long_digit_runs(text, "smartctl log")
     blocks = _split_blocks(text)
     if not blocks:
         raise ParseError("no smartctl runs found in this log")

@@ -76,6 +76,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ssdlab.errors import ParseError
+from ssdlab.parse.number_bounds import refuse_long_digit_runs
 from ssdlab.parse.smart_raw import RawValue, decode_raw
 from ssdlab.parse.timestamps import parse_timestamp
 
@@ -271,6 +272,7 @@ def smartctl_text_to_json(text: str) -> dict[str, Any]:
     inside a table, mixes several runs or protocols, or holds no device data (e.g. smartctl's
     own "open device failed" message).
     """
+    refuse_long_digit_runs(text, "smartctl output")
     lines = [line.rstrip("\r") for line in text.split("\n")]
     if text.endswith("\n"):
         lines.pop()  # the empty string after the final newline is not a line

@@ -129,8 +129,8 @@ def parse_spec_sheet(text: str, origin: str) -> SpecSheet:
     """One sheet; every problem is a ParseError naming the file, the key and what it wants."""
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ParseError(f"{origin}: not valid TOML ({error})") from None
+    except (ValueError, RecursionError) as error:  # TOMLDecodeError; int too long; nesting
+        raise ParseError(f"{origin}: not valid TOML ({error or 'nested too deeply'})") from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         names = ", ".join(repr(k) for k in unknown)
