@@ -102,6 +102,23 @@ fn prefetch<T>(slice: &[T], index: usize) {
     }
 }
 
+/// Add x to an indexed set (a list plus each member's position in it).
+fn set_add(items: &mut Vec<u32>, pos: &mut [u32], x: u32) {
+    pos[x as usize] = items.len() as u32;
+    items.push(x);
+}
+
+/// Remove x in O(1): the last member takes its place.
+fn set_remove(items: &mut Vec<u32>, pos: &mut [u32], x: u32) {
+    let i = pos[x as usize] as usize;
+    let last = items.pop().unwrap();
+    if last != x {
+        items[i] = last;
+        pos[last as usize] = i as u32;
+    }
+    pos[x as usize] = NONE;
+}
+
 struct SplitMix64 {
     state: u64,
 }
@@ -240,21 +257,6 @@ impl Ftl {
         }
     }
 
-    fn closed_add(&mut self, b: u32) {
-        self.closed_pos[b as usize] = self.closed.len() as u32;
-        self.closed.push(b);
-    }
-
-    fn closed_remove(&mut self, b: u32) {
-        let i = self.closed_pos[b as usize] as usize;
-        let last = self.closed.pop().unwrap();
-        if last != b {
-            self.closed[i] = last;
-            self.closed_pos[last as usize] = i as u32;
-        }
-        self.closed_pos[b as usize] = NONE;
-    }
-
     fn close_native(&mut self, b: u32) {
         self.state[b as usize] = CLOSED;
         self.close_time[b as usize] = self.host_writes;
@@ -264,7 +266,7 @@ impl Ftl {
                 self.bucket_insert(b, v)
             }
             2 => self.fifo.push_back(b),
-            _ => self.closed_add(b),
+            _ => set_add(&mut self.closed, &mut self.closed_pos, b),
         }
     }
 
@@ -328,7 +330,7 @@ impl Ftl {
             }
             b = best;
         }
-        self.closed_remove(b);
+        set_remove(&mut self.closed, &mut self.closed_pos, b);
         Ok(b)
     }
 
@@ -474,8 +476,7 @@ impl Ftl {
         if old != NONE {
             self.invalidate(old as usize);
         } else if self.track_live {
-            self.live_pos[lpn] = self.live.len() as u32;
-            self.live.push(lpn as u32);
+            set_add(&mut self.live, &mut self.live_pos, lpn as u32);
         }
         let ppn;
         if self.slc_enabled && self.slc_room() {
@@ -510,13 +511,7 @@ impl Ftl {
         self.invalidate(old as usize);
         self.l2p[lpn] = NONE;
         if self.track_live {
-            let i = self.live_pos[lpn] as usize;
-            let last = self.live.pop().unwrap();
-            if last as usize != lpn {
-                self.live[i] = last;
-                self.live_pos[last as usize] = i as u32;
-            }
-            self.live_pos[lpn] = NONE;
+            set_remove(&mut self.live, &mut self.live_pos, lpn as u32);
         }
     }
 
@@ -549,8 +544,7 @@ impl Ftl {
                 self.l2p[lpn as usize] = (base + off) as u32;
                 self.p2l[base + off] = lpn;
                 if self.track_live {
-                    self.live_pos[lpn as usize] = self.live.len() as u32;
-                    self.live.push(lpn);
+                    set_add(&mut self.live, &mut self.live_pos, lpn);
                 }
             }
             self.valid[b] = level;

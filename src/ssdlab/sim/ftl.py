@@ -72,6 +72,22 @@ class CoreJob:
     interval_pages: int
 
 
+def set_add(items: list[int], pos: list[int], x: int) -> None:
+    """Add x to an indexed set (a list plus each member's position in it)."""
+    pos[x] = len(items)
+    items.append(x)
+
+
+def set_remove(items: list[int], pos: list[int], x: int) -> None:
+    """Remove x in O(1): the last member takes its place."""
+    i = pos[x]
+    last = items.pop()
+    if last != x:
+        items[i] = last
+        pos[last] = i
+    pos[x] = NONE
+
+
 class SplitMix64:
     """The seeded generator both cores share (no `random` module in pure packages)."""
 
@@ -156,18 +172,6 @@ class Ftl:
         if n != NONE:
             self.prv[n] = p
 
-    def _closed_add(self, b: int) -> None:
-        self.closed_pos[b] = len(self.closed)
-        self.closed.append(b)
-
-    def _closed_remove(self, b: int) -> None:
-        i = self.closed_pos[b]
-        last = self.closed.pop()
-        if last != b:
-            self.closed[i] = last
-            self.closed_pos[last] = i
-        self.closed_pos[b] = NONE
-
     def _close_native(self, b: int) -> None:
         self.state[b] = CLOSED
         self.close_time[b] = self.host_writes
@@ -177,7 +181,7 @@ class Ftl:
         elif policy == 2:
             self.fifo.append(b)
         else:
-            self._closed_add(b)
+            set_add(self.closed, self.closed_pos, b)
 
     def _pick_victim(self) -> int:
         policy = self.job.policy
@@ -212,7 +216,7 @@ class Ftl:
                 den = 2 * v
                 if b == NONE or num * best_den > best_num * den:
                     b, best_num, best_den = c, num, den
-        self._closed_remove(b)
+        set_remove(self.closed, self.closed_pos, b)
         return b
 
     # -- allocation, GC and folding --------------------------------------------------------
@@ -320,8 +324,7 @@ class Ftl:
         if old != NONE:
             self._invalidate(old)
         elif self.track_live:
-            self.live_pos[lpn] = len(self.live)
-            self.live.append(lpn)
+            set_add(self.live, self.live_pos, lpn)
         if self.slc_enabled and self._slc_room():
             ppn = self.sfront * self.np + self.sfront_off
             self.sfront_off += 1
@@ -348,12 +351,7 @@ class Ftl:
         self._invalidate(old)
         self.l2p[lpn] = NONE
         if self.track_live:
-            i = self.live_pos[lpn]
-            last = self.live.pop()
-            if last != lpn:
-                self.live[i] = last
-                self.live_pos[last] = i
-            self.live_pos[lpn] = NONE
+            set_remove(self.live, self.live_pos, lpn)
 
     # -- initial states --------------------------------------------------------------------
     def fill_sequential(self) -> None:
@@ -378,8 +376,7 @@ class Ftl:
                 self.l2p[lpn] = base + off
                 self.p2l[base + off] = lpn
                 if self.track_live:
-                    self.live_pos[lpn] = len(self.live)
-                    self.live.append(lpn)
+                    set_add(self.live, self.live_pos, lpn)
             self.valid[b] = level
             self._close_native(b)
         used = len(self.job.steady_levels)
