@@ -178,5 +178,7 @@ def validate_config(c: SimConfig) -> None:
     times = (t.page_read_us, t.page_program_us, t.block_erase_us, t.slc_program_us)
     if any(not math.isfinite(x) or x < 0 for x in times):
         raise UsageError("NAND operation times must be finite and not negative")
+    if t.page_program_us <= 0 or t.slc_program_us <= 0:
+        raise UsageError("page program times must be positive (a write takes time)")
     if t.channels < 1 or t.dies_per_channel < 1:
         raise UsageError("timing needs at least one channel and one die per channel")

@@ -3,7 +3,7 @@ import dataclasses
 import pytest
 
 from ssdlab.errors import UsageError
-from ssdlab.sim import GcPolicy, SimConfig, validate_config
+from ssdlab.sim import GcPolicy, SimConfig, Timing, validate_config
 
 GIB = 2**30
 
@@ -57,6 +57,21 @@ def test_impossible_configurations_are_refused_with_the_reason(
     base = SimConfig.from_spare(64 * GIB, 0.07, "logical")
     with pytest.raises(UsageError, match=reason):
         validate_config(dataclasses.replace(base, **change))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("timing", "reason"),
+    [
+        (Timing(page_read_us=-1.0), "not negative"),
+        (Timing(block_erase_us=float("nan")), "finite"),
+        (Timing(page_program_us=0.0), "program times must be positive"),
+        (Timing(channels=0), "at least one channel"),
+    ],
+)
+def test_bad_timing_is_refused(timing: Timing, reason: str) -> None:
+    config = SimConfig.from_spare(64 * GIB, 0.07, "logical", timing=timing)
+    with pytest.raises(UsageError, match=reason):
+        validate_config(config)
 
 
 def test_spare_of_physical_of_one_or_more_is_refused() -> None:
