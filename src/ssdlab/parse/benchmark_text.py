@@ -63,11 +63,17 @@ _INTERVAL = re.compile(r"Interval\s*[:=]?\s*(\d{1,9}(?:\.\d{1,9})?)\s*sec", re.I
 _SIZE_FACTOR = {"mib": MiB, "gib": GiB, "mb": 10**6, "gb": 10**9}
 
 
+# C0/C1 control characters (terminal escapes among them): no export holds them, and kept in
+# the drive name or comment they would act on the terminal that shows or exports the run
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
 def _clean_lines(text: str) -> list[str]:
-    """Lines as forums leave them, made plain: no BOM, quote prefixes, fences or tabs."""
+    """Lines as forums leave them, made plain: no BOM, quote prefixes, fences, tabs or control
+    characters."""
     lines = []
     for raw in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        line = raw.replace("\t", " ").strip()
+        line = _CONTROL.sub("", raw.replace("\t", " ")).strip()
         while line.startswith(">"):
             line = line[1:].strip()
         if line.startswith("```") or line.startswith("~~~"):

@@ -31,6 +31,7 @@ silently drops a claim. Schema (src/ssdlab/specs/README.md):
 import math
 import re
 import tomllib
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +49,12 @@ _KEYS = {
 _KEY_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 
 
+def _has_control(text: str) -> bool:
+    """Line breaks, terminal escapes and the like: they have no place in a spec sheet, and
+    printed (spec show, reports) they would act on the terminal or break the TOML."""
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+
 class _Reader:
     def __init__(self, data: dict[str, Any], origin: str) -> None:
         self.data = data
@@ -63,14 +70,16 @@ class _Reader:
             if required:
                 raise ParseError(f"{self.origin}: '{key}' is required")
             return None
-        if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, "a non-empty string")
+        if not isinstance(value, str) or not value.strip() or _has_control(value):
+            raise self.fail(key, "a non-empty string without control characters")
         return value.strip()
 
     def texts(self, key: str) -> tuple[str, ...]:
         value = self.data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise self.fail(key, "a list of non-empty strings")
+        if not isinstance(value, list) or not all(
+            isinstance(v, str) and v.strip() and not _has_control(v) for v in value
+        ):
+            raise self.fail(key, "a list of non-empty strings without control characters")
         return tuple(v.strip() for v in value)
 
     def number(self, key: str) -> float | None:
@@ -182,6 +191,10 @@ def parse_spec_sheet(text: str, origin: str) -> SpecSheet:
 
 def _toml_string(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    # TOML basic strings may not hold control characters raw; \uXXXX keeps the text valid
+    escaped = "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in escaped
+    )
     return f'"{escaped}"'
 
 

@@ -26,7 +26,15 @@ _HOW_LONG = frozenset({
     "startdelay",
 })  # fmt: skip
 # options that run programs or pull in other files
-_UNSAFE = frozenset({"exec_prerun", "exec_postrun", "include", "trigger", "trigger_cmd"})
+_UNSAFE = frozenset({
+    "exec_prerun", "exec_postrun", "include", "trigger", "trigger_cmd", "program", "arguments",
+    "std_redirect",
+})  # fmt: skip
+# ioengines that read and write the target; the others run a program (exec), load a library
+# (external:PATH), create, truncate or delete files, or do network or cluster I/O
+_ENGINES = frozenset({
+    "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2", "vsync", "posixaio", "mmap", "sg",
+})  # fmt: skip
 
 _SECTION = re.compile(r"^\[([^\]]+)\]$")
 _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
@@ -75,6 +83,9 @@ def parse_fio_jobfile(text: str) -> FioJob:
         if sep and not value:
             raise ParseError(f"line {number}: {name}= has no value")
         why = _refusal(name)
+        if name == "ioengine" and value not in _ENGINES:
+            engines = ", ".join(sorted(_ENGINES))
+            why = f"names an engine that does more than I/O to the target (use one of {engines})"
         if why is not None:
             raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")
         current.append((name, value))

@@ -159,7 +159,11 @@ def export_cdm(report: QuickReport) -> str:
     ]
     titles = {"read": "[Read]", "write": "[Write]"}
     mix_pct = run.settings.get("mix_read_pct")
-    titles["mix"] = f"[Mix] Read {mix_pct}%/Write {100 - int(str(mix_pct))}%"
+    titles["mix"] = (
+        "[Mix]"  # an imported run without mixes says no share
+        if mix_pct is None
+        else f"[Mix] Read {mix_pct}%/Write {100 - int(str(mix_pct))}%"
+    )
     for direction in report.directions:
         lines += ["", titles[direction]]
         for s in report.summaries:

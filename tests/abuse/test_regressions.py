@@ -1,0 +1,62 @@
+"""Holes the abuse tests found, each with the minimal input that showed it."""
+
+import tomllib
+
+import pytest
+
+from ssdlab.errors import ParseError
+from ssdlab.parse.benchmark_text import parse_benchmark_text
+from ssdlab.parse.spec_sheet import _toml_string, parse_spec_sheet
+from ssdlab.plan.user_job import parse_fio_jobfile
+
+SHEET = 'schema = 1\nvendor = "V"\ncapacity = "1TB"\nsources = ["x"]\n'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[w]\nrw=write\nioengine=exec\nprogram=touch\narguments=CANARY\n",  # ran `touch CANARY`
+        "[w]\nrw=write\nioengine=external:/tmp/evil.so\n",  # loads a library into fio
+        "[w]\nrw=write\nioengine=filedelete\n",  # deletes files instead of writing them
+        "[w]\nrw=write\nprogram=touch\n",
+    ],
+)
+def test_user_job_files_cannot_run_programs_through_an_ioengine(text: str) -> None:
+    with pytest.raises(ParseError, match="not accepted here"):
+        parse_fio_jobfile(text)
+
+
+def test_user_job_files_keep_their_io_engines() -> None:
+    for engine in ("libaio", "io_uring", "psync", "sync", "posixaio", "mmap"):
+        assert parse_fio_jobfile(f"[w]\nrw=write\nioengine={engine}\n").sections
+
+
+@pytest.mark.parametrize(
+    "model", ["\\u001b[2J", "a\\nb", "\\u001b]0;title\\u0007", "x\\u2028y", "\\u009b31m"]
+)
+def test_spec_sheet_strings_with_control_characters_are_refused(model: str) -> None:
+    """`spec show` printed them raw: terminal escapes acted on the terminal, and a line break
+    inside a string made the printed TOML invalid."""
+    with pytest.raises(ParseError, match="without control characters"):
+        parse_spec_sheet(SHEET + f'model = "{model}"\n', "evil.toml")
+    with pytest.raises(ParseError, match="without control characters"):
+        parse_spec_sheet(SHEET + f'model = "M"\npart_numbers = ["{model}"]\n', "evil.toml")
+
+
+def test_rendered_toml_strings_escape_control_characters() -> None:
+    text = 'a\x1b[2J\nb"\\ \u2028 \x7f'
+    rendered = _toml_string(text)
+    assert all(ord(c) >= 32 and c not in "\x7f\u2028" for c in rendered)
+    assert tomllib.loads(f"k = {rendered}")["k"] == text
+
+
+def test_imported_text_loses_its_control_characters() -> None:
+    """The OS line of an imported CrystalDiskMark text went raw to `export --format cdm`."""
+    text = (
+        "CrystalDiskMark 8.0.4 x64\n[Read]\nSEQ 1MiB (Q= 8, T= 1): 1.0 MB/s\n"
+        "OS: \x1b[31mred\x1b]0;title\x07 Windows\nComment: \x9b2J x\n"
+    )
+    result = parse_benchmark_text(text)
+    shown = repr(result)
+    assert "\\x1b" not in shown and "\\x07" not in shown and "\\x9b" not in shown
+    assert "[31mred]0;title Windows" in shown
