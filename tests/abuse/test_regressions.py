@@ -60,3 +60,45 @@ def test_imported_text_loses_its_control_characters() -> None:
     shown = repr(result)
     assert "\\x1b" not in shown and "\\x07" not in shown and "\\x9b" not in shown
     assert "[31mred]0;title Windows" in shown
+
+
+def test_option_values_beyond_any_float_are_usage_errors() -> None:
+    """OverflowError: int too large to convert to float, formatting the refusal of
+    `ssdlab run cache --iodepth 999…9` (400 digits)."""
+    from ssdlab.errors import UsageError
+    from ssdlab.plan.profile import resolve_profile_settings
+    from ssdlab.profiles.cache import SPEC
+
+    with pytest.raises(
+        UsageError, match=r"--iodepth must be at most 1024 \(got 999999999999…\(400"
+    ):
+        resolve_profile_settings(SPEC, {"iodepth": int("9" * 400)})
+
+
+def test_pts_seed_fits_fio() -> None:
+    """`--seed 999…9` was accepted and rendered as randseed=, which fio refuses."""
+    from ssdlab.cli.profiles import spec_of
+    from ssdlab.errors import UsageError
+    from ssdlab.plan.profile import resolve_profile_settings
+
+    spec = spec_of("pts-iops")
+    assert next(o for o in spec.options if o.name == "seed").maximum == 2**64 - 1
+    with pytest.raises(UsageError, match="--seed must be at most"):
+        resolve_profile_settings(spec, {"seed": 2**64})
+
+
+def test_run_and_sample_ids_beyond_sqlite() -> None:
+    """OverflowError: Python int too large to convert to SQLite INTEGER (show, report,
+    compare, resume, wear and cachefit --from-run with an id of 2^63 or more)."""
+    import sqlite3
+
+    from ssdlab.cli.store_access import run_id_arg
+    from ssdlab.errors import UsageError
+    from ssdlab.store.health import load_health_sample
+    from ssdlab.store.runs import load_run
+
+    conn = sqlite3.connect(":memory:")
+    with pytest.raises(UsageError, match="is not a run id"):
+        run_id_arg(conn, str(2**63))
+    assert load_run(conn, 2**63) is None
+    assert load_health_sample(conn, -(2**63)) is None

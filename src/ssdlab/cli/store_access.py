@@ -40,7 +40,10 @@ def run_id_arg(conn: sqlite3.Connection, text: str) -> int:
             raise UsageError("the store has no runs yet; start one with 'ssdlab quick'")
         return found
     try:
-        return int(text)
+        run_id = int(text)
+        if abs(run_id) >= 2**63:  # beyond SQLite's integers: no such run can exist
+            raise ValueError(text)
+        return run_id
     except ValueError:
         raise UsageError(
             f"{text!r} is not a run id; use a number from 'ssdlab runs' or 'last'"

@@ -20,11 +20,17 @@ from ssdlab.plan.jobfile import check_fio_path
 DEFAULT_IOENGINE = "libaio"
 
 
+def _shown(value: float) -> str:
+    """A number for a message; `:g` overflows on a whole number beyond any float."""
+    text = str(value) if isinstance(value, int) else f"{value:g}"
+    return text if len(text) <= 24 else f"{text[:12]}…({len(text)} digits)"
+
+
 def _check_number(option: OptionSpec, value: float) -> None:
     if option.minimum is not None and value < option.minimum:
-        raise UsageError(f"{option.flag} must be at least {option.minimum:g} (got {value:g})")
+        raise UsageError(f"{option.flag} must be at least {option.minimum:g} (got {_shown(value)})")
     if option.maximum is not None and value > option.maximum:
-        raise UsageError(f"{option.flag} must be at most {option.maximum:g} (got {value:g})")
+        raise UsageError(f"{option.flag} must be at most {option.maximum:g} (got {_shown(value)})")
 
 
 def _check_value(option: OptionSpec, value: SettingValue) -> None:

@@ -60,7 +60,12 @@ COMMON: tuple[OptionSpec, ...] = (
         maximum=1024,
     ),
     OptionSpec(
-        "seed", OptionKind.INT, DEFAULT_SEED, "random seed of every job (default fixed)", minimum=1
+        "seed",
+        OptionKind.INT,
+        DEFAULT_SEED,
+        "random seed of every job (default fixed)",
+        minimum=1,
+        maximum=2**64 - 1,  # fio's randseed is 64 bits
     ),
 )
 

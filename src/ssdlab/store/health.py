@@ -110,5 +110,7 @@ def load_health_samples(
 
 
 def load_health_sample(conn: sqlite3.Connection, sample_id: int) -> StoredHealthSample | None:
+    if abs(sample_id) >= 2**63:  # beyond SQLite's integers (the driver would raise OverflowError)
+        return None
     row = conn.execute("SELECT * FROM health_samples WHERE id = ?", (sample_id,)).fetchone()
     return None if row is None else _stored(row)

@@ -287,6 +287,8 @@ def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRec
 
 
 def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:
+    if abs(run_id) >= 2**63:  # beyond SQLite's integers (the driver would raise OverflowError)
+        return None
     row = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
     return None if row is None else _run_from_row(row)
 
