@@ -276,21 +276,45 @@ def _add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> 
     )
     group = parser.add_argument_group(f"{spec.name} settings")
     for option in spec.options:
+        flags = (option.flag, *option.aliases)
         if option.kind is OptionKind.FLAG:
             group.add_argument(
-                option.flag, dest=option.name, action="store_true", help=_literal(option.help)
+                *flags, dest=option.name, action="store_true", help=_literal(option.help)
             )
         elif option.kind is OptionKind.CHOICE:
             group.add_argument(
-                option.flag, dest=option.name, choices=option.choices, help=_literal(option.help)
+                *flags, dest=option.name, choices=option.choices, help=_literal(option.help)
             )
         else:
             group.add_argument(
-                option.flag,
+                *flags,
                 dest=option.name,
                 type=_OPTION_TYPES[option.kind],
                 help=_literal(option.help),
             )
+
+
+def _add_profile_parser(
+    commands: "argparse._SubParsersAction[argparse.ArgumentParser]",
+    name: str,
+    spec: ProfileSpec,
+    help_text: str,
+) -> argparse.ArgumentParser:
+    """A command that runs a profile: its options, examples and --destroy-data."""
+    parser = commands.add_parser(
+        name,
+        help=help_text,
+        description=spec.description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
+    )
+    _add_profile_options(parser, spec)
+    parser.add_argument(
+        "--destroy-data",
+        metavar="DEV",
+        help="allow writing to block device DEV (must name the target device again)",
+    )
+    return parser
 
 
 def _add_plan_outputs(parser: argparse.ArgumentParser) -> None:
@@ -422,19 +446,12 @@ def _add_report_commands(commands: "argparse._SubParsersAction[argparse.Argument
 
 def _add_endure_commands(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     spec = spec_of("endurance")
-    endure = commands.add_parser(
+    endure = _add_profile_parser(
+        commands,
         "endure",
-        help="endurance run: days of writes in bounded iterations, health sampled while fio "
-        "runs, WAF, wear rate and days to end of life; crash-safe",
-        description=spec.description,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
-    )
-    _add_profile_options(endure, spec)
-    endure.add_argument(
-        "--destroy-data",
-        metavar="DEV",
-        help="allow writing to block device DEV (must name the target device again)",
+        spec,
+        "endurance run: days of writes in bounded iterations, health sampled while fio runs, "
+        "WAF, wear rate and days to end of life; crash-safe",
     )
     endure.add_argument(
         "--resume", metavar="RUN", help="continue a stopped endurance run (an id, or 'last')"
@@ -676,19 +693,7 @@ def build_parser() -> argparse.ArgumentParser:
     profiles = run.add_subparsers(dest="profile", metavar="PROFILE", required=True)
     for name in PROFILES:
         spec = spec_of(name)
-        sub = profiles.add_parser(
-            name,
-            help=_literal(spec.summary),
-            description=spec.description,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-            epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
-        )
-        _add_profile_options(sub, spec)
-        sub.add_argument(
-            "--destroy-data",
-            metavar="DEV",
-            help="allow writing to block device DEV (must name the target device again)",
-        )
+        sub = _add_profile_parser(profiles, name, spec, _literal(spec.summary))
         sub.add_argument("--keep", action="store_true", help="keep the test file afterwards")
         sub.add_argument(
             "--plots", metavar="DIR", help="also write the report's charts here as SVG and PNG"

@@ -22,7 +22,6 @@ from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
 from ssdlab.plan.profile import resolve_profile_settings
-from ssdlab.report.document import document_json
 from ssdlab.report.endurance import analyse_endurance, build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import FACTS_FINDING, ProfileOutcome
@@ -43,8 +42,7 @@ from .documents import rated_endurance
 from .health import rated_from_args
 from .profiles import spec_of
 from .progress import BarProgress, LineProgress, make_progress
-from .render import print_document
-from .run import build_profile_plan, given_settings, resumable_target, write_charts
+from .run import build_profile_plan, emit_document, given_settings, resumable_target
 from .signals import SignalGuard
 from .specs import known_spec_sheets
 from .store_access import db_path, load_profile_results, open_db, run_id_arg
@@ -257,13 +255,7 @@ def _finish(
 ) -> int:
     results = load_profile_results(conn, outcome.run_id)
     document = build_endurance_document(results, _rating(args, conn, results.health))
-    written = write_charts(document, args.plots) if getattr(args, "plots", None) else []
-    if args.json:
-        sys.stdout.write(document_json(document))
-    else:
-        print_document(out, document)
-        if written:
-            out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+    if emit_document(out, document, plots=getattr(args, "plots", None), as_json=args.json):
         out.print(f"stored as run {outcome.run_id} in {database}", highlight=False)
     reason = outcome.reason or ""
     if outcome.status is RunStatus.INTERRUPTED and reason.startswith("safety stop"):
@@ -309,13 +301,7 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
         )
     results = load_profile_results(conn, run_id)
     document = build_endurance_document(results, _rating(args, conn, results.health))
-    written = write_charts(document, args.plots) if args.plots else []
-    if args.json:
-        sys.stdout.write(document_json(document))
-        return 0
-    print_document(out, document)
-    if written:
-        out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+    emit_document(out, document, plots=args.plots, as_json=args.json)
     return 0
 
 

@@ -260,6 +260,19 @@ def write_charts(document: Document, folder: str) -> list[Path]:
     return written
 
 
+def emit_document(out: Console, document: Document, *, plots: str | None, as_json: bool) -> bool:
+    """The document as JSON on stdout or on the terminal, its charts written to `plots`.
+    Returns whether it went to the terminal (where a line saying where it is stored follows)."""
+    written = write_charts(document, plots) if plots else []
+    if as_json:
+        sys.stdout.write(document_json(document))
+        return False
+    print_document(out, document)
+    if written:
+        out.print(f"charts written to {plots} ({len(written)} files)", highlight=False)
+    return True
+
+
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.profile == "endurance":
         from .endure import cmd_endure
@@ -327,13 +340,7 @@ def _report_outcome(
     """Show a finished (or stopped) profile run: its document, charts, where it is stored."""
     results = load_profile_results(conn, outcome.run_id)
     document = document_builder_of(profile)(results)
-    written = write_charts(document, args.plots) if args.plots else []
-    if args.json:
-        sys.stdout.write(document_json(document))
-    else:
-        print_document(out, document)
-        if written:
-            out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
+    if emit_document(out, document, plots=args.plots, as_json=args.json):
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(
             f"stored as run {outcome.run_id} in {database}{kept} "

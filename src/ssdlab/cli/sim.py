@@ -21,7 +21,7 @@ from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.units import describe_decimal_bytes
-from ssdlab.report.document import Document, document_json
+from ssdlab.report.document import Document
 from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
 from ssdlab.runner.sim import (
     RESULT_FINDING,
@@ -38,8 +38,7 @@ from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 
-from .render import print_document
-from .run import write_charts
+from .run import emit_document
 from .store_access import db_path, open_db
 
 DEFAULT_CAPACITY = 4 * 2**30
@@ -325,14 +324,8 @@ def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
     if run is None:  # pragma: no cover - just stored
         raise UsageError(f"run {run_id} vanished from the store")
     document = sim_document(conn, run)
-    written = write_charts(document, args.plots) if args.plots else []
-    if args.json:
-        sys.stdout.write(document_json(document))
-        return 0
-    print_document(out, document)
-    if written:
-        out.print(f"charts written to {args.plots} ({len(written)} files)", highlight=False)
-    out.print(f"stored as run {run_id} in {db_path(args)}", highlight=False)
+    if emit_document(out, document, plots=args.plots, as_json=args.json):
+        out.print(f"stored as run {run_id} in {db_path(args)}", highlight=False)
     return 0
 
 

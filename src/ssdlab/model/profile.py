@@ -47,6 +47,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: float | None = None
     maximum: float | None = None
+    aliases: tuple[str, ...] = ()  # other spellings on the command line, e.g. '--for'
 
     @property
     def flag(self) -> str:

@@ -100,6 +100,7 @@ SPEC = ProfileSpec(
             "stop after this much writing time, e.g. 72h (counted over iterations, so time "
             "the machine was down does not count)",
             minimum=0.1,
+            aliases=("--for",),
         ),
         OptionSpec(
             "until_written",

@@ -22,7 +22,7 @@ from ssdlab.model.run import RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes
 from ssdlab.runner.events import Notice
-from ssdlab.runner.profile import ProfileRunner, ResumePoint
+from ssdlab.runner.profile import ProfileRunner, ResumePoint, RoundCheck
 from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding
@@ -147,8 +147,7 @@ class EnduranceRunner(ProfileRunner):
         steps: list[StepResult],
         outputs: dict[int, str],
         resume: ResumePoint | None,
-        check_round: Callable[[ProfilePlan, RoundLoop, Sequence[StepResult], int], RoundVerdict]
-        | None,
+        check_round: RoundCheck | None,
     ) -> tuple[RunStatus, str | None]:
         self._run_id = run_id
         problem = self._first_problem(run_id)
