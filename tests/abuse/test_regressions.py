@@ -102,3 +102,25 @@ def test_run_and_sample_ids_beyond_sqlite() -> None:
         run_id_arg(conn, str(2**63))
     assert load_run(conn, 2**63) is None
     assert load_health_sample(conn, -(2**63)) is None
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "9" * 400])
+def test_vendor_map_units_must_be_finite(value: str) -> None:
+    """`health --vendor-map` with unit_bytes = inf failed storing the sample: ValueError: Out
+    of range float values are not JSON compliant (and 10^400 overflowed float())."""
+    from ssdlab.parse.smart_vendors import load_vendor_map
+
+    entry = '[[vendor]]\nmodel = "^A"\n[[vendor.attribute]]\nid = 241\nunit = "x"\n'
+    with pytest.raises(ParseError, match="unit_bytes"):
+        load_vendor_map(entry + f'metric = "host_written_bytes"\nunit_bytes = {value}\n')
+    with pytest.raises(ParseError, match="'scale' must be a finite number"):
+        load_vendor_map(entry + f'metric = "host_written_bytes"\nunit_bytes = 1\nscale = {value}\n')
+
+
+def test_spec_sheet_numbers_beyond_any_float() -> None:
+    """OverflowError: int too large to convert to float (math.isfinite of a 400-digit int)."""
+    with pytest.raises(ParseError, match="a finite number above 0"):
+        parse_spec_sheet(SHEET + f'model = "M"\nseq_read_mb_s = {"9" * 400}\n', "evil.toml")
+    with pytest.raises(ParseError, match="a whole number"):
+        text = f'model = "M"\nrandom_read_iops = 5\nrandom_read_qd = {"9" * 400}\n'
+        parse_spec_sheet(SHEET + text, "evil.toml")

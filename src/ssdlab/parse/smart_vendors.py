@@ -333,6 +333,10 @@ def _parse_entry(
     )
 
 
+# no unit, scale or bound of a SMART attribute is larger (raw values are at most 48 bits)
+_LARGEST = 2**64
+
+
 def _unit_bytes(row: Mapping[str, Any], where: str, required: bool) -> tuple[float | None, bool]:
     value = row.get("unit_bytes")
     if value is None:
@@ -343,7 +347,11 @@ def _unit_bytes(row: Mapping[str, Any], where: str, required: bool) -> tuple[flo
         raise ParseError(f"{where}: 'unit_bytes' is only for *_bytes metrics")
     if value == LOGICAL_SECTOR:
         return None, True
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 < value <= _LARGEST  # nan, inf and 10^400 are not a unit (and break the store)
+    ):
         raise ParseError(f"{where}: 'unit_bytes' must be a positive number or 'logical_sector'")
     return float(value), False
 
@@ -391,6 +399,6 @@ def _opt_number(row: Mapping[str, Any], key: str, where: str) -> float | None:
     value = row.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ParseError(f"{where}: '{key}' must be a number")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not abs(value) <= _LARGEST:
+        raise ParseError(f"{where}: '{key}' must be a finite number")
     return float(value)

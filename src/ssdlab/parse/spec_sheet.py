@@ -28,7 +28,6 @@ silently drops a claim. Schema (src/ssdlab/specs/README.md):
     notes = ["…"]
 """
 
-import math
 import re
 import tomllib
 import unicodedata
@@ -47,6 +46,10 @@ _KEYS = {
     "tbw_tb", "dwpd", "warranty_years", "cache", "sources", "notes",
 }  # fmt: skip
 _KEY_RE = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
+
+
+# no claim on a data sheet comes near this (and a larger number breaks float() or the store)
+_LARGEST = 10**18
 
 
 def _has_control(text: str) -> bool:
@@ -89,8 +92,7 @@ class _Reader:
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
-            or not math.isfinite(value)
-            or not value > 0
+            or not 0 < value <= _LARGEST  # not nan, inf, or an int beyond any float
         ):
             raise self.fail(key, "a finite number above 0")
         return float(value)
@@ -99,7 +101,7 @@ class _Reader:
         value = self.data.get(key)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= _LARGEST:
             raise self.fail(key, "a whole number of 1 or more")
         return value
 
