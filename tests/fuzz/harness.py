@@ -39,6 +39,8 @@ settings.register_profile(
     database=None,
 )
 FUZZ = settings.get_profile("fuzz")
+# A second mutation test of a parser already fuzzed with FUZZ (other captures, other edits).
+HALF = settings(FUZZ, max_examples=max(EXAMPLES // 2, 1))
 # Generated (not mutated) inputs: fewer per test, several tests per parser.
 GENERATED = settings(FUZZ, max_examples=max(EXAMPLES // 8, 1))
 

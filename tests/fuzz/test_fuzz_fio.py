@@ -10,10 +10,12 @@ from hypothesis import strategies as st
 
 from ssdlab.parse.fio_json import parse_fio_job_options, parse_fio_json, parse_fio_version
 from ssdlab.parse.fio_log import parse_interval_logs
+from ssdlab.plan.user_job import parse_fio_jobfile
 from tests.fuzz.harness import (
     DATA,
     FUZZ,
     GENERATED,
+    HALF,
     HOSTILE_TEXT,
     JSON_VALUES,
     Samples,
@@ -26,6 +28,8 @@ from tests.fuzz.harness import (
 
 FIO = DATA / "fio"
 FIO_JSON = texts(files(FIO, "**/*.json"))
+# users' own job files (ssdlab endure --job-file): the captured jobs and the golden plans
+JOB_FILES = texts(files(FIO, "**/*.fio") + files(DATA.parent / "golden" / "plan", "*.fio"))
 LOG_DIRS = [d for d in sorted(FIO.iterdir()) if d.is_dir() and any(d.glob("*.log"))]
 LOG_SETS = [
     {p.name: p.read_text(encoding="utf-8") for p in sorted(d.glob("*.log"))} for d in LOG_DIRS
@@ -65,7 +69,7 @@ def test_fio_json_mutated(text: str) -> None:
     outcome(parse_fio_job_options, text)
 
 
-@FUZZ
+@HALF
 @given(mutated_text(FIO_JSON))
 def test_fio_json_text_mutated(text: str) -> None:
     result = outcome(parse_fio_json, text)
@@ -144,3 +148,13 @@ def test_fio_logs_generated(logs: dict[str, str], interval: int | None) -> None:
     points = outcome(parse_interval_logs, logs, interval)
     if points is not None:
         assert_no_nan(points)
+
+
+@HALF
+@given(mutated_text(JOB_FILES))
+def test_user_job_file_mutated(text: str) -> None:
+    job = outcome(parse_fio_jobfile, text)
+    if job is not None:
+        assert job.sections
+        options = [*job.global_options, *(o for _n, opts in job.sections for o in opts)]
+        assert not {name for name, _value in options} & {"exec_prerun", "exec_postrun"}

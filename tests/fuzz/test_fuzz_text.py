@@ -16,6 +16,7 @@ from tests.fuzz.harness import (
     DATA,
     FUZZ,
     GENERATED,
+    HALF,
     HOSTILE_TEXT,
     ROOT,
     Samples,
@@ -140,7 +141,7 @@ def test_mountinfo_mutated(text: str) -> None:
         assert entry.mount_point and entry.major >= 0 and entry.minor >= 0
 
 
-@FUZZ
+@HALF
 @given(st.one_of(mutated_text(SWAPS), st.text(max_size=80)))
 def test_swaps_mutated(text: str) -> None:
     outcome(parse_swaps, text)
