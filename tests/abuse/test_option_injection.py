@@ -3,22 +3,17 @@ every option of every profile, the --ioengine name, an endurance job file. The o
 clear usage error, or a plan in which fio's own parser finds no option ssdlab did not write;
 a canary file proves that nothing ran."""
 
-import contextlib
 import functools
-import io
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from ssdlab.cli import main as cli_main
-from ssdlab.cli.main import main
 from ssdlab.cli.profiles import PROFILE_NAMES, PTS_NAMES, spec_of
 from ssdlab.model.profile import OptionKind
-from tests.abuse.fio_check import RUNS_CODE, fio_parsed_options
+from tests.abuse.probes import RUNS_CODE, fio_parsed_options, ssdlab_in, ssdlab_in_process
 from tests.conftest import needs_fio
-from tests.e2e.conftest import ssdlab_argv, ssdlab_env
 
 pytestmark = needs_fio
 
@@ -34,13 +29,7 @@ QUICK_FLAGS += ["--ioengine", "--preset"]
 
 
 def _plan(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["plan", *argv])
-    except SystemExit as stop:  # argparse's usage errors
-        code = int(stop.code or 0)
-    return code, out.getvalue(), err.getvalue()
+    return ssdlab_in_process("plan", *argv)
 
 
 def _assert_no_injection(plan_json: str, folder: Path) -> None:
@@ -149,16 +138,7 @@ def test_endurance_with_an_exec_engine_job_file_runs_nothing(tmp_path: Path) -> 
     (tmp_path / "target").mkdir()
     argv = ["endure", str(tmp_path / "target"), "--size", "8MiB", "--workload", "job"]
     argv += ["--job-file", str(job), "--iteration-time", "1", "--for-time", "1"]
-    done = subprocess.run(
-        ssdlab_argv(*argv, "--db", str(tmp_path / "db")),
-        capture_output=True,
-        text=True,
-        env=ssdlab_env(),
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
+    done = ssdlab_in(tmp_path, *argv, "--db", str(tmp_path / "db"))
     assert done.returncode == 2, done.stderr
     assert "ioengine is not accepted here" in done.stderr
     assert not list(tmp_path.rglob(CANARY))

@@ -3,8 +3,6 @@ clear refusal before anything is created, or a job file in which fio reads the w
 the file name and nothing else. Non-execution is proven with a canary file that an injected
 ``exec_prerun`` would create (and test_canary_detects_an_injection shows that it would)."""
 
-import contextlib
-import io
 import json
 import os
 import sqlite3
@@ -13,10 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.cli.main import main
-from tests.abuse.fio_check import assert_fio_reads_only_what_ssdlab_wrote, fio_binary
+from tests.abuse.probes import (
+    assert_fio_reads_only_what_ssdlab_wrote,
+    fio_binary,
+    ssdlab_in,
+    ssdlab_in_process,
+)
 from tests.conftest import needs_fio
-from tests.e2e.conftest import FAST, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import FAST, run_ssdlab
 
 pytestmark = needs_fio
 
@@ -79,29 +81,8 @@ def test_canary_detects_an_injection(tmp_path: Path) -> None:
 
 def _quick(tmp_path: Path, target: Path, *extra: str) -> tuple[int, str, str]:
     """The real ssdlab quick, run in tmp_path (where a relative `touch CANARY` would land)."""
-    done = subprocess.run(
-        ssdlab_argv("quick", str(target), *FAST, "--db", str(tmp_path / "db"), *extra),
-        capture_output=True,
-        text=True,
-        env=ssdlab_env(),
-        cwd=tmp_path,
-        timeout=300,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
+    done = ssdlab_in(tmp_path, "quick", str(target), *FAST, "--db", str(tmp_path / "db"), *extra)
     return done.returncode, done.stdout, done.stderr
-
-
-def _in_process(*argv: str) -> tuple[int, str, str]:
-    """ssdlab's own entry point in this process: the same code as the command, without the
-    interpreter start-up (used where many similar inputs are tried)."""
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv))
-    except SystemExit as stop:  # argparse
-        code = int(stop.code or 0)
-    return code, out.getvalue(), err.getvalue()
 
 
 def _assert_refused(tmp_path: Path, folder: Path, code: int, err: str) -> None:
@@ -127,7 +108,7 @@ def test_paths_fio_would_misread_are_refused_before_anything_runs(
     folder = tmp_path / name
     folder.mkdir()
     monkeypatch.chdir(tmp_path)
-    code, _out, err = _in_process("quick", str(folder), *FAST, "--db", str(tmp_path / "db"))
+    code, _out, err = ssdlab_in_process("quick", str(folder), *FAST, "--db", str(tmp_path / "db"))
     _assert_refused(tmp_path, folder, code, err)
 
 
@@ -143,7 +124,7 @@ def test_refusal_names_the_characters(tmp_path: Path) -> None:
 def test_accepted_paths_reach_fio_as_one_file_name(tmp_path: Path, name: str) -> None:
     folder = tmp_path / name
     folder.mkdir()
-    code, out, err = _in_process("plan", "quick", str(folder), "--size", "8MiB", "--json")
+    code, out, err = ssdlab_in_process("plan", "quick", str(folder), "--size", "8MiB", "--json")
     assert code == 0, err
     doc = json.loads(out)
     target = doc["target"]
@@ -179,24 +160,10 @@ def test_leading_dash_paths(tmp_path: Path) -> None:
     """A relative path starting with '-' is an option to argparse (a usage error, never a
     target); after '--', or written ./-x, it is a target like any other."""
     (tmp_path / "-x").mkdir()
-    as_option = subprocess.run(
-        ssdlab_argv("plan", "quick", "-x"),
-        capture_output=True,
-        text=True,
-        env=ssdlab_env(),
-        cwd=tmp_path,
-        check=False,
-    )
+    as_option = ssdlab_in(tmp_path, "plan", "quick", "-x")
     assert as_option.returncode == 2 and "Traceback" not in as_option.stderr
     for argv in (["--", "-x"], ["./-x"]):
-        done = subprocess.run(
-            ssdlab_argv("plan", "quick", "--json", *argv),
-            capture_output=True,
-            text=True,
-            env=ssdlab_env(),
-            cwd=tmp_path,
-            check=False,
-        )
+        done = ssdlab_in(tmp_path, "plan", "quick", "--json", *argv)
         assert done.returncode == 0, done.stderr
         target = json.loads(done.stdout)["target"]
         assert os.path.dirname(target) == str(tmp_path / "-x")

@@ -1,9 +1,16 @@
-"""What fio itself makes of a job text, and a canary that a successful injection would create."""
+"""Probes for the abuse tests: what fio itself makes of a job text, and ssdlab run for real in
+a directory (where a relative `touch CANARY` from a successful injection would land) or
+through its own entry point in this process."""
 
+import contextlib
+import io
 import os
 import re
 import subprocess
 from pathlib import Path
+
+from ssdlab.cli.main import main
+from tests.e2e.conftest import ssdlab_argv, ssdlab_env
 
 _HANDLED = re.compile(r"^parse\s+\d+\s+handle_option=([^,]+), ptr=(.*)$", re.MULTILINE)
 # options that make fio run a program or load code; none may ever come from ssdlab's inputs
@@ -50,3 +57,29 @@ def assert_fio_reads_only_what_ssdlab_wrote(job_text: str, folder: Path, target:
     assert not names & RUNS_CODE
     filenames = {value for name, value in handled if name == "filename"}
     assert filenames == {target}, (filenames, target)
+
+
+def ssdlab_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The real ssdlab command, run in `folder`."""
+    return subprocess.run(
+        ssdlab_argv(*args),
+        capture_output=True,
+        text=True,
+        env=ssdlab_env(),
+        cwd=folder,
+        timeout=300,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def ssdlab_in_process(*args: str) -> tuple[int, str, str]:
+    """ssdlab's own entry point in this process: the same code as the command without the
+    interpreter start-up (for sweeps over many inputs). (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    except SystemExit as stop:  # argparse's usage errors
+        code = int(stop.code or 0)
+    return code, out.getvalue(), err.getvalue()
