@@ -1,6 +1,7 @@
 """Holes the abuse tests found, each with the minimal input that showed it."""
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,25 @@ def test_spec_sheet_numbers_beyond_any_float() -> None:
     with pytest.raises(ParseError, match="a whole number"):
         text = f'model = "M"\nrandom_read_iops = 5\nrandom_read_qd = {"9" * 400}\n'
         parse_spec_sheet(SHEET + text, "evil.toml")
+
+
+def test_drive_identity_strings_lose_their_control_characters(tmp_path: Path) -> None:
+    """A drive reports whatever its firmware says; a model such as 'X\\x1b[2J' went into
+    stored identities and from there raw into exports."""
+    import json
+
+    from ssdlab.parse.smartctl_json import parse_smartctl_json
+    from ssdlab.system.block import read_device_identity
+
+    doc = {"smartctl": {}, "model_name": "X\x1b[2J\x07", "serial_number": "S\x9b1"}
+    identity = parse_smartctl_json(json.dumps(doc)).identity
+    assert (identity.model, identity.serial) == ("X?[2J?", "S?1")
+
+    root = tmp_path
+    device = root / "class" / "block" / "sdz" / "device"
+    device.mkdir(parents=True)
+    (device / "model").write_bytes(b"Evil\x1b]0;owned\x07 \n")
+    (device / "vendor").write_bytes(b"ATA\x1b[31m\n")
+    (device / "serial").write_bytes(b"123\x00\n")
+    found = read_device_identity("sdz", root)
+    assert (found.model, found.vendor, found.serial) == ("Evil?]0;owned?", "ATA?[31m", "123?")

@@ -17,6 +17,7 @@ smartctl exit status bitmask is decoded into ``exit_findings``. Unknown is None,
 import dataclasses
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -86,6 +87,9 @@ class _Statistic:
     offset: int
     name: str
     value: int
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def decode_exit_status(status: int) -> tuple[str, ...]:
@@ -730,8 +734,10 @@ def _mapping(value: object) -> Mapping[str, Any]:
 
 
 def _str(value: object) -> str | None:
+    """A non-blank string, control characters (a drive's firmware may report any bytes) shown
+    as '?': printed or exported, they would act on the terminal."""
     if isinstance(value, str) and value.strip():
-        return value.strip()
+        return _CONTROL.sub("?", value.strip())
     return None
 
 

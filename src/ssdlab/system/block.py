@@ -30,6 +30,7 @@ _SELECTED_SCHEDULER = re.compile(r"\[([^\]]+)\]")
 _SCSI_ADDRESS = re.compile(r"^\d+:\d+:\d+:\d+$")
 _ATA_PORT = re.compile(r"^ata\d+$")
 _USB_BUS = re.compile(r"^usb\d+$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _check_name(name: str) -> None:
@@ -78,7 +79,7 @@ def _read_vpd_serial(path: Path) -> str | None:
         return None
     length = int.from_bytes(data[2:4], "big")
     serial = data[4 : 4 + length].decode("ascii", errors="replace").strip(" \x00")
-    return serial or None
+    return _CONTROL.sub("?", serial) or None
 
 
 def _list_dir(path: Path) -> tuple[str, ...]:
@@ -234,10 +235,12 @@ def _queue_settings(queue_dir: Path) -> dict[str, str]:
 
 
 def _first_text(*paths: Path) -> str | None:
+    """The first of the files that exists, as identity text: control characters (a device
+    reports what its firmware says) shown as '?' so that no report or export carries them."""
     for path in paths:
         value = _read_text(path)
         if value is not None:
-            return value
+            return _CONTROL.sub("?", value)
     return None
 
 
@@ -260,7 +263,7 @@ def read_device_identity(name: str, sysfs_root: Path = SYSFS_ROOT) -> DeviceIden
         name=name,
         path=dev_path_of(name),
         model=_first_text(device / "model", device / "name"),
-        vendor=_read_text(device / "vendor"),
+        vendor=_first_text(device / "vendor"),
         serial=serial,
         firmware=_first_text(device / "firmware_rev", device / "rev", device / "fwrev"),
         capacity_bytes=None if sectors is None else sectors * SECTOR_BYTES,
