@@ -13,7 +13,7 @@ import pytest
 
 from ssdlab.analysis.wear import compare_samples
 from ssdlab.cli.sim import sim_document
-from ssdlab.errors import Interrupted
+from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding
 from ssdlab.report.cache import CLIFF, bytes_series
@@ -197,16 +197,13 @@ def test_ctrl_c_keeps_the_finished_points(conn: sqlite3.Connection) -> None:
     assert not math.isnan(document.data["points"][0]["waf"])
 
 
-def test_a_drive_without_timing_still_gives_waf_and_life(conn: sqlite3.Connection) -> None:
-    # all NAND times 0: no simulated time passes, so no throughput and no cliff — but the
-    # counters, WAF and the life projection do not depend on time
-    plan = _plan(timing=Timing(0.0, 0.0, 0.0, 0.0))
-    run_id, (result,) = _simulated(conn, _spec(plan))
-    (step,) = store.load_step_results(conn, run_id)
-    assert all(p.bw_bytes_per_s is None for p in step.series)
-    run = store.load_run(conn, run_id)
-    assert run is not None
-    data = sim_document(conn, run).data["result"]
-    assert data["cliff_bytes"] is None
-    assert data["waf"] == pytest.approx(result.waf)
-    assert data["lifetime_days"] is not None and data["lifetime_days"] > 0
+def test_a_drive_whose_writes_take_no_time_is_refused_with_the_reason(
+    conn: sqlite3.Connection,
+) -> None:
+    # all NAND times 0 would give infinite throughput: the simulator refuses it, and a run
+    # that got as far as the store says why it failed (the CLI checks before it opens the store)
+    with pytest.raises(UsageError, match="program times must be positive"):
+        _simulated(conn, _spec(_plan(timing=Timing(0.0, 0.0, 0.0, 0.0))))
+    (run,) = store.list_runs(conn)
+    assert run.status is RunStatus.FAILED
+    assert "program times must be positive" in (run.status_reason or "")
