@@ -216,7 +216,8 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
             analyse=analyse_endurance,
             check_round=runner.check_iteration,
         )
-    args.keep = True
+    if outcome.status is RunStatus.COMPLETE and not getattr(args, "keep", False):
+        _remove_test_file(conn, run_id, target.path)  # the test file the run made, if any
     return _finish(args, out, conn, outcome, database)
 
 

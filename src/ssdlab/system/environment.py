@@ -9,13 +9,17 @@ from pathlib import Path
 
 from ssdlab import __version__
 from ssdlab.model.run import Environment, RunRecord
+from ssdlab.system.health import smartctl_timeout_s
+
+VERSION_TIMEOUT_S = 20.0
 
 
 def _first_line(argv: list[str]) -> str | None:
     if shutil.which(argv[0]) is None:
         return None
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=20, check=False)
+        limit = min(VERSION_TIMEOUT_S, smartctl_timeout_s())  # a hung tool must not hang a run
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=limit, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     lines = (done.stdout or done.stderr).strip().splitlines()

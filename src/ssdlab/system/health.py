@@ -6,6 +6,7 @@ missing tool gives notes, not errors, so benchmarks never fail for want of healt
 
 import dataclasses
 import json
+import os
 import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -25,6 +26,21 @@ from ssdlab.parse.smartctl_json import normalise_smartctl
 from ssdlab.system.process import ProcessRunner
 
 SMARTCTL_TIMEOUT_S = 60.0
+# A drive that hangs smartctl must not hang a run: override the limit (seconds) for slow USB
+# bridges, or to test the limit itself.
+TIMEOUT_ENV = "SSDLAB_SMARTCTL_TIMEOUT_S"
+
+
+def smartctl_timeout_s() -> float:
+    """The time limit for one smartctl or nvme-cli call ($SSDLAB_SMARTCTL_TIMEOUT_S, else 60)."""
+    text = os.environ.get(TIMEOUT_ENV, "")
+    try:
+        value = float(text)
+    except ValueError:
+        return SMARTCTL_TIMEOUT_S
+    return value if 0 < value < 86400 else SMARTCTL_TIMEOUT_S
+
+
 # smartctl exit-status bits 0-2 mean the command itself failed; 3-7 report the disk's health.
 COMMAND_FAILURE_BITS = 0b111
 
@@ -56,7 +72,7 @@ def _smartctl_messages(doc: dict[str, object]) -> str:
 
 def _run(processes: ProcessRunner, argv: list[str], tool: str, notes: list[str]) -> Capture | None:
     try:
-        return processes.run(argv, tool=tool, timeout_s=SMARTCTL_TIMEOUT_S)
+        return processes.run(argv, tool=tool, timeout_s=smartctl_timeout_s())
     except ToolError as error:
         notes.append(str(error))
         return None
