@@ -15,7 +15,9 @@ from ssdlab.parse.nvme_json import (
     to_count,
 )
 from ssdlab.parse.smart_vendors import load_vendor_map
+from ssdlab.parse.smartctl_text import smartctl_text_to_json
 from ssdlab.parse.spec_sheet import parse_spec_sheet
+from tests.fuzz.harness import DATA
 
 MANY_DIGITS = "9" * 5000  # beyond Python's int/str conversion limit (4300 digits)
 INF_DIGITS = "9" * 400  # float() reads it as inf
@@ -128,3 +130,13 @@ def test_text_with_digit_runs_beyond_any_counter() -> None:
         parse_interval_logs({"j_bw.1.log": f"{MANY_DIGITS}, 1, 0, 0\n"})
     with pytest.raises(ParseError, match="not a non-negative number"):
         parse_interval_logs({"j_bw.1.log": f"1000, {INF_DIGITS}, 0, 0\n"})
+
+
+def test_an_nvme_temperature_sensor_number_beyond_eight_is_refused() -> None:
+    """A mutated 'Temperature Sensor 99999999' line built a list of 10^8 entries (a hang)."""
+    text = (DATA / "smart-text" / "samsung-970evo-nvme-a.txt").read_text(encoding="utf-8")
+    assert "Temperature Sensor 1:" in text
+    mutated = text.replace("Temperature Sensor 1:", "Temperature Sensor 99999999:", 1)
+    with pytest.raises(ParseError, match="sensors 1 to 8"):
+        smartctl_text_to_json(mutated)
+    assert smartctl_text_to_json(text)["nvme_smart_health_information_log"]

@@ -191,6 +191,7 @@ _NVME_FIELDS: dict[str, str] = {
 }
 _NVME_MANDATORY = tuple(_NVME_FIELDS)[:15]
 _NVME_SENSOR = re.compile(r"Temperature Sensor (\d+)")
+NVME_TEMPERATURE_SENSORS = 8  # the health log has eight sensor fields
 
 _SATA_SPEED_UNITS = {"1.5 Gb/s": 15, "3.0 Gb/s": 30, "6.0 Gb/s": 60}
 _DEVSTAT_GLOBALS: dict[tuple[int, int], tuple[str, ...]] = {
@@ -839,8 +840,14 @@ def _read_nvme_log(state: _State, start: int, nsid: str | None) -> int:
         value = pair.group("value")
         sensor = _NVME_SENSOR.fullmatch(label)
         if sensor is not None:
+            number = int(sensor.group(1))
+            if not 1 <= number <= NVME_TEMPERATURE_SENSORS:
+                raise ParseError(
+                    f"line {index + 1}: temperature sensor {number}: NVMe has sensors 1 to "
+                    f"{NVME_TEMPERATURE_SENSORS}"
+                )
             celsius = re.fullmatch(r"(-?\d+) Celsius", value)
-            sensors[int(sensor.group(1))] = None if celsius is None else int(celsius.group(1))
+            sensors[number] = None if celsius is None else int(celsius.group(1))
         elif label in _NVME_FIELDS:
             json_key = _NVME_FIELDS[label]
             seen.add(label)
