@@ -184,16 +184,20 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
     return None
 
 
-def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int:
-    database = db_path(args)
-    conn = open_db(args)
+def _endurance_run(conn: sqlite3.Connection, run_id: int, other: str) -> RunRecord:
+    """The stored endurance run `run_id`; a usage error (saying what `other` does) if not."""
     run = store.load_run(conn, run_id)
     if run is None:
         raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
     if run.profile != PROFILE:
-        raise UsageError(
-            f"run {run_id} is a {run.profile} run; 'ssdlab resume {run_id}' continues it"
-        )
+        raise UsageError(f"run {run_id} is a {run.profile} run, not an endurance run; {other}")
+    return run
+
+
+def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int:
+    database = db_path(args)
+    conn = open_db(args)
+    run = _endurance_run(conn, run_id, f"'ssdlab resume {run_id}' continues it")
     if run.status.value not in ("interrupted", "failed"):
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
     plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
@@ -292,14 +296,7 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     (it may be running right now: the store is read, never written)."""
     conn = open_db(args)
     run_id = run_id_arg(conn, args.run)
-    run = store.load_run(conn, run_id)
-    if run is None:
-        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
-    if run.profile != PROFILE:
-        raise UsageError(
-            f"run {run_id} is a {run.profile} run; 'ssdlab show {run_id}' shows it "
-            "('ssdlab status' is for endurance runs)"
-        )
+    _endurance_run(conn, run_id, f"'ssdlab show {run_id}' shows it")
     results = load_profile_results(conn, run_id)
     document = build_endurance_document(results, _rating(args, conn, results.health))
     emit_document(out, document, plots=args.plots, as_json=args.json)
