@@ -62,3 +62,4 @@ class RunRecord:
     host: str
     pid: int
     boot_id: str | None
+    pid_namespace: str | None = None  # e.g. 'pid:[4026531836]'; None: not recorded

@@ -18,7 +18,7 @@ from ssdlab.model.target import Target
 from ssdlab.runner.events import Event, Notice
 from ssdlab.store import runs as store
 from ssdlab.store.health import add_health_sample
-from ssdlab.system.environment import read_boot_id
+from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.filetarget import remove_test_file
 from ssdlab.system.fio import FioTool
 from ssdlab.system.health import HealthReading
@@ -98,6 +98,7 @@ class RunnerBase:
                 host=socket.gethostname(),
                 pid=os.getpid(),
                 boot_id=read_boot_id(),
+                pid_namespace=read_pid_namespace(),
             ),
         )
 

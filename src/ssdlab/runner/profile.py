@@ -33,7 +33,7 @@ from ssdlab.runner.lifecycle import RunHeader, RunnerBase, fio_failure
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.profile_runs import load_fio_outputs
-from ssdlab.system.environment import read_boot_id
+from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.fio import run_fio_job
 from ssdlab.system.health import HealthReading
 
@@ -157,7 +157,7 @@ class ProfileRunner(RunnerBase):
         captures kept), and the resumption is recorded as a finding."""
         kept = store.load_step_results(self._conn, run_id, with_series=False)
         done = frozenset((step.step_key, step.round_index) for step in kept)
-        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id())
+        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
         return self._drive(
@@ -204,6 +204,7 @@ class ProfileRunner(RunnerBase):
             work,
             keep_file=keep_file,
             read_health=read_health,
+            destructive=plan.destructive,
             resumed_file_id=resumed_file_id,
         )
         return ProfileOutcome(run_id, status, reason, tuple(steps), facts)

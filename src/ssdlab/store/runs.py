@@ -106,6 +106,7 @@ class NewRun:
     host: str
     pid: int
     boot_id: str | None
+    pid_namespace: str | None = None  # the PID namespace `pid` belongs to (schema 5)
 
 
 def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
@@ -113,8 +114,8 @@ def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
         cursor = conn.execute(
             "INSERT INTO runs (kind, profile, profile_version, preset, status, target_kind,"
             " target_path, target_json, device_id, settings_json, plan_json, environment_json,"
-            " started_at_s, host, pid, boot_id)"
-            " VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " started_at_s, host, pid, boot_id, pid_namespace)"
+            " VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run.kind,
                 run.profile,
@@ -131,6 +132,7 @@ def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
                 run.host,
                 run.pid,
                 run.boot_id,
+                run.pid_namespace,
             ),
         )
         return int(cursor.lastrowid or 0)
@@ -146,13 +148,20 @@ def finish_run(
         )
 
 
-def reopen_run(conn: sqlite3.Connection, run_id: int, pid: int, boot_id: str | None) -> None:
-    """Continue a finished or interrupted run (a watch series) from this process."""
+def reopen_run(
+    conn: sqlite3.Connection,
+    run_id: int,
+    pid: int,
+    boot_id: str | None,
+    pid_namespace: str | None = None,
+) -> None:
+    """Continue a finished or interrupted run (a watch series) from this process; the pid,
+    boot id and PID namespace recorded are this process's from now on."""
     with transaction(conn):
         conn.execute(
             "UPDATE runs SET status = 'running', status_reason = NULL, ended_at_s = NULL,"
-            " pid = ?, boot_id = ? WHERE id = ?",
-            (pid, boot_id, run_id),
+            " pid = ?, boot_id = ?, pid_namespace = ? WHERE id = ?",
+            (pid, boot_id, pid_namespace, run_id),
         )
 
 
@@ -293,6 +302,7 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
         host=row["host"],
         pid=int(row["pid"]),
         boot_id=row["boot_id"],
+        pid_namespace=row["pid_namespace"],
     )
 
 
@@ -301,6 +311,15 @@ def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRec
     if limit is not None:
         sql += f" LIMIT {int(limit):d}"
     return [_run_from_row(row) for row in conn.execute(sql).fetchall()]
+
+
+def running_runs_on(conn: sqlite3.Connection, target_path: str) -> list[RunRecord]:
+    """Runs recorded as running on this target (their processes may have died since)."""
+    rows = conn.execute(
+        "SELECT * FROM runs WHERE status = 'running' AND target_path = ? ORDER BY id",
+        (target_path,),
+    ).fetchall()
+    return [_run_from_row(row) for row in rows]
 
 
 def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:

@@ -75,25 +75,57 @@ def collect_environment(fio_version: str | None) -> Environment:
     )
 
 
-def run_process_alive(run: RunRecord) -> bool:
-    """Whether the process that started `run` still runs on this machine.
+def read_pid_namespace(link: Path = Path("/proc/self/ns/pid")) -> str | None:
+    """The PID namespace this process lives in, as the kernel names it ('pid:[4026531836]').
 
-    A run recorded on another host is assumed alive (we cannot know); a different boot id means
-    the machine restarted since, so the process is gone.
+    A pid means something only within its namespace: a run recorded in a container is not
+    judged from the host, nor the other way round."""
+    try:
+        return os.readlink(link) or None
+    except OSError:
+        return None
+
+
+def process_start_ticks(pid: int, proc_root: Path = Path("/proc")) -> int | None:
+    """When process `pid` started, in clock ticks after boot (field 22 of /proc/PID/stat);
+    with the pid and the boot id it names one process, even after its pid is reused."""
+    try:
+        stat = (proc_root / str(pid) / "stat").read_text(encoding="ascii", errors="replace")
+        return int(stat.rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def run_liveness(run: RunRecord, proc_root: Path = Path("/proc")) -> str | None:
+    """None when the process that started `run` is gone for certain; otherwise why it may
+    still run. A run of another host or another PID namespace cannot be judged from here, so
+    it counts as alive; a different boot id means the machine restarted since, so it is gone.
     """
     if run.host != socket.gethostname():
-        return True
+        return f"run {run.run_id} was started on host {run.host}, which ssdlab cannot see from here"
     boot_id = read_boot_id()
     if run.boot_id is not None and boot_id is not None and run.boot_id != boot_id:
-        return False
+        return None
+    if run.pid_namespace is not None and run.pid_namespace != read_pid_namespace():
+        return (
+            f"run {run.run_id} was started in another PID namespace ({run.pid_namespace}, a "
+            "container or the host), where ssdlab cannot tell whether its process still runs"
+        )
     try:
         os.kill(run.pid, 0)
     except ProcessLookupError:
-        return False
+        return None
     except PermissionError:
-        return True
-    cmdline = Path(f"/proc/{run.pid}/cmdline")
+        return f"the process of run {run.run_id} (pid {run.pid}) still runs"
+    cmdline = proc_root / str(run.pid) / "cmdline"
     try:
-        return b"ssdlab" in cmdline.read_bytes()
+        if b"ssdlab" in cmdline.read_bytes():
+            return f"the process of run {run.run_id} (pid {run.pid}) still runs"
     except OSError:
-        return False
+        return None
+    return None
+
+
+def run_process_alive(run: RunRecord) -> bool:
+    """Whether the process that started `run` may still run (see `run_liveness`)."""
+    return run_liveness(run) is not None
