@@ -44,6 +44,22 @@ class FilesystemInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class LoopBacking:
+    """A loop device whose content is (part of) one of the target's devices.
+
+    Loop devices register no holder and claim nothing exclusively, so only their
+    ``loop/backing_file`` shows that writing to ``device`` rewrites what ``loop`` holds.
+    """
+
+    device: str  # the target or one of its partitions (kernel name)
+    loop: str  # the loop device stacked directly on it
+    above: tuple[str, ...] = ()  # loop devices stacked on `loop` in turn, nearest first
+    mounts: tuple[tuple[str, str], ...] = ()  # (device, mount point) in `loop`'s stack
+    through: str | None = None  # the loop sits on this disk, whose range includes `device`
+    backing_path: str | None = None  # the shared backing file (for DeviceUsage.shares_backing)
+
+
+@dataclass(frozen=True, slots=True)
 class DeviceUsage:
     """Everything that makes writing to a block device unsafe, as found on the system.
 
@@ -57,6 +73,21 @@ class DeviceUsage:
     holders: tuple[tuple[str, str], ...] = ()  # (device name, holder name e.g. dm-0, md0)
     backs_root: tuple[str, ...] = ()  # device names through which / is stored
     holds_database: tuple[str, ...] = ()  # device names through which the ssdlab db is stored
+    backs_loops: tuple[LoopBacking, ...] = ()  # loop devices whose backing file is ours
+    shares_backing: tuple[LoopBacking, ...] = ()  # other loops on the target loop's own file
+    # A loop target writes through to the block device it is attached to (device, backing
+    # device); that device's own usage, when anything uses it, is backing_usage.
+    backing: tuple[str, str] | None = None
+    backing_usage: "DeviceUsage | None" = None
+
+
+@dataclass(frozen=True, slots=True)
+class FileIdentity:
+    """Which file a path led to when ssdlab created it (st_dev, st_ino): what makes a test file
+    ssdlab's, never its name."""
+
+    device: int
+    inode: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +98,8 @@ class Target:
     path: str  # the test file, or the device node (symlinks resolved)
     size_bytes: int  # the region the tests use
     requested: str  # what the user typed
-    created_file: bool = False  # ssdlab made the test file and must remove it
+    created_file: bool = False  # ssdlab makes the test file (system/write_gate) and removes it
+    reuses_test_file: bool = False  # writes go to an existing file: the store must own it
     direct_io: bool = True
     device: DeviceIdentity | None = None  # for a file: the device under its filesystem
     filesystem: FilesystemInfo | None = None
@@ -86,3 +118,6 @@ class PurgeSupport:
     ata_security_erase: bool | None = None  # security feature supported, not frozen, no password
     scsi_format: bool | None = None  # sg_format present and the device is SCSI/SAS
     discard: bool | None = None
+    # The disk (kernel name) when the target is one of its partitions: a drive's own purge
+    # (nvme-format, ata-secure-erase, scsi-format) erases all of it, not just the partition.
+    whole_drive: str | None = None

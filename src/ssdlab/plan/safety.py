@@ -5,7 +5,7 @@ nothing uses the device or any of its partitions.
 """
 
 from ssdlab.errors import SafetyRefusal
-from ssdlab.model.target import DeviceUsage
+from ssdlab.model.target import DeviceUsage, LoopBacking
 
 
 def _node(name: str) -> str:
@@ -23,9 +23,71 @@ def _described(device: str, disk: str) -> str:
     return f"{_node(device)} (partition of {_node(disk)})"
 
 
+def _detach_advice(backing: LoopBacking) -> str:
+    """What to run before writing: unmount the stack's filesystems, then detach its loop
+    devices from the top down (a busy loop device is only detached once nothing uses it)."""
+    loops = (backing.loop, *backing.above)
+    commands = [f"umount {mount_point}" for _, mount_point in reversed(backing.mounts)]
+    commands.append("losetup -d " + " ".join(_node(loop) for loop in reversed(loops)))
+    verb = "unmount and detach" if backing.mounts else "detach"
+    what = "them" if backing.above or backing.mounts else "it"
+    return f"{verb} {what} first: " + "; ".join(commands)
+
+
+def _stack_text(backing: LoopBacking) -> str:
+    """/dev/loop8 (with /dev/loop9 stacked on it) (/dev/loop9 is mounted at /mnt/x)."""
+    text = _node(backing.loop)
+    if backing.above:
+        stacked = ", ".join(_node(loop) for loop in backing.above)
+        text += f" (with {stacked} stacked on it)"
+    if backing.mounts:
+        text += (
+            " ("
+            + "; ".join(
+                f"{_node(device)} is mounted at {mount_point}"
+                for device, mount_point in backing.mounts
+            )
+            + ")"
+        )
+    return text
+
+
+def _loop_reasons(usage: DeviceUsage) -> list[str]:
+    disk = usage.name
+    reasons = []
+    for backing in usage.backs_loops:
+        device = _described(backing.device, disk)
+        if backing.through is None:
+            where = f"{device} is the backing file of {_stack_text(backing)}"
+        else:
+            where = (
+                f"{device} lies within {_node(backing.through)}, the backing file of "
+                f"{_stack_text(backing)}"
+            )
+        reasons.append(f"{where} — {_detach_advice(backing)}")
+    for backing in usage.shares_backing:
+        reasons.append(
+            f"{_node(backing.device)} and {_stack_text(backing)} are attached to the same file "
+            f"({backing.backing_path}) — writing to one rewrites the other; "
+            f"{_detach_advice(backing)}"
+        )
+    if usage.backing is not None and usage.backing_usage is not None:
+        loop, device = usage.backing
+        for reason in refusal_reasons(usage.backing_usage):
+            reasons.append(
+                f"{_node(loop)} writes through to its backing file {_node(device)}, which is in "
+                f"use: {reason}"
+            )
+    return reasons
+
+
 def refusal_reasons(usage: DeviceUsage, *, database_path: str | None = None) -> tuple[str, ...]:
     """One plain sentence for every use of the device that forbids writing to it; () when
-    nothing does. ``database_path`` only makes the database sentence more precise."""
+    nothing does. ``database_path`` only makes the database sentence more precise.
+
+    A loop target is judged through what it is attached to: a block device in use (its own
+    reasons, each introduced as such), or a file another loop device shows too.
+    """
     disk = usage.name
     reasons = []
     for device, mount_point in usage.mounts:
@@ -46,6 +108,7 @@ def refusal_reasons(usage: DeviceUsage, *, database_path: str | None = None) -> 
         reasons.append(
             f"{_described(device, disk)} holds the ssdlab database{where} — use --db elsewhere"
         )
+    reasons.extend(_loop_reasons(usage))
     return tuple(reasons)
 
 

@@ -142,6 +142,45 @@ def slaves_of(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[str, ...]:
     return _list_dir(_class_dir(name, sysfs_root) / "slaves")
 
 
+def loop_devices(sysfs_root: Path = SYSFS_ROOT) -> tuple[str, ...]:
+    """Every loop device the kernel lists in ``block/`` (attached or not)."""
+    return tuple(name for name in _list_dir(sysfs_root / "block") if name.startswith("loop"))
+
+
+def loop_backing_file(name: str, sysfs_root: Path = SYSFS_ROOT) -> str | None:
+    """The path a loop device is attached to (``loop/backing_file``); None when detached.
+
+    The kernel writes the path as the attaching process saw it, with " (deleted)" appended
+    when the file has been removed since.
+    """
+    try:
+        text = (_class_dir(name, sysfs_root) / "loop" / "backing_file").read_bytes()
+    except (OSError, TargetError):
+        return None
+    path = os.fsdecode(text.removesuffix(b"\n"))
+    return path or None
+
+
+def loop_range_bytes(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[int, int | None]:
+    """(offset, length) of the part of its backing file a loop device shows; length None:
+    to the end (``loop/sizelimit`` 0). Unreadable values read as the whole file."""
+    directory = _class_dir(name, sysfs_root) / "loop"
+    offset = _read_int(directory / "offset") or 0
+    limit = _read_int(directory / "sizelimit") or 0
+    return offset, limit or None
+
+
+def partition_range_bytes(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[int, int] | None:
+    """(start, length) of a partition on its disk, from sysfs ``start`` and ``size``; None
+    when sysfs does not say."""
+    directory = _class_dir(name, sysfs_root)
+    start = _read_int(directory / "start")
+    sectors = _read_int(directory / "size")
+    if start is None or sectors is None:
+        return None
+    return start * SECTOR_BYTES, sectors * SECTOR_BYTES
+
+
 def resolve_block_device(path: str, sysfs_root: Path = SYSFS_ROOT) -> str:
     """The kernel name of the block device at ``path`` (symlinks such as /dev/disk/by-id/...
     are followed). Raises TargetError when the path is missing or not a block device."""

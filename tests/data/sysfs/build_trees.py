@@ -354,12 +354,87 @@ def case_usb(tree: Tree) -> None:
     )
 
 
+LOOP_QUEUE = {**SSD_QUEUE, "scheduler": "[none] mq-deadline kyber bfq", "nr_requests": "128"}
+SECTORS_1G = 2097152
+
+
+def loop_device(
+    tree: Tree, minor: int, backing_file: str, *, offset: int = 0, sizelimit: int = 0
+) -> Path:
+    """loopN in devices/virtual/block with its loop/ attributes (offset and sizelimit in
+    bytes, as the kernel shows them)."""
+    directory = tree.block(
+        tree.sys / "devices/virtual/block",
+        f"loop{minor}",
+        (7, minor),
+        sizelimit // 512 if sizelimit else SECTORS_1G,
+        queue=LOOP_QUEUE,
+        extra={"removable": "0"},
+    )
+    tree.attributes(
+        directory / "loop",
+        {
+            "backing_file": backing_file,
+            "offset": str(offset),
+            "sizelimit": str(sizelimit),
+            "autoclear": "0",
+            "partscan": "0",
+            "dio": "0",
+        },
+    )
+    return directory
+
+
+def case_loop_stack(tree: Tree) -> None:
+    """(f) NVMe nvme0n1 with three 1 GiB partitions and loop devices stacked on it, which
+    register no holder: loop7 on nvme0n1p1, loop8 on loop7, loop9 on loop8 (ext4 mounted at
+    /mnt/inner); loop10 on the whole nvme0n1 at nvme0n1p2's offset and size (losetup -o
+    --sizelimit); nvme0n1p3 mounted at /data with loop11 on it; loop12 and loop13 attached to
+    the same image file; loop14 detached."""
+    controller = tree.sys / "devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0"
+    tree.attributes(
+        controller,
+        {
+            "model": f"{'WD_BLACK SN770 1TB':<40}",
+            "serial": f"{'22000000000A':<20}",
+            "firmware_rev": f"{'731100WD':<8}",
+            "transport": "pcie",
+            "state": "live",
+        },
+    )
+    nvme0n1 = tree.block(
+        controller, "nvme0n1", (259, 0), 1953525168, queue=NVME_QUEUE, device=controller
+    )
+    for number in (1, 2, 3):
+        start = 2048 + (number - 1) * SECTORS_1G
+        tree.block(
+            nvme0n1, f"nvme0n1p{number}", (259, number), SECTORS_1G, partition=(number, start)
+        )
+    loop_device(tree, 7, "/dev/nvme0n1p1")
+    loop_device(tree, 8, "/dev/loop7")
+    loop_device(tree, 9, "/dev/loop8")
+    p2 = (2048 + SECTORS_1G) * 512
+    loop_device(tree, 10, "/dev/nvme0n1", offset=p2, sizelimit=SECTORS_1G * 512)
+    loop_device(tree, 11, "/dev/nvme0n1p3")
+    loop_device(tree, 12, "/srv/images/disk.img")
+    loop_device(tree, 13, "/srv/images/disk.img")
+    tree.block(tree.sys / "devices/virtual/block", "loop14", (7, 14), 0, queue=LOOP_QUEUE)
+    tree.proc(
+        "21 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw,errors=remount-ro\n"
+        + PROC_HEAD
+        + "60 21 259:3 / /data rw,relatime shared:30 - ext4 /dev/nvme0n1p3 rw\n"
+        + "61 21 7:9 / /mnt/inner rw,relatime shared:31 - ext4 /dev/loop9 rw\n",
+        SWAPS_HEAD,
+    )
+
+
 CASES = {
     "sata_root": case_sata_root,
     "nvme_lvm": case_nvme_lvm,
     "md_member": case_md_member,
     "clean": case_clean,
     "usb": case_usb,
+    "loop_stack": case_loop_stack,
 }
 
 
