@@ -4,7 +4,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
@@ -14,6 +13,7 @@ from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS, export_json
 from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.store import runs as store
+from ssdlab.system.write_gate import write_output
 
 from .profiles import PROFILES, document_builder_of
 from .render import print_document, print_quick_report
@@ -31,10 +31,12 @@ def _load_report(args: argparse.Namespace) -> QuickReport:
 
 def cmd_runs(args: argparse.Namespace, out: Console) -> int:
     conn = open_db(args)
-    runs = store.list_runs(conn, args.limit)
+    listed = store.list_run_rows(conn, args.limit)
     if args.json:
         rows = [
-            {
+            {"id": r.run_id, "unreadable": r.problem}
+            if isinstance(r, store.UnreadableRun)
+            else {
                 "id": r.run_id,
                 "kind": r.kind,
                 "preset": r.preset,
@@ -44,20 +46,23 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
                 "started_at_s": r.started_at_s,
                 "ended_at_s": r.ended_at_s,
             }
-            for r in runs
+            for r in listed
         ]
         sys.stdout.write(
             json.dumps({"format": "ssdlab-runs", "format_version": 1, "runs": rows}, indent=2)
             + "\n"
         )
         return 0
-    if not runs:
+    if not listed:
         out.print("no runs stored yet; start one with 'ssdlab quick'")
         return 0
     table = Table(title="stored runs")
     for column in ("id", "started", "kind", "preset", "status", "target"):
         table.add_column(column)
-    for r in runs:
+    for r in listed:
+        if isinstance(r, store.UnreadableRun):
+            table.add_row(str(r.run_id), "", "", "", "unreadable", r.problem)
+            continue
         table.add_row(
             str(r.run_id),
             time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_at_s)),
@@ -67,6 +72,13 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
             r.target_path,
         )
     out.print(table)
+    for r in listed:
+        if isinstance(r, store.UnreadableRun):
+            out.print(
+                f"run {r.run_id}: unreadable row — {r.problem}; the other runs are intact",
+                highlight=False,
+                markup=False,
+            )
     return 0
 
 
@@ -123,10 +135,7 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
     else:
         text = EXPORTERS[args.format](_load_report(args))
     if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise SsdlabError(f"cannot write {args.output}: {error.strerror}") from error
+        write_output(args.output, text, "-o")
         out.print(f"wrote {args.output}", highlight=False)
     else:
         sys.stdout.write(text)

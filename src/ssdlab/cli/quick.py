@@ -25,9 +25,10 @@ from ssdlab.system.devicetarget import (
     resolve_device_target,
 )
 from ssdlab.system.environment import collect_environment
-from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
+from ssdlab.system.filetarget import resolve_file_target
 from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 
 from .jobs import emit_plan
@@ -77,7 +78,7 @@ def _needs_fill(target: Target, settings: QuickSettings, writes: bool) -> bool:
     if target.created_file:
         return True
     path = Path(target.path)
-    return is_test_file_name(path.name) and path.stat().st_size < settings.size_bytes
+    return target.reuses_test_file and path.stat().st_size < settings.size_bytes
 
 
 def build_plan(args: argparse.Namespace) -> tuple[Plan, Target]:
@@ -119,6 +120,7 @@ def cmd_plan(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     plan, target = build_plan(args)
+    refuse_while_fio_writes(target.path)
     database = db_path(args)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
@@ -169,13 +171,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(export_json(report))
     else:
         print_quick_report(out, report)
-        kept = ""
-        if args.keep and target.created_file:
-            kept = (
-                f"; test file kept at {target.path}"
-                if Path(target.path).exists()
-                else f"; no test file to keep ({args.ioengine} wrote none)"
-            )
+        kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":
         raise Interrupted(

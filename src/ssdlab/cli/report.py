@@ -14,12 +14,13 @@ from ssdlab.analysis.compare import (
     compare_runs,
     parse_fail_rule,
 )
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document
 from ssdlab.report.document import Document, Section, document_json, render_markdown
 from ssdlab.report.html import ReportPart, render_html, render_markdown_report
 from ssdlab.report.plots import render_chart
+from ssdlab.system.write_gate import make_output_folder, write_output
 
 from .documents import load_runs, report_parts, report_provenance, run_metrics
 from .render import print_document
@@ -27,16 +28,6 @@ from .specs import known_spec_sheets
 from .store_access import open_db, run_id_arg
 
 REGRESSION_EXIT = 4
-
-
-def _write(path: str, data: str | bytes) -> None:
-    try:
-        if isinstance(data, bytes):
-            Path(path).write_bytes(data)
-        else:
-            Path(path).write_text(data, encoding="utf-8")
-    except OSError as error:
-        raise SsdlabError(f"cannot write {path}: {error.strerror}") from error
 
 
 def _format(args: argparse.Namespace) -> str:
@@ -49,16 +40,14 @@ def _format(args: argparse.Namespace) -> str:
 
 def _write_markdown_charts(output: str, parts: list[ReportPart]) -> dict[str, str]:
     """Charts of a Markdown report as PNG files in '<stem>-charts/' beside it."""
-    folder = Path(output).with_name(Path(output).stem + "-charts")
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError as error:
-        raise SsdlabError(f"cannot create {folder}: {error.strerror}") from error
+    folder = make_output_folder(
+        str(Path(output).with_name(Path(output).stem + "-charts")), "-o (its chart folder)"
+    )
     links = {}
     for part in parts:
         for chart in part.document.charts:
             name = f"{part.anchor}-{chart.key}.png"
-            _write(str(folder / name), render_chart(chart, "png"))
+            write_output(str(folder / name), render_chart(chart, "png"), "-o (a chart)")
             links[f"{part.anchor}/{chart.key}"] = f"{folder.name}/{name}"
     return links
 
@@ -84,7 +73,7 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     else:
         text = render_html(title, parts, front=front, provenance=report_provenance(runs))
     if args.output:
-        _write(args.output, text)
+        write_output(args.output, text, "-o")
         out.print(f"wrote {args.output} ({len(text.encode()):,} bytes)", highlight=False)
     else:
         sys.stdout.write(text)
@@ -158,7 +147,7 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
     if fmt == "term":
         print_document(out, document)
     elif args.output:
-        _write(args.output, text)
+        write_output(args.output, text, "-o")
         out.print(f"wrote {args.output}", highlight=False)
     else:
         sys.stdout.write(text)

@@ -43,12 +43,14 @@ from ssdlab.system.devicetarget import (
     resolve_device_target,
 )
 from ssdlab.system.environment import collect_environment
-from ssdlab.system.filetarget import is_test_file_name, resolve_file_target
+from ssdlab.system.filetarget import resolve_file_target
 from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
+from ssdlab.system.write_gate import make_output_folder, write_output
 
 from .jobs import emit_plan
 from .profiles import (
@@ -113,7 +115,7 @@ def plan_target_of(
     if target.kind.value == "file":
         path = Path(target.path)
         needs_fill = target.created_file or (
-            is_test_file_name(path.name) and path.stat().st_size < target.size_bytes
+            target.reuses_test_file and path.stat().st_size < target.size_bytes
         )
     device = target.device
     is_device = target.kind.value == "device"
@@ -246,18 +248,12 @@ def cmd_plan(args: argparse.Namespace, out: Console) -> int:
 
 def write_charts(document: Document, folder: str) -> list[Path]:
     """Every chart of the document as SVG and PNG files in `folder` (created if needed)."""
-    directory = Path(folder)
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        written = []
-        for chart in document.charts:
-            for fmt in ("svg", "png"):
-                path = directory / f"{chart.key}.{fmt}"
-                path.write_bytes(render_chart(chart, fmt))
-                written.append(path)
-    except OSError as error:
-        raise SsdlabError(f"cannot write charts to {folder}: {error.strerror}") from error
-    return written
+    directory = make_output_folder(folder, "--plots")
+    return [
+        write_output(str(directory / f"{chart.key}.{fmt}"), render_chart(chart, fmt), "--plots")
+        for chart in document.charts
+        for fmt in ("svg", "png")
+    ]
 
 
 def emit_document(out: Console, document: Document, *, plots: str | None, as_json: bool) -> bool:
@@ -282,6 +278,7 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     database = db_path(args)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
+    refuse_while_fio_writes(target.path)
     processes = ProcessRunner()
     fio = find_fio(processes)
     conn = open_db(args)
@@ -409,6 +406,7 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         )
     plan = profile_plan_of(run)
     target = resumable_target(run)
+    refuse_while_fio_writes(target.path)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
     processes = ProcessRunner()

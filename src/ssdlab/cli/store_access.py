@@ -20,6 +20,7 @@ from ssdlab.store.runs import (
     mark_dead_runs,
 )
 from ssdlab.system.environment import run_process_alive
+from ssdlab.system.write_gate import check_store_path
 
 
 def db_path(args: argparse.Namespace) -> Path:
@@ -28,7 +29,9 @@ def db_path(args: argparse.Namespace) -> Path:
 
 def open_db(args: argparse.Namespace) -> sqlite3.Connection:
     """Open the store and mark runs whose process died (kill -9, power cut) as interrupted."""
-    conn = open_store(db_path(args))
+    path = db_path(args)
+    check_store_path(path)
+    conn = open_store(path)
     mark_dead_runs(conn, run_process_alive)
     return conn
 

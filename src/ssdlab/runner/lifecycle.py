@@ -13,16 +13,23 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ssdlab.errors import TargetError
 from ssdlab.model.run import Capture, Environment, RunStatus
-from ssdlab.model.target import Target
+from ssdlab.model.target import FileIdentity, Target
 from ssdlab.runner.events import Event, Notice
 from ssdlab.store import runs as store
 from ssdlab.store.health import add_health_sample
-from ssdlab.system.environment import read_boot_id, read_pid_namespace
-from ssdlab.system.filetarget import remove_test_file
+from ssdlab.system.claims import claim_target
+from ssdlab.system.environment import read_boot_id, read_pid_namespace, run_process_alive
 from ssdlab.system.fio import FioTool
 from ssdlab.system.health import HealthReading
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.write_gate import (
+    Removal,
+    create_test_file,
+    remove_test_file,
+    test_file_problem,
+)
 
 Work = Callable[[int], tuple[RunStatus, str | None]]
 
@@ -80,6 +87,9 @@ class RunnerBase:
     def _create_run(
         self, header: RunHeader, target: Target, environment: Environment, device_id: int | None
     ) -> int:
+        if target.reuses_test_file:
+            self._check_reused_test_file(target.path)
+        self._check_no_other_run(target.path)
         return store.create_run(
             self._conn,
             store.NewRun(
@@ -102,6 +112,32 @@ class RunnerBase:
             ),
         )
 
+    def _check_no_other_run(self, path: str) -> None:
+        """The store's own lock: no two live runs of one store on the same target."""
+        for run in store.running_runs_on(self._conn, path):
+            if run_process_alive(run):
+                raise TargetError(
+                    f"run {run.run_id} (pid {run.pid} on {run.host}) is still running on {path}; "
+                    "wait for it to finish or stop it, then try again"
+                )
+
+    def _check_reused_test_file(self, path: str) -> None:
+        """An existing file is written only when this store recorded creating that very file
+        (kept with --keep); a name like ssdlab-….tmp proves nothing."""
+        problems = [
+            test_file_problem(path, record.identity)
+            for record in store.owned_test_files_at(self._conn, path)
+            if record.identity is not None
+        ]
+        if not problems:
+            raise TargetError(
+                f"{path} is not a test file this store's runs created (a file named like one, "
+                "a link, or one from another store); ssdlab does not overwrite it. Give a "
+                "directory (a new test file is made there) or a new file name"
+            )
+        if all(problem is not None for problem in problems):
+            raise TargetError(f"{problems[0]}; ssdlab does not write to it")
+
     def _live(
         self,
         run_id: int,
@@ -110,6 +146,7 @@ class RunnerBase:
         *,
         keep_file: bool,
         read_health: Callable[[], HealthReading] | None,
+        destructive: bool,
         resumed_file_id: int | None = None,
     ) -> tuple[RunStatus, str | None]:
         """Health before, the work, then cleanup and the final status, whatever happens.
@@ -118,25 +155,48 @@ class RunnerBase:
             self._emit(Notice(warning))
         if read_health is not None:
             self._sample_health(run_id, "before", read_health)
-        file_id = resumed_file_id
-        if target.created_file and file_id is None:
-            file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
+        file_id, identity = resumed_file_id, None
         status, reason = RunStatus.COMPLETE, None
         try:
-            status, reason = work(run_id)
+            if resumed_file_id is not None:
+                identity = self._recorded_identity(run_id, resumed_file_id)
+                problem = test_file_problem(target.path, identity)
+                if problem is not None:
+                    raise TargetError(f"{problem}; run {run_id} cannot resume on it")
+            if target.created_file and file_id is None:
+                # registered first, so a crash right after creating it leaves a record
+                file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
+                identity = create_test_file(target.path, target.size_bytes)
+                store.record_test_file_identity(self._conn, file_id, identity)
+            with claim_target(target, destructive=destructive):
+                status, reason = work(run_id)
         except BaseException as error:
             status = RunStatus.INTERRUPTED if self._stop_requested else RunStatus.FAILED
             reason = str(error) or type(error).__name__
             raise
         finally:
-            if target.created_file and not keep_file:
-                remove_test_file(target.path)
-                if file_id is not None:
-                    store.mark_test_file_removed(self._conn, file_id, time.time())
+            if target.created_file and not keep_file and file_id is not None:
+                self._remove_test_file(file_id, target.path, identity)
             if read_health is not None and status is not RunStatus.INTERRUPTED:
                 self._sample_health(run_id, "after", read_health)
             store.finish_run(self._conn, run_id, status, reason, time.time())
         return status, reason
+
+    def _recorded_identity(self, run_id: int, file_id: int) -> FileIdentity | None:
+        found = [f for f in store.open_test_files(self._conn, run_id) if f.file_id == file_id]
+        return found[0].identity if found else None
+
+    def _remove_test_file(self, file_id: int, path: str, identity: FileIdentity | None) -> None:
+        """Remove the test file if it is still the one ssdlab created; say so when it is not."""
+        if identity is None and not os.path.lexists(path):
+            removal = Removal.GONE  # never created (fio or the creation failed first)
+        else:
+            removal = remove_test_file(path, identity)
+        if removal is Removal.NOT_OURS:
+            self._emit(
+                Notice(f"{path} was not removed: it is no longer the test file ssdlab created")
+            )
+        store.mark_test_file_removed(self._conn, file_id, time.time())
 
     def _sample_health(
         self, run_id: int, phase: str, read_health: Callable[[], HealthReading]

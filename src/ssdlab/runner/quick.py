@@ -82,6 +82,7 @@ class QuickRunner(RunnerBase):
             lambda rid: self._run_all(plan, rid, steps),
             keep_file=keep_file,
             read_health=read_health,
+            destructive=plan.destructive,
         )
         return RunOutcome(run_id, status, reason, tuple(steps))
 

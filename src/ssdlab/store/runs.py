@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -11,7 +12,7 @@ from ssdlab.errors import StoreError
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.target import DeviceIdentity
+from ssdlab.model.target import DeviceIdentity, FileIdentity
 
 
 def to_json(value: object) -> str:
@@ -250,6 +251,17 @@ def add_test_file(conn: sqlite3.Connection, run_id: int, path: str, created_at_s
         return int(cursor.lastrowid or 0)
 
 
+def record_test_file_identity(
+    conn: sqlite3.Connection, file_id: int, identity: FileIdentity
+) -> None:
+    """The device and inode of the test file ssdlab just created: what makes it ssdlab's."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE test_files SET device = ?, inode = ? WHERE id = ?",
+            (identity.device, identity.inode, file_id),
+        )
+
+
 def mark_test_file_removed(conn: sqlite3.Connection, file_id: int, removed_at_s: float) -> None:
     with transaction(conn):
         conn.execute("UPDATE test_files SET removed_at_s = ? WHERE id = ?", (removed_at_s, file_id))
@@ -261,25 +273,125 @@ class TestFileRecord:
     run_id: int
     path: str
     run_status: RunStatus
+    identity: FileIdentity | None  # None: recorded by a store before schema 5
+
+
+_TEST_FILE_COLUMNS = "f.id, f.run_id, f.path, r.status, f.device, f.inode"
+
+
+def _test_file_from_row(row: sqlite3.Row) -> TestFileRecord:
+    device, inode = row[4], row[5]
+    return TestFileRecord(
+        int(row[0]),
+        int(row[1]),
+        str(row[2]),
+        RunStatus(row[3]),
+        None if device is None or inode is None else FileIdentity(int(device), int(inode)),
+    )
 
 
 def open_test_files(conn: sqlite3.Connection, run_id: int) -> list[TestFileRecord]:
     """A run's test files not marked removed (a resumed run carries on with them)."""
     rows = conn.execute(
-        "SELECT f.id, f.run_id, f.path, r.status FROM test_files f JOIN runs r ON r.id = f.run_id"
+        f"SELECT {_TEST_FILE_COLUMNS} FROM test_files f JOIN runs r ON r.id = f.run_id"
         " WHERE f.run_id = ? AND f.removed_at_s IS NULL ORDER BY f.id",
         (run_id,),
     ).fetchall()
-    return [TestFileRecord(int(r[0]), int(r[1]), str(r[2]), RunStatus(r[3])) for r in rows]
+    return [_test_file_from_row(r) for r in rows]
 
 
 def leftover_test_files(conn: sqlite3.Connection) -> list[TestFileRecord]:
     """Test files not marked removed whose run is no longer running."""
     rows = conn.execute(
-        "SELECT f.id, f.run_id, f.path, r.status FROM test_files f JOIN runs r ON r.id = f.run_id"
+        f"SELECT {_TEST_FILE_COLUMNS} FROM test_files f JOIN runs r ON r.id = f.run_id"
         " WHERE f.removed_at_s IS NULL AND r.status != 'running' ORDER BY f.id"
     ).fetchall()
-    return [TestFileRecord(int(r[0]), int(r[1]), str(r[2]), RunStatus(r[3])) for r in rows]
+    return [_test_file_from_row(r) for r in rows]
+
+
+def owned_test_files_at(conn: sqlite3.Connection, path: str) -> list[TestFileRecord]:
+    """Test files this store recorded at `path` and never marked removed (a file kept with
+    --keep that a new run may reuse, if it is still the same file)."""
+    rows = conn.execute(
+        f"SELECT {_TEST_FILE_COLUMNS} FROM test_files f JOIN runs r ON r.id = f.run_id"
+        " WHERE f.path = ? AND f.removed_at_s IS NULL ORDER BY f.id DESC",
+        (path,),
+    ).fetchall()
+    return [_test_file_from_row(r) for r in rows]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class UnreadableRun:
+    """A row of `runs` that cannot be read back (not UTF-8, not JSON): changed outside
+    ssdlab or damaged. Listed as such; the other runs are not affected."""
+
+    run_id: int
+    problem: str  # "column target_path is not UTF-8 text"
+
+
+def unreadable_run_error(bad: UnreadableRun) -> StoreError:
+    return StoreError(
+        f"run {bad.run_id} in the run store is unreadable: {bad.problem}; its row was changed "
+        "outside ssdlab or damaged. Every other run is intact ('ssdlab runs' lists them); "
+        "restore this one from a backup of the store"
+    )
+
+
+def _json_object(row: sqlite3.Row, column: str) -> dict[str, Any]:
+    try:
+        value = json.loads(row[column])
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"column {column} is not valid JSON ({error})") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"column {column} holds JSON {type(value).__name__}, not an object")
+    return value
+
+
+_DECODE_COLUMN = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
+def _decode_problem(error: sqlite3.OperationalError) -> str | None:
+    """What a text-decoding failure of the driver says, None for any other error."""
+    match = _DECODE_COLUMN.search(str(error))
+    return None if match is None else f"column {match.group(1)} is not UTF-8 text"
+
+
+def _decoded(row: sqlite3.Row) -> RunRecord | UnreadableRun:
+    try:
+        return _run_from_row(row)
+    except (TypeError, ValueError) as error:
+        return UnreadableRun(int(row["id"]), str(error))
+
+
+def _read_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | UnreadableRun | None:
+    try:
+        row = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+    except sqlite3.OperationalError as error:
+        problem = _decode_problem(error)
+        if problem is None:
+            raise
+        return UnreadableRun(run_id, problem)
+    return None if row is None else _decoded(row)
+
+
+def _fetch_runs(
+    conn: sqlite3.Connection, where: str = "", params: tuple[object, ...] = ()
+) -> list[RunRecord | UnreadableRun]:
+    """Runs selected by `where` (and ORDER/LIMIT), each read back or marked unreadable: one
+    row SQLite cannot decode must not hide the others."""
+    try:
+        rows = conn.execute(f"SELECT * FROM runs {where}", params).fetchall()
+    except sqlite3.OperationalError as error:
+        if _decode_problem(error) is None:
+            raise
+        ids = [int(r[0]) for r in conn.execute(f"SELECT id FROM runs {where}", params)]
+        found = (_read_run(conn, run_id) for run_id in ids)
+        return [run for run in found if run is not None]
+    return [_decoded(row) for row in rows]
+
+
+def _readable(runs: list[RunRecord | UnreadableRun]) -> list[RunRecord]:
+    return [run for run in runs if isinstance(run, RunRecord)]
 
 
 def _run_from_row(row: sqlite3.Row) -> RunRecord:
@@ -293,10 +405,10 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
         status_reason=row["status_reason"],
         target_kind=row["target_kind"],
         target_path=row["target_path"],
-        target=json.loads(row["target_json"]),
-        settings=json.loads(row["settings_json"]),
-        plan=json.loads(row["plan_json"]),
-        environment=json.loads(row["environment_json"]),
+        target=_json_object(row, "target_json"),
+        settings=_json_object(row, "settings_json"),
+        plan=_json_object(row, "plan_json"),
+        environment=_json_object(row, "environment_json"),
         started_at_s=float(row["started_at_s"]),
         ended_at_s=row["ended_at_s"],
         host=row["host"],
@@ -306,11 +418,19 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
     )
 
 
-def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRecord]:
-    sql = "SELECT * FROM runs ORDER BY id DESC"
+def list_run_rows(
+    conn: sqlite3.Connection, limit: int | None = None
+) -> list[RunRecord | UnreadableRun]:
+    """Every run, newest first; a row that cannot be read back is marked, not fatal."""
+    where = "ORDER BY id DESC"
     if limit is not None:
-        sql += f" LIMIT {int(limit):d}"
-    return [_run_from_row(row) for row in conn.execute(sql).fetchall()]
+        where += f" LIMIT {int(limit):d}"
+    return _fetch_runs(conn, where)
+
+
+def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRecord]:
+    """Every readable run, newest first (unreadable rows are left out: see list_run_rows)."""
+    return _readable(list_run_rows(conn, limit))
 
 
 def running_runs_on(conn: sqlite3.Connection, target_path: str) -> list[RunRecord]:
@@ -325,8 +445,10 @@ def running_runs_on(conn: sqlite3.Connection, target_path: str) -> list[RunRecor
 def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:
     if abs(run_id) >= 2**63:  # beyond SQLite's integers (the driver would raise OverflowError)
         return None
-    row = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
-    return None if row is None else _run_from_row(row)
+    run = _read_run(conn, run_id)
+    if isinstance(run, UnreadableRun):
+        raise unreadable_run_error(run)
+    return run
 
 
 def latest_run_id(conn: sqlite3.Connection) -> int | None:
@@ -403,22 +525,28 @@ def capture_times(conn: sqlite3.Connection, run_id: int) -> dict[int, tuple[floa
 
 def mark_dead_runs(conn: sqlite3.Connection, is_alive: Callable[[RunRecord], bool]) -> list[int]:
     """Mark `running` runs whose process is gone as interrupted; return their ids."""
-    dead = [
-        run
-        for run in (
-            _run_from_row(row)
-            for row in conn.execute("SELECT * FROM runs WHERE status = 'running'").fetchall()
-        )
-        if not is_alive(run)
-    ]
+    running = _readable(_fetch_runs(conn, "WHERE status = 'running'"))
+    dead = [run for run in running if not is_alive(run)]
+    marked = []
     for run in dead:
         with transaction(conn):
-            conn.execute(
+            # only the process judged dead: a resume may have taken the run over meanwhile
+            cursor = conn.execute(
                 "UPDATE runs SET status = 'interrupted', status_reason = ? "
-                "WHERE id = ? AND status = 'running'",
-                ("the ssdlab process stopped without finishing (killed or crashed)", run.run_id),
+                "WHERE id = ? AND status = 'running' AND pid = ? AND boot_id IS ?"
+                " AND pid_namespace IS ?",
+                (
+                    "the ssdlab process stopped without finishing (killed, crashed or its "
+                    "terminal closed)",
+                    run.run_id,
+                    run.pid,
+                    run.boot_id,
+                    run.pid_namespace,
+                ),
             )
-    return [run.run_id for run in dead]
+            if cursor.rowcount:
+                marked.append(run.run_id)
+    return marked
 
 
 def delete_step_results(conn: sqlite3.Connection, run_id: int, keys: list[tuple[str, int]]) -> None:

@@ -5,12 +5,13 @@ import os
 import stat
 from pathlib import Path
 
-from ssdlab.errors import SafetyRefusal, TargetError
+from ssdlab.errors import TargetError
 from ssdlab.model.target import Target, TargetKind
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.safety import check_write_allowed
 from ssdlab.system.block import read_device_identity, resolve_block_device
+from ssdlab.system.claims import device_busy_refusal
 from ssdlab.system.usage import read_device_usage
 
 
@@ -69,9 +70,6 @@ def check_device_writes(target: Target, destroy_data: str | None, database_path:
         fd = os.open(target.path, os.O_RDONLY | os.O_EXCL)
     except OSError as error:
         if error.errno == errno.EBUSY:
-            raise SafetyRefusal(
-                f"{target.path} is in use by something (the kernel refuses an exclusive open: "
-                "a filesystem, RAID, ZFS pool or another program holds it); stop that user first"
-            ) from error
+            raise device_busy_refusal(target.path) from error
         raise TargetError(f"cannot open {target.path}: {error.strerror}") from error
     os.close(fd)

@@ -12,6 +12,7 @@ from ssdlab.model.units import MiB, describe_bytes, format_size
 from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.system.block import block_device_of_path, read_device_identity, whole_disk_of
+from ssdlab.system.write_gate import PSEUDO_FILESYSTEMS, test_file_problem
 
 TEST_FILE_PREFIX = "ssdlab-"
 TEST_FILE_SUFFIX = ".tmp"
@@ -102,6 +103,40 @@ def _memory_bytes() -> int | None:
         return None
 
 
+def _check_reusable(path: Path) -> None:
+    """An existing file may be written only if it looks like a kept test file: named like one,
+    not a link, one name. The runner then checks the store recorded creating that very file."""
+    if path.is_symlink():
+        raise TargetError(
+            f"{path} is a symbolic link; ssdlab writes only to test files it created, never "
+            "through a link. Give a directory (a test file is made and removed there)"
+        )
+    if not is_test_file_name(path.name):
+        raise TargetError(
+            f"{path} already exists and is not an ssdlab test file; ssdlab does not "
+            "overwrite your files. Give a directory (a test file is made and removed "
+            "there) or a new file name"
+        )
+    problem = test_file_problem(str(path), None)
+    if problem is not None:
+        raise TargetError(f"{problem}; ssdlab does not write to it")
+
+
+def _check_readable_whole(path: Path, size_bytes: int) -> None:
+    """A read test on an existing file must fit in it: fio lays out (rewrites) a file that is
+    smaller than the test size, which would destroy the user's file."""
+    file_bytes = path.stat().st_size
+    if file_bytes < size_bytes:
+        raise TargetError(
+            f"{path} holds {describe_bytes(file_bytes)}, less than the {format_size(size_bytes)} "
+            "test size; fio would lay the file out again and destroy its contents. Give "
+            f"--size {file_bytes // MiB}MiB or less (a read test reads within the file)"
+            if file_bytes >= MiB
+            else f"{path} holds {describe_bytes(file_bytes)}, too small for a read test; "
+            "give a larger file or a directory"
+        )
+
+
 def resolve_file_target(
     requested: str, size_bytes: int, *, direct_io: bool, writes: bool
 ) -> Target:
@@ -113,17 +148,22 @@ def resolve_file_target(
     """
     path = Path(requested).expanduser().absolute()
     check_fio_path(str(path))
+    reuses = False
+    if os.path.islink(path) and not path.exists():
+        raise TargetError(
+            f"{path} is a symbolic link to nothing ({os.readlink(path)}); ssdlab never creates "
+            "a test file through a link. Give a directory or a new file name"
+        )
     if path.is_dir():
         folder, test_file, created = path, path / new_test_file_name(), True
     elif path.exists():
         if not path.is_file():
             raise TargetError(f"{path} is neither a directory, a regular file nor a block device")
-        if writes and not is_test_file_name(path.name):
-            raise TargetError(
-                f"{path} already exists and is not an ssdlab test file; ssdlab does not "
-                "overwrite your files. Give a directory (a test file is made and removed "
-                "there) or a new file name"
-            )
+        if writes:
+            _check_reusable(path)
+            reuses = True
+        else:
+            _check_readable_whole(path, size_bytes)
         folder, test_file, created = path.parent, path, False
     else:
         if not path.parent.is_dir():
@@ -135,6 +175,13 @@ def resolve_file_target(
             f"{folder} is read-only (or not writable by you); give a writable directory"
         )
     filesystem = read_filesystem(folder)
+    if filesystem.fs_type in PSEUDO_FILESYSTEMS:
+        missing = f"there is no device {requested}; " if created else ""
+        raise TargetError(
+            f"{missing}{folder} is on {filesystem.fs_type}, the kernel's own filesystem: a test "
+            "file there would measure memory, not a drive. Check the device name with 'lsblk', "
+            "or give a directory on the drive to test"
+        )
     if direct_io:
         refused = probe_direct_io(folder)
         if refused:
@@ -172,17 +219,9 @@ def resolve_file_target(
         size_bytes=size_bytes,
         requested=requested,
         created_file=created,
+        reuses_test_file=reuses,
         direct_io=direct_io,
         device=device,
         filesystem=filesystem,
         warnings=tuple(warnings),
     )
-
-
-def remove_test_file(path: str) -> bool:
-    """Remove a test file; True if it was there."""
-    try:
-        Path(path).unlink()
-    except FileNotFoundError:
-        return False
-    return True
