@@ -3,7 +3,9 @@ pause and second write (the recovery probe).
 
 The write is bound by bytes, not time, so a cache of any size is passed; progress comes from
 fio's own status lines. Every write has fresh random data (`refill_buffers`), so a drive that
-compresses or deduplicates cannot make its cache look bigger.
+compresses or deduplicates cannot make its cache look bigger. `--rate` caps both writes at that
+many bytes per second (fio `rate=`): the log then has about size / rate / interval points
+whatever the target's speed.
 """
 
 from ssdlab.model.plan import FioJob
@@ -21,7 +23,14 @@ from ssdlab.profiles.cache import DEFAULT_BLOCK, SPEC
 
 
 def _write_job(
-    target: PlanTarget, key: str, size: int, rw: str, bs: int, iodepth: int, log_ms: int
+    target: PlanTarget,
+    key: str,
+    size: int,
+    rw: str,
+    bs: int,
+    iodepth: int,
+    log_ms: int,
+    rate: int | None,
 ) -> FioJob:
     options = (
         *target_options(target, DEFAULT_IOENGINE),
@@ -31,7 +40,14 @@ def _write_job(
         ("randrepeat", "0"),
         *log_options(key, log_ms, ("bw",)),
     )
-    section = (("rw", rw), ("bs", str(bs)), ("iodepth", str(iodepth)), ("numjobs", "1"))
+    section: tuple[tuple[str, str], ...] = (
+        ("rw", rw),
+        ("bs", str(bs)),
+        ("iodepth", str(iodepth)),
+        ("numjobs", "1"),
+    )
+    if rate is not None:
+        section = (*section, ("rate", str(rate)))
     return FioJob(global_options=options, sections=((key, section),))
 
 
@@ -41,13 +57,19 @@ def _write_step(
     pattern = values.text("pattern")
     bs = values.optional_integer("block_size") or DEFAULT_BLOCK[pattern]
     rw = "write" if pattern == "seq" else "randwrite"
+    rate = values.optional_integer("rate")
     return ProfileStep(
         key=key,
         label=label,
         role=StepRole.MEASURE,
         direction="write",
-        job=_write_job(target, key, size, rw, bs, values.integer("iodepth"), log_ms),
-        params=(("block_size_bytes", bs), ("pattern", pattern), ("size_bytes", size)),
+        job=_write_job(target, key, size, rw, bs, values.integer("iodepth"), log_ms, rate),
+        params=(
+            ("block_size_bytes", bs),
+            ("pattern", pattern),
+            ("size_bytes", size),
+            *((("rate_bytes_per_s", rate),) if rate is not None else ()),
+        ),
         log_interval_ms=log_ms,
         expected_bytes=size,
     )
@@ -75,6 +97,12 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
         )
         steps.append(
             _write_step(target, "probe", f"recovery {pattern} write", probe, values, log_ms)
+        )
+    rate = values.optional_integer("rate")
+    if rate is not None:
+        notes.append(
+            f"writes capped at {rate:,} bytes/s (fio rate=): a drive that empties its cache "
+            "while it is written this slowly may show a later cliff, or none"
         )
     if target.kind == "file":
         notes.append(

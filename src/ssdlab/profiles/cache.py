@@ -13,7 +13,10 @@ SPEC = ProfileSpec(
         "change-point method robust to noise: the bytes written before the first sustained drop "
         "(the write-cache size), in-cache and post-cache MB/s and any further steps (a slower "
         "folding phase). With --recovery-idle the drive is left idle and written again, to see "
-        "how much fast cache came back. Writes to the target."
+        "how much fast cache came back. With --rate the write runs no faster than that (fio "
+        "rate=): how the cache fares under an application's steady write rate, or a write of a "
+        "known length. A write too short to be cut into two levels (fewer log points than the "
+        "search needs) is reported as such, with what to change. Writes to the target."
     ),
     options=(
         OptionSpec(
@@ -43,6 +46,14 @@ SPEC = ProfileSpec(
             maximum=60,
         ),
         OptionSpec(
+            "rate",
+            OptionKind.SIZE,
+            None,
+            "write at most this many bytes per second (fio rate=), e.g. 200MB; default: "
+            "as fast as the target takes it",
+            minimum=64 * KiB,
+        ),
+        OptionSpec(
             "recovery_idle",
             OptionKind.SECONDS,
             None,
@@ -62,6 +73,7 @@ SPEC = ProfileSpec(
         "ssdlab run cache /dev/nvme0n1 --destroy-data /dev/nvme0n1 --plots plots/",
         "ssdlab run cache /mnt/ssd --size 50GiB --recovery-idle 300",
         "ssdlab plan cache /dev/sdb --pattern rand --block-size 128KiB",
+        "ssdlab run cache /mnt/ssd --size 20GiB --rate 200MB --log-interval 0.5",
     ),
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,

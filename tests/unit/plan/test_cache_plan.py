@@ -33,3 +33,16 @@ def test_random_pattern_and_probe() -> None:
     assert idle.idle_s == 60.0 and idle.job is None
     assert probe.expected_bytes == FILE_TARGET.size_bytes  # default: the region again
     assert not plan.destructive and plan.notes
+
+
+def test_rate_caps_both_writes_so_the_log_has_a_known_length() -> None:
+    plan = plan_cache({"rate": 16 * MiB, "recovery_idle": 1.0}, FILE_TARGET)
+    write, _, probe = plan.steps
+    for step in (write, probe):
+        assert step.job is not None
+        assert dict(step.job.sections[0][1])["rate"] == str(16 * MiB)
+        assert dict(step.params)["rate_bytes_per_s"] == 16 * MiB
+    assert any("fio rate=" in note for note in plan.notes)
+    (uncapped,) = plan_cache({}, FILE_TARGET).steps
+    assert uncapped.job is not None and "rate" not in dict(uncapped.job.sections[0][1])
+    assert "rate_bytes_per_s" not in dict(uncapped.params)
