@@ -12,7 +12,9 @@ interval.
 
 1. *Minimum segment.* A level must last at least `min_segment_points` points (default: the
    larger of 5 points and 1 % of the series) and, when given, `min_segment_bytes`. Anything
-   shorter (a spike, a dip, fio's ramp-up or its last partial interval) is not a segment.
+   shorter (a spike, a dip, fio's ramp-up or its last partial interval) is not a segment. A
+   series with fewer than two minimum segments is not searched at all: the verdict says so
+   (`short`: the points it had and the points it needed), never "no cliff".
 2. *Blocks.* Series longer than `max_blocks` points are cut into at most `max_blocks` blocks
    of (nearly) equal point counts, and each block is replaced by its median (a spike shorter
    than half a block vanishes). Shorter series are used point by point.
@@ -127,6 +129,20 @@ class CliffCriteria:
 
 
 @dataclass(frozen=True, slots=True)
+class ShortSeries:
+    """Why a series was too short to search for a cliff: what it had and what it needed.
+
+    `points` log points (and `written_bytes`) against the `points_needed` (and, when a
+    minimum segment in bytes was set, `bytes_needed`) of two minimum segments.
+    """
+
+    points: int
+    points_needed: int
+    written_bytes: float
+    bytes_needed: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class CacheCliffVerdict:
     """Where a sustained write fell off its cache, with every number it was found from.
 
@@ -139,7 +155,9 @@ class CacheCliffVerdict:
     `floor_bw_bytes_per_s` the lowest median of any segment after it (a folding phase), and
     `sustained_bw_bytes_per_s` the mean of every point after it: with fio's equal log
     intervals, the average speed of a long write once the cache is full.
-    `drop_pct` is 100 × (in-cache − post-cache) / in-cache.
+    `drop_pct` is 100 × (in-cache − post-cache) / in-cache. `short` is set (with `reason`)
+    when the series was too short to be cut into two levels: then nothing was searched, and
+    the write says nothing about a cache, not even that it has none.
     """
 
     series: tuple[tuple[float, float], ...]
@@ -153,6 +171,7 @@ class CacheCliffVerdict:
     sustained_bw_bytes_per_s: float | None
     drop_pct: float | None
     reason: str | None
+    short: ShortSeries | None = None
 
     @property
     def total_bytes(self) -> float | None:
@@ -226,7 +245,15 @@ def detect_cache_cliff(
     short = _too_short(n, total, min_points, min_segment_bytes)
     if short is not None:
         segments = _segments(bw, positions, [(0, n)]) if n else ()
-        return _verdict(points, criteria, segments, short)
+        return replace(
+            _verdict(points, criteria, segments, short),
+            short=ShortSeries(
+                n,
+                2 * min_points,
+                total,
+                None if min_segment_bytes is None else 2 * min_segment_bytes,
+            ),
+        )
 
     # 2. blocks
     block_count = math.ceil(n / block_points)

@@ -2,6 +2,11 @@
 
 The bandwidth log becomes (bytes written so far, B/s) points: each interval's bytes are its
 mean bandwidth times its length, so the x axis is what the drive had absorbed, not time.
+
+A write too short to be cut into two levels (a fast target, a small --size) is said in words
+(how long it took, how many log points it left, how many the search needs, and what to change),
+in the verdict, the stored finding (`reason`, `short`) and the report's cache section: a short
+write is never reported as "no cliff".
 """
 
 from collections.abc import Mapping, Sequence
@@ -10,6 +15,7 @@ from typing import Any
 
 from ssdlab.analysis.cliff import (
     CacheCliffVerdict,
+    ShortSeries,
     detect_cache_cliff,
     recovery_fraction,
 )
@@ -40,16 +46,73 @@ def bytes_series(step: StepResult) -> tuple[tuple[float, float], ...]:
 
 
 def _verdict(step: StepResult | None) -> CacheCliffVerdict | None:
-    if step is None:
-        return None
-    series = bytes_series(step)
-    return detect_cache_cliff(series) if series else None
+    """The cliff verdict of a write step; a step with no log point at all is a short series."""
+    return None if step is None else detect_cache_cliff(bytes_series(step))
 
 
-def _body(verdict: CacheCliffVerdict) -> dict[str, Any]:
+def write_seconds(step: StepResult) -> float | None:
+    """How long fio wrote: its runtime, else the end of the last logged interval."""
+    if step.write is not None and step.write.runtime_s > 0:
+        return step.write.runtime_s
+    ends = [p.elapsed_s for p in step.series if p.direction == "write"]
+    return max(ends) if ends else None
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2g} s" if value < 10 else f"{value:,.0f} s"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def too_short_sentence(
+    short: ShortSeries, write_s: float | None, log_interval_s: float | None, what: str = "write"
+) -> str:
+    """Why a write was too short to find a cliff, in words, with what to change."""
+    took = f"the {what} took {_seconds(write_s)}" if write_s is not None else f"the {what}"
+    points = "no log point" if short.points == 0 else _plural(short.points, "log point")
+    every = "" if log_interval_s is None else f" (one every {log_interval_s:g} s)"
+    if short.points >= short.points_needed and short.bytes_needed is not None:
+        had = (
+            f"{describe_gb(short.written_bytes)} written, less than the "
+            f"{describe_gb(short.bytes_needed)} the cliff detection needs"
+        )
+    else:
+        had = f"{points}{every}, fewer than the {short.points_needed} the cliff detection needs"
+    advice = "write more (--size), log more often (--log-interval) or cap the speed (--rate)"
+    if log_interval_s is not None:
+        # one more interval than the points needed: fio may drop the last partial one
+        advice += f" so that it lasts at least {(short.points_needed + 1) * log_interval_s:g} s"
+    return (
+        f"{took} — {had}: too short to tell whether the speed falls, so nothing is known "
+        f"about the cache; {advice}"
+    )
+
+
+def _log_interval_s(plan: ProfilePlan, key: str) -> float | None:
+    for step in plan.steps:
+        if step.key == key and step.log_interval_ms is not None:
+            return step.log_interval_ms / 1000
+    return None
+
+
+def _body(
+    verdict: CacheCliffVerdict, step: StepResult, plan: ProfilePlan, what: str = "write"
+) -> dict[str, Any]:
     body = asdict(verdict)
     body["cliff_bytes"] = None if verdict.cliff_bytes is None else round(verdict.cliff_bytes)
     body["total_bytes"] = verdict.total_bytes
+    if verdict.short is not None:
+        write_s = write_seconds(step)
+        interval_s = _log_interval_s(plan, step.step_key)
+        body["reason"] = too_short_sentence(verdict.short, write_s, interval_s, what)
+        body["short"] = {
+            **asdict(verdict.short),
+            "write_s": write_s,
+            "log_interval_s": interval_s,
+            "analysis_reason": verdict.reason,
+        }
     return body
 
 
@@ -64,21 +127,29 @@ def analyse_cache(
     outputs: Mapping[int, str],
 ) -> dict[str, Any]:
     found = _steps(steps)
-    write = _verdict(found.get("write"))
-    if write is None:
-        return {CLIFF: {"cliff_bytes": None, "reason": "the write logged no bandwidth"}}
-    verdicts: dict[str, Any] = {CLIFF: _body(write)}
-    probe = _verdict(found.get("probe"))
-    if probe is not None:
+    write_step = found.get("write")
+    write = _verdict(write_step)
+    if write is None or write_step is None:
+        return {CLIFF: {"cliff_bytes": None, "reason": "the write was not run"}}
+    verdicts: dict[str, Any] = {CLIFF: _body(write, write_step, plan)}
+    probe_step = found.get("probe")
+    probe = _verdict(probe_step)
+    if probe is not None and probe_step is not None:
+        probe_body = _body(probe, probe_step, plan, "recovery write")
+        recovery = asdict(recovery_fraction(write, probe))
+        if write.short is None and probe.short is not None and recovery["reason"] is not None:
+            recovery["reason"] = probe_body["reason"]
         verdicts[RECOVERY] = {
-            **asdict(recovery_fraction(write, probe)),
+            **recovery,
             "idle_s": next((s.idle_s for s in plan.steps if s.key == "idle"), None),
-            "probe": _body(probe),
+            "probe": probe_body,
         }
     return verdicts
 
 
-def _sentences(verdict: CacheCliffVerdict) -> list[str]:
+def _sentences(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> list[str]:
+    if verdict.short is not None:
+        return [str(body.get("reason") or verdict.reason)]
     if verdict.cliff_bytes is None:
         total = verdict.total_bytes or 0.0
         return [
@@ -154,6 +225,46 @@ def _segments_table(verdict: CacheCliffVerdict) -> doc.Table:
     )
 
 
+def _charts(key: str, title: str, verdict: CacheCliffVerdict) -> tuple[doc.Chart, ...]:
+    """The chart of a write, none when it logged fewer than two points (nothing to draw)."""
+    return (_chart(key, title, verdict),) if len(verdict.series) >= 2 else ()
+
+
+def _write_section(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> doc.Section:
+    written = ("written", describe_gb(verdict.total_bytes or 0.0))
+    charts = _charts("cache-cliff", "MB/s against GB written", verdict)
+    if verdict.short is not None:
+        short = body.get("short") or {}
+        write_s = short.get("write_s")
+        facts: tuple[tuple[str, str], ...] = (
+            written,
+            ("write time", "n/a" if write_s is None else _seconds(write_s)),
+            ("log points", f"{verdict.short.points} of the {verdict.short.points_needed} needed"),
+            ("cache size", "unknown: the write was too short to find a cliff"),
+        )
+        return doc.Section(
+            "Write-cache cliff",
+            facts=facts,
+            tables=(_segments_table(verdict),) if verdict.segments else (),
+            charts=charts,
+            notes=(str(body.get("reason") or verdict.reason),),
+        )
+    facts = (
+        written,
+        (
+            "cache size",
+            "no cliff" if verdict.cliff_bytes is None else describe_gb(verdict.cliff_bytes),
+        ),
+        ("in-cache MB/s", fmt_mbps(verdict.in_cache_bw_bytes_per_s)),
+        ("post-cache MB/s", fmt_mbps(verdict.post_cache_bw_bytes_per_s)),
+        ("slowest MB/s after the cliff", fmt_mbps(verdict.floor_bw_bytes_per_s)),
+        ("sustained MB/s after the cliff", fmt_mbps(verdict.sustained_bw_bytes_per_s)),
+    )
+    return doc.Section(
+        "Write-cache cliff", facts=facts, tables=(_segments_table(verdict),), charts=charts
+    )
+
+
 def build_cache_document(results: ProfileResults) -> doc.Document:
     found = _steps(results.steps)
     write = _verdict(found.get("write"))
@@ -162,26 +273,9 @@ def build_cache_document(results: ProfileResults) -> doc.Document:
     verdict: list[str] = []
     data = analyse_cache(results.plan, results.steps, results.facts, results.outputs)
     if write is not None:
-        verdict += _sentences(write)
-        facts = (
-            ("written", describe_gb(write.total_bytes or 0.0)),
-            (
-                "cache size",
-                "no cliff" if write.cliff_bytes is None else describe_gb(write.cliff_bytes),
-            ),
-            ("in-cache MB/s", fmt_mbps(write.in_cache_bw_bytes_per_s)),
-            ("post-cache MB/s", fmt_mbps(write.post_cache_bw_bytes_per_s)),
-            ("slowest MB/s after the cliff", fmt_mbps(write.floor_bw_bytes_per_s)),
-            ("sustained MB/s after the cliff", fmt_mbps(write.sustained_bw_bytes_per_s)),
-        )
-        sections.append(
-            doc.Section(
-                "Write-cache cliff",
-                facts=facts,
-                tables=(_segments_table(write),),
-                charts=(_chart("cache-cliff", "MB/s against GB written", write),),
-            )
-        )
+        body = data[CLIFF]
+        verdict += _sentences(write, body)
+        sections.append(_write_section(write, body))
     recovery = data.get(RECOVERY)
     if probe is not None and isinstance(recovery, dict):
         fraction = recovery.get("fraction")
@@ -191,14 +285,15 @@ def build_cache_document(results: ProfileResults) -> doc.Document:
                else f"{fraction * 100:.0f} % of the fast cache came back")
         )  # fmt: skip
         verdict.append(line)
+        notes = tuple(recovery.get("notes") or ())
+        if probe.short is not None:
+            notes = (str(recovery["probe"]["reason"]), *notes)
         sections.append(
             doc.Section(
                 "Recovery",
                 facts=(("recovered", line),),
-                charts=(
-                    _chart("cache-recovery", "Recovery write: MB/s against GB written", probe),
-                ),
-                notes=tuple(recovery.get("notes") or ()),
+                charts=_charts("cache-recovery", "Recovery write: MB/s against GB written", probe),
+                notes=notes,
             )
         )
     return compose(

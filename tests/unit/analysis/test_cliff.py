@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ssdlab.analysis.cliff import (
     CacheCliffVerdict,
+    ShortSeries,
     detect_cache_cliff,
     l1_costs,
     optimal_partition_l1,
@@ -237,6 +238,15 @@ def test_too_short_series_has_no_cliff_and_says_why(n: int) -> None:
     assert verdict.reason is not None and verdict.reason.startswith("series too short")
     assert "needs at least 10" in verdict.reason
     assert verdict.criteria.noise_bw_bytes_per_s is None and verdict.criteria.penalty is None
+    # what it had and what it needed, as numbers a report can put in words
+    written = float(bw.sum()) if n else 0.0  # one-second intervals: bytes = B/s
+    assert verdict.short == ShortSeries(n, 10, pytest.approx(written), None)
+
+
+def test_a_long_enough_series_is_not_short() -> None:
+    verdict = detect_cache_cliff(series_of(np.full(10, 900 * MB)))
+    assert verdict.short is None and verdict.cliff_bytes is None
+    assert verdict.reason is not None and "larger than the write" in verdict.reason
 
 
 def test_too_few_bytes_for_the_minimum_segment() -> None:
@@ -245,6 +255,8 @@ def test_too_few_bytes_for_the_minimum_segment() -> None:
     assert verdict.cliff_bytes is None
     assert verdict.reason is not None and "125 GB written" in verdict.reason
     assert "200 GB" in verdict.reason
+    assert verdict.short is not None and verdict.short.points == 100
+    assert verdict.short.bytes_needed == 200 * GB
 
 
 def test_exactly_the_minimum_detects_a_cliff() -> None:

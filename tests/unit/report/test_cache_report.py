@@ -1,17 +1,18 @@
 """The `cache` verdict from step results: bytes series, cliff, recovery, document."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from ssdlab.model.profile import ProfileResults
-from ssdlab.model.result import SeriesPoint
+from ssdlab.model.profile import ProfilePlan, ProfileResults
+from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.plan.cache import plan_cache
 from ssdlab.plan.cachefit import cache_size_from_finding
 from ssdlab.report.cache import CLIFF, RECOVERY, analyse_cache, build_cache_document, bytes_series
-from ssdlab.report.document import render_markdown
+from ssdlab.report.document import Document, render_markdown
 from tests.unit.plan.profile_golden import FILE_TARGET
 
 MB = 10**6
@@ -68,3 +69,66 @@ def test_recovery_probe_and_document() -> None:
     assert {c.key for c in document.charts} == {"cache-cliff", "cache-recovery"}
     assert document.verdict[0].startswith("write cache ≈ 40")
     assert "came back" in render_markdown(document)
+
+
+def _document(plan: ProfilePlan, *steps: StepResult) -> Document:
+    run = RunRecord(1, "profile", "cache", 1, None, RunStatus.COMPLETE, None, "file",
+                    FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
+    return build_cache_document(ProfileResults(run, plan, steps, {}, {}, (), {}))
+
+
+def _with_runtime(step: StepResult, runtime_s: float) -> StepResult:
+    metrics = DirectionMetrics(0, 0, runtime_s, 0.0, 0.0, None, None, None, None, None)
+    return replace(step, write=metrics)
+
+
+def test_a_write_too_short_for_a_cliff_says_so_everywhere() -> None:
+    """A fast target finished the write in 5 log points: no search, and the words say why."""
+    plan = plan_cache({"log_interval": 0.1, "recovery_idle": 5.0}, FILE_TARGET)
+    step = _with_runtime(_write("write", [(5, 2000.0)]), 0.52)
+    probe = _with_runtime(_write("probe", [(3, 2000.0)]), 0.31)
+    found = analyse_cache(plan, [step, probe], {}, {})
+    cliff = found[CLIFF]
+    assert cliff["cliff_bytes"] is None
+    assert cliff["reason"].startswith(
+        "the write took 0.52 s — 5 log points (one every 0.1 s), fewer than the 10 the cliff "
+        "detection needs: too short to tell whether the speed falls"
+    )
+    assert "--size" in cliff["reason"] and "at least 1.1 s" in cliff["reason"]
+    assert cliff["short"]["points"] == 5 and cliff["short"]["points_needed"] == 10
+    assert cliff["short"]["write_s"] == 0.52 and cliff["short"]["log_interval_s"] == 0.1
+    assert found[RECOVERY]["probe"]["reason"].startswith("the recovery write took 0.31 s")
+
+    document = _document(plan, step, probe)
+    assert document.verdict[0] == cliff["reason"]  # first, and not "no cliff"
+    assert not any("no cliff" in line for line in document.verdict)
+    (section, recovery) = document.sections[:2]
+    assert section.title == "Write-cache cliff" and section.notes == (cliff["reason"],)
+    assert ("log points", "5 of the 10 needed") in section.facts
+    assert [c.key for c in section.charts] == ["cache-cliff"]  # the points it has are drawn
+    assert recovery.notes[0] == found[RECOVERY]["probe"]["reason"]
+    markdown = render_markdown(document)
+    assert "fewer than the 10 the cliff detection needs" in markdown
+    assert "unknown: the write was too short to find a cliff" in markdown
+
+
+def test_a_write_that_logged_no_point_still_has_its_section() -> None:
+    """Shorter than one log interval: fio logged nothing; the section says so, no empty chart."""
+    plan = plan_cache({"log_interval": 1.0}, FILE_TARGET)
+    step = _with_runtime(replace(_write("write", [(1, 900.0)]), series=()), 0.4)
+    found = analyse_cache(plan, [step], {}, {})
+    assert found[CLIFF]["reason"].startswith(
+        "the write took 0.4 s — no log point (one every 1 s), fewer than the 10"
+    )
+    document = _document(plan, step)
+    (section,) = document.sections[:1]
+    assert section.title == "Write-cache cliff" and section.charts == ()
+    assert section.notes == (found[CLIFF]["reason"],)
+    assert "no log point" in render_markdown(document)
+
+
+def test_a_long_enough_flat_write_is_no_cliff_not_too_short() -> None:
+    plan = plan_cache({}, FILE_TARGET)
+    found = analyse_cache(plan, [_write("write", [(20, 900.0)])], {}, {})
+    assert found[CLIFF]["short"] is None and "larger than the write" in found[CLIFF]["reason"]
+    assert _document(plan, _write("write", [(20, 900.0)])).verdict[0].startswith("no cliff in")
