@@ -326,7 +326,7 @@ def _purge(setup: PtsSetup, target: PlanTarget, suffix: str) -> tuple[ProfileSte
     if target.kind != "device":
         return ()
     support = target.purge_support or PurgeSupport(target.transport)
-    choice = choose_purge(requested, support)
+    choice = choose_purge(requested, support, target.path)
     steps = purge_steps(choice, target)
     return tuple(_suffixed(step, suffix) for step in steps)
 
@@ -342,7 +342,7 @@ def _purge_params(setup: PtsSetup, target: PlanTarget) -> tuple[list[str], dict[
             "purge_conformant": False,
         }
     support = target.purge_support or PurgeSupport(target.transport)
-    choice = choose_purge(setup.values.text("purge"), support)
+    choice = choose_purge(setup.values.text("purge"), support, target.path)
     deviations = [] if choice.conformant else [f"purge by {choice.method}: {choice.reason}"]
     if choice.method == "none":
         deviations = ["no purge (--purge none)"]

@@ -11,7 +11,7 @@ system/purge.py); the steps are system tools (COMMAND steps) or fio jobs (the fa
 
 from dataclasses import dataclass
 
-from ssdlab.errors import UsageError
+from ssdlab.errors import SafetyRefusal, UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfileStep, StepRole
 from ssdlab.model.target import PURGE_METHODS, PurgeSupport
@@ -20,6 +20,7 @@ from ssdlab.plan.profile import DEFAULT_IOENGINE
 
 METHODS = PURGE_METHODS
 CONFORMANT = frozenset({"nvme-format", "ata-secure-erase", "scsi-format"})
+WHOLE_DRIVE = CONFORMANT  # the drive's own purges act on all of it, whatever node is named
 ATA_PASSWORD = "ssdlab"  # set and used at once by the erase; the drive clears it afterwards
 
 
@@ -30,11 +31,35 @@ class PurgeChoice:
     reason: str
 
 
-def choose_purge(requested: str, support: PurgeSupport) -> PurgeChoice:
+def _node(name: str) -> str:
+    return "/dev/" + name.replace("!", "/")
+
+
+def _partition_refusal(requested: str, support: PurgeSupport, device: str | None) -> str:
+    disk = _node(support.whole_drive or "")
+    target = device or "a partition"
+    instead = "trim" if support.discard else "zero"
+    return (
+        f"--purge {requested} erases all of {disk}, but the target is its partition {target}; "
+        f"name the whole drive (target {disk} with --destroy-data {disk}) or use "
+        f"--purge {instead}"
+    )
+
+
+def choose_purge(requested: str, support: PurgeSupport, device: str | None = None) -> PurgeChoice:
     """The purge method to use: the requested one (checked), or with 'auto' the drive's own
-    purge when available, else TRIM, else a zero fill — each fallback labelled."""
+    purge when available, else TRIM, else a zero fill — each fallback labelled.
+
+    A drive's own purge erases the whole drive. On a partition (``support.whole_drive`` set)
+    'auto' never chooses one — the fallbacks stay within the partition's range — and asking
+    for one is refused (SafetyRefusal): the other partitions were never named. ``device`` is
+    the target's node, for the refusal's sentence.
+    """
     if requested not in METHODS:
         raise UsageError(f"--purge must be one of {', '.join(METHODS)} (got {requested})")
+    partition = support.whole_drive is not None
+    if partition and requested in WHOLE_DRIVE:
+        raise SafetyRefusal(_partition_refusal(requested, support, device))
     available = {
         "nvme-format": support.nvme_format_erase,
         "ata-secure-erase": support.ata_security_erase,
@@ -52,6 +77,16 @@ def choose_purge(requested: str, support: PurgeSupport) -> PurgeChoice:
                 "choose another method or 'auto'"
             )
         return PurgeChoice(requested, requested in CONFORMANT, "chosen with --purge")
+    if partition:
+        why = (
+            f"a drive purge would erase all of {_node(support.whole_drive or '')}, not just "
+            "this partition"
+        )
+        if support.discard:
+            return PurgeChoice("trim", False, f"{why}; every block is discarded instead")
+        return PurgeChoice(
+            "zero", False, f"{why} and it offers no discard; it is filled with zeros instead"
+        )
     for method in ("nvme-format", "ata-secure-erase", "scsi-format"):
         if available[method]:
             return PurgeChoice(method, True, "the drive's own purge")
@@ -62,6 +97,21 @@ def choose_purge(requested: str, support: PurgeSupport) -> PurgeChoice:
     return PurgeChoice(
         "zero", False, "no drive purge and no discard; the device is filled with zeros instead"
     )
+
+
+def whole_drive_device(command: tuple[str, ...]) -> str | None:
+    """The device a planned command erases as a whole drive (nvme format, hdparm's security
+    commands, sg_format), or None for any other command."""
+    if len(command) < 2:
+        return None
+    tool, device = command[0], command[-1]
+    if tool == "nvme" and command[1] == "format":
+        return command[2] if len(command) > 2 else None
+    if tool == "hdparm" and any(arg.startswith("--security-") for arg in command):
+        return device
+    if tool == "sg_format":
+        return device
+    return None
 
 
 def purge_steps(choice: PurgeChoice, target: PlanTarget) -> tuple[ProfileStep, ...]:

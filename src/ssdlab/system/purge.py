@@ -12,10 +12,14 @@ import json
 import re
 import shutil
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
+from ssdlab.errors import TargetError
 from ssdlab.model.run import Capture
 from ssdlab.model.target import PurgeSupport, Target
+from ssdlab.plan.purge import whole_drive_device
+from ssdlab.system.block import SYSFS_ROOT, dev_path_of, resolve_block_device, whole_disk_of
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 
@@ -51,8 +55,10 @@ def ata_security_erase_ready(hdparm_text: str) -> bool | None:
 
 
 def read_purge_support(
-    target: Target, processes: ProcessRunner
+    target: Target, processes: ProcessRunner, sysfs_root: Path = SYSFS_ROOT
 ) -> tuple[PurgeSupport, tuple[Capture, ...]]:
+    """What the target's drive offers, with the tool outputs it was read from. For a
+    partition, ``whole_drive`` names its disk: the drive's own purges would erase all of it."""
     device = target.device
     transport = None if device is None else device.transport
     discard = None
@@ -74,7 +80,35 @@ def read_purge_support(
         scsi = shutil.which("sg_format") is not None
     if transport in ("loop", "virtio", "mmc"):
         nvme = ata = scsi = False  # no drive purge through these
-    return PurgeSupport(transport, nvme, ata, scsi, discard), tuple(captures)
+    whole_drive = None
+    if device is not None:
+        try:
+            disk = whole_disk_of(device.name, sysfs_root)
+        except TargetError:
+            disk = device.name  # not in sysfs: nothing was resolved through it either
+        whole_drive = None if disk == device.name else disk
+    return PurgeSupport(transport, nvme, ata, scsi, discard, whole_drive), tuple(captures)
+
+
+def whole_drive_refusal(command: tuple[str, ...], sysfs_root: Path = SYSFS_ROOT) -> str | None:
+    """Why a planned whole-drive purge (nvme format, hdparm security erase, sg_format) must
+    not run now, or None. It erases the whole drive, so the node it names must be a whole
+    disk: a plan made before partitions were told apart, or a stored plan resumed, is
+    checked again before the tool runs."""
+    device = whole_drive_device(command)
+    if device is None:
+        return None
+    try:
+        name = resolve_block_device(device, sysfs_root)
+        disk = whole_disk_of(name, sysfs_root)
+    except TargetError as error:
+        return f"refusing to run {command[0]}: {error}"
+    if disk == name:
+        return None
+    return (
+        f"refusing to run {command[0]} on {device}: it erases all of {dev_path_of(disk)}, not "
+        "just the partition the run was given; nothing was erased"
+    )
 
 
 def read_pts_facts(

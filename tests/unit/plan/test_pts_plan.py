@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from ssdlab.errors import UsageError
+from ssdlab.errors import SafetyRefusal, UsageError
 from ssdlab.model.profile import ProfilePlan, ProfileStep
 from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import GiB, KiB, MiB
@@ -166,3 +166,33 @@ def test_trial_filters_keep_the_tracking_elements() -> None:
     with pytest.raises(UsageError, match="does not offer"):
         plan_pts_iops({"purge": "ata-secure-erase"}, replace(NVME, purge_support=PurgeSupport(
             "nvme", nvme_format_erase=True, ata_security_erase=False)))  # fmt: skip
+
+
+NVME_PARTITION = replace(
+    NVME,
+    path="/dev/nvme0n1p1",
+    purge_support=PurgeSupport("nvme", nvme_format_erase=True, discard=True, whole_drive="nvme0n1"),
+)
+
+
+@pytest.mark.parametrize("name", sorted(PLANNERS))
+def test_a_partition_is_purged_within_its_range_only(name: str) -> None:
+    """A drive that claims Format NVM support: on its partition every PTS test purges by
+    TRIM over the partition, never by a format of the whole namespace, and says why."""
+    plan = PLANNERS[name]({}, NVME_PARTITION)
+    purges = [
+        step
+        for step in (*plan.steps, *(s for loop in plan.loops for s in loop.before))
+        if step.key.startswith("purge")
+    ]
+    assert purges and all(step.command == () and step.job is not None for step in purges)
+    for step in purges:
+        assert _options(step)["filename"] == "/dev/nvme0n1p1" and step.direction == "trim"
+    assert plan.param("purge_method") == "trim" and not plan.param("purge_conformant")
+    assert any("erase all of /dev/nvme0n1, not just this partition" in d for d in _deviations(plan))
+
+
+@pytest.mark.parametrize("name", sorted(PLANNERS))
+def test_a_whole_drive_purge_named_for_a_partition_is_refused(name: str) -> None:
+    with pytest.raises(SafetyRefusal, match=r"^--purge nvme-format erases all of /dev/nvme0n1, "):
+        PLANNERS[name]({"purge": "nvme-format"}, NVME_PARTITION)

@@ -83,3 +83,27 @@ def test_read_purge_support_asks_the_right_tool(
         False,
     )
     assert captures == ()
+
+
+TREES = Path(__file__).resolve().parents[2] / "data" / "sysfs"
+
+
+def test_a_partition_target_names_its_whole_drive(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """On the recorded nvme_lvm machine: nvme0n1p1 is a partition of nvme0n1, whose Format
+    NVM would erase all of it; nvme0n1 itself is a whole drive."""
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
+    idctrl = tmp_path / "id-ctrl.json"
+    idctrl.write_text('{"oacs": 6}')
+    sysfs = TREES / "nvme_lvm" / "sys"
+
+    def target(name: str) -> Target:
+        device = DeviceIdentity(name, f"/dev/{name}", transport="nvme", discard_max_bytes=2**31)
+        return Target(TargetKind.DEVICE, f"/dev/{name}", 2**30, f"/dev/{name}", device=device)
+
+    runner = ReplayRunner([("id-ctrl", 0, idctrl)])
+    partition, _ = read_purge_support(target("nvme0n1p1"), runner, sysfs)
+    assert partition.whole_drive == "nvme0n1" and partition.nvme_format_erase is True
+    whole, _ = read_purge_support(target("nvme0n1"), runner, sysfs)
+    assert whole.whole_drive is None
