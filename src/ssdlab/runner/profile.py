@@ -36,6 +36,7 @@ from ssdlab.store.profile_runs import load_fio_outputs
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.fio import run_fio_job
 from ssdlab.system.health import HealthReading
+from ssdlab.system.purge import whole_drive_refusal
 
 # A time-based step is stopped by fio itself; this only catches a hung device or fio.
 STEP_TIMEOUT_MARGIN_S = 300.0
@@ -373,7 +374,11 @@ class ProfileRunner(RunnerBase):
         return None
 
     def _run_command(self, run_id: int, step: ProfileStep) -> str | None:
-        """A system tool (e.g. fstrim): stored as a capture and timed; its result is a finding."""
+        """A system tool (e.g. fstrim): stored as a capture and timed; its result is a finding.
+        A whole-drive purge is checked again first: it must name a whole disk."""
+        refusal = whole_drive_refusal(step.command)
+        if refusal is not None:
+            return refusal
         try:
             capture = self._processes.run(step.command, tool=step.command[0], timeout_s=3600)
         except ToolError as error:
