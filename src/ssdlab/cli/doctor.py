@@ -10,8 +10,9 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.store import runs as store
-from ssdlab.system.doctor import run_doctor
+from ssdlab.system.doctor import DoctorReport, reason_to_keep_test_file, run_doctor
 from ssdlab.system.filetarget import is_test_file_name, remove_test_file
+from ssdlab.system.fio import remove_job_folder
 
 from .store_access import db_path, open_db
 
@@ -20,6 +21,11 @@ def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
     conn = open_db(args)
     done: list[dict[str, object]] = []
     for record in store.leftover_test_files(conn):
+        in_use = reason_to_keep_test_file(record.path, store.load_run(conn, record.run_id))
+        if in_use is not None:  # its run may still be alive, or a fio still writes to it
+            kept = f"kept: {in_use}; run 'ssdlab doctor --cleanup' again once it has ended"
+            done.append({"path": record.path, "run_id": record.run_id, "removed": kept})
+            continue
         removed = remove_test_file(record.path)
         store.mark_test_file_removed(conn, record.file_id, time.time())
         done.append({"path": record.path, "run_id": record.run_id, "removed": removed})
@@ -34,9 +40,37 @@ def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
     return done
 
 
+def _cleanup_job_folders(report: DoctorReport) -> list[dict[str, object]]:
+    """Remove the fio job folders whose ssdlab and fio are gone (a kill -9, a crash)."""
+    return [
+        {"path": folder.path, "removed": remove_job_folder(folder)}
+        for folder in report.job_folders
+        if folder.in_use is None
+    ]
+
+
+def _print_job_folders(
+    out: Console, report: DoctorReport, removed: list[dict[str, object]]
+) -> None:
+    gone = {str(item["path"]) for item in removed if item["removed"]}
+    left = [f for f in report.job_folders if f.in_use is None and f.path not in gone]
+    for folder in report.job_folders:
+        if folder.path in gone:
+            out.print(f"cleanup: {folder.path} (fio job folder removed)", highlight=False)
+        elif folder.in_use is not None:
+            out.print(f"fio job folder {folder.path}: in use, {folder.in_use}", highlight=False)
+    if left:
+        out.print(
+            f"fio job folders: {len(left)} left behind by ended ssdlab processes; "
+            "'ssdlab doctor --cleanup' removes them",
+            highlight=False,
+        )
+
+
 def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
     report = run_doctor(args.directory)
     cleaned = _cleanup(args) if args.cleanup else None
+    folders_removed = _cleanup_job_folders(report) if args.cleanup else []
     missing = [t for t in report.tools if not t.ok]
     if args.json:
         document = {
@@ -45,6 +79,7 @@ def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
             **dataclasses.asdict(report),
             "database": str(db_path(args)),
             "cleanup": cleaned,
+            "job_folders_removed": folders_removed if args.cleanup else None,
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return 0 if report.tools[0].ok else 1
@@ -65,10 +100,12 @@ def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
         out.print("  O_DIRECT: [green]yes[/green]")
     out.print(f"loop devices: {report.loop_note}")
     out.print(f"run store: {db_path(args)}", highlight=False)
+    _print_job_folders(out, report, folders_removed)
     if cleaned is not None:
         if not cleaned:
             out.print("cleanup: no leftover test files")
         for item in cleaned:
-            state = "removed" if item["removed"] else "already gone"
+            state = item["removed"] if isinstance(item["removed"], str) else None
+            state = state or ("removed" if item["removed"] else "already gone")
             out.print(f"cleanup: {item['path']} ({state})", highlight=False)
     return 0 if report.tools[0].ok else 1

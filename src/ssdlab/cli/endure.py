@@ -35,6 +35,7 @@ from ssdlab.system.filetarget import remove_test_file
 from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
+from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 
@@ -132,6 +133,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
         if found is not None:
             return resume_endurance(args, out, found.run_id)
     plan, target, _spec = build_profile_plan(args)
+    refuse_while_fio_writes(target.path)
     database = db_path(args)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
@@ -202,6 +204,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
     plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
     target = resumable_target(run)
+    refuse_while_fio_writes(target.path)
     if plan.destructive:
         check_device_writes(target, args.destroy_data, database)
     processes = ProcessRunner()

@@ -44,6 +44,7 @@ from ssdlab.system.process import ProcessRunner
 
 from .documents import rated_endurance
 from .render import print_sections
+from .signals import detach_from_terminal, stop_signals
 from .specs import known_spec_sheets
 from .store_access import open_db
 
@@ -276,12 +277,15 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     device = os.path.realpath(args.device)
     conn = open_db(args)
     run_id = _watch_run(conn, device, args.every, args.new)
-    stop = {"requested": False}
+    stop: dict[str, str | None] = {"requested": None}
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
-        stop["requested"] = True
+        if signum == signal.SIGHUP:
+            detach_from_terminal()  # the terminal is gone: print nowhere rather than fail
+        stop["requested"] = stop["requested"] or signal.Signals(signum).name
 
-    previous = [signal.signal(s, request_stop) for s in (signal.SIGINT, signal.SIGTERM)]
+    handled = stop_signals()
+    previous = [signal.signal(s, request_stop) for s in handled]
     started = time.monotonic()
     taken = 0
     try:
@@ -302,9 +306,11 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
             while not stop["requested"] and time.monotonic() < deadline:
                 time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
     finally:
-        for signum, handler in zip((signal.SIGINT, signal.SIGTERM), previous, strict=True):
+        for signum, handler in zip(handled, previous, strict=True):
             signal.signal(signum, handler)
-        reason = "stopped by a signal" if stop["requested"] else None
+        if stop["requested"] == "SIGHUP":
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the shell may pass the hangup on
+        reason = f"stopped by a signal ({stop['requested']})" if stop["requested"] else None
         store.finish_run(conn, run_id, RunStatus.COMPLETE, reason, time.time())
     series = [s.sample for s in load_health_samples(conn, run_id=run_id)]
     out.print(f"watch run {run_id}: {len(series)} samples stored", highlight=False)

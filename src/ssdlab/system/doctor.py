@@ -1,4 +1,5 @@
-"""What ssdlab can do on this machine: tools, privileges, O_DIRECT, loop devices."""
+"""What ssdlab can do on this machine: tools, privileges, O_DIRECT, loop devices; and what
+runs and fio jobs left behind that may (or may not) be removed."""
 
 import os
 import shutil
@@ -6,9 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssdlab.errors import TargetError
+from ssdlab.model.run import RunRecord
 from ssdlab.parse.fio_json import MIN_FIO_VERSION, parse_fio_version
-from ssdlab.system.environment import tool_version
+from ssdlab.system.environment import run_liveness, tool_version
 from ssdlab.system.filetarget import probe_direct_io, read_filesystem
+from ssdlab.system.fio import JobFolder, find_job_folders
+from ssdlab.system.openers import PROC, find_openers
 
 PACKAGES = {"fio": "fio", "smartctl": "smartmontools", "nvme": "nvme-cli", "losetup": "mount"}
 PURPOSE = {
@@ -39,6 +43,25 @@ class DoctorReport:
     direct_io_problem: str | None  # None: O_DIRECT works there
     loop_devices: bool
     loop_note: str
+    job_folders: tuple[JobFolder, ...] = ()  # ssdlab's fio job folders in the temporary dir
+
+
+def reason_to_keep_test_file(
+    path: str, run: RunRecord | None, proc_root: Path = PROC
+) -> str | None:
+    """Why a leftover test file must stay, or None when nothing may still use it: the process
+    of its run may be alive (judged by pid, host, boot id and PID namespace; a run of another
+    host or namespace cannot be judged, so it counts as alive), or a process — a fio that
+    outlived a killed ssdlab, another store's run — still holds the file open."""
+    if run is not None:
+        reason = run_liveness(run, proc_root)
+        if reason is not None:
+            return reason
+    holders = find_openers(Path(path), proc_root)
+    if holders:
+        names = ", ".join(f"{o.name} (pid {o.pid})" for o in holders)
+        return f"{names} still {'has' if len(holders) == 1 else 'have'} it open"
+    return None
 
 
 def _check_tool(tool: str) -> ToolCheck:
@@ -89,4 +112,5 @@ def run_doctor(directory: str) -> DoctorReport:
         direct_io_problem=problem,
         loop_devices=loop_ok,
         loop_note=loop_note,
+        job_folders=tuple(find_job_folders()),
     )

@@ -1,17 +1,21 @@
 """Find fio, check its version, and run job files with JSON+ output and per-interval logs."""
 
 import dataclasses
+import json
 import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
 from ssdlab.parse.fio_json import MIN_FIO_VERSION, parse_fio_version
+from ssdlab.system.environment import process_start_ticks, read_boot_id, read_pid_namespace
+from ssdlab.system.openers import PROC, processes_inside
 from ssdlab.system.process import ProcessRunner
 
 FIO_PACKAGE = "fio"
@@ -77,8 +81,7 @@ def run_fio_job(
     whose "% done" is passed on as a fraction (for size-bound jobs whose length in time is not
     known beforehand); the capture's stdout is then the JSON file, byte for byte.
     """
-    with tempfile.TemporaryDirectory(prefix="ssdlab-fio-") as folder:
-        workdir = Path(folder)
+    with job_folder(FIO_FOLDER) as workdir:
         job_path = workdir / "job.fio"
         job_path.write_text(job_text, encoding="utf-8")
         argv = [fio.path, "--output-format=json+", str(job_path)]
@@ -114,14 +117,115 @@ def run_fio_job(
 
 def check_job_parses(runner: ProcessRunner, fio: FioTool, job_text: str) -> Capture:
     """fio --parse-only on a job file; the capture's exit code tells whether fio accepted it."""
-    with tempfile.TemporaryDirectory(prefix="ssdlab-parse-") as folder:
-        job_path = Path(folder) / "job.fio"
+    with job_folder(PARSE_FOLDER) as folder:
+        job_path = folder / "job.fio"
         job_path.write_text(job_text, encoding="utf-8")
         return runner.run(
             [fio.path, "--parse-only", str(job_path)],
             tool="fio",
-            cwd=Path(folder),
+            cwd=folder,
             timeout_s=60,
             tool_version=fio.version_text,
             input_text=job_text,
         )
+
+
+# Job folders: ssdlab-fio-<pid>-<random> in the temporary directory, with an owner file that
+# names the process (pid, its start time, boot id, PID namespace). They are removed when the
+# job ends; one left behind by a killed ssdlab is removed by `ssdlab doctor --cleanup` once
+# neither its ssdlab nor a fio it started is alive.
+FIO_FOLDER = "ssdlab-fio-"
+PARSE_FOLDER = "ssdlab-parse-"
+OWNER_FILE = "ssdlab-owner.json"
+_FOLDER_RE = re.compile(r"^(ssdlab-fio-|ssdlab-parse-)(?:(\d+)-)?[A-Za-z0-9_]+$")
+
+
+@contextmanager
+def job_folder(prefix: str) -> Iterator[Path]:
+    """A private temporary folder named and marked as this process's, removed at the end."""
+    pid = os.getpid()
+    with tempfile.TemporaryDirectory(prefix=f"{prefix}{pid}-") as name:
+        folder = Path(name)
+        owner = {
+            "pid": pid,
+            "start_ticks": process_start_ticks(pid),
+            "boot_id": read_boot_id(),
+            "pid_namespace": read_pid_namespace(),
+        }
+        (folder / OWNER_FILE).write_text(json.dumps(owner, sort_keys=True), encoding="utf-8")
+        yield folder
+
+
+@dataclass(frozen=True, slots=True)
+class JobFolder:
+    """A job folder found in the temporary directory."""
+
+    path: str
+    pid: int | None  # the ssdlab that made it (None: an older ssdlab named it without)
+    in_use: str | None  # why it may still be in use; None: its ssdlab and fio are gone
+
+
+def _read_owner(folder: Path) -> dict[str, object] | None:
+    try:
+        data = json.loads((folder / OWNER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _owner_alive(pid: int | None, owner: dict[str, object] | None, proc_root: Path) -> str | None:
+    if pid is None:
+        return None
+    if owner is None:  # not written yet, or lost: judge by the pid alone (kept if it exists)
+        return f"pid {pid} still runs" if (proc_root / str(pid)).exists() else None
+    boot_id = read_boot_id()
+    if owner.get("boot_id") not in (None, boot_id) and boot_id is not None:
+        return None  # the machine restarted since
+    namespace = owner.get("pid_namespace")
+    if namespace is not None and namespace != read_pid_namespace():
+        return f"made in another PID namespace ({namespace}), where ssdlab cannot look"
+    ticks = process_start_ticks(pid, proc_root)
+    if ticks is None or ticks != owner.get("start_ticks", ticks):
+        return None  # gone, or the pid now names another process
+    return f"ssdlab (pid {pid}) still runs"
+
+
+def job_folder_in_use(folder: Path, proc_root: Path = PROC) -> str | None:
+    """Why a job folder may still be in use (its ssdlab alive, or a process such as a fio
+    left running inside it); None when nothing uses it and it can be removed."""
+    match = _FOLDER_RE.match(folder.name)
+    pid = int(match.group(2)) if match and match.group(2) else None
+    reason = _owner_alive(pid, _read_owner(folder), proc_root)
+    if reason is not None:
+        return reason
+    inside = processes_inside(folder, proc_root)
+    if inside:
+        return ", ".join(f"{o.name} (pid {o.pid})" for o in inside) + " still runs in it"
+    return None
+
+
+def find_job_folders(temp_root: Path | None = None, proc_root: Path = PROC) -> list[JobFolder]:
+    """ssdlab's job folders in the temporary directory ($TMPDIR, else /tmp), each with whether
+    it may still be in use."""
+    root = temp_root or Path(tempfile.gettempdir())
+    try:
+        entries = sorted(root.iterdir())
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        match = _FOLDER_RE.match(entry.name)
+        if match is None or entry.is_symlink() or not entry.is_dir():
+            continue
+        pid = int(match.group(2)) if match.group(2) else None
+        found.append(JobFolder(str(entry), pid, job_folder_in_use(entry, proc_root)))
+    return found
+
+
+def remove_job_folder(folder: JobFolder, proc_root: Path = PROC) -> bool:
+    """Remove a job folder left behind, asking again right before that nothing uses it."""
+    path = Path(folder.path)
+    if path.is_symlink() or not path.is_dir() or job_folder_in_use(path, proc_root) is not None:
+        return False
+    shutil.rmtree(path, ignore_errors=True)
+    return not path.exists()
