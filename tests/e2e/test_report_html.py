@@ -1,12 +1,19 @@
 """`ssdlab report` opened in real headless Chromium: every chart drawn, nothing fetched, no
 console errors; readable on a phone-sized screen; printable to PDF. Also `compare` on two real
-quick runs, and the Markdown report with its chart files."""
+quick runs, and the Markdown report with its chart files.
+
+Nothing here depends on how fast the machine's disk is: the cache runs are capped with
+`--rate`, so each write lasts a known number of log intervals on any disk faster than the cap
+(a 256 MiB write that took 0.5 s on a fast disk once left too few points for its section).
+"""
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from ssdlab.system.filetarget import probe_direct_io
 from tests.conftest import ROOT, needs_fio
 from tests.e2e.browser import needs_browser, visit
 from tests.e2e.conftest import run_ssdlab
@@ -26,20 +33,35 @@ QUICK = [
     "real",
 ]
 HEALTH_LOG = ROOT / "tests" / "data" / "smart-text" / "cron-mx500-date-A.log"
+# 32 MiB at most 16 MiB/s in 64 KiB blocks (~26 per 0.1 s interval, so each point is smooth):
+# about 2 s, 17 to 20 points whatever the disk, enough for the cliff search
+CACHE = ["--size", "32MiB", "--rate", "16MiB", "--block-size", "64KiB", "--log-interval", "0.1"]
+# 3 MiB at most 4 MiB/s, logged every 0.25 s: 2 or 3 points, too few for a cliff on any disk
+# faster than 1.2 MiB/s (10 points would take 2.5 s)
+SHORT_CACHE = ["--size", "3MiB", "--rate", "4MiB", "--block-size", "64KiB", "--log-interval",
+               "0.25"]  # fmt: skip
+
+
+def buffered_if_needed(folder: Path) -> list[str]:
+    """`--buffered` where the file system refuses O_DIRECT (tmpfs), else nothing."""
+    return [] if probe_direct_io(folder) is None else ["--buffered"]
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store with two quick runs, a cache run, a sweep run and a health series: real fio."""
+    """A store with two quick runs, a cache run, a sweep run, a health series and a cache run
+    too short for a cliff: real fio."""
     folder = tmp_path_factory.mktemp("report")
     db = folder / "ssdlab.db"
+    buffered = buffered_if_needed(folder)
     for argv in (
-        ["quick", str(folder), *QUICK],
-        ["quick", str(folder), *QUICK],
-        ["run", "cache", str(folder), "--size", "256MiB", "--log-interval", "0.05"],
+        ["quick", str(folder), *QUICK, *buffered],
+        ["quick", str(folder), *QUICK, *buffered],
+        ["run", "cache", str(folder), *CACHE, *buffered],
         ["run", "sweep", str(folder), "--size", "16MiB", "--threads", "1,2", "--iodepths",
-         "1,4", "--runtime", "0.3", "--ramp", "0"],
+         "1,4", "--runtime", "0.3", "--ramp", "0", *buffered],
         ["health", "--import", str(HEALTH_LOG)],
+        ["run", "cache", str(folder), *SHORT_CACHE, *buffered],
     ):  # fmt: skip
         done = run_ssdlab(*argv, "--db", str(db))
         assert done.code == 0, (argv, done.stderr)
@@ -49,7 +71,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @needs_browser
 def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    done = run_ssdlab("report", "1", "2", "3", "4", "5", "-o", str(out), "--db", str(store))
+    done = run_ssdlab("report", *"123456", "-o", str(out), "--db", str(store))
     assert done.code == 0, done.stderr
     html = out.read_text()
     assert "http://" not in html and "https://" not in html.replace("https://github.com", "")
@@ -80,6 +102,34 @@ def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
     text = page.text
     assert text.index("SEQ1M Q1T1") < text.index("Spread of the passes")
     assert "fio job files" in text and "Provenance" in text
+    # the capped cache write: long enough to search, one level (a file: no cliff invented)
+    assert "no cliff in" in text and "Segments of the write" in text
+    # the short one says in words why it has no verdict, on the page a reader sees
+    assert "fewer than the 10 the cliff detection needs" in text
+    assert "unknown: the write was too short to find a cliff" in text
+
+
+def test_capped_cache_write_logs_a_known_number_of_points(store: Path) -> None:
+    """--rate makes the write's length, so its point count, independent of the disk."""
+    with sqlite3.connect(store) as conn:
+        rows = conn.execute(
+            "SELECT r.id, COUNT(s.step_result_id) FROM runs r"
+            " JOIN step_results sr ON sr.run_id = r.id"
+            " LEFT JOIN series s ON s.step_result_id = sr.id"
+            " WHERE r.profile = 'cache' GROUP BY r.id ORDER BY r.id"
+        ).fetchall()
+        bodies = [
+            json.loads(body)
+            for (body,) in conn.execute(
+                "SELECT body_json FROM findings WHERE name = 'cache-cliff' ORDER BY run_id"
+            )
+        ]
+    (capped, points), (short, short_points) = rows
+    assert (capped, short) == (3, 6)
+    assert points >= 12, points  # ≥ 2 s at 0.1 s (more on a disk slower than the cap)
+    assert short_points < 10, short_points
+    assert bodies[0]["short"] is None and bodies[0]["cliff_bytes"] is None
+    assert bodies[1]["short"]["points"] == short_points and bodies[1]["short"]["write_s"] > 0
 
 
 @needs_browser
