@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,6 +170,84 @@ def write_mbr_with_one_partition(image: Path, image_bytes: int) -> None:
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[LoopLab]:
     made = LoopLab(tmp_path)
+    try:
+        yield made
+    finally:
+        made.undo()
+
+
+@dataclass
+class StackLab(LoopLab):
+    """A LoopLab that also stacks loop devices on other devices or files and adds partitions
+    to its loop devices (addpart: the kernel here finds no partition table on a loop device
+    by itself). Teardown undoes everything in the reverse order it was made: partitions are
+    deleted after the loops stacked on them are detached and before their own disk is."""
+
+    partitions: list[tuple[str, int, int]] = field(default_factory=list)  # (disk, number, after)
+
+    def loop_over(
+        self, backing: str, *, offset: int = 0, sizelimit: int = 0, partscan: bool = False
+    ) -> Loop:
+        """A loop device attached to an existing device node or file made by this lab."""
+        argv = ["losetup", "-f", "--show", *(["-P"] if partscan else [])]
+        if offset:
+            argv += ["--offset", str(offset)]
+        if sizelimit:
+            argv += ["--sizelimit", str(sizelimit)]
+        done = subprocess.run([*argv, backing], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            pytest.skip(f"cannot attach a loop device to {backing}: {done.stderr.strip()}")
+        path = done.stdout.strip()
+        loop = Loop(path=path, name=Path(path).name, image=Path(backing))
+        self.loops.append(loop)
+        return loop
+
+    def disk(self, image_bytes: int = IMAGE_BYTES, *, pattern: bytes = b"") -> Loop:
+        """A loop device over a new image, attached with partition scanning on, so that the
+        kernel drops the partitions added to it when it is detached, whatever else failed."""
+        image = self.folder / f"disk{len(self.loops)}.img"
+        with image.open("wb") as handle:
+            handle.truncate(image_bytes)
+            if pattern:
+                handle.write((pattern * (image_bytes // len(pattern) + 1))[:image_bytes])
+        return self.loop_over(str(image), partscan=True)
+
+    def partition(self, loop: Loop, number: int, start_sector: int, sectors: int) -> str:
+        """Partition `number` of one of this lab's loop devices; its device node."""
+        need("addpart", "delpart")
+        run("addpart", loop.path, str(number), str(start_sector), str(sectors))
+        self.partitions.append((loop.path, number, len(self.loops)))
+        node = Path(f"{loop.path}p{number}")
+        for _ in range(200):  # devtmpfs creates the node as the kernel adds the partition
+            if node.exists():
+                return str(node)
+            time.sleep(0.01)
+        pytest.skip(f"the kernel made no {node} for the partition added with addpart")
+
+    def undo(self) -> None:
+        for device in reversed(self.swaps):
+            subprocess.run(["swapoff", device], capture_output=True, check=False)
+        self.swaps.clear()
+        for mount_point in reversed(self.mounts):
+            done = subprocess.run(["umount", str(mount_point)], capture_output=True, check=False)
+            if done.returncode != 0:
+                subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
+        self.mounts.clear()
+        for index in reversed(range(len(self.loops))):
+            for device, number, after in reversed(self.partitions):
+                if after == index + 1:
+                    subprocess.run(
+                        ["delpart", device, str(number)], capture_output=True, check=False
+                    )
+            subprocess.run(
+                ["losetup", "-d", self.loops[index].path], capture_output=True, check=False
+            )
+        self.loops.clear()
+
+
+@pytest.fixture
+def stack_lab(tmp_path: Path) -> Iterator[StackLab]:
+    made = StackLab(tmp_path)
     try:
         yield made
     finally:
