@@ -56,7 +56,8 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         capacity = device.get("capacity_bytes")
         size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
         model = device.get("model") or "model not reported"
-        console.print(f"[dim]device: {model} ({device.get('path')}{size})[/dim]")
+        where = device.get("path") or "path n/a"  # an imported run names only the model
+        console.print(f"[dim]device: {model} ({where}{size})[/dim]")
     print_sections(console, run_health_sections(report.health))
     if run.status.value != "complete":
         console.print(f"[red]status: {run.status.value}[/red] — {run.status_reason}")

@@ -16,6 +16,7 @@ from ssdlab.report.quick import (
     environment_line,
     fmt_spread,
     grid_cells,
+    known,
     settings_line,
 )
 
@@ -145,52 +146,85 @@ def _cdm_test_line(pattern: str, block_size_bytes: int, iodepth: int, numjobs: i
     return f"  {pattern} {size:>7} (Q={iodepth:>3}, T={numjobs:>2}):"
 
 
+def _cdm_prefix(label: str) -> str:
+    """The test column: CrystalDiskMark's own shape, or the job's name for a fio job of
+    another shape (imported fio JSON)."""
+    try:
+        shape = parse_test_shape(label)
+    except ValueError:
+        return f"  {label}:"
+    return _cdm_test_line(
+        shape.pattern.value.upper(), shape.block_size_bytes, shape.iodepth, shape.numjobs
+    )
+
+
+def _cdm_size(size: object) -> str:
+    if not isinstance(size, int) or isinstance(size, bool):
+        return "n/a"
+    return f"{size // 2**30} GiB" if size % 2**30 == 0 else f"{size // 2**20} MiB"
+
+
+def _cdm_seconds(value: object) -> str:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return f"{value:g} sec" if number else "n/a"
+
+
+def _cdm_os(env: dict[str, Any]) -> str:
+    kernel = env.get("kernel")
+    release = known(env.get("os_release"))
+    return release if kernel is None else f"{release} [Linux {kernel}]"
+
+
 def export_cdm(report: QuickReport) -> str:
-    """CrystalDiskMark 8's "Save text" layout, so results can be pasted where people expect it."""
+    """CrystalDiskMark 8's "Save text" layout, so results can be pasted where people expect it.
+    What an imported run did not record is "n/a"."""
     run = report.run
     env = run.environment
+    settings = run.settings
     rule = "-" * 78
+    fio = known(env.get("fio_version"))
+    produced = (
+        f"ssdlab {__version__} import of {known(settings.get('source_tool'))}"
+        if run.kind == "import"
+        else f"ssdlab {__version__} quick ({fio})"
+    )
     lines = [
         rule,
-        f"ssdlab {__version__} quick ({env.get('fio_version')}), CrystalDiskMark 8 text layout",
+        f"{produced}, CrystalDiskMark 8 text layout",
         rule,
         "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]",
         "* KB = 1000 bytes, KiB = 1024 bytes",
     ]
     titles = {"read": "[Read]", "write": "[Write]"}
-    mix_pct = run.settings.get("mix_read_pct")
+    mix_pct = settings.get("mix_read_pct")
     titles["mix"] = (
         "[Mix]"  # an imported run without mixes says no share
-        if mix_pct is None
-        else f"[Mix] Read {mix_pct}%/Write {100 - int(str(mix_pct))}%"
+        if not isinstance(mix_pct, int | float)
+        else f"[Mix] Read {mix_pct:g}%/Write {100 - mix_pct:g}%"
     )
     for direction in report.directions:
         lines += ["", titles[direction]]
         for s in report.summaries:
             if s.direction != direction:
                 continue
-            shape = parse_test_shape(s.label)
-            prefix = _cdm_test_line(
-                shape.pattern.value.upper(), shape.block_size_bytes, shape.iodepth, shape.numjobs
-            )
             lat = "n/a" if s.best_lat_mean_ns is None else f"{s.best_lat_mean_ns / 1000:.2f}"
             lines.append(
-                f"{prefix} {s.best_bw_bytes_per_s / 1e6:9.3f} MB/s [{s.best_iops:9.1f} IOPS] "
-                f"<{lat:>9} us>"
+                f"{_cdm_prefix(s.label)} {s.best_bw_bytes_per_s / 1e6:9.3f} MB/s "
+                f"[{s.best_iops:9.1f} IOPS] <{lat:>9} us>"
             )
-    settings = run.settings
-    size = int(str(settings.get("size_bytes", 0)))
-    size_text = f"{size // 2**30} GiB" if size % 2**30 == 0 else f"{size // 2**20} MiB"
-    zero = " <0Fill>" if settings.get("data") == "zero" else ""
+    data = settings.get("data")
+    mode = "n/a" if data is None else ("<0Fill>" if data in ("zero", "zeros") else "Random")
+    count = settings.get("count")
+    passes = f"x{count}" if isinstance(count, int) else "passes n/a"
     lines += [
         "",
-        f"Profile: {str(run.preset).capitalize()}",
-        f"   Test: {size_text} (x{settings.get('count')}) [{run.target_path}]",
-        f"   Mode: {zero.strip() or 'Random'}",
-        f"   Time: Measure {settings.get('measure_s'):g} sec / "
-        f"Interval {settings.get('interval_s'):g} sec",
+        f"Profile: {str(run.preset).capitalize() if run.preset else 'n/a'}",
+        f"   Test: {_cdm_size(settings.get('size_bytes'))} ({passes}) [{run.target_path}]",
+        f"   Mode: {mode}",
+        f"   Time: Measure {_cdm_seconds(settings.get('measure_s'))} / "
+        f"Interval {_cdm_seconds(settings.get('interval_s'))}",
         f"   Date: {time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(run.started_at_s))} UTC",
-        f"     OS: {env.get('os_release')} [Linux {env.get('kernel')}]",
+        f"     OS: {_cdm_os(env)}",
         f"Comment: ssdlab run {run.run_id} ({run.status.value})",
     ]
     return "\n".join(lines) + "\n"

@@ -101,15 +101,49 @@ def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, .
     return tuple(header), tuple(rows)
 
 
+def known(value: object) -> str:
+    """A stored setting as text; "n/a" where it was never recorded (unknown is not 0)."""
+    return "n/a" if value is None or value == "" else str(value)
+
+
+def _seconds(value: object) -> str:
+    return (
+        f"{value:g} s" if isinstance(value, int | float) and not isinstance(value, bool) else "n/a"
+    )
+
+
+FIO_JOB_OPTIONS = ("rw", "bs", "iodepth", "numjobs", "ioengine", "direct", "size", "runtime")
+
+
+def _fio_jobs_line(settings: dict[str, object]) -> str:
+    """What an imported fio JSON ran, from the job options fio recorded in it."""
+    jobs = settings.get("jobs")
+    if not isinstance(jobs, dict) or not jobs:
+        return "fio job options not recorded in the imported file"
+    described = []
+    for name, options in jobs.items():
+        opts = options if isinstance(options, dict) else {}
+        shown = ", ".join(f"{key}={opts[key]}" for key in FIO_JOB_OPTIONS if key in opts)
+        described.append(f"{name} ({shown or 'options not recorded'})")
+    return "fio job(s) as written by hand: " + "; ".join(described)
+
+
 def settings_line(run: RunRecord) -> str:
     s = run.settings
+    if run.kind == "import" and run.profile == "fio":
+        return _fio_jobs_line(s)
     size = s.get("size_bytes")
-    size_text = format_size(size) if isinstance(size, int) else "size unknown"
+    size_text = (
+        format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "size n/a"
+    )
+    count = s.get("count")
+    passes = f"{count} pass(es) + 1 warm-up" if isinstance(count, int) else "passes n/a"
+    direct = s.get("direct_io")
+    io_mode = "I/O mode n/a" if direct is None else ("direct I/O" if direct else "buffered I/O")
     return (
-        f"preset {s.get('preset')}, {size_text}, "
-        f"{s.get('count')} pass(es) + 1 warm-up, measure {s.get('measure_s'):g} s, "
-        f"interval {s.get('interval_s'):g} s, data {s.get('data')}, "
-        f"{'direct' if s.get('direct_io') else 'buffered'} I/O, engine {s.get('ioengine')}"
+        f"preset {known(s.get('preset'))}, {size_text}, {passes}, "
+        f"measure {_seconds(s.get('measure_s'))}, interval {_seconds(s.get('interval_s'))}, "
+        f"data {known(s.get('data'))}, {io_mode}, engine {known(s.get('ioengine'))}"
     )
 
 
