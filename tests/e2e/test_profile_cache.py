@@ -1,4 +1,8 @@
-"""`ssdlab run cache` end to end with real fio, and cachefit taking its size from a cache run."""
+"""`ssdlab run cache` end to end with real fio, and cachefit taking its size from a cache run.
+
+Every write is capped with `--rate`, so it lasts a known number of log intervals on any disk
+faster than the cap: what is asserted never depends on the machine's speed.
+"""
 
 import json
 import sqlite3
@@ -6,11 +10,19 @@ from pathlib import Path
 
 import pytest
 
+from ssdlab.system.filetarget import probe_direct_io
 from tests.conftest import needs_fio
 from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of
 
 pytestmark = [needs_fio]
 FAST = ["--log-interval", "0.05"]
+# 64 MiB at most 32 MiB/s in 64 KiB blocks (~50 per interval): ≥ 2 s, about 20 points of 0.1 s
+CAPPED = ["--size", "64MiB", "--rate", "32MiB", "--block-size", "64KiB", "--log-interval", "0.1"]
+
+
+def buffered_if_needed(folder: Path) -> list[str]:
+    """`--buffered` where the file system refuses O_DIRECT (tmpfs), else nothing."""
+    return [] if probe_direct_io(folder) is None else ["--buffered"]
 
 
 def cliff_finding(db: Path) -> dict[str, object]:
@@ -23,15 +35,17 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     db = tmp_path / "db"
     plots = tmp_path / "plots"
     done = run_ssdlab(
-        "run", "cache", str(tmp_path), "--size", "512MiB", *FAST, "--recovery-idle", "1",
-        "--db", str(db), "--json", "--plots", str(plots),
+        "run", "cache", str(tmp_path), *CAPPED, "--recovery-idle", "1", "--db", str(db),
+        "--json", "--plots", str(plots), *buffered_if_needed(tmp_path),
     )  # fmt: skip
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["profile"] == "cache" and doc["verdict"]
     cliff = cliff_finding(db)
-    # a page-cache-backed file on this machine writes at one level: no cliff may be invented
-    assert cliff["cliff_bytes"] is None and cliff["reason"]
+    # a capped write to a file runs at one level: no cliff may be invented, and the write was
+    # long enough to search (a no-cliff verdict, not a too-short one)
+    assert cliff["cliff_bytes"] is None and cliff["reason"] and cliff["short"] is None
+    assert len(cliff["series"]) >= 12
     assert (plots / "cache-cliff.svg").read_text().startswith("<?xml")
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
     with sqlite3.connect(db) as conn:
@@ -64,10 +78,33 @@ def test_cache_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     assert refused.code == 3 and f"--destroy-data {device}" in refused.stderr
     assert sha256_of(device, size) == before
     done = run_ssdlab(
-        "run", "cache", device, "--destroy-data", device, *FAST, "--pattern", "rand",
-        "--block-size", "64KiB", "--db", str(tmp_path / "db"),
+        "run", "cache", device, "--destroy-data", device, *CAPPED[2:], "--pattern", "rand",
+        "--db", str(tmp_path / "db"),
     )  # fmt: skip
     assert done.code == 0, done.stderr
     assert "Write-cache cliff" in done.stdout
     assert sha256_of(device, size) != before
-    assert "cliff_bytes" in cliff_finding(tmp_path / "db")
+    cliff = cliff_finding(tmp_path / "db")
+    assert cliff["short"] is None and len(cliff["series"]) >= 12  # 128 MiB at 32 MiB/s: ≥ 4 s
+
+
+def test_a_write_too_short_for_a_cliff_says_so(tmp_path: Path) -> None:
+    """3 MiB at most 4 MiB/s logged every 0.25 s: 2 or 3 points on any disk faster than
+    1.2 MiB/s; the terminal, the stored finding and the report say why there is no verdict."""
+    db = tmp_path / "db"
+    done = run_ssdlab(
+        "run", "cache", str(tmp_path), "--size", "3MiB", "--rate", "4MiB", "--block-size",
+        "64KiB", "--log-interval", "0.25", "--db", str(db), *buffered_if_needed(tmp_path),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    terminal = " ".join(done.stdout.split())  # rich wraps lines
+    assert "fewer than the 10 the cliff detection needs" in terminal
+    assert "write more (--size)" in terminal and "no cliff in" not in terminal
+    cliff = cliff_finding(db)
+    assert cliff["cliff_bytes"] is None and cliff["short"]["points_needed"] == 10
+    assert cliff["short"]["points"] < 10 and cliff["short"]["write_s"] >= 0.5
+    assert str(cliff["reason"]).startswith("the write took ")
+    out = tmp_path / "report.md"
+    assert run_ssdlab("report", "1", "-o", str(out), "--db", str(db)).code == 0
+    text = out.read_text()
+    assert "## Write-cache cliff" in text and "fewer than the 10 the cliff detection" in text
