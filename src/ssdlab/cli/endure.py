@@ -38,6 +38,7 @@ from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
+from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
 
 from .documents import rated_endurance
 from .health import rated_from_args
@@ -53,9 +54,10 @@ PROFILE = "endurance"
 
 def _read_job_file(args: argparse.Namespace) -> None:
     if getattr(args, "job_file", None):
+        data = read_user_file(args.job_file, SMALL_FILE_BYTES, "the job file")
         try:
-            args.job_text = Path(args.job_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
+            args.job_text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
             raise UsageError(f"cannot read the job file {args.job_file}: {error}") from None
         if args.workload in (None, "randwrite-4k"):
             args.workload = "job"

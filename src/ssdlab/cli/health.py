@@ -41,6 +41,7 @@ from ssdlab.system.devicetarget import is_block_device_path
 from ssdlab.system.environment import collect_environment, read_boot_id, tool_version
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.user_files import LOG_FILE_BYTES, SMALL_FILE_BYTES, read_user_file
 
 from .documents import rated_endurance
 from .render import print_sections
@@ -52,10 +53,11 @@ from .store_access import open_db
 def _vendor_map(args: argparse.Namespace) -> VendorMap:
     if not getattr(args, "vendor_map", None):
         return load_vendor_map()
+    data = read_user_file(args.vendor_map, SMALL_FILE_BYTES, "the --vendor-map file")
     try:
-        text = Path(args.vendor_map).read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot read --vendor-map {args.vendor_map}: {error.strerror}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"--vendor-map {args.vendor_map} is not UTF-8 text") from None
     try:
         return load_vendor_map(text)
     except ValueError as error:
@@ -121,10 +123,7 @@ def _store_reading(
 
 def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]:
     """A saved smartctl JSON, nvme-cli JSON, smartctl text, or a log of text snapshots."""
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    text = read_user_file(path, LOG_FILE_BYTES, "the health file").decode("utf-8", "replace")
     model = getattr(args, "model", None)
     vendors = _vendor_map(args)
     if text.lstrip().startswith("{"):

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.errors import ParseError, UsageError
+from ssdlab.errors import ParseError
 from ssdlab.parse.benchmark_text import parse_benchmark_text
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.runner.importer import benchmark_run, fio_run, store_imported_run
+from ssdlab.system.user_files import read_user_file
 
 from .store_access import open_db
 
@@ -32,13 +33,7 @@ def decode_import(data: bytes, origin: str) -> str:
 
 def cmd_import(args: argparse.Namespace, out: Console) -> int:
     path = Path(args.file)
-    try:
-        size = path.stat().st_size
-        if size > MAX_IMPORT_BYTES:
-            raise UsageError(f"{path} is {size:,} bytes; import takes files up to 64 MiB")
-        data = path.read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    data = read_user_file(path, MAX_IMPORT_BYTES, "the import file")
     origin = str(path)
     text = decode_import(data, origin)
     if not text.strip():

@@ -17,6 +17,7 @@ from ssdlab.model.units import MB, TB, format_size
 from ssdlab.parse.spec_sheet import parse_spec_sheet, render_spec_sheet
 from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.specs import StoredSpecSheet, load_spec_sheets, put_spec_sheet
+from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
 
 from .store_access import open_db
 
@@ -46,8 +47,8 @@ def _mb(value: float | None) -> str:
 def _spec_add(args: argparse.Namespace, out: Console) -> int:
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_user_file(path, SMALL_FILE_BYTES, "the spec sheet").decode("utf-8")
+    except UnicodeDecodeError as error:
         raise UsageError(f"cannot read the spec sheet {path}: {error}") from None
     sheet = parse_spec_sheet(text, str(path))
     conn = open_db(args)

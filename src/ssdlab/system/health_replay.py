@@ -9,13 +9,13 @@ stored under the tool name "replay", so nothing presents it as live data.
 import dataclasses
 import threading
 import time
-from pathlib import Path
 
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.run import Capture
 from ssdlab.parse.smartctl_json import normalise_smartctl
 from ssdlab.parse.smartctl_log import split_snapshot_log
 from ssdlab.system.health import HealthReading
+from ssdlab.system.user_files import LOG_FILE_BYTES, read_user_file
 
 REPLAY_TOOL = "replay"
 
@@ -24,10 +24,8 @@ class HealthReplay:
     """Callable like `read_health`: the next recorded snapshot on each call."""
 
     def __init__(self, path: str) -> None:
-        try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError as error:
-            raise UsageError(f"cannot read the health replay {path}: {error.strerror}") from None
+        data = read_user_file(path, LOG_FILE_BYTES, "the health replay")
+        text = data.decode("utf-8", errors="replace")
         try:
             self._snapshots = split_snapshot_log(text)
         except ParseError as error:
