@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import needs_fio
 from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.orphans import kill_9, wait_gone
 
 pytestmark = needs_fio
 
@@ -113,11 +114,10 @@ def test_kill_9_is_marked_interrupted_next_time_and_cleanup_finds_the_file(
     target.mkdir()
     child = start_quick(target, db)
     wait_for_steps(db, 2)
-    child.kill()
-    child.communicate(timeout=30)
+    orphans = kill_9(child)
     leftovers = list(target.iterdir())
     assert len(leftovers) == 1 and leftovers[0].name.startswith("ssdlab-")
-    time.sleep(1.5)  # let the orphaned fio pass end
+    wait_gone(orphans)  # the orphaned fio ends its pass by itself, however loaded the machine
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     assert "stopped without finishing" in runs[0]["status_reason"]
