@@ -230,8 +230,13 @@ def _charts(key: str, title: str, verdict: CacheCliffVerdict) -> tuple[doc.Chart
     return (_chart(key, title, verdict),) if len(verdict.series) >= 2 else ()
 
 
-def _write_section(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> doc.Section:
-    written = ("written", describe_gb(verdict.total_bytes or 0.0))
+def _write_section(
+    verdict: CacheCliffVerdict, body: Mapping[str, Any], step: StepResult | None
+) -> doc.Section:
+    logged = verdict.total_bytes
+    if logged is None and step is not None and step.write is not None:
+        logged = float(step.write.io_bytes)  # no log point: fio's own count of what it wrote
+    written = ("written", describe_gb(logged or 0.0))
     charts = _charts("cache-cliff", "MB/s against GB written", verdict)
     if verdict.short is not None:
         short = body.get("short") or {}
@@ -275,7 +280,7 @@ def build_cache_document(results: ProfileResults) -> doc.Document:
     if write is not None:
         body = data[CLIFF]
         verdict += _sentences(write, body)
-        sections.append(_write_section(write, body))
+        sections.append(_write_section(write, body, found.get("write")))
     recovery = data.get(RECOVERY)
     if probe is not None and isinstance(recovery, dict):
         fraction = recovery.get("fraction")

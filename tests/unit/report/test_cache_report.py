@@ -78,7 +78,7 @@ def _document(plan: ProfilePlan, *steps: StepResult) -> Document:
 
 
 def _with_runtime(step: StepResult, runtime_s: float) -> StepResult:
-    metrics = DirectionMetrics(0, 0, runtime_s, 0.0, 0.0, None, None, None, None, None)
+    metrics = DirectionMetrics(MB, 1, runtime_s, 0.0, 0.0, None, None, None, None, None)
     return replace(step, write=metrics)
 
 
@@ -124,6 +124,7 @@ def test_a_write_that_logged_no_point_still_has_its_section() -> None:
     (section,) = document.sections[:1]
     assert section.title == "Write-cache cliff" and section.charts == ()
     assert section.notes == (found[CLIFF]["reason"],)
+    assert ("written", "0.001 GB") in section.facts  # fio's count: the log has none
     assert "no log point" in render_markdown(document)
 
 
