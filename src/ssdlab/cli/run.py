@@ -377,7 +377,9 @@ def resumable_target(run: RunRecord) -> Target:
             "preconditioning is lost; start a new run (use --keep to keep a test file)"
         )
     direct = bool(run.target.get("direct_io", True))
-    return Target(TargetKind.FILE, str(path), size, run.target_path, direct_io=direct)
+    return Target(
+        TargetKind.FILE, str(path), size, run.target_path, direct_io=direct, reuses_test_file=True
+    )
 
 
 def cmd_resume(args: argparse.Namespace, out: Console) -> int:

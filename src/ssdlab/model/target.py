@@ -83,11 +83,13 @@ class DeviceUsage:
 
 @dataclass(frozen=True, slots=True)
 class FileIdentity:
-    """Which file a path led to when ssdlab created it (st_dev, st_ino): what makes a test file
-    ssdlab's, never its name."""
+    """Which file a path led to when ssdlab created it: what makes a test file ssdlab's, never
+    its name. An inode number can be handed to a file made later at the same name, so where the
+    filesystem keeps extended attributes a random marker set at creation must match too."""
 
     device: int
     inode: int
+    marker: str | None = None  # None: the filesystem keeps no user extended attributes
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
-from ssdlab.errors import ParseError, ToolError
+from ssdlab.errors import ParseError, TargetError, ToolError
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
 from ssdlab.model.run import Capture, Environment, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.target import Target
+from ssdlab.model.target import Target, TargetKind
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -158,8 +158,13 @@ class ProfileRunner(RunnerBase):
         captures kept), and the resumption is recorded as a finding."""
         kept = store.load_step_results(self._conn, run_id, with_series=False)
         done = frozenset((step.step_key, step.round_index) for step in kept)
-        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]
+        if target.kind is TargetKind.FILE and not files:
+            raise TargetError(
+                f"{target.path} is not recorded as the test file run {run_id} created (it was "
+                "removed, or the run used another file); start a new run"
+            )
+        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
         return self._drive(
             plan, run_id, target, facts, [], {}, ResumePoint(done, time.time()),

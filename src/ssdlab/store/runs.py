@@ -257,8 +257,8 @@ def record_test_file_identity(
     """The device and inode of the test file ssdlab just created: what makes it ssdlab's."""
     with transaction(conn):
         conn.execute(
-            "UPDATE test_files SET device = ?, inode = ? WHERE id = ?",
-            (identity.device, identity.inode, file_id),
+            "UPDATE test_files SET device = ?, inode = ?, marker = ? WHERE id = ?",
+            (identity.device, identity.inode, identity.marker, file_id),
         )
 
 
@@ -276,7 +276,7 @@ class TestFileRecord:
     identity: FileIdentity | None  # None: recorded by a store before schema 5
 
 
-_TEST_FILE_COLUMNS = "f.id, f.run_id, f.path, r.status, f.device, f.inode"
+_TEST_FILE_COLUMNS = "f.id, f.run_id, f.path, r.status, f.device, f.inode, f.marker"
 
 
 def _test_file_from_row(row: sqlite3.Row) -> TestFileRecord:
@@ -286,7 +286,9 @@ def _test_file_from_row(row: sqlite3.Row) -> TestFileRecord:
         int(row[1]),
         str(row[2]),
         RunStatus(row[3]),
-        None if device is None or inode is None else FileIdentity(int(device), int(inode)),
+        None
+        if device is None or inode is None
+        else FileIdentity(int(device), int(inode), None if row[6] is None else str(row[6])),
     )
 
 
@@ -347,6 +349,13 @@ def _json_object(row: sqlite3.Row, column: str) -> dict[str, Any]:
     return value
 
 
+def _status(row: sqlite3.Row) -> RunStatus:
+    try:
+        return RunStatus(row["status"])
+    except ValueError:
+        raise ValueError(f"column status holds {row['status']!r}, not a run status") from None
+
+
 _DECODE_COLUMN = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
 
 
@@ -401,7 +410,7 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
         profile=row["profile"],
         profile_version=int(row["profile_version"]),
         preset=row["preset"],
-        status=RunStatus(row["status"]),
+        status=_status(row),
         status_reason=row["status_reason"],
         target_kind=row["target_kind"],
         target_path=row["target_path"],

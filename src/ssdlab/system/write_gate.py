@@ -17,6 +17,7 @@ The rules, with the same sentences wherever they apply:
 
 import errno
 import os
+import secrets
 import stat
 from enum import StrEnum
 from pathlib import Path
@@ -31,6 +32,7 @@ PSEUDO_FILESYSTEMS = frozenset(
      "configfs", "efivarfs", "pstore", "bpf", "devpts", "mqueue", "hugetlbfs", "fusectl"}
 )  # fmt: skip
 STORE_SIDE_FILES = ("-wal", "-shm", "-journal")
+MARKER_ATTRIBUTE = "user.ssdlab.test-file"
 MOUNTINFO = Path("/proc/self/mountinfo")
 
 
@@ -137,9 +139,9 @@ def write_output(path: str, data: str | bytes, what: str) -> Path:
     return resolved
 
 
-def make_output_folder(path: str, what: str) -> Path:
-    """A folder for output files, created with its parents when missing; refused when the
-    path is something else or lies on the kernel's own filesystems."""
+def check_output_folder(path: str, what: str) -> Path:
+    """The path of a folder for output files: an existing folder or a new name, not on the
+    kernel's own filesystems."""
     folder = Path(path).expanduser().absolute()
     if os.path.lexists(folder) and not folder.is_dir():
         problem = output_problem(folder) or f"{folder} is a file"
@@ -149,11 +151,25 @@ def make_output_folder(path: str, what: str) -> Path:
         raise SafetyRefusal(
             f"{what} {path}: {folder} is on {fs_type}, the kernel's own filesystem, not a disk"
         )
+    return folder
+
+
+def make_output_folder(path: str, what: str) -> Path:
+    """A folder for output files, created with its parents when missing."""
+    folder = check_output_folder(path, what)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise TargetError(f"cannot create the folder {folder}: {error.strerror}") from error
     return folder
+
+
+def check_outputs(output: str | None, plots: str | None) -> None:
+    """Refuse a command's -o and --plots before the command does any work."""
+    if output:
+        check_output_path(output, "-o")
+    if plots:
+        check_output_folder(plots, "--plots")
 
 
 def check_store_path(path: Path) -> None:
@@ -189,6 +205,7 @@ def create_test_file(path: str, size_bytes: int) -> FileIdentity:
         raise TargetError(f"cannot create the test file {path}: {error.strerror}") from error
     try:
         info = os.fstat(fd)
+        marker = _set_marker(fd)
         if size_bytes > 0:
             os.posix_fallocate(fd, 0, size_bytes)
     except OSError as error:
@@ -199,7 +216,26 @@ def create_test_file(path: str, size_bytes: int) -> FileIdentity:
             "free some space or choose a smaller --size"
         ) from error
     os.close(fd)
-    return FileIdentity(info.st_dev, info.st_ino)
+    return FileIdentity(info.st_dev, info.st_ino, marker)
+
+
+def _set_marker(fd: int) -> str | None:
+    """Set a random marker on the new file; None where the filesystem keeps no user xattrs."""
+    marker = secrets.token_hex(16)
+    try:
+        os.setxattr(fd, MARKER_ATTRIBUTE, marker.encode("ascii"))
+    except OSError as error:
+        if error.errno in (errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM, errno.ENOSPC):
+            return None
+        raise
+    return marker
+
+
+def _marker_of(path: str) -> str | None:
+    try:
+        return os.getxattr(path, MARKER_ATTRIBUTE, follow_symlinks=False).decode("ascii", "replace")
+    except OSError:
+        return None
 
 
 def test_file_problem(path: str, identity: FileIdentity | None) -> str | None:
@@ -216,8 +252,12 @@ def test_file_problem(path: str, identity: FileIdentity | None) -> str | None:
     kind = describe_mode(info.st_mode)
     if kind is not None:
         return f"{path} is now {kind}, not the test file ssdlab created"
-    if identity is not None and (info.st_dev, info.st_ino) != (identity.device, identity.inode):
-        return f"{path} is another file than the test file ssdlab created (replaced or moved)"
+    replaced = f"{path} is another file than the test file ssdlab created (replaced or moved)"
+    if identity is not None and (
+        (info.st_dev, info.st_ino) != (identity.device, identity.inode)
+        or (identity.marker is not None and _marker_of(path) != identity.marker)
+    ):
+        return replaced
     if info.st_nlink != 1:
         return (
             f"{path} has {info.st_nlink} names (hard links): writing to it would change the "
