@@ -27,8 +27,8 @@ from ssdlab.system.process import ProcessRunner
 from ssdlab.system.write_gate import (
     Removal,
     create_test_file,
+    ownership_problem,
     remove_test_file,
-    test_file_problem,
 )
 
 Work = Callable[[int], tuple[RunStatus, str | None]]
@@ -125,7 +125,7 @@ class RunnerBase:
         """An existing file is written only when this store recorded creating that very file
         (kept with --keep); a name like ssdlab-….tmp proves nothing."""
         problems = [
-            test_file_problem(path, record.identity)
+            ownership_problem(path, record.identity)
             for record in store.owned_test_files_at(self._conn, path)
             if record.identity is not None
         ]
@@ -160,7 +160,7 @@ class RunnerBase:
         try:
             if resumed_file_id is not None:
                 identity = self._recorded_identity(run_id, resumed_file_id)
-                problem = test_file_problem(target.path, identity)
+                problem = ownership_problem(target.path, identity)
                 if problem is not None:
                     raise TargetError(f"{problem}; run {run_id} cannot resume on it")
             if target.created_file and file_id is None:

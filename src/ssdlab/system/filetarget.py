@@ -12,7 +12,7 @@ from ssdlab.model.units import MiB, describe_bytes, format_size
 from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.system.block import block_device_of_path, read_device_identity, whole_disk_of
-from ssdlab.system.write_gate import PSEUDO_FILESYSTEMS, test_file_problem
+from ssdlab.system.write_gate import PSEUDO_FILESYSTEMS, ownership_problem
 
 TEST_FILE_PREFIX = "ssdlab-"
 TEST_FILE_SUFFIX = ".tmp"
@@ -117,7 +117,7 @@ def _check_reusable(path: Path) -> None:
             "overwrite your files. Give a directory (a test file is made and removed "
             "there) or a new file name"
         )
-    problem = test_file_problem(str(path), None)
+    problem = ownership_problem(str(path), None)
     if problem is not None:
         raise TargetError(f"{problem}; ssdlab does not write to it")
 

@@ -238,7 +238,7 @@ def _marker_of(path: str) -> str | None:
         return None
 
 
-def test_file_problem(path: str, identity: FileIdentity | None) -> str | None:
+def ownership_problem(path: str, identity: FileIdentity | None) -> str | None:
     """Why the file at `path` is not (any more) the test file ssdlab created; None when it is.
 
     `identity` None means the store recorded none (runs of stores before schema 5): then the
@@ -268,7 +268,7 @@ def test_file_problem(path: str, identity: FileIdentity | None) -> str | None:
 
 def remove_test_file(path: str, identity: FileIdentity | None) -> Removal:
     """Remove a test file ssdlab created, and only that file."""
-    problem = test_file_problem(path, identity)
+    problem = ownership_problem(path, identity)
     if problem is not None:
         return Removal.GONE if not os.path.lexists(path) else Removal.NOT_OURS
     try:
