@@ -25,6 +25,7 @@ from pathlib import Path
 from ssdlab.errors import SafetyRefusal, TargetError
 from ssdlab.model.target import FileIdentity
 from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
+from ssdlab.system.block import SYSFS_ROOT, loop_backing_file, loop_devices
 
 # Filesystems whose files are kernel objects or memory, never a place for ssdlab's files.
 PSEUDO_FILESYSTEMS = frozenset(
@@ -263,7 +264,30 @@ def ownership_problem(path: str, identity: FileIdentity | None) -> str | None:
             f"{path} has {info.st_nlink} names (hard links): writing to it would change the "
             "file under its other names"
         )
+    loops = loops_backed_by(info)
+    if loops:
+        shown = ", ".join(f"/dev/{name}" for name in loops)
+        return (
+            f"{path} is the backing file of {shown}; writing to it would change that device "
+            f"under whatever uses it — detach it first (losetup -d {shown.split(', ')[0]})"
+        )
     return None
+
+
+def loops_backed_by(info: os.stat_result, sysfs_root: Path = SYSFS_ROOT) -> tuple[str, ...]:
+    """The loop devices attached to the file `info` describes (same device and inode)."""
+    found = []
+    for name in loop_devices(sysfs_root):
+        backing = loop_backing_file(name, sysfs_root)
+        if backing is None:
+            continue
+        try:
+            other = os.stat(backing.removesuffix(" (deleted)"))
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            found.append(name)
+    return tuple(found)
 
 
 def remove_test_file(path: str, identity: FileIdentity | None) -> Removal:

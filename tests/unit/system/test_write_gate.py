@@ -7,6 +7,7 @@ local use), so even a gate that wrongly opened one could not reach a disk.
 
 import os
 import stat
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -167,3 +168,22 @@ def test_without_xattrs_the_inode_decides(tmp_path: Path) -> None:
     plain = FileIdentity(made.device, made.inode, None)
     assert ownership_problem(str(path), plain) is None
     assert remove_test_file(str(path), plain) is Removal.REMOVED
+
+
+@needs_root
+def test_a_test_file_attached_as_a_loop_device_is_not_written(tmp_path: Path) -> None:
+    path = tmp_path / "ssdlab-bbbbbbbbbbbb.tmp"
+    identity = create_test_file(str(path), 8 << 20)
+    attached = subprocess.run(
+        ["losetup", "-f", "--show", str(path)], capture_output=True, text=True, check=False
+    )
+    if attached.returncode != 0:
+        pytest.skip(f"no loop device: {attached.stderr.strip()}")
+    loop = attached.stdout.strip()
+    try:
+        problem = ownership_problem(str(path), identity) or ""
+        assert f"backing file of {loop}" in problem and "losetup -d" in problem
+        assert remove_test_file(str(path), identity) is Removal.NOT_OURS
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)
+    assert ownership_problem(str(path), identity) is None
