@@ -123,3 +123,6 @@ class PurgeSupport:
     # The disk (kernel name) when the target is one of its partitions: a drive's own purge
     # (nvme-format, ata-secure-erase, scsi-format) erases all of it, not just the partition.
     whole_drive: str | None = None
+    # Other NVMe namespaces a Format NVM of the target erases as well: its controller's Format
+    # NVM Attributes (FNA) apply a format or secure erase to all namespaces, or do not say.
+    nvme_other_namespaces: tuple[str, ...] = ()

@@ -46,20 +46,33 @@ def _partition_refusal(requested: str, support: PurgeSupport, device: str | None
     )
 
 
+def _namespaces_refusal(support: PurgeSupport, device: str | None) -> str:
+    others = ", ".join(_node(name) for name in support.nvme_other_namespaces)
+    instead = "trim" if support.discard else "zero"
+    return (
+        f"--purge nvme-format erases every namespace of the controller, {others} as well as "
+        f"{device or 'the target'} (its Format NVM Attributes apply a format to all "
+        f"namespaces, or do not say); use --purge {instead}"
+    )
+
+
 def choose_purge(requested: str, support: PurgeSupport, device: str | None = None) -> PurgeChoice:
     """The purge method to use: the requested one (checked), or with 'auto' the drive's own
     purge when available, else TRIM, else a zero fill — each fallback labelled.
 
     A drive's own purge erases the whole drive. On a partition (``support.whole_drive`` set)
     'auto' never chooses one — the fallbacks stay within the partition's range — and asking
-    for one is refused (SafetyRefusal): the other partitions were never named. ``device`` is
-    the target's node, for the refusal's sentence.
+    for one is refused (SafetyRefusal): the other partitions were never named. A Format NVM
+    that erases the controller's other namespaces (``support.nvme_other_namespaces``) is
+    treated the same way. ``device`` is the target's node, for the refusal's sentence.
     """
     if requested not in METHODS:
         raise UsageError(f"--purge must be one of {', '.join(METHODS)} (got {requested})")
     partition = support.whole_drive is not None
     if partition and requested in WHOLE_DRIVE:
         raise SafetyRefusal(_partition_refusal(requested, support, device))
+    if requested == "nvme-format" and support.nvme_other_namespaces:
+        raise SafetyRefusal(_namespaces_refusal(support, device))
     available = {
         "nvme-format": support.nvme_format_erase,
         "ata-secure-erase": support.ata_security_erase,
@@ -87,9 +100,18 @@ def choose_purge(requested: str, support: PurgeSupport, device: str | None = Non
         return PurgeChoice(
             "zero", False, f"{why} and it offers no discard; it is filled with zeros instead"
         )
+    if support.nvme_other_namespaces:
+        available["nvme-format"] = False
     for method in ("nvme-format", "ata-secure-erase", "scsi-format"):
         if available[method]:
             return PurgeChoice(method, True, "the drive's own purge")
+    if support.nvme_other_namespaces and support.discard:
+        return PurgeChoice(
+            "trim",
+            False,
+            "a Format NVM would erase the controller's other namespaces too; every block is "
+            "discarded instead",
+        )
     if support.discard:
         return PurgeChoice(
             "trim", False, "no drive purge is available; every block is discarded instead"

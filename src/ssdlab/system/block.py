@@ -31,6 +31,7 @@ _SCSI_ADDRESS = re.compile(r"^\d+:\d+:\d+:\d+$")
 _ATA_PORT = re.compile(r"^ata\d+$")
 _USB_BUS = re.compile(r"^usb\d+$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NAMESPACE = re.compile(r"^(nvme\d+)n\d+$")
 
 
 def _check_name(name: str) -> None:
@@ -164,7 +165,10 @@ def loop_backing_file(name: str, sysfs_root: Path = SYSFS_ROOT) -> str | None:
 def loop_range_bytes(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[int, int | None]:
     """(offset, length) of the part of its backing file a loop device shows; length None:
     to the end (``loop/sizelimit`` 0). Unreadable values read as the whole file."""
-    directory = _class_dir(name, sysfs_root) / "loop"
+    try:
+        directory = _class_dir(name, sysfs_root) / "loop"
+    except TargetError:
+        return 0, None  # detached meanwhile: taken as the whole file, which refuses more
     offset = _read_int(directory / "offset") or 0
     limit = _read_int(directory / "sizelimit") or 0
     return offset, limit or None
@@ -179,6 +183,20 @@ def partition_range_bytes(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[int
     if start is None or sectors is None:
         return None
     return start * SECTOR_BYTES, sectors * SECTOR_BYTES
+
+
+def sibling_namespaces(name: str, sysfs_root: Path = SYSFS_ROOT) -> tuple[str, ...]:
+    """The other NVMe namespaces of the controller (or subsystem) of ``nvme<C>n<N>``, by the
+    kernel's naming: nvme0n2 and nvme0n3 for nvme0n1; () for any other device."""
+    match = _NAMESPACE.match(name)
+    if match is None:
+        return ()
+    prefix = match.group(1)
+    return tuple(
+        entry
+        for entry in _list_dir(sysfs_root / "block")
+        if entry != name and (found := _NAMESPACE.match(entry)) and found.group(1) == prefix
+    )
 
 
 def resolve_block_device(path: str, sysfs_root: Path = SYSFS_ROOT) -> str:

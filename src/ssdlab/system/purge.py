@@ -1,7 +1,7 @@
 """Find out which purge a device offers (see plan/purge.py), keeping every tool output.
 
 - NVMe: `nvme id-ctrl -o json`; OACS bit 1 = Format NVM supported (a Format with
-  Secure Erase Settings 1 erases user data).
+  Secure Erase Settings 1 erases user data); FNA bits 0-1 = it acts on every namespace.
 - ATA: `hdparm -I`; the Security section must say "supported", "not enabled" (no password
   set) and "not frozen" (most BIOSes freeze drives at boot; a suspend/resume cycle unfreezes).
 - SCSI/SAS: `sg_format` present (FORMAT UNIT is mandatory for SCSI disks).
@@ -19,7 +19,13 @@ from ssdlab.errors import TargetError
 from ssdlab.model.run import Capture
 from ssdlab.model.target import PurgeSupport, Target
 from ssdlab.plan.purge import whole_drive_device
-from ssdlab.system.block import SYSFS_ROOT, dev_path_of, resolve_block_device, whole_disk_of
+from ssdlab.system.block import (
+    SYSFS_ROOT,
+    dev_path_of,
+    resolve_block_device,
+    sibling_namespaces,
+    whole_disk_of,
+)
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 
@@ -33,6 +39,16 @@ def nvme_format_supported(id_ctrl_json: str) -> bool | None:
     except (json.JSONDecodeError, AttributeError):
         return None
     return bool(oacs & 0x2) if isinstance(oacs, int) else None
+
+
+def nvme_format_all_namespaces(id_ctrl_json: str) -> bool | None:
+    """FNA bit 0 (a format applies to all namespaces) or bit 1 (a secure erase does) of
+    `nvme id-ctrl -o json`; None when the output cannot be read."""
+    try:
+        fna = json.loads(id_ctrl_json).get("fna")
+    except (json.JSONDecodeError, AttributeError):
+        return None
+    return bool(fna & 0x3) if isinstance(fna, int) else None
 
 
 def ata_security_erase_ready(hdparm_text: str) -> bool | None:
@@ -66,12 +82,15 @@ def read_purge_support(
         discard = device.discard_max_bytes > 0
     captures: list[Capture] = []
     nvme = ata = scsi = None
+    all_namespaces: bool | None = None
     if transport == "nvme" and shutil.which("nvme"):
         capture = processes.run(
             ["nvme", "id-ctrl", target.path, "-o", "json"], tool="nvme", timeout_s=30
         )
         captures.append(capture)
         nvme = nvme_format_supported(capture.stdout) if capture.exit_code == 0 else None
+        if capture.exit_code == 0:
+            all_namespaces = nvme_format_all_namespaces(capture.stdout)
     elif transport in ("sata", "usb") and shutil.which("hdparm"):
         capture = processes.run(["hdparm", "-I", target.path], tool="hdparm", timeout_s=30)
         captures.append(capture)
@@ -87,7 +106,11 @@ def read_purge_support(
         except TargetError:
             disk = device.name  # not in sysfs: nothing was resolved through it either
         whole_drive = None if disk == device.name else disk
-    return PurgeSupport(transport, nvme, ata, scsi, discard, whole_drive), tuple(captures)
+    others: tuple[str, ...] = ()
+    if transport == "nvme" and device is not None and all_namespaces is not False:
+        others = sibling_namespaces(whole_drive or device.name, sysfs_root)
+    support = PurgeSupport(transport, nvme, ata, scsi, discard, whole_drive, others)
+    return support, tuple(captures)
 
 
 def whole_drive_refusal(command: tuple[str, ...], sysfs_root: Path = SYSFS_ROOT) -> str | None:

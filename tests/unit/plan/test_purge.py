@@ -124,3 +124,19 @@ def test_whole_drive_commands_are_recognised_and_nothing_else() -> None:
     assert whole_drive_device(("hdparm", "-I", "/dev/sda")) is None
     assert whole_drive_device(("nvme", "id-ctrl", "/dev/nvme0")) is None
     assert whole_drive_device(()) is None
+
+
+def test_a_format_that_erases_other_namespaces_is_never_chosen_nor_allowed() -> None:
+    shared = PurgeSupport(
+        "nvme", nvme_format_erase=True, discard=True, nvme_other_namespaces=("nvme0n2",)
+    )
+    auto = choose_purge("auto", shared, "/dev/nvme0n1")
+    assert (auto.method, auto.conformant) == ("trim", False)
+    assert "other namespaces" in auto.reason
+    with pytest.raises(SafetyRefusal) as refused:
+        choose_purge("nvme-format", shared, "/dev/nvme0n1")
+    assert str(refused.value) == (
+        "--purge nvme-format erases every namespace of the controller, /dev/nvme0n2 as well as "
+        "/dev/nvme0n1 (its Format NVM Attributes apply a format to all namespaces, or do not "
+        "say); use --purge trim"
+    )

@@ -6,7 +6,12 @@ from pathlib import Path
 import pytest
 
 from ssdlab.model.target import DeviceIdentity, Target, TargetKind
-from ssdlab.system.purge import ata_security_erase_ready, nvme_format_supported, read_purge_support
+from ssdlab.system.purge import (
+    ata_security_erase_ready,
+    nvme_format_all_namespaces,
+    nvme_format_supported,
+    read_purge_support,
+)
 from tests.unit.system.replay import ReplayRunner
 
 # The Security section as hdparm 9.x prints it (tabs and the trailing space included).
@@ -107,3 +112,33 @@ def test_a_partition_target_names_its_whole_drive(
     assert partition.whole_drive == "nvme0n1" and partition.nvme_format_erase is True
     whole, _ = read_purge_support(target("nvme0n1"), runner, sysfs)
     assert whole.whole_drive is None
+
+
+def test_format_nvm_attributes_say_whether_a_format_erases_every_namespace() -> None:
+    assert nvme_format_all_namespaces('{"oacs": 6, "fna": 0}') is False
+    assert nvme_format_all_namespaces('{"fna": 1}') is True  # format applies to all
+    assert nvme_format_all_namespaces('{"fna": 6}') is True  # secure erase applies to all
+    assert nvme_format_all_namespaces('{"fna": 4}') is False  # crypto erase support only
+    assert nvme_format_all_namespaces('{"oacs": 6}') is None
+    assert nvme_format_all_namespaces("[]") is None
+
+
+@pytest.mark.parametrize(("fna", "others"), [(0, ()), (2, ("nvme0n2",)), (None, ("nvme0n2",))])
+def test_other_namespaces_are_named_unless_the_controller_formats_one_alone(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fna: int | None, others: tuple[str, ...]
+) -> None:
+    """nvme_lvm with a second namespace nvme0n2 added: a format of nvme0n1 (or of its
+    partition's drive) erases nvme0n2 too when FNA says so or cannot be read."""
+    monkeypatch.setattr(shutil, "which", lambda name: f"/usr/sbin/{name}")
+    tree = tmp_path / "nvme_lvm"
+    shutil.copytree(TREES / "nvme_lvm", tree, symlinks=True)
+    sysfs = tree / "sys"
+    (sysfs / "block" / "nvme0n2").symlink_to("../devices/pci0000:00/nvme0n2")
+    (sysfs / "block" / "nvme10n1").symlink_to("../devices/pci0000:00/nvme10n1")  # not a sibling
+    idctrl = tmp_path / "id-ctrl.json"
+    idctrl.write_text('{"oacs": 6}' if fna is None else f'{{"oacs": 6, "fna": {fna}}}')
+    for name in ("nvme0n1", "nvme0n1p1"):
+        device = DeviceIdentity(name, f"/dev/{name}", transport="nvme", discard_max_bytes=2**31)
+        target = Target(TargetKind.DEVICE, f"/dev/{name}", 2**30, f"/dev/{name}", device=device)
+        support, _ = read_purge_support(target, ReplayRunner([("id-ctrl", 0, idctrl)]), sysfs)
+        assert support.nvme_other_namespaces == others
