@@ -14,12 +14,15 @@ sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) st
 
 import argparse
 import importlib
+import os
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.errors import SsdlabError, StoreError, UsageError
+from ssdlab.system.write_gate import check_outputs
 
 from .args import build_parser
 
@@ -58,10 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Console(highlight=False, soft_wrap=False)
     try:
+        check_outputs(getattr(args, "output", None), getattr(args, "plots", None))
         return load_command(args.command)(args, out)
     except UsageError as error:
         parser.print_usage(sys.stderr)
         print(f"ssdlab: error: {error}", file=sys.stderr)
+        return error.exit_code
+    except StoreError as error:
+        print(f"ssdlab: error: {_store_message(args, error)}", file=sys.stderr)
         return error.exit_code
     except SsdlabError as error:
         print(f"ssdlab: error: {error}", file=sys.stderr)
@@ -71,3 +78,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except sqlite3.Error as error:  # the store failed where no command expected it to
+        print(f"ssdlab: error: {_store_failure(args, error)}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a path no command checked: too long, a loop of links, …
+        print(f"ssdlab: error: {_os_message(error)}", file=sys.stderr)
+        return 1
+
+
+def _store_failure(args: argparse.Namespace, error: sqlite3.Error) -> StoreError:
+    from ssdlab.store.db import store_failure
+
+    from .store_access import db_path
+
+    return store_failure(db_path(args), error)
+
+
+def _store_message(args: argparse.Namespace, error: StoreError) -> str:
+    """A store error; one caused by a damaged file says so, whatever was being done."""
+    from ssdlab.store.db import is_damage
+
+    cause = error.__cause__
+    if isinstance(cause, sqlite3.Error) and is_damage(cause):
+        return str(_store_failure(args, cause))
+    return str(error)
+
+
+def _os_message(error: OSError) -> str:
+    what = error.strerror or str(error)
+    name = error.filename
+    if name is None:
+        return what
+    shown = os.fsdecode(name) if isinstance(name, str | bytes) else str(name)
+    return f"cannot use {shown}: {what}; check the path and try again"

@@ -2,6 +2,7 @@
 
 import os
 import sqlite3
+import time
 from importlib import resources
 from pathlib import Path
 
@@ -27,53 +28,115 @@ def migrations() -> list[tuple[int, str]]:
 SCHEMA_VERSION = max(version for version, _ in migrations())
 
 
+SQLITE_CORRUPT = 11  # the file is a database, but its pages contradict each other
+SQLITE_NOTADB = 26  # the file does not start like a database
+
+
+def _primary_code(error: sqlite3.Error) -> int | None:
+    code = getattr(error, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    """Whether SQLite found the store's file damaged (flipped bytes, a torn page, not a DB)."""
+    code = _primary_code(error)
+    if code is not None:
+        return code in (SQLITE_CORRUPT, SQLITE_NOTADB)
+    return "malformed" in str(error) or "not a database" in str(error)
+
+
+def store_failure(path: Path, error: sqlite3.Error) -> StoreError:
+    """The one-line error for a store SQLite could not read; a damaged file says how to get
+    back what it still holds."""
+    if _primary_code(error) == SQLITE_NOTADB or "not a database" in str(error):
+        return StoreError(
+            f"the run store {path} is not an SQLite database ({error}); if it was your ssdlab "
+            "store its first page is damaged: restore it from a backup; otherwise choose "
+            "another store with --db PATH"
+        )
+    if is_damage(error):
+        return StoreError(
+            f"the run store {path} is damaged ({error}); restore it from a backup, or copy "
+            f"what is still readable into a new store with 'sqlite3 {path} .recover | sqlite3 "
+            f"{path}.recovered' (an sqlite3 shell without .recover: .dump) and use that with "
+            f"--db {path}.recovered"
+        )
+    return StoreError(
+        f"cannot use the run store {path}: {error}; check that the file is an ssdlab store "
+        "and its folder is writable, or choose another with --db PATH"
+    )
+
+
 def open_store(path: Path) -> sqlite3.Connection:
-    """Open (creating and migrating as needed) the store at `path`."""
+    """Open (creating and migrating as needed) the store at `path`. Any number of processes
+    may open a new store at once: one creates the schema, the others find it made."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30, isolation_level=None)
     except (OSError, sqlite3.Error) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise StoreError(
-            f"cannot open the run store {path}: {error}; choose another place with --db PATH"
+            f"cannot open the run store {path}: {reason}; choose another place with --db PATH"
         ) from error
     try:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 30000")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                f"the run store {path} has schema version {version}, but this ssdlab knows only "
-                f"up to {SCHEMA_VERSION}; upgrade ssdlab, or use another store with --db PATH"
-            )
-        if version < SCHEMA_VERSION:
-            conn.execute("PRAGMA journal_mode = WAL")
-            _migrate(conn, version)
-        else:
-            conn.execute("PRAGMA journal_mode = WAL")
+        _check_version(conn, path)
+        _use_wal(conn)
+        if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+            _migrate(conn, path)
     except sqlite3.Error as error:
         conn.close()
-        raise StoreError(
-            f"cannot use the run store {path}: {error}; check that the file is an ssdlab store "
-            "and its folder is writable, or choose another with --db PATH"
-        ) from error
+        raise store_failure(path, error) from error
     except SchemaTooNew:
         conn.close()
         raise
     return conn
 
 
-def _migrate(conn: sqlite3.Connection, current: int) -> None:
-    for version, sql in migrations():
-        if version <= current:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
+def _check_version(conn: sqlite3.Connection, path: Path) -> int:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"the run store {path} has schema version {version}, but this ssdlab knows only "
+            f"up to {SCHEMA_VERSION}; upgrade ssdlab, or use another store with --db PATH"
+        )
+    return version
+
+
+WAL_ATTEMPTS = 300
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL (a no-op when it is already). The switch needs the file to itself and
+    SQLite may answer "locked" at once instead of waiting while another process opens the same
+    new store, so it is tried again until that process is done."""
+    for attempt in range(WAL_ATTEMPTS):
         try:
+            conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or attempt == WAL_ATTEMPTS - 1:
+                raise
+            time.sleep(0.01 + 0.001 * attempt)
+
+
+def _migrate(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring the schema up to date in one write transaction. The version is read again once
+    the write lock is held: another process may have migrated while this one waited for it."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = _check_version(conn, path)
+        for version, sql in migrations():
+            if version <= current:
+                continue
             for statement in sql.split(";\n"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {version:d}")
-            conn.execute("COMMIT")
-        except BaseException:
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
             conn.execute("ROLLBACK")
-            raise
+        raise
