@@ -377,8 +377,9 @@ def resumable_target(run: RunRecord) -> Target:
             "preconditioning is lost; start a new run (use --keep to keep a test file)"
         )
     direct = bool(run.target.get("direct_io", True))
+    owned = bool(run.target.get("created_file") or run.target.get("reuses_test_file"))
     return Target(
-        TargetKind.FILE, str(path), size, run.target_path, direct_io=direct, reuses_test_file=True
+        TargetKind.FILE, str(path), size, run.target_path, direct_io=direct, reuses_test_file=owned
     )
 
 

@@ -17,7 +17,7 @@ from ssdlab.errors import ParseError, TargetError, ToolError
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
 from ssdlab.model.run import Capture, Environment, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.target import Target, TargetKind
+from ssdlab.model.target import Target
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -159,7 +159,7 @@ class ProfileRunner(RunnerBase):
         kept = store.load_step_results(self._conn, run_id, with_series=False)
         done = frozenset((step.step_key, step.round_index) for step in kept)
         files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]
-        if target.kind is TargetKind.FILE and not files:
+        if target.reuses_test_file and not files:
             raise TargetError(
                 f"{target.path} is not recorded as the test file run {run_id} created (it was "
                 "removed, or the run used another file); start a new run"
