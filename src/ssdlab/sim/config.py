@@ -16,6 +16,13 @@ from ssdlab.errors import UsageError
 
 SpareConvention = Literal["logical", "physical"]
 INITIAL_STATES = ("empty", "full", "steady")
+# NAND pages of real drives are 2–16 KiB; the mapping unit is at least a 512 B sector
+MIN_PAGE_BYTES = 512
+MAX_PAGE_BYTES = 64 * 1024
+MIN_PAGES_PER_BLOCK = 4  # fewer leaves GC no room to choose a victim
+MAX_PAGES_PER_BLOCK = 16_384
+# both cores keep page numbers in 32 bits, the all-ones value meaning "unmapped"
+MAX_PAGES = 2**32 - 2
 
 
 class GcPolicy(StrEnum):
@@ -128,8 +135,23 @@ def validate_config(c: SimConfig) -> None:
     """Raise UsageError with the reason when the configuration cannot be simulated."""
     if c.page_bytes <= 0:
         raise UsageError(f"page size must be positive, not {c.page_bytes}")
+    if c.page_bytes & (c.page_bytes - 1) or not MIN_PAGE_BYTES <= c.page_bytes <= MAX_PAGE_BYTES:
+        raise UsageError(
+            f"page size must be a power of two from 512 B to 64 KiB (4KiB, 16KiB …), "
+            f"not {c.page_bytes} B"
+        )
     if c.pages_per_block <= 0:
         raise UsageError(f"pages per block must be positive, not {c.pages_per_block}")
+    if not MIN_PAGES_PER_BLOCK <= c.pages_per_block <= MAX_PAGES_PER_BLOCK:
+        raise UsageError(
+            f"pages per block must be {MIN_PAGES_PER_BLOCK} to {MAX_PAGES_PER_BLOCK:,} "
+            f"(real NAND: 64 to a few thousand), not {c.pages_per_block}"
+        )
+    if c.logical_bytes % c.page_bytes:
+        raise UsageError(
+            f"logical capacity {c.logical_bytes} B is not a whole number of {c.page_bytes} B "
+            f"pages; use {c.logical_bytes - c.logical_bytes % c.page_bytes} B"
+        )
     if not 1 <= c.bits_per_cell <= 4:
         raise UsageError(f"bits per cell must be 1 (SLC) to 4 (QLC), not {c.bits_per_cell}")
     if c.logical_bytes < c.block_bytes:
@@ -139,6 +161,11 @@ def validate_config(c: SimConfig) -> None:
     if c.physical_bytes <= c.logical_bytes:
         raise UsageError(
             f"spare must be positive: physical {c.physical_bytes} B ≤ logical {c.logical_bytes} B"
+        )
+    if c.total_blocks * c.pages_per_block > MAX_PAGES:
+        raise UsageError(
+            f"{c.total_blocks * c.pages_per_block:,} physical pages of {c.page_bytes} B are more "
+            f"than the simulator can number ({MAX_PAGES:,}); use a larger --page-size"
         )
     if not isinstance(c.gc_policy, GcPolicy):
         raise UsageError(f"unknown GC policy {c.gc_policy!r}")

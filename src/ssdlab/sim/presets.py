@@ -35,9 +35,15 @@ class Preset:
 
     def config(self, logical_bytes: int | None = None, **overrides: Any) -> SimConfig:
         """The preset as a configuration, scaled to `logical_bytes` when given."""
-        scale = 1.0 if logical_bytes is None else logical_bytes / self.logical_bytes
+        if logical_bytes is None:
+            # a published capacity (250 GB) need not be whole pages; the FTL maps whole ones,
+            # so it is rounded down to them and the rest of the drive scaled alike
+            page = overrides.get("page_bytes", self.page_bytes)
+            whole = isinstance(page, int) and page > 0
+            logical_bytes = self.logical_bytes - (self.logical_bytes % page if whole else 0)
+        scale = logical_bytes / self.logical_bytes
         fields: dict[str, Any] = {
-            "logical_bytes": logical_bytes or self.logical_bytes,
+            "logical_bytes": logical_bytes,
             "physical_bytes": round(self.physical_bytes * scale),
             "page_bytes": self.page_bytes,
             "pages_per_block": self.pages_per_block,

@@ -49,6 +49,17 @@ def test_static_slc_pool_is_carved_from_the_spare() -> None:
         ({"initial_state": "warm"}, "initial state"),
         ({"seed": -1}, "seed"),
         ({"logical_bytes": 4096}, "smaller than one block"),
+        ({"page_bytes": 1}, "page size must be a power of two from 512 B to 64 KiB"),
+        ({"page_bytes": 256}, "power of two from 512 B"),
+        ({"page_bytes": 3072}, "power of two from 512 B"),
+        ({"page_bytes": 128 * 1024}, "power of two from 512 B"),
+        ({"pages_per_block": 2}, "pages per block must be 4 to 16,384"),
+        ({"pages_per_block": 20_000}, "pages per block must be 4 to 16,384"),
+        ({"logical_bytes": 64 * GIB + 1000}, "not a whole number of 4096 B pages; use"),
+        (
+            {"logical_bytes": 2**44, "physical_bytes": 2**45, "page_bytes": 512},
+            "more than the simulator can number",
+        ),
     ],
 )
 def test_impossible_configurations_are_refused_with_the_reason(
@@ -57,6 +68,13 @@ def test_impossible_configurations_are_refused_with_the_reason(
     base = SimConfig.from_spare(64 * GIB, 0.07, "logical")
     with pytest.raises(UsageError, match=reason):
         validate_config(dataclasses.replace(base, **change))  # type: ignore[arg-type]
+
+
+def test_sane_geometries_pass() -> None:
+    for page in (512, 4096, 16384, 65536):
+        validate_config(SimConfig.from_spare(64 * GIB, 0.07, "logical", page_bytes=page))
+    for pages in (4, 384, 1152, 16384):  # TLC blocks need not be powers of two
+        validate_config(SimConfig.from_spare(64 * GIB, 0.07, "logical", pages_per_block=pages))
 
 
 @pytest.mark.parametrize(
