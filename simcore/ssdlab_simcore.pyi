@@ -1,3 +1,6 @@
+from collections.abc import Callable
 from typing import Any
 
-def run(job: dict[str, Any]) -> list[tuple[int, ...]]: ...
+def run(
+    job: dict[str, Any], should_stop: Callable[[], bool] | None = None
+) -> list[tuple[int, ...]]: ...

@@ -18,6 +18,9 @@ const SLC_CLOSED: u8 = 4;
 const OP_READ: u8 = 0;
 const OP_WRITE: u8 = 1;
 const OP_TRIM: u8 = 2;
+/// Pages of work (host writes, reads, TRIMs, fill writes) between two stop checks; the checks
+/// draw no random numbers, so they never change the counters.
+const STOP_CHECK_PAGES: u64 = 1 << 16;
 
 struct Job {
     logical_pages: usize,
@@ -169,6 +172,8 @@ struct Ftl {
     live: Vec<u32>,
     live_pos: Vec<u32>,
     cursor: usize,
+    work: u64,
+    next_check: u64,
     host_writes: u64,
     host_reads: u64,
     trims: u64,
@@ -216,6 +221,8 @@ impl Ftl {
             live: Vec::new(),
             live_pos: vec![NONE; if track_live { job.logical_pages } else { 0 }],
             cursor: 0,
+            work: 0,
+            next_check: STOP_CHECK_PAGES,
             host_writes: 0,
             host_reads: 0,
             trims: 0,
@@ -516,23 +523,42 @@ impl Ftl {
     }
 
     // -- initial states ---------------------------------------------------------------------
-    fn fill_sequential(&mut self) -> Result<(), Fail> {
+    /// Count `pages` of work; every STOP_CHECK_PAGES ask whether to stop.
+    #[inline]
+    fn tick(&mut self, stop: &mut dyn FnMut() -> bool, pages: u64) -> bool {
+        self.work += pages;
+        if self.work < self.next_check {
+            return false;
+        }
+        self.next_check = self.work + STOP_CHECK_PAGES;
+        stop()
+    }
+
+    /// Write every LBA once; Ok(true) when asked to stop part-way.
+    fn fill_sequential(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<bool, Fail> {
         let slc = self.slc_enabled;
         self.slc_enabled = false;
         for lpn in 0..self.job.logical_pages {
             self.write(lpn)?;
+            if self.tick(stop, 1) {
+                return Ok(true);
+            }
         }
         self.slc_enabled = slc;
-        Ok(())
+        Ok(false)
     }
 
-    fn fill_steady(&mut self) {
+    /// Place every LBA by the analytic levels; true when asked to stop while shuffling.
+    fn fill_steady(&mut self, stop: &mut dyn FnMut() -> bool) -> bool {
         let mut order: Vec<u32> = (0..self.job.logical_pages as u32).collect();
         let mut i = order.len();
         while i > 1 {
             i -= 1;
             let j = self.rng.below(i + 1);
             order.swap(i, j);
+            if self.tick(stop, 1) {
+                return true;
+            }
         }
         let mut k = 0usize;
         let levels = self.job.steady_levels.clone();
@@ -551,6 +577,7 @@ impl Ftl {
             self.close_native(b as u32);
         }
         self.free = (levels.len() as u32..self.job.native_blocks as u32).collect();
+        false
     }
 
     fn reset_counters(&mut self) {
@@ -562,6 +589,8 @@ impl Ftl {
         self.slc_programs = 0;
         self.erases = 0;
         self.close_time.fill(0); // ages count from the measured start
+        self.work = 0; // stop checks count from the measured start too
+        self.next_check = STOP_CHECK_PAGES;
     }
 
     fn snapshot(&self) -> Vec<u64> {
@@ -648,7 +677,14 @@ impl Ftl {
             && matches!(j.policy, 0..=2)
     }
 
-    fn run_batched(&mut self, out: &mut Vec<Vec<u64>>, boundary: &mut u64) -> Result<(), Fail> {
+    /// Ok(true) when asked to stop (checked after each batch: 256 divides STOP_CHECK_PAGES, so
+    /// the checks fall on the same page counts as in the unbatched loop).
+    fn run_batched(
+        &mut self,
+        out: &mut Vec<Vec<u64>>,
+        boundary: &mut u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<bool, Fail> {
         const BATCH: usize = 256;
         const AHEAD: usize = 16;
         let ip = self.job.interval_pages;
@@ -680,15 +716,21 @@ impl Ftl {
                     *boundary = (*boundary + ip).min(hp);
                 }
             }
+            if self.tick(stop, n as u64) {
+                return Ok(true);
+            }
         }
-        Ok(())
+        Ok(false)
     }
 
-    fn run(&mut self) -> Result<Vec<Vec<u64>>, Fail> {
+    /// Per-interval counters; fewer rows than intervals when `stop` asked to end early.
+    fn run(&mut self, stop: &mut dyn FnMut() -> bool) -> Result<Vec<Vec<u64>>, Fail> {
         if self.job.initial == 1 {
-            self.fill_sequential()?;
-        } else if self.job.initial == 2 {
-            self.fill_steady();
+            if self.fill_sequential(stop)? {
+                return Ok(Vec::new());
+            }
+        } else if self.job.initial == 2 && self.fill_steady(stop) {
+            return Ok(Vec::new());
         }
         self.reset_counters();
         let mut out: Vec<Vec<u64>> = Vec::new();
@@ -697,8 +739,8 @@ impl Ftl {
         let mut boundary = ip.min(hp);
         let trace_len = self.job.trace_ops.len();
         let mut t = 0usize;
-        if self.batchable() {
-            self.run_batched(&mut out, &mut boundary)?;
+        if self.batchable() && self.run_batched(&mut out, &mut boundary, stop)? {
+            return Ok(out);
         }
         while self.host_writes < hp {
             let (op, start, count) = if trace_len > 0 {
@@ -729,16 +771,50 @@ impl Ftl {
                 out.push(self.snapshot());
                 boundary = (boundary + ip).min(hp);
             }
+            if self.tick(stop, count as u64) {
+                break;
+            }
         }
         Ok(out)
     }
 }
 
 /// Run one job (the fields of `ssdlab.sim.ftl.CoreJob` as a dict); per-interval counters.
+///
+/// Every STOP_CHECK_PAGES pages of work the core takes the GIL, lets Python run its signal
+/// handlers and calls `should_stop()`: when it returns true the intervals finished so far are
+/// returned (fewer rows than intervals); an exception from a handler (Ctrl-C without a
+/// handler of its own: KeyboardInterrupt) or from `should_stop` is raised.
 #[pyfunction]
-fn run(py: Python<'_>, job: &Bound<'_, PyDict>) -> PyResult<Vec<Vec<u64>>> {
+#[pyo3(signature = (job, should_stop=None))]
+fn run(
+    py: Python<'_>,
+    job: &Bound<'_, PyDict>,
+    should_stop: Option<PyObject>,
+) -> PyResult<Vec<Vec<u64>>> {
     let job = Job::from_dict(job)?;
-    let result = py.allow_threads(move || Ftl::new(job).run());
+    let (result, error) = py.allow_threads(move || {
+        let mut error: Option<PyErr> = None;
+        let result = {
+            let mut stop = || -> bool {
+                Python::with_gil(|py| {
+                    let asked = py.check_signals().and_then(|()| match &should_stop {
+                        Some(callback) => callback.call0(py)?.bind(py).is_truthy(),
+                        None => Ok(false),
+                    });
+                    asked.unwrap_or_else(|e| {
+                        error = Some(e);
+                        true
+                    })
+                })
+            };
+            Ftl::new(job).run(&mut stop)
+        };
+        (result, error)
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
     result.map_err(PyRuntimeError::new_err)
 }
 

@@ -1,14 +1,20 @@
 """`ssdlab sim`: simulate a drive (or a sweep of drives) and store it as a run; `sim presets`.
 
 Every configuration is checked before anything runs (validate_config, validate_workload, trace
-addresses against the logical capacity): an impossible one exits 2 with the reason.
+addresses against the logical capacity, the memory the simulation would need against the
+memory available): an impossible one exits 2 with the reason and no store is created. What a
+run stores is bounded (runner.sim.MAX_STORED_INTERVALS): a finer --interval is coarsened, and
+said so. A signal ends the run `interrupted` (SignalGuard: the first stops the simulation at
+its next check and keeps what finished, the second exits at once).
 """
 
 import argparse
 import json
 import math
+import os
 import sqlite3
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -20,25 +26,32 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
-from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.model.units import describe_bytes, describe_decimal_bytes, parse_size_bytes
 from ssdlab.report.document import Document
 from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
 from ssdlab.runner.sim import (
+    MAX_STORED_INTERVALS,
+    MAX_SWEEP_POINTS,
     RESULT_FINDING,
+    STORED_BYTES_PER_INTERVAL,
     SWEEP_PROFILE,
     SimPlan,
     SimRunSpec,
     run_simulation,
 )
 from ssdlab.sim.config import GcPolicy, SimConfig, validate_config
+from ssdlab.sim.engine import resolve_core
+from ssdlab.sim.memory import MemoryLimit, check_memory
 from ssdlab.sim.presets import APPROXIMATION, Preset, find_preset, load_presets
 from ssdlab.sim.trace import read_trace
 from ssdlab.sim.workload import Workload, parse_workload, validate_workload
 from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
+from ssdlab.system.meminfo import mem_available_bytes
 
 from .run import emit_document
+from .signals import SignalGuard
 from .store_access import db_path, open_db
 
 DEFAULT_CAPACITY = 4 * 2**30
@@ -48,6 +61,8 @@ DEFAULT_INTERVALS = 100
 # rated P/E when neither --pe-cycles nor a preset gives one: typical 3D NAND by bits per cell
 TYPICAL_PE = {1: 50_000, 2: 5_000, 3: 3_000, 4: 1_000}
 MAX_TRACE_BYTES = 512 * 2**20
+MEMORY_LIMIT_ENV = "SSDLAB_SIM_MEMORY_LIMIT"
+MEMORY_SHARE = 0.8  # of MemAvailable: the rest for ssdlab itself, the store and the system
 
 
 def parse_pct(text: str, what: str) -> float:
@@ -173,6 +188,46 @@ def _volumes(args: argparse.Namespace, config: SimConfig) -> tuple[int, int, int
     return host, interval, daily
 
 
+def bound_interval(host: int, interval: int, page: int, points: int) -> tuple[int, str | None]:
+    """The interval coarsened so that the run stores at most MAX_STORED_INTERVALS intervals
+    over its points (whole pages, as the core counts them), and the note saying so."""
+    per_point = MAX_STORED_INTERVALS // points
+    host_pages = host // page
+    pages = interval // page
+    if math.ceil(host_pages / pages) <= per_point:
+        return interval, None
+    coarse = math.ceil(host_pages / per_point) * page
+    wanted = math.ceil(host_pages / pages)
+    where = "" if points == 1 else f" per simulated drive ({points} drives)"
+    return coarse, (
+        f"--interval {describe_decimal_bytes(interval)} would store {wanted:,} intervals"
+        f"{where}; coarsened to {describe_decimal_bytes(coarse)} so that a run stores at most "
+        f"{MAX_STORED_INTERVALS:,} intervals "
+        f"(about {describe_decimal_bytes(MAX_STORED_INTERVALS * STORED_BYTES_PER_INTERVAL)})"
+    )
+
+
+def memory_limit() -> MemoryLimit | None:
+    """$SSDLAB_SIM_MEMORY_LIMIT (a size, or 'none'), else 80 % of MemAvailable."""
+    text = os.environ.get(MEMORY_LIMIT_ENV, "").strip()
+    if text.lower() == "none":
+        return None
+    if text:
+        try:
+            limit = parse_size_bytes(text)
+        except ValueError as error:
+            raise UsageError(f"{MEMORY_LIMIT_ENV}: {error}") from None
+        return MemoryLimit(limit, f"{MEMORY_LIMIT_ENV}={text}")
+    available = mem_available_bytes()
+    if available is None:  # no /proc/meminfo: nothing to judge by
+        return None
+    return MemoryLimit(
+        int(available * MEMORY_SHARE),
+        f"{MEMORY_SHARE:.0%} of the {describe_bytes(available)} available now (MemAvailable); "
+        f"{MEMORY_LIMIT_ENV}=SIZE or =none changes it",
+    )
+
+
 def _plan(
     args: argparse.Namespace,
     key: str,
@@ -199,8 +254,15 @@ def _plan(
 
 
 def _spec(args: argparse.Namespace, points: Sequence[SimPlan], parameter: str | None) -> SimRunSpec:
-    host, interval, daily = _volumes(args, points[0].config)
-    return SimRunSpec(
+    """The run: volumes, the stored-size bound, and the memory check of every point."""
+    if len(points) > MAX_SWEEP_POINTS:
+        raise UsageError(
+            f"a sweep has at most {MAX_SWEEP_POINTS} points, not {len(points)}; split it"
+        )
+    config = points[0].config
+    host, requested, daily = _volumes(args, config)
+    interval, note = bound_interval(host, requested, config.page_bytes, len(points))
+    spec = SimRunSpec(
         points=tuple(points),
         host_bytes=host,
         interval_bytes=interval,
@@ -208,7 +270,16 @@ def _spec(args: argparse.Namespace, points: Sequence[SimPlan], parameter: str | 
         core=args.core,
         argv=("ssdlab", *sys.argv[1:]),
         sweep_parameter=parameter,
+        interval_requested_bytes=requested if note else None,
+        interval_note=note,
+        memory_limit=memory_limit(),
     )
+    if spec.memory_limit is not None:
+        core = resolve_core(spec.core)
+        intervals = math.ceil((host // config.page_bytes) / (interval // config.page_bytes))
+        for plan in points:
+            check_memory(plan.config, plan.workload, core, intervals, spec.memory_limit)
+    return spec
 
 
 def _list(text: str | None) -> list[str]:
@@ -312,14 +383,26 @@ def _progress_line(number: int, total: int, plan: SimPlan) -> None:
     print(f"ssdlab sim: simulating {number}/{total}: {plan.label}", file=sys.stderr, flush=True)
 
 
+def _exit_now() -> None:
+    """A second signal: end at once; the next ssdlab start marks the run interrupted."""
+    sys.stderr.write(
+        "\nssdlab: stopped at once; the run is marked interrupted when ssdlab next starts\n"
+    )
+    os._exit(130)
+
+
 def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
+    if spec.interval_note:
+        print(f"ssdlab sim: note: {spec.interval_note}", file=sys.stderr, flush=True)
     conn = open_db(args)
     err = Console(stderr=True)
-    if err.is_terminal and not args.json:
-        with _PointProgress(err, len(spec.points)) as progress:
-            run_id = run_simulation(conn, spec, on_point=progress)
-    else:
-        run_id = run_simulation(conn, spec, on_point=_progress_line)
+    stop = threading.Event()
+    with SignalGuard(stop.set, _exit_now):
+        if err.is_terminal and not args.json:
+            with _PointProgress(err, len(spec.points)) as progress:
+                run_id = run_simulation(conn, spec, on_point=progress, should_stop=stop.is_set)
+        else:
+            run_id = run_simulation(conn, spec, on_point=_progress_line, should_stop=stop.is_set)
     run = store.load_run(conn, run_id)
     if run is None:  # pragma: no cover - just stored
         raise UsageError(f"run {run_id} vanished from the store")
@@ -391,7 +474,8 @@ def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
     """Every simulated drive of a stored sim run, read back from the store."""
     settings = run.settings.get("points")
     stored = settings if isinstance(settings, list) else [run.settings]
-    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id)}
+    # a discarded step is a point cut short by a signal: kept as evidence, not analysed
+    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id) if not s.discarded}
     findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
     samples: dict[str, list[HealthSample]] = {}
     for sample in load_health_samples(conn, run_id=run.run_id):
@@ -416,6 +500,16 @@ def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
     return points
 
 
+def _nothing_finished(run: RunRecord) -> str:
+    reason = run.status_reason or run.status.value
+    if run.status.value == "interrupted":
+        return (
+            f"interrupted before the simulation finished ({reason}); intervals finished "
+            "before the signal are kept in the store as a discarded step, not analysed"
+        )
+    return f"nothing was simulated ({reason})"
+
+
 def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
     """The document of a stored sim run: one simulated drive, or a sweep."""
     points = _points(conn, run)
@@ -427,7 +521,7 @@ def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
             title=f"ssdlab run {run.run_id}: simulated drive",
             headline=(("run", f"{run.run_id} ({run.status.value})"),),
             sections=(),
-            verdict=(f"nothing was simulated ({run.status_reason or run.status.value})",),
+            verdict=(_nothing_finished(run),),
             data={"format": "ssdlab-sim-run", "format_version": 1, "run": {"id": run.run_id}},
         )
     return build_sim_document(run, points[0])

@@ -220,6 +220,8 @@ def drive_facts(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         ("host writes simulated", describe_gb(float(settings.get("host_bytes") or 0))),
         ("interval", describe_gb(float(settings.get("interval_bytes") or 0))),
     ]
+    if settings.get("interval_note"):  # a finer --interval coarsened to bound the store
+        rows.append(("interval note", str(settings["interval_note"])))
     if settings.get("preset_source"):
         rows.append(("preset source", str(settings["preset_source"])))
     return tuple(rows)

@@ -16,12 +16,23 @@ becomes
 - findings: what the simulator itself reported (its WAF and steady WAF) and, for a single run,
   the `cache-cliff` verdict in the `cache` profile's form.
 
+A signal (the CLI's SignalGuard sets the stop flag; the cores check it every 65,536 pages of
+work) ends the run `interrupted`: the points that finished are kept as above; the point that
+was cut short keeps its capture and the intervals it finished as a *discarded* step (like the
+cut-short pass of a measured run: kept as evidence, not analysed: no health samples, no
+verdicts), and its `sim-result-<key>` finding says how far it got.
+
+What a run stores is bounded: at most MAX_STORED_INTERVALS intervals over all its points
+(about 4.3 kB each: a health sample and a series point), chosen in the CLI by coarsening the
+interval, which the stored settings then say.
+
 A single simulation is stored under the `cache` profile (it is a sustained write logged per
 interval, what that profile measures), so `compare` sets it beside a real drive's `cache` run
 and `run cachefit --from-run` can test a real drive around the cache size it predicts. A sweep
 is stored under the profile 'sim-sweep'.
 """
 
+import functools
 import json
 import math
 import os
@@ -44,6 +55,8 @@ from ssdlab.model.units import format_size
 from ssdlab.report.cache import CLIFF, bytes_series
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.engine import SimResult, simulate
+from ssdlab.sim.ftl import StopCheck
+from ssdlab.sim.memory import MemoryLimit
 from ssdlab.sim.workload import Workload
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
@@ -56,6 +69,12 @@ SIM_PROFILE_VERSION = 1
 SAMPLE_PHASE = "simulated"
 RESULT_FINDING = "sim-result"  # + '-<point key>'
 PROVENANCE_NOTE = "simulated"
+STOP_REASON = "stopped by a signal"
+# what one run may store: intervals over all its points (each a health sample of ~4 kB with its
+# provenance and a series point: 1000 intervals ≈ 4.3 MB), and points in a sweep
+MAX_STORED_INTERVALS = 1000
+STORED_BYTES_PER_INTERVAL = 4300
+MAX_SWEEP_POINTS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +104,9 @@ class SimRunSpec:
     core: str
     argv: tuple[str, ...]
     sweep_parameter: str | None = None
+    interval_requested_bytes: int | None = None  # when the interval was coarsened to bound
+    interval_note: str | None = None  # what was coarsened and why
+    memory_limit: MemoryLimit | None = None
 
     @property
     def profile(self) -> str:
@@ -118,6 +140,8 @@ def point_settings(plan: SimPlan, spec: SimRunSpec) -> dict[str, Any]:
         "sweep_value": plan.sweep_value,
         "host_bytes": spec.host_bytes,
         "interval_bytes": spec.interval_bytes,
+        "interval_requested_bytes": spec.interval_requested_bytes,
+        "interval_note": spec.interval_note,
         "daily_write_bytes": spec.daily_write_bytes,
         "core": spec.core,
         "config": asdict(config),
@@ -294,13 +318,17 @@ Progress = Callable[[int, int, SimPlan], None]  # (point number from 1, points, 
 Simulate = Callable[[SimPlan, SimRunSpec], SimResult]
 
 
-def simulate_point(plan: SimPlan, spec: SimRunSpec) -> SimResult:
+def simulate_point(
+    plan: SimPlan, spec: SimRunSpec, should_stop: StopCheck | None = None
+) -> SimResult:
     return simulate(
         plan.config,
         plan.workload,
         host_bytes=spec.host_bytes,
         interval_bytes=spec.interval_bytes,
         core=spec.core,
+        should_stop=should_stop,
+        memory_limit=spec.memory_limit,
     )
 
 
@@ -309,25 +337,43 @@ def run_simulation(
     spec: SimRunSpec,
     *,
     on_point: Progress | None = None,
-    simulate_one: Simulate = simulate_point,
+    simulate_one: Simulate | None = None,
+    should_stop: StopCheck | None = None,
 ) -> int:
     """Store the run row, simulate every point and store it (one transaction each), then
-    the status. Ctrl-C keeps the points that finished and marks the run interrupted."""
+    the status. When `should_stop` returns True (a signal) or on Ctrl-C without a handler, the
+    points that finished are kept, a cut-short one as a discarded step, and the run is marked
+    interrupted (raised as Interrupted)."""
+    run_one = simulate_one or functools.partial(simulate_point, should_stop=should_stop)
+    stopped = should_stop or (lambda: False)
     now_s = time.time()
     settings = [point_settings(p, spec) for p in spec.points]
     run_id = store.create_run(conn, _run_row(spec, settings, now_s))
+    finished = 0
+    cut = 0  # intervals of a point cut short
     try:
         for number, (plan, stored) in enumerate(zip(spec.points, settings, strict=True), 1):
+            if stopped():
+                raise _Stop(f"{STOP_REASON} before {plan.label}")
             if on_point is not None:
                 on_point(number, len(spec.points), plan)
             started = time.time()
-            result = simulate_one(plan, spec)
+            result = run_one(plan, spec)
             ended = time.time()
+            if result.stopped:
+                _store_cut_point(conn, run_id, spec, plan, stored, result, (started, ended))
+                cut = len(result.intervals)
+                raise _Stop(
+                    f"{STOP_REASON} during {plan.label} after {len(result.intervals)} of "
+                    f"{result.planned} intervals"
+                )
             _store_point(conn, run_id, spec, plan, stored, result, (now_s, started, ended))
-    except KeyboardInterrupt:
-        store.finish_run(conn, run_id, RunStatus.INTERRUPTED, "stopped by the user", time.time())
+            finished += 1
+    except (_Stop, KeyboardInterrupt) as stop:
+        reason = str(stop) if isinstance(stop, _Stop) else STOP_REASON
+        store.finish_run(conn, run_id, RunStatus.INTERRUPTED, reason, time.time())
         raise Interrupted(
-            f"simulation stopped; run {run_id} keeps the points that finished"
+            f"run {run_id} was interrupted ({reason}); {_kept(finished, len(spec.points), cut)}"
         ) from None
     except BaseException as error:
         store.finish_run(
@@ -336,6 +382,83 @@ def run_simulation(
         raise
     store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
     return run_id
+
+
+class _Stop(Exception):
+    """The run was asked to stop (its message is the run's status reason)."""
+
+
+def _kept(finished: int, points: int, cut: int) -> str:
+    """What the store keeps of an interrupted run, for its message."""
+    done = (
+        f"the {finished} of {points} simulated drives that finished are stored"
+        if points > 1
+        else "the simulation had finished and is stored"
+        if finished
+        else ""
+    )
+    partial = (
+        f"the {cut} intervals finished of the drive cut short are kept as a discarded step, "
+        "not analysed"
+        if cut
+        else ""
+    )
+    return "; ".join(part for part in (done, partial) if part) or "no interval had finished"
+
+
+def _store_cut_point(
+    conn: sqlite3.Connection,
+    run_id: int,
+    spec: SimRunSpec,
+    plan: SimPlan,
+    settings: dict[str, Any],
+    result: SimResult,
+    times: tuple[float, float],
+) -> None:
+    """A point stopped part-way: its capture and finished intervals, marked discarded."""
+    started, ended = times
+    capture_id = _add_capture(conn, run_id, spec, plan, settings, result, started, ended)
+    if result.intervals:
+        step = replace(write_step(result, plan, capture_id), discarded=True)
+        store.add_step_result(conn, run_id, step)
+    reported = {
+        "core": result.core,
+        "stopped": True,
+        "intervals": len(result.intervals),
+        "intervals_planned": result.planned,
+        "host_write_bytes": result.intervals[-1].host_write_bytes if result.intervals else 0,
+        "wall_s": ended - started,
+        "note": "stopped by a signal; the finished intervals are kept as a discarded step",
+    }
+    add_finding(conn, run_id, f"{RESULT_FINDING}-{plan.key}", "facts", reported, ended)
+
+
+def _add_capture(
+    conn: sqlite3.Connection,
+    run_id: int,
+    spec: SimRunSpec,
+    plan: SimPlan,
+    settings: dict[str, Any],
+    result: SimResult,
+    started: float,
+    ended: float,
+) -> int:
+    files = {plan.trace_name or "trace": plan.trace_text} if plan.trace_text is not None else None
+    return store.add_capture(
+        conn,
+        run_id,
+        Capture(
+            tool="ssdlab-sim",
+            argv=spec.argv,
+            exit_code=130 if result.stopped else 0,
+            stdout=_capture_text(plan, settings),
+            stderr="stopped by a signal\n" if result.stopped else "",
+            started_at_s=started,
+            ended_at_s=ended,
+            tool_version=f"ssdlab {__version__} ({result.core} core)",
+        ),
+        files,
+    )
 
 
 def _store_point(
@@ -348,22 +471,7 @@ def _store_point(
     times: tuple[float, float, float],
 ) -> None:
     start_s, started, ended = times
-    files = {plan.trace_name or "trace": plan.trace_text} if plan.trace_text is not None else None
-    capture_id = store.add_capture(
-        conn,
-        run_id,
-        Capture(
-            tool="ssdlab-sim",
-            argv=spec.argv,
-            exit_code=0,
-            stdout=_capture_text(plan, settings),
-            stderr="",
-            started_at_s=started,
-            ended_at_s=ended,
-            tool_version=f"ssdlab {__version__} ({result.core} core)",
-        ),
-        files,
-    )
+    capture_id = _add_capture(conn, run_id, spec, plan, settings, result, started, ended)
     step = write_step(result, plan, capture_id)
     store.add_step_result(conn, run_id, step)
     identity = DriveIdentity(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -18,8 +19,10 @@ from ssdlab.sim.ftl import (
     OP_WRITE,
     POLICY_CODES,
     CoreJob,
+    StopCheck,
     run_python,
 )
+from ssdlab.sim.memory import MemoryLimit, check_memory
 from ssdlab.sim.trace import check_trace_capacity
 from ssdlab.sim.workload import JESD219_SIZES, JESD219_ZONES, Workload, validate_workload
 
@@ -29,7 +32,9 @@ SCALE32 = 1 << 32
 
 
 class _RustCore(Protocol):
-    def run(self, job: dict[str, Any]) -> list[tuple[int, ...]]: ...
+    def run(
+        self, job: dict[str, Any], should_stop: Callable[[], bool] | None = None
+    ) -> list[tuple[int, ...]]: ...
 
 
 def _load_rust() -> _RustCore | None:
@@ -44,6 +49,17 @@ _RUST = _load_rust()
 
 def available_cores() -> tuple[str, ...]:
     return ("rust", "python") if _RUST is not None else ("python",)
+
+
+def resolve_core(core: str) -> str:
+    """The core `core` names ('auto': Rust when installed); a UsageError when it cannot run."""
+    if core == "auto":
+        return "rust" if _RUST is not None else "python"
+    if core == "rust" and _RUST is None:
+        raise UsageError("the Rust core (ssdlab_simcore) is not installed; use core='python'")
+    if core not in ("rust", "python"):
+        raise UsageError(f"unknown core {core!r}; known: auto, rust, python")
+    return core
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +84,9 @@ class SimResult:
     workload: Workload
     intervals: tuple[SimInterval, ...]
     core: str
+    # asked to stop before the end: `intervals` holds the ones that finished, of `planned`
+    stopped: bool = False
+    planned: int = 0
 
     @property
     def waf(self) -> float | None:
@@ -212,16 +231,20 @@ def job_dict(job: CoreJob) -> dict[str, Any]:
     return {name: getattr(job, name) for name in job.__slots__}
 
 
-def run_core(job: CoreJob, core: str) -> tuple[list[tuple[int, ...]], str]:
-    if core == "auto":
-        core = "rust" if _RUST is not None else "python"
+def planned_intervals(job: CoreJob) -> int:
+    return math.ceil(job.host_pages / job.interval_pages)
+
+
+def run_core(
+    job: CoreJob, core: str, should_stop: StopCheck | None = None
+) -> tuple[list[tuple[int, ...]], str]:
+    """Run the job; with `should_stop`, checked every STOP_CHECK_PAGES pages of work, the
+    rows end with the last interval that finished before it returned True."""
+    core = resolve_core(core)
     if core == "python":
-        return run_python(job), core
-    if core == "rust":
-        if _RUST is None:
-            raise UsageError("the Rust core (ssdlab_simcore) is not installed; use core='python'")
-        return [tuple(row) for row in _RUST.run(job_dict(job))], core
-    raise UsageError(f"unknown core {core!r}; known: auto, rust, python")
+        return run_python(job, should_stop), core
+    assert _RUST is not None  # resolve_core refused it otherwise
+    return [tuple(row) for row in _RUST.run(job_dict(job), should_stop)], core
 
 
 def build_intervals(config: SimConfig, rows: list[tuple[int, ...]]) -> tuple[SimInterval, ...]:
@@ -271,8 +294,30 @@ def simulate(
     host_bytes: int,
     interval_bytes: int,
     core: str = "auto",
+    should_stop: StopCheck | None = None,
+    memory_limit: MemoryLimit | None = None,
 ) -> SimResult:
-    """Run the workload for `host_bytes` of host writes, one interval per `interval_bytes`."""
+    """Run the workload for `host_bytes` of host writes, one interval per `interval_bytes`.
+
+    `should_stop` is called every few ten thousand pages of work (the cores also let Python's
+    signal handlers run then); when it returns True the result holds the intervals that
+    finished and `stopped` is set. With `memory_limit`, a configuration whose estimated
+    memory (`sim.memory.estimate_memory`) exceeds it is refused before anything is allocated.
+    """
+    used = resolve_core(core)
+    if memory_limit is not None:  # before build_job, which allocates per-block levels
+        validate_config(config)
+        pages = max(interval_bytes // config.page_bytes, 1)
+        intervals = math.ceil(max(host_bytes // config.page_bytes, 1) / pages)
+        check_memory(config, workload, used, intervals, memory_limit)
     job = build_job(config, workload, host_bytes, interval_bytes)
-    rows, used = run_core(job, core)
-    return SimResult(config, workload, build_intervals(config, rows), used)
+    rows, used = run_core(job, used, should_stop)
+    planned = planned_intervals(job)
+    return SimResult(
+        config,
+        workload,
+        build_intervals(config, rows),
+        used,
+        stopped=len(rows) < planned,
+        planned=planned,
+    )

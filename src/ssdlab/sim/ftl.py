@@ -11,6 +11,7 @@ mode), static SLC blocks N … total−1. Page p of block b is physical page b·
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MASK64 = (1 << 64) - 1
@@ -21,6 +22,16 @@ INITIAL_CODES = {"empty": 0, "full": 1, "steady": 2}
 OP_READ, OP_WRITE, OP_TRIM = 0, 1, 2
 
 FREE, OPEN, CLOSED, SLC_OPEN, SLC_CLOSED = 0, 1, 2, 3, 4
+# pages of work (host writes, reads, TRIMs, fill writes, steady-state shuffle steps) between two
+# calls of the stop check; the checks draw no random numbers, so they never change the counters
+STOP_CHECK_PAGES = 1 << 16
+
+StopCheck = Callable[[], bool]
+
+
+def _never() -> bool:
+    return False
+
 
 # the cumulative counters one interval snapshot holds, in order
 COUNTERS = (
@@ -142,6 +153,8 @@ class Ftl:
         self.live: list[int] = []
         self.live_pos = [NONE] * (job.logical_pages if self.track_live else 0)
         self.cursor = 0
+        self.work = 0
+        self.next_check = STOP_CHECK_PAGES
         # counters
         self.host_writes = 0
         self.host_reads = 0
@@ -353,20 +366,36 @@ class Ftl:
         if self.track_live:
             set_remove(self.live, self.live_pos, lpn)
 
+    # -- stopping --------------------------------------------------------------------------
+    def tick(self, stop: StopCheck, pages: int) -> bool:
+        """Count `pages` of work; every STOP_CHECK_PAGES ask whether to stop."""
+        self.work += pages
+        if self.work < self.next_check:
+            return False
+        self.next_check = self.work + STOP_CHECK_PAGES
+        return stop()
+
     # -- initial states --------------------------------------------------------------------
-    def fill_sequential(self) -> None:
+    def fill_sequential(self, stop: StopCheck = _never) -> bool:
+        """Write every LBA once; True when asked to stop part-way."""
         slc = self.slc_enabled
         self.slc_enabled = False
         for lpn in range(self.job.logical_pages):
             self.write(lpn)
+            if self.tick(stop, 1):
+                return True
         self.slc_enabled = slc
+        return False
 
-    def fill_steady(self) -> None:
-        """Place a seeded permutation of all logical pages by the analytic valid counts."""
+    def fill_steady(self, stop: StopCheck = _never) -> bool:
+        """Place a seeded permutation of all logical pages by the analytic valid counts;
+        True when asked to stop while shuffling."""
         order = list(range(self.job.logical_pages))
         for i in range(len(order) - 1, 0, -1):
             j = self.rng.below(i + 1)
             order[i], order[j] = order[j], order[i]
+            if self.tick(stop, 1):
+                return True
         k = 0
         for b, level in enumerate(self.job.steady_levels):
             base = b * self.np
@@ -381,11 +410,14 @@ class Ftl:
             self._close_native(b)
         used = len(self.job.steady_levels)
         self.free = deque(range(used, self.job.native_blocks))
+        return False
 
     def reset_counters(self) -> None:
         self.host_writes = self.host_reads = self.trims = self.nand_reads = 0
         self.native_programs = self.slc_programs = self.erases = 0
         self.close_time = [0] * self.job.total_blocks  # ages count from the measured start
+        self.work = 0  # stop checks count from the measured start too
+        self.next_check = STOP_CHECK_PAGES
 
     def snapshot(self) -> tuple[int, ...]:
         ec = self.erase_count
@@ -442,12 +474,13 @@ class Ftl:
         start = job.zone_starts[z] + self.rng.below(zone_pages - count + 1)
         return op, start, count
 
-    def run(self) -> list[tuple[int, ...]]:
+    def run(self, stop: StopCheck = _never) -> list[tuple[int, ...]]:
+        """Per-interval counters; fewer rows than intervals when `stop` asked to end early."""
         job = self.job
-        if job.initial == 1:
-            self.fill_sequential()
-        elif job.initial == 2:
-            self.fill_steady()
+        if job.initial == 1 and self.fill_sequential(stop):
+            return []
+        if job.initial == 2 and self.fill_steady(stop):
+            return []
         self.reset_counters()
         out: list[tuple[int, ...]] = []
         boundary = min(job.interval_pages, job.host_pages)
@@ -471,8 +504,10 @@ class Ftl:
             while self.host_writes >= boundary and len(out) * job.interval_pages < job.host_pages:
                 out.append(self.snapshot())
                 boundary = min(boundary + job.interval_pages, job.host_pages)
+            if self.tick(stop, count):
+                break
         return out
 
 
-def run_python(job: CoreJob) -> list[tuple[int, ...]]:
-    return Ftl(job).run()
+def run_python(job: CoreJob, stop: StopCheck | None = None) -> list[tuple[int, ...]]:
+    return Ftl(job).run(stop or _never)
