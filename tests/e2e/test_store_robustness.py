@@ -265,3 +265,16 @@ def test_one_unreadable_row_hides_no_other_run(tmp_path: Path, bad: tuple[str, s
         assert shown.code == 0, shown.stderr
     if column != "status":  # the forced status breaks the CHECK the check reports
         assert integrity(db) == "ok"
+
+
+def test_text_that_is_not_utf8_in_a_result_names_its_column(tmp_path: Path) -> None:
+    db, _ = store_of_imports(tmp_path)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE step_results SET step_label = CAST(X'52FF' AS TEXT) WHERE run_id = 2")
+    conn.close()
+    for argv in (["show", "2"], ["export", "2", "--format", "md"]):
+        done = run_ssdlab(*argv, "--db", str(db))
+        assert_one_line_error(done, str(db), "not UTF-8 (in column step_label)", "backup")
+    listed = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
+    assert len(listed) == 4  # the run itself still lists
+    assert run_ssdlab("show", "1", "--db", str(db)).code == 0

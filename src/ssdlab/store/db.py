@@ -1,6 +1,7 @@
 """Open the SQLite store: WAL, foreign keys, numbered migrations in PRAGMA user_version."""
 
 import os
+import re
 import sqlite3
 import time
 from importlib import resources
@@ -45,6 +46,9 @@ def is_damage(error: sqlite3.Error) -> bool:
     return "malformed" in str(error) or "not a database" in str(error)
 
 
+_UNDECODABLE = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
+
+
 def store_failure(path: Path, error: sqlite3.Error) -> StoreError:
     """The one-line error for a store SQLite could not read; a damaged file says how to get
     back what it still holds."""
@@ -53,6 +57,13 @@ def store_failure(path: Path, error: sqlite3.Error) -> StoreError:
             f"the run store {path} is not an SQLite database ({error}); if it was your ssdlab "
             "store its first page is damaged: restore it from a backup; otherwise choose "
             "another store with --db PATH"
+        )
+    undecodable = _UNDECODABLE.search(str(error))
+    if undecodable is not None:
+        return StoreError(
+            f"the run store {path} holds text that is not UTF-8 (in column "
+            f"{undecodable.group(1)}): a row was changed outside ssdlab or damaged; restore the "
+            "store from a backup, or use another with --db PATH"
         )
     if is_damage(error):
         return StoreError(

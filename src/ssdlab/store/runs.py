@@ -444,11 +444,13 @@ def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRec
 
 def running_runs_on(conn: sqlite3.Connection, target_path: str) -> list[RunRecord]:
     """Runs recorded as running on this target (their processes may have died since)."""
-    rows = conn.execute(
-        "SELECT * FROM runs WHERE status = 'running' AND target_path = ? ORDER BY id",
-        (target_path,),
-    ).fetchall()
-    return [_run_from_row(row) for row in rows]
+    found = _fetch_runs(
+        conn, "WHERE status = 'running' AND target_path = ? ORDER BY id", (target_path,)
+    )
+    for run in found:
+        if isinstance(run, UnreadableRun):  # cannot tell whether it is alive: say so
+            raise unreadable_run_error(run)
+    return _readable(found)
 
 
 def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:

@@ -169,3 +169,26 @@ def test_a_file_that_is_not_a_database_is_named(tmp_path: Path) -> None:
     path.write_bytes(b"my notes, not a database\n" * 200)
     with pytest.raises(StoreError, match="is not an SQLite database"):
         open_store(path)
+
+
+def test_an_unreadable_running_row_on_a_target_is_not_passed_over(
+    conn: sqlite3.Connection,
+) -> None:
+    run_id = new_run(conn)
+    _break(conn, run_id, "settings_json", "'{'")
+    with pytest.raises(StoreError, match=f"run {run_id} in the run store is unreadable"):
+        store.running_runs_on(conn, "/tmp/x")
+    assert store.running_runs_on(conn, "/elsewhere") == []
+
+
+def test_text_that_is_not_utf8_elsewhere_is_named_by_its_column(conn: sqlite3.Connection) -> None:
+    run_id = new_run(conn)
+    conn.execute(
+        "UPDATE runs SET status_reason = CAST(X'FF' AS TEXT) || ? WHERE id = ?",
+        ("x" * 10_000, run_id),
+    )
+    with pytest.raises(sqlite3.OperationalError) as raised:
+        conn.execute("SELECT status_reason FROM runs").fetchall()
+    message = str(store_failure(Path("/s.db"), raised.value))
+    assert "/s.db holds text that is not UTF-8 (in column status_reason)" in message
+    assert "x" * 100 not in message  # not the text itself
