@@ -3,6 +3,7 @@ real `cache` run; a sweep with plots; presets; impossible configurations refused
 anything runs (no store is even created)."""
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,12 @@ def test_a_real_cache_run_beside_its_simulated_twin(tmp_path: Path) -> None:
         (["--preset", "no-such-drive"], "unknown preset"),
         (["--workload", "zipf"], "unknown workload"),
         (["--pe-cycles", "0"], "--pe-cycles must be positive"),
+        (["--page-size", "1"], "page size must be a power of two from 512 B to 64 KiB"),
+        (["--page-size", "3KiB"], "page size must be a power of two"),
+        (["--page-size", "1MiB"], "page size must be a power of two"),
+        (["--pages-per-block", "2"], "pages per block must be 4 to 16,384"),
+        (["--capacity", "1000000"], "not a whole number of 4096 B pages; use 999424 B"),
+        (["--capacity", "16TiB", "--page-size", "512"], "more than the simulator can number"),
     ],
 )
 def test_impossible_configurations_are_refused_before_anything_runs(
@@ -111,7 +118,62 @@ def test_impossible_configurations_are_refused_before_anything_runs(
     done = run_ssdlab("sim", *SMALL, *args, "--db", str(db))
     assert done.code == 2, done.stderr
     assert reason in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("error:") == 1
     assert not db.exists()
+
+
+@pytest.mark.parametrize("core", ["python", "auto"])
+def test_a_drive_too_large_for_the_memory_limit_is_refused_with_the_estimate(
+    tmp_path: Path, core: str
+) -> None:
+    db = tmp_path / "db"
+    # the limit from the environment, so the refusal does not depend on this machine's memory
+    done = run_ssdlab(
+        "sim", "--capacity", "4TiB", "--core", core, "--db", str(db),
+        env={"SSDLAB_SIM_MEMORY_LIMIT": "4GiB"},
+    )  # fmt: skip
+    assert done.code == 2, done.stderr
+    (line,) = [ln for ln in done.stderr.splitlines() if "error:" in ln]
+    assert "simulating a 4TiB drive with 4KiB pages needs about" in line
+    assert "more than the limit of 4.0 GiB (SSDLAB_SIM_MEMORY_LIMIT=4GiB)" in line
+    assert "Traceback" not in done.stderr
+    assert not db.exists()
+    # by default the limit is a share of MemAvailable; a tiny drive always fits
+    ok = run_ssdlab("sim", *SMALL, "--write", "16MiB", "--db", str(db), "--core", core)
+    assert ok.code == 0, ok.stderr
+
+
+STORE_BOUND_BYTES = 6 * 10**6  # MAX_STORED_INTERVALS (1000) × ~4.3 kB, plus the run itself
+
+
+def test_a_fine_interval_is_coarsened_so_the_store_stays_bounded(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    # 5 × 64 MiB in 4 KiB intervals would store 81,920 intervals (353 MB)
+    done = run_ssdlab(
+        "sim", "--capacity", "64MiB", "--pages-per-block", "64", "--interval", "1",
+        "--json", "--db", str(db),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    assert "would store 81,920 intervals; coarsened to 335.9 kB" in done.stderr
+    doc = json.loads(done.stdout)
+    settings = doc["settings"]
+    assert settings["interval_bytes"] == 335872 and settings["interval_requested_bytes"] == 4096
+    assert "coarsened" in settings["interval_note"]
+    size = sum(f.stat().st_size for f in tmp_path.iterdir() if f.name.startswith("db"))
+    assert size < STORE_BOUND_BYTES
+    with sqlite3.connect(db) as conn:
+        samples = conn.execute("SELECT COUNT(*) FROM health_samples").fetchone()[0]
+    assert samples <= 1001  # the fresh drive and one per interval
+    # a sweep shares the bound among its points
+    swept = run_ssdlab(
+        "sim", "sweep", "--spare", "7,12,20,28", "--capacity", "8MiB", "--pages-per-block", "16",
+        "--interval", "4KiB", "--json", "--db", str(tmp_path / "sweep"),
+    )  # fmt: skip
+    assert swept.code == 0, swept.stderr
+    assert "per simulated drive (4 drives)" in swept.stderr
+    with sqlite3.connect(tmp_path / "sweep") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM health_samples").fetchone()[0] <= 1004
 
 
 def test_trace_addresses_beyond_capacity_are_refused(tmp_path: Path) -> None:

@@ -200,7 +200,7 @@ def bound_interval(host: int, interval: int, page: int, points: int) -> tuple[in
     wanted = math.ceil(host_pages / pages)
     where = "" if points == 1 else f" per simulated drive ({points} drives)"
     return coarse, (
-        f"--interval {describe_decimal_bytes(interval)} would store {wanted:,} intervals"
+        f"an interval of {describe_decimal_bytes(interval)} would store {wanted:,} intervals"
         f"{where}; coarsened to {describe_decimal_bytes(coarse)} so that a run stores at most "
         f"{MAX_STORED_INTERVALS:,} intervals "
         f"(about {describe_decimal_bytes(MAX_STORED_INTERVALS * STORED_BYTES_PER_INTERVAL)})"
