@@ -49,6 +49,7 @@ from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.system.meminfo import mem_available_bytes
+from ssdlab.system.user_files import read_user_file
 
 from .run import emit_document
 from .signals import SignalGuard
@@ -132,15 +133,11 @@ def _fields(config: SimConfig) -> dict[str, Any]:
 
 
 def _read_trace_file(path_text: str) -> str:
-    path = Path(path_text)
+    data = read_user_file(path_text, MAX_TRACE_BYTES, "the trace")
     try:
-        if path.stat().st_size > MAX_TRACE_BYTES:
-            raise UsageError(f"{path} is larger than 512 MiB; cut it or convert it first")
-        return path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot read trace {path}: {error.strerror}") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text trace (not UTF-8)") from None
+        raise UsageError(f"{path_text} is not a text trace (not UTF-8)") from None
 
 
 def build_workload(args: argparse.Namespace, config: SimConfig) -> tuple[Workload, str | None]:

@@ -2,8 +2,9 @@
 
 from pathlib import Path
 
+from ssdlab.parse.meminfo import parse_mem_available_bytes
+
 MEMINFO = Path("/proc/meminfo")
-_UNITS = {"kB": 1024, "B": 1}  # procfs says kB and means KiB
 
 
 def mem_available_bytes(path: Path = MEMINFO) -> int | None:
@@ -12,13 +13,4 @@ def mem_available_bytes(path: Path = MEMINFO) -> int | None:
         text = path.read_text(encoding="ascii", errors="replace")
     except OSError:
         return None
-    for line in text.splitlines():
-        name, _, rest = line.partition(":")
-        if name.strip() != "MemAvailable":
-            continue
-        fields = rest.split()
-        if not fields or not fields[0].isdigit():
-            return None
-        factor = _UNITS.get(fields[1] if len(fields) > 1 else "B")
-        return None if factor is None else int(fields[0]) * factor
-    return None
+    return parse_mem_available_bytes(text)
