@@ -45,7 +45,7 @@ from ssdlab.system.user_files import LOG_FILE_BYTES, SMALL_FILE_BYTES, read_user
 
 from .documents import rated_endurance
 from .render import print_sections
-from .signals import detach_from_terminal, stop_signals
+from .signals import detach_from_terminal, stop_signals, terminal_outputs
 from .specs import known_spec_sheets
 from .store_access import open_db
 
@@ -277,10 +277,11 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     conn = open_db(args)
     run_id = _watch_run(conn, device, args.every, args.new)
     stop: dict[str, str | None] = {"requested": None}
+    terminals = terminal_outputs()
 
     def request_stop(signum: int, frame: FrameType | None) -> None:
         if signum == signal.SIGHUP:
-            detach_from_terminal()  # the terminal is gone: print nowhere rather than fail
+            detach_from_terminal(terminals)  # the terminal is gone: print nowhere, not fail
         stop["requested"] = stop["requested"] or signal.Signals(signum).name
 
     handled = stop_signals()

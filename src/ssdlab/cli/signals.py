@@ -21,15 +21,24 @@ def stop_signals() -> tuple[signal.Signals, ...]:
     return tuple(wanted)
 
 
-def _went_with_terminal(fd: int) -> bool:
+OUTPUTS = (1, 2)
+
+
+def terminal_outputs() -> frozenset[int]:
+    """stdout and stderr where they are a terminal: asked before a hangup, because a hung-up
+    terminal no longer answers the question."""
+    return frozenset(fd for fd in OUTPUTS if os.isatty(fd))
+
+
+def _went_with_terminal(fd: int, terminals: frozenset[int]) -> bool:
     try:
         mode = os.fstat(fd).st_mode
     except OSError:
         return False
-    return os.isatty(fd) or stat.S_ISFIFO(mode)
+    return fd in terminals or os.isatty(fd) or stat.S_ISFIFO(mode)
 
 
-def detach_from_terminal() -> None:
+def detach_from_terminal(terminals: frozenset[int]) -> None:
     """After a hangup, point stdout and stderr at /dev/null when they were the terminal (or a
     pipe to a program that went with it): writing there now fails, and a failed progress line
     must not keep a stopping run from recording its state. Files and sockets (a log, the
@@ -39,8 +48,8 @@ def detach_from_terminal() -> None:
     except OSError:
         return
     try:
-        for fd in (1, 2):
-            if _went_with_terminal(fd):
+        for fd in OUTPUTS:
+            if _went_with_terminal(fd, terminals):
                 os.dup2(devnull, fd)
     finally:
         os.close(devnull)
@@ -54,6 +63,7 @@ class SignalGuard:
         self._on_second = on_second
         self._count = 0
         self._hung_up = False
+        self._terminals: frozenset[int] = frozenset()
         self._previous: dict[int, object] = {}
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
@@ -61,7 +71,7 @@ class SignalGuard:
             if self._hung_up:
                 return  # the same hangup again (the shell passes it on too)
             self._hung_up = True
-            detach_from_terminal()
+            detach_from_terminal(self._terminals)
         self._count += 1
         if self._count == 1:
             self._on_first()
@@ -69,6 +79,7 @@ class SignalGuard:
             self._on_second()
 
     def __enter__(self) -> "SignalGuard":
+        self._terminals = terminal_outputs()
         for signum in stop_signals():
             self._previous[signum] = signal.signal(signum, self._handle)
         return self
