@@ -12,7 +12,7 @@ from ssdlab.parse.fio_json import MIN_FIO_VERSION, parse_fio_version
 from ssdlab.system.environment import run_liveness, tool_version
 from ssdlab.system.filetarget import probe_direct_io, read_filesystem
 from ssdlab.system.fio import JobFolder, find_job_folders
-from ssdlab.system.openers import PROC, find_openers
+from ssdlab.system.openers import PROC, find_openers, fio_holders
 
 PACKAGES = {"fio": "fio", "smartctl": "smartmontools", "nvme": "nvme-cli", "losetup": "mount"}
 PURPOSE = {
@@ -61,6 +61,9 @@ def reason_to_keep_test_file(
     if holders:
         names = ", ".join(f"{o.name} (pid {o.pid})" for o in holders)
         return f"{names} still {'has' if len(holders) == 1 else 'have'} it open"
+    starting = fio_holders(Path(path), proc_root)
+    if starting:
+        return f"fio (pid {starting[0]}) is starting a job on it"
     return None
 
 

@@ -15,7 +15,7 @@ from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
 from ssdlab.parse.fio_json import MIN_FIO_VERSION, parse_fio_version
 from ssdlab.system.environment import process_start_ticks, read_boot_id, read_pid_namespace
-from ssdlab.system.openers import PROC, processes_inside
+from ssdlab.system.openers import JOB_FILE, PROC, processes_inside
 from ssdlab.system.process import ProcessRunner
 
 FIO_PACKAGE = "fio"
@@ -82,7 +82,7 @@ def run_fio_job(
     known beforehand); the capture's stdout is then the JSON file, byte for byte.
     """
     with job_folder(FIO_FOLDER) as workdir:
-        job_path = workdir / "job.fio"
+        job_path = workdir / JOB_FILE
         job_path.write_text(job_text, encoding="utf-8")
         argv = [fio.path, "--output-format=json+", str(job_path)]
         on_output = None
@@ -118,7 +118,7 @@ def run_fio_job(
 def check_job_parses(runner: ProcessRunner, fio: FioTool, job_text: str) -> Capture:
     """fio --parse-only on a job file; the capture's exit code tells whether fio accepted it."""
     with job_folder(PARSE_FOLDER) as folder:
-        job_path = folder / "job.fio"
+        job_path = folder / JOB_FILE
         job_path.write_text(job_text, encoding="utf-8")
         return runner.run(
             [fio.path, "--parse-only", str(job_path)],

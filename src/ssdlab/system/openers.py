@@ -15,6 +15,7 @@ from ssdlab.errors import TargetError
 
 PROC = Path("/proc")
 FIO_NAME = "fio"
+JOB_FILE = "job.fio"  # the name of the job file in ssdlab's job folders (system/fio.py)
 
 
 class Opener(NamedTuple):
@@ -89,14 +90,29 @@ def _is_fio(name: str) -> bool:
     return name in (FIO_NAME, fio)
 
 
+def _job_names(pid: int, target: Path, proc_root: Path) -> bool:
+    """Whether `pid` works in an ssdlab job folder whose job file names `target`: a fio that
+    is still starting (its job processes have not opened the target yet)."""
+    try:
+        text = (proc_root / str(pid) / "cwd" / JOB_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    names = {f"filename={target}", f"filename={os.path.realpath(target)}"}
+    return any(line.strip() in names for line in text.splitlines())
+
+
 def fio_holders(target: Path, proc_root: Path = PROC) -> list[int]:
-    """The fio processes with `target` open, each named by its main process (fio's job
-    processes are children of the fio that was started; stopping that one stops them)."""
+    """The fio processes with `target` open — or starting an ssdlab job on it — each named by
+    its main process (fio's job processes are children of the fio that was started; stopping
+    that one stops them)."""
+    found = [o.pid for o in find_openers(target, proc_root) if _is_fio(o.name)]
+    found += [
+        pid
+        for pid in _pids(proc_root)
+        if _is_fio(command_name(pid, proc_root) or "") and _job_names(pid, target, proc_root)
+    ]
     mains = set()
-    for opener in find_openers(target, proc_root):
-        if not _is_fio(opener.name):
-            continue
-        pid = opener.pid
+    for pid in found:
         while True:
             parent = parent_pid(pid, proc_root)
             if parent is None or parent <= 1 or not _is_fio(command_name(parent, proc_root) or ""):

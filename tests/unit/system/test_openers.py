@@ -112,6 +112,20 @@ def test_fio_job_processes_are_named_by_their_main_fio(tmp_path: Path, proc: Rec
     assert "fio (pid 500)" in message and "kill 500" in message and str(target) in message
 
 
+def test_a_fio_still_starting_on_the_target_counts(tmp_path: Path, proc: RecordedProc) -> None:
+    target = tmp_path / "t.dat"
+    target.write_bytes(b"x")
+    starting, other = tmp_path / "ssdlab-fio-1-aaaa", tmp_path / "ssdlab-fio-2-bbbb"
+    starting.mkdir()
+    other.mkdir()
+    (starting / "job.fio").write_text(f"[global]\nfilename={target}\n[w]\nrw=write\n")
+    (other / "job.fio").write_text(f"[global]\nfilename={target}.other\n")
+    proc.process(1700, "fio", cwd=str(starting))  # parsing its job: nothing open yet
+    proc.process(1701, "fio", cwd=str(other))
+    proc.process(1702, "bash", cwd=str(starting))
+    assert fio_holders(target, proc.root) == [1700]
+
+
 def test_nothing_holding_the_target_lets_a_run_start(tmp_path: Path, proc: RecordedProc) -> None:
     target = tmp_path / "t.dat"
     target.write_bytes(b"x")
