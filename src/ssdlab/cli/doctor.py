@@ -11,13 +11,19 @@ from rich.console import Console
 
 from ssdlab.store import runs as store
 from ssdlab.system.doctor import DoctorReport, reason_to_keep_test_file, run_doctor
-from ssdlab.system.filetarget import is_test_file_name, remove_test_file
+from ssdlab.system.filetarget import is_test_file_name
 from ssdlab.system.fio import remove_job_folder
+from ssdlab.system.write_gate import Removal, remove_test_file
 
 from .store_access import db_path, open_db
 
+UNKNOWN_FILE = "not removed: no run of this store created it; remove it by hand if it is yours"
+
 
 def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
+    """Remove the test files this store's finished runs left behind, each only while it is
+    still the file ssdlab created. Files merely named like test files are listed, never
+    removed: they may belong to another store's run, or to nobody ssdlab knows."""
     conn = open_db(args)
     done: list[dict[str, object]] = []
     for record in store.leftover_test_files(conn):
@@ -26,17 +32,16 @@ def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
             kept = f"kept: {in_use}; run 'ssdlab doctor --cleanup' again once it has ended"
             done.append({"path": record.path, "run_id": record.run_id, "removed": kept})
             continue
-        removed = remove_test_file(record.path)
-        store.mark_test_file_removed(conn, record.file_id, time.time())
-        done.append({"path": record.path, "run_id": record.run_id, "removed": removed})
+        removal = remove_test_file(record.path, record.identity)
+        if removal is not Removal.NOT_OURS:
+            store.mark_test_file_removed(conn, record.file_id, time.time())
+        done.append({"path": record.path, "run_id": record.run_id, "removed": removal.value})
     active = {r.target_path for r in store.list_runs(conn) if r.status.value == "running"}
     folder = Path(args.directory).expanduser().absolute()
     known = {str(d["path"]) for d in done}
     for entry in sorted(folder.glob("ssdlab-*.tmp")):
         if is_test_file_name(entry.name) and str(entry) not in active | known:
-            done.append(
-                {"path": str(entry), "run_id": None, "removed": remove_test_file(str(entry))}
-            )
+            done.append({"path": str(entry), "run_id": None, "removed": UNKNOWN_FILE})
     return done
 
 
@@ -105,7 +110,5 @@ def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
         if not cleaned:
             out.print("cleanup: no leftover test files")
         for item in cleaned:
-            state = item["removed"] if isinstance(item["removed"], str) else None
-            state = state or ("removed" if item["removed"] else "already gone")
-            out.print(f"cleanup: {item['path']} ({state})", highlight=False)
+            out.print(f"cleanup: {item['path']} ({item['removed']})", highlight=False)
     return 0 if report.tools[0].ok else 1

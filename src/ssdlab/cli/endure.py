@@ -31,7 +31,6 @@ from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.devicetarget import check_device_writes
 from ssdlab.system.environment import collect_environment
-from ssdlab.system.filetarget import remove_test_file
 from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
@@ -39,6 +38,7 @@ from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
+from ssdlab.system.write_gate import Removal, remove_test_file
 
 from .documents import rated_endurance
 from .health import rated_from_args
@@ -165,8 +165,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
 
 def _remove_test_file(conn: sqlite3.Connection, run_id: int, path: str) -> None:
     for record in store.open_test_files(conn, run_id):
-        if record.path == path:
-            remove_test_file(path)
+        if record.path == path and remove_test_file(path, record.identity) is not Removal.NOT_OURS:
             store.mark_test_file_removed(conn, record.file_id, time.time())
 
 
