@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +34,24 @@ def ssdlab_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 def ssdlab_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "ssdlab", *args]
+
+
+def start_ssdlab(
+    *args: str,
+    env: dict[str, str] | None = None,
+    output: int = subprocess.PIPE,
+    preexec_fn: Callable[[], object] | None = None,
+) -> "subprocess.Popen[str]":
+    """`ssdlab ARGS` started in the background: no stdin, its output piped (or `output`)."""
+    return subprocess.Popen(
+        ssdlab_argv(*args),
+        env=ssdlab_env(env),
+        stdin=subprocess.DEVNULL,
+        stdout=output,
+        stderr=output,
+        text=True,
+        preexec_fn=preexec_fn,
+    )
 
 
 def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Result:

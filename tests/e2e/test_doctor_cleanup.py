@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import FAST, Result, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import FAST, Result, run_ssdlab, start_ssdlab
 
 pytestmark = [needs_fio]
 
@@ -134,14 +134,10 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
     target.mkdir()
     temp.mkdir()
     long = ["--size", "8MiB", "--measure", "600", "--count", "1", "--interval", "0"]
-    child = subprocess.Popen(
-        ssdlab_argv("quick", str(target), *long, "--preset", "real", "--db", str(db)),
-        env=ssdlab_env({"TMPDIR": str(temp)}),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    child = start_ssdlab(
+        "quick", str(target), *long, "--preset", "real", "--db", str(db),
+        env={"TMPDIR": str(temp)}, output=subprocess.DEVNULL,
+    )  # fmt: skip
     orphans: set[int] = set()
     try:
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
@@ -186,14 +182,10 @@ def test_a_stopped_run_leaves_no_job_folder(tmp_path: Path, signum: int) -> None
     target.mkdir()
     temp.mkdir()
     long = ["--size", "8MiB", "--measure", "600", "--count", "1", "--interval", "0"]
-    child = subprocess.Popen(
-        ssdlab_argv("quick", str(target), *long, "--preset", "real", "--db", str(db)),
-        env=ssdlab_env({"TMPDIR": str(temp)}),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    child = start_ssdlab(
+        "quick", str(target), *long, "--preset", "real", "--db", str(db),
+        env={"TMPDIR": str(temp)}, output=subprocess.DEVNULL,
+    )  # fmt: skip
     try:
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
         child.send_signal(signum)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import run_ssdlab, start_ssdlab
 from tests.e2e.orphans import kill_9, wait_gone
 
 pytestmark = needs_fio
@@ -33,14 +33,7 @@ SLOW = [
 
 
 def start_quick(target: Path, db: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ssdlab_argv("quick", str(target), *SLOW, "--db", str(db)),
-        env=ssdlab_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_ssdlab("quick", str(target), *SLOW, "--db", str(db))
 
 
 def wait_for_steps(db: Path, count: int, timeout_s: float = 60) -> int:

@@ -5,7 +5,6 @@ import contextlib
 import json
 import signal
 import sqlite3
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,12 @@ from typing import Any
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import (
+    LoopLab,
+    needs_loop,
+    run_ssdlab,
+    start_ssdlab,
+)
 
 pytestmark = [needs_fio, needs_loop, pytest.mark.loop]
 SIZE = 64 * 2**20
@@ -95,14 +99,7 @@ def test_a_run_stopped_mid_round_resumes_at_that_round(tmp_path: Path, lab: Loop
         "--block-sizes", "128KiB", "--wipc-multiple", "0.25", "--max-rounds", "7",
         "--db", str(db),
     ]  # fmt: skip
-    child = subprocess.Popen(
-        ssdlab_argv(*argv),
-        env=ssdlab_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    child = start_ssdlab(*argv)
     _wait_for(db, 4)  # WIPC, round 1 read and write, round 2 read: stopped inside round 2
     child.send_signal(signal.SIGINT)
     _, stderr = child.communicate(timeout=60)

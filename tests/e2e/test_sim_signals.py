@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import run_ssdlab, start_ssdlab
 
 ENDLESS = ["--capacity", "64MiB", "--pages-per-block", "64", "--write", "100000TB"]
 
@@ -25,15 +25,7 @@ def _default_sighup() -> None:
 
 
 def start_sim(db: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ssdlab_argv("sim", *ENDLESS, *extra, "--db", str(db)),
-        env=ssdlab_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_default_sighup,
-    )
+    return start_ssdlab("sim", *ENDLESS, *extra, "--db", str(db), preexec_fn=_default_sighup)
 
 
 def wait_for_running_run(db: Path, child: subprocess.Popen[str], timeout_s: float = 120) -> None:
@@ -109,14 +101,7 @@ def test_a_second_signal_exits_at_once_and_the_run_is_marked_interrupted(
 
 def test_a_sweep_stopped_by_a_signal_is_interrupted(tmp_path: Path) -> None:
     db = tmp_path / "db"
-    child = subprocess.Popen(
-        ssdlab_argv("sim", "sweep", "--spare", "7,28", *ENDLESS, "--db", str(db)),
-        env=ssdlab_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    child = start_ssdlab("sim", "sweep", "--spare", "7,28", *ENDLESS, "--db", str(db))
     wait_for_running_run(db, child)
     child.send_signal(signal.SIGTERM)
     _, stderr = child.communicate(timeout=120)

@@ -5,13 +5,12 @@ answer (or in success), never a traceback, and nothing stored is lost or changed
 import hashlib
 import json
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.e2e.conftest import FAST, Result, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import FAST, Result, run_ssdlab, start_ssdlab
 from tests.unit.parse.test_benchmark_text import CDM8, KDM
 
 FIO_DATA = ROOT / "tests" / "data" / "fio"
@@ -46,17 +45,7 @@ ROUNDS = 4
 def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
     for round_index in range(ROUNDS):
         db = tmp_path / f"new-{round_index}" / "ssdlab.db"  # the folder does not exist yet
-        procs = [
-            subprocess.Popen(
-                ssdlab_argv("runs", "--json", "--db", str(db)),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                stdin=subprocess.DEVNULL,
-                text=True,
-                env=ssdlab_env(),
-            )
-            for _ in range(PROCESSES)
-        ]
+        procs = [start_ssdlab("runs", "--json", "--db", str(db)) for _ in range(PROCESSES)]
         for proc in procs:
             stdout, stderr = proc.communicate(timeout=300)
             assert proc.returncode == 0, stderr
@@ -74,14 +63,7 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> No
 def test_imports_into_one_new_store_at_once_all_land(tmp_path: Path) -> None:
     db = tmp_path / "ssdlab.db"
     procs = [
-        subprocess.Popen(
-            ssdlab_argv("import", str(FIO_DATA / "randread-4k-qd32.json"), "--db", str(db)),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            env=ssdlab_env(),
-        )
+        start_ssdlab("import", str(FIO_DATA / "randread-4k-qd32.json"), "--db", str(db))
         for _ in range(PROCESSES)
     ]
     for proc in procs:

@@ -26,8 +26,7 @@ from tests.e2e.conftest import (
     needs_loop,
     run_ssdlab,
     sha256_of,
-    ssdlab_argv,
-    ssdlab_env,
+    start_ssdlab,
 )
 
 pytestmark = [needs_fio]
@@ -112,24 +111,6 @@ def test_db_on_the_kernels_filesystems_or_special_files_is_refused(tmp_path: Pat
     for path in ("/dev/ssdlab-no-such-device", "/proc/ssdlab.db", "/dev/null", str(fifo), "/"):
         refused(run_ssdlab("runs", "--db", path))
     assert not Path("/dev/ssdlab-no-such-device").exists()
-
-
-def test_two_processes_opening_one_new_store_both_succeed(tmp_path: Path) -> None:
-    for attempt in range(3):
-        db = tmp_path / f"new{attempt}.db"
-        children = [
-            subprocess.Popen(
-                ssdlab_argv("runs", "--db", str(db)),
-                env=ssdlab_env(),
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(4)
-        ]
-        for child in children:
-            _, err = child.communicate(timeout=120)
-            assert child.returncode == 0, err
 
 
 # --- outputs (-o, --plots) -------------------------------------------------------------------
@@ -259,14 +240,7 @@ def test_doctor_cleanup_removes_only_the_files_it_created(tmp_path: Path) -> Non
 
 @contextlib.contextmanager
 def running(argv: list[str]) -> Iterator[subprocess.Popen[str]]:
-    child = subprocess.Popen(
-        ssdlab_argv(*argv),
-        env=ssdlab_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    child = start_ssdlab(*argv)
     try:
         yield child
     finally:

@@ -22,7 +22,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import LoopLab, needs_loop, run, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import (
+    LoopLab,
+    needs_loop,
+    run,
+    run_ssdlab,
+    start_ssdlab,
+)
 
 pytestmark = [needs_fio, pytest.mark.slow]
 
@@ -35,14 +41,7 @@ SIGNALS = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM, "SIGKILL": signal
 
 
 def start(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ssdlab_argv(*args),
-        env=ssdlab_env(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_ssdlab(*args, env=env)
 
 
 def count(db: Path, table: str) -> int:

@@ -28,7 +28,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import needs_fio
-from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import (
+    LoopLab,
+    needs_loop,
+    run_ssdlab,
+    ssdlab_argv,
+    ssdlab_env,
+    start_ssdlab,
+)
 from tests.reliability.test_faults import PTS, QUICK, assert_store_sound, wait_for
 
 pytestmark = [needs_fio, pytest.mark.slow]
@@ -97,14 +104,7 @@ def in_terminal(*args: str, env: dict[str, str]) -> Terminal:
 
 
 def with_pipes(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        ssdlab_argv(*args),
-        env=ssdlab_env(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_ssdlab(*args, env=env)
 
 
 def _links(pid: str) -> list[str]:

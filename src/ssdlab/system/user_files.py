@@ -13,25 +13,11 @@ import stat
 from pathlib import Path
 
 from ssdlab.errors import UsageError
+from ssdlab.system.write_gate import describe_mode
 
 _CHUNK_BYTES = 1 << 20
 SMALL_FILE_BYTES = 4 * 2**20  # spec sheets, job files, vendor maps: text of a few KiB
 LOG_FILE_BYTES = 256 * 2**20  # saved smartctl / nvme-cli output and logs of many snapshots
-
-
-def describe_kind(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
-    kinds = (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISFIFO, "a named pipe (FIFO)"),
-        (stat.S_ISSOCK, "a socket"),
-    )
-    for test, words in kinds:
-        if test(mode):
-            return words
-    return "not a regular file"
 
 
 def _size_text(limit_bytes: int) -> str:
@@ -41,7 +27,7 @@ def _size_text(limit_bytes: int) -> str:
 
 
 def _not_regular(path: Path, mode: int, what: str) -> UsageError:
-    kind = describe_kind(mode)
+    kind = describe_mode(mode) or "a regular file"
     if path.is_symlink():
         kind = f"a link to {os.path.realpath(path)}, {kind}"
     return UsageError(f"{what} {path} is {kind}; {what} must be a regular file")

@@ -48,7 +48,7 @@ def describe_mode(mode: int) -> str | None:
     kinds = (
         (stat.S_ISBLK, "a block device"),
         (stat.S_ISCHR, "a character device"),
-        (stat.S_ISFIFO, "a FIFO (named pipe)"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
         (stat.S_ISSOCK, "a socket"),
         (stat.S_ISDIR, "a directory"),
         (stat.S_ISLNK, "a symbolic link"),
