@@ -106,6 +106,8 @@ def check_output_path(path: str, what: str) -> Path:
     file or a new name; block devices are written only as named benchmark targets."""
     resolved = Path(path).expanduser().absolute()
     problem = output_problem(resolved)
+    if problem is not None and not os.path.lexists(resolved.parent):
+        raise TargetError(f"{what} {path}: {problem}; create it first or give another path")
     if problem is not None:
         raise SafetyRefusal(
             f"{what} {path}: {problem}; ssdlab writes its outputs only to regular files — "
