@@ -162,7 +162,12 @@ _SCT_LINES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 )
 _SCSI_KEYS = frozenset(("Vendor", "Product", "Transport protocol", "Logical Unit id"))
 
-_GROUPED_INT = re.compile(r"\d{1,3}(?P<sep>[,.'\u00a0\u202f ])\d{3}(?:(?P=sep)\d{3})*")
+# Thousands separators of the locales smartctl prints in: ',' (en), '.' (de), "'" and '’'
+# (de_CH), no-break spaces (fr, ru) — and U+FFFD, which is what a no-break space in a Latin-1
+# or other non-UTF-8 locale becomes once the saved report is read as UTF-8.
+_GROUPED_INT = re.compile(
+    r"[0-9]{1,3}(?P<sep>[,.'\u2019\u00a0\u202f\ufffd ])[0-9]{3}(?:(?P=sep)[0-9]{3})*"
+)
 _BRACKET = re.compile(r"\s*\[[^\]]*\]$")
 
 # NVMe health log: text label → JSON key. The first 15 are printed by every smartctl version.
@@ -213,7 +218,7 @@ def _parse_count(text: str, what: str) -> int:
     if _ASCII_DIGITS.fullmatch(core):
         return int(core)
     if _GROUPED_INT.fullmatch(core):
-        return int(re.sub(r"\D", "", core))
+        return int(re.sub(r"[^0-9]", "", core))
     raise ParseError(f"{what}: {text!r} is not a count")
 
 

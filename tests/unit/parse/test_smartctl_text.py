@@ -153,6 +153,33 @@ def test_nvme_units_with_separators_and_nsid() -> None:
     assert log["nsid"] == -1
 
 
+@pytest.mark.parametrize(
+    ("separator", "locale"),
+    [
+        ("\u2019", "de_CH: right single quotation mark (corpus wd-wds200t1x0e-00afy0-1.txt)"),
+        ("\ufffd", "a Latin-1 no-break space read as UTF-8 (corpus kingston-sa2000m8500g-1.txt)"),
+        ("\u00a0", "no-break space"),
+        ("'", "apostrophe"),
+    ],
+)
+def test_counts_with_every_locale_thousands_separator(separator: str, locale: str) -> None:
+    text = fixture("samsung-970evo-nvme-a.txt").replace(
+        "Data Units Written:                 65,602,088 [33.5 TB]",
+        f"Data Units Written:                 33{separator}588{separator}329 [17.1 TB]",
+    )
+    log = smartctl_text_to_json(text)["nvme_smart_health_information_log"]
+    assert log["data_units_written"] == 33_588_329, locale
+
+
+def test_mixed_separators_are_not_a_count() -> None:
+    text = fixture("samsung-970evo-nvme-a.txt").replace(
+        "Data Units Written:                 65,602,088 [33.5 TB]",
+        "Data Units Written:                 33,588\u2019329 [17.1 TB]",
+    )
+    with pytest.raises(ParseError, match="not a count"):
+        smartctl_text_to_json(text)
+
+
 def test_nvme_failed_health_and_missing_temperature() -> None:
     text = fixture("samsung-970evo-nvme-a.txt")
     text = text.replace(
