@@ -198,6 +198,28 @@ def test_intel_241_unit_depends_on_the_oem_name() -> None:
     assert lenovo.host_written_bytes.value == 1000 * 512
 
 
+def test_intel_225_32mib_wins_over_an_oem_total_lbas_written_with_the_same_raw() -> None:
+    # Corpus intel-ssdsckjb240g7r-1.json (Dell OEM S3520): 225 Host_Writes_32MiB, 233 and 241
+    # Total_LBAs_Written all read 129493; as sectors that would be 66 MB in 21,213 hours.
+    table = [
+        attr(225, "Host_Writes_32MiB", 129493),
+        attr(233, "Total_LBAs_Written", 129493),
+        attr(241, "Total_LBAs_Written", 129493),
+    ]
+    sample = normalise_smartctl(ata_doc("SSDSCKJB240G7R", table, "Dell Certified Intel S3520"))
+    assert sample.host_written_bytes.value == 129493 * MiB32
+
+
+def test_apple_host_writes_mib() -> None:
+    # Corpus apple-sm0256f-1.txt: drivedb names 174/175 Host_Reads_MiB / Host_Writes_MiB.
+    table = [attr(174, "Host_Reads_MiB", 114600601), attr(175, "Host_Writes_MiB", 81979088)]
+    sample = normalise_smartctl(ata_doc("APPLE SSD SM0256F", table, "Apple SD/SM/TS...E/F/G SSDs"))
+    assert sample.host_written_bytes.value == 81979088 * 2**20
+    assert sample.host_read_bytes.value == 114600601 * 2**20
+    unknown = normalise_smartctl(ata_doc("SOME SSD", [attr(175, "Host_Writes_MiB", 5)]))
+    assert unknown.host_written_bytes.value is None
+
+
 def test_intel_nand_and_wear_from_233_norm() -> None:
     sample = normalise_smartctl(
         ata_doc(
