@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.steps import CounterStep, counter_step_timing
-from ssdlab.analysis.wear import SeriesReport, analyse_series
+from ssdlab.analysis.wear import SeriesReport, analyse_series, timeline
 from ssdlab.model.health import HealthSample, HealthValue
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes
@@ -224,11 +224,12 @@ def endurance_status(
     """The run so far: totals, iteration times, WAF (so far and over --last-hours), the wear fit
     and its projection to end of life, compared with the rating when one is known."""
     notes: list[str] = []
-    timed = [s for s in samples if s.taken_at_s is not None]
+    line = timeline(samples)  # timestamps, else the drive's Power_On_Hours
+    timed = list(line.samples)
     last_hours = _number(settings, "last_hours") or 24.0
     series = None
-    if len(timed) >= 2:
-        series = analyse_series(timed, last_hours=last_hours, rated=rated)
+    if line.reason is None:
+        series = analyse_series(samples, last_hours=last_hours, rated=rated)
     elif samples:
         notes.append(f"{len(timed)} timed health sample(s) so far; WAF and wear need 2 or more")
     else:

@@ -5,6 +5,11 @@
 refusal rules live with the numbers they guard: WAF in `analysis.waf` (≤ 5 % quantisation
 error), wear rates in `analysis.lifetime` (≥ 3 counter steps). Nothing here reads a clock: "now"
 is the last sample.
+
+Time between samples comes from the samples: their timestamps, else (smartctl text without a
+"Local Time is:" line, `smartctl -A` snapshots) the drive's Power_On_Hours, which counts whole
+hours of powered-on time; a caller may give the elapsed time instead (`elapsed_s`), which then
+overrides both.
 """
 
 import math
@@ -39,6 +44,83 @@ from ssdlab.analysis.waf import (
 from ssdlab.model.health import HealthSample
 from ssdlab.model.units import TB, GiB
 
+POWER_ON_HOURS_RESOLUTION_S = 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ElapsedTime:
+    """The time between two samples and where it came from.
+
+    `source`: "timestamps" (the samples' times), "power_on_hours" (ΔPower_On_Hours, when the
+    samples carry no time) or "given" (by the caller). `resolution_s`: how far off the elapsed
+    time can be from the counter's step (1 h for power-on hours: each reading is truncated to
+    a whole hour); `uncertainty_pct`: that as a share of the elapsed time, which is how far off
+    every rate per day (and days to end of life) can be from it. `reason` when unknown.
+    """
+
+    elapsed_s: float | None
+    source: str | None
+    resolution_s: float | None
+    uncertainty_pct: float | None
+    note: str | None
+    reason: str | None
+
+
+def elapsed_between(
+    before: HealthSample, after: HealthSample, *, given_s: float | None = None
+) -> ElapsedTime:
+    """Given time, else the samples' timestamps, else ΔPower_On_Hours (see the module's rule)."""
+    if given_s is not None:
+        if not math.isfinite(given_s) or given_s <= 0:
+            raise ValueError(f"the elapsed time must be positive, not {given_s:g} s")
+        note = f"elapsed time {_hours_text(given_s)} as given (overrides the samples' own times)"
+        return ElapsedTime(given_s, "given", None, None, note, None)
+    if before.taken_at_s is not None and after.taken_at_s is not None:
+        elapsed = after.taken_at_s - before.taken_at_s
+        if elapsed <= 0:
+            return _no_elapsed(
+                f"the after sample is not later than the before sample (Δt = {elapsed:g} s)"
+            )
+        return ElapsedTime(elapsed, "timestamps", None, None, None, None)
+    untimed = (
+        "the samples carry no time"
+        if before.taken_at_s is None and after.taken_at_s is None
+        else f"the {'before' if before.taken_at_s is None else 'after'} sample has no time"
+    )
+    hours_before, hours_after = before.power_on_hours.value, after.power_on_hours.value
+    if hours_before is None or hours_after is None:
+        return _no_elapsed(f"{untimed}, and not both carry Power_On_Hours (give --elapsed)")
+    delta_h = hours_after - hours_before
+    if delta_h <= 0:
+        return _no_elapsed(
+            f"{untimed}, and Power_On_Hours did not advance ({hours_before:g} → "
+            f"{hours_after:g} h; give --elapsed)"
+        )
+    return _power_on_elapsed(delta_h, f"{untimed}; ")
+
+
+def _no_elapsed(reason: str) -> ElapsedTime:
+    return ElapsedTime(None, None, None, None, None, reason)
+
+
+def _power_on_elapsed(delta_h: float, why: str) -> ElapsedTime:
+    elapsed = delta_h * 3600.0
+    uncertainty = 100.0 * POWER_ON_HOURS_RESOLUTION_S / elapsed
+    note = (
+        f"{why}elapsed time from Power_On_Hours: {delta_h:g} h. The drive counts whole hours, "
+        f"so this is known to ±1 h (±{uncertainty:.3g} %), and every rate per day and the days "
+        "to end of life are uncertain by that much on top of the wear counter's own step; it "
+        "counts powered-on time only, so the days are days of power-on time"
+    )
+    return ElapsedTime(
+        elapsed, "power_on_hours", POWER_ON_HOURS_RESOLUTION_S, uncertainty, note, None
+    )
+
+
+def _hours_text(seconds: float) -> str:
+    hours = seconds / 3600.0
+    return f"{hours:,.4g} h ({hours / 24.0:,.4g} days)"
+
 
 @dataclass(frozen=True, slots=True)
 class WearReport:
@@ -47,12 +129,19 @@ class WearReport:
     `waf`: ΔNAND / Δhost over the window; `erase_count_waf`: Δavg erase × raw NAND capacity /
     Δhost; `lifetime_waf`: NAND / host totals of the after sample (the drive's history).
     `raw_nand_capacity_bytes`: given, or estimated from the capacity (see `notes`).
+    `elapsed_source`, `elapsed_resolution_s`, `elapsed_uncertainty_pct`: see `ElapsedTime`;
+    `before_power_on_hours` / `after_power_on_hours`: the drive's counter, as read.
     """
 
     before_taken_at_s: float | None
     after_taken_at_s: float | None
+    before_power_on_hours: float | None
+    after_power_on_hours: float | None
     elapsed_s: float | None
     elapsed_reason: str | None
+    elapsed_source: str | None
+    elapsed_resolution_s: float | None
+    elapsed_uncertainty_pct: float | None
     host_written_bytes: CounterChange
     nand_written_bytes: CounterChange
     wear_used_pct: CounterChange
@@ -76,15 +165,18 @@ def compare_samples(
     raw_nand_capacity_bytes: int | None = None,
     slc_cached: bool | None = None,
     rated: RatedEndurance | None = None,
+    elapsed_s: float | None = None,
 ) -> WearReport:
     """Host/NAND writes, WAF (window, erase-count, lifetime), wear rate and projection from A to B.
 
     `raw_nand_capacity_bytes`: the flash behind the user capacity (estimated as the next power of
     two of the capacity when not given); `slc_cached`: whether the drive caches writes in SLC
-    (an erase-count WAF is then an upper bound); `rated`: datasheet endurance to compare with.
+    (an erase-count WAF is then an upper bound); `rated`: datasheet endurance to compare with;
+    `elapsed_s`: the time between the samples, overriding their timestamps and power-on hours.
     """
     refusal = _drive_refusal((before, after))
-    elapsed_s, elapsed_reason = _elapsed(before, after)
+    elapsed = elapsed_between(before, after, given_s=elapsed_s)
+    elapsed_s, elapsed_reason = elapsed.elapsed_s, elapsed.reason
     host = counter_change(before, after, "host_written_bytes", refusal=refusal)
     nand = counter_change(before, after, "nand_written_bytes", refusal=refusal)
     wear = counter_change(before, after, "wear_used_pct", default_resolution=1.0, refusal=refusal)
@@ -116,8 +208,13 @@ def compare_samples(
     report = WearReport(
         before_taken_at_s=before.taken_at_s,
         after_taken_at_s=after.taken_at_s,
+        before_power_on_hours=before.power_on_hours.value,
+        after_power_on_hours=after.power_on_hours.value,
         elapsed_s=elapsed_s,
         elapsed_reason=elapsed_reason,
+        elapsed_source=elapsed.source,
+        elapsed_resolution_s=elapsed.resolution_s,
+        elapsed_uncertainty_pct=elapsed.uncertainty_pct,
         host_written_bytes=host,
         nand_written_bytes=nand,
         wear_used_pct=wear,
@@ -133,11 +230,26 @@ def compare_samples(
         wear_rate=rate,
         projection=projection,
         rating=None,
-        notes=_sample_notes((before, after), ("before", "after")),
+        notes=tuple(n for n in (elapsed.note, _days_note(elapsed, rate, projection)) if n)
+        + _sample_notes((before, after), ("before", "after")),
     )
     if rated is None:
         return report
     return replace(report, rating=compare_with_rating(report, rated))
+
+
+def _days_note(elapsed: ElapsedTime, rate: WearRate, projection: LifeProjection) -> str | None:
+    """How far off the days to end of life can be: the wear step and the elapsed time's step."""
+    if projection.days_to_eol is None or rate.quantisation_error_pct is None:
+        return None
+    parts = [f"±{rate.quantisation_error_pct:.3g} % from the wear counter's step"]
+    if elapsed.uncertainty_pct is not None:
+        parts.append(f"±{elapsed.uncertainty_pct:.3g} % from the elapsed time's {elapsed.source}")
+    total = rate.quantisation_error_pct + (elapsed.uncertainty_pct or 0.0)
+    return (
+        f"days to end of life {projection.days_to_eol:,.1f}, uncertain by up to ±{total:.3g} % "
+        f"({' and '.join(parts)})"
+    )
 
 
 def _drive_refusal(samples: Sequence[HealthSample]) -> str | None:
@@ -145,18 +257,6 @@ def _drive_refusal(samples: Sequence[HealthSample]) -> str | None:
     if len(serials) > 1:
         return f"the samples come from different drives (serials {', '.join(serials)})"
     return None
-
-
-def _elapsed(before: HealthSample, after: HealthSample) -> tuple[float | None, str | None]:
-    if before.taken_at_s is None or after.taken_at_s is None:
-        which = " and ".join(
-            name for name, s in (("before", before), ("after", after)) if s.taken_at_s is None
-        )
-        return None, f"the {which} sample has no time"
-    elapsed = after.taken_at_s - before.taken_at_s
-    if elapsed <= 0:
-        return None, f"the after sample is not later than the before sample (Δt = {elapsed:g} s)"
-    return elapsed, None
 
 
 def _capacity(sample: HealthSample, rated: RatedEndurance | None) -> int | None:
@@ -236,6 +336,83 @@ def compare_with_rating(
 
 
 @dataclass(frozen=True, slots=True)
+class Timeline:
+    """Samples placed in time for a series: `samples` in time order, each with `taken_at_s` set
+    on the series' clock, and `originals` the same samples as given.
+
+    `source`: "timestamps" (Unix time), "power_on_hours" (seconds of power-on time: the samples
+    carry no time), "given" (seconds since the first sample: the samples' own clock stretched so
+    that first → last is the given elapsed time; with no clock, two samples are that far apart).
+    `left_out`: samples without a place on that clock. `reason` when no series can be made.
+    """
+
+    samples: tuple[HealthSample, ...]
+    originals: tuple[HealthSample, ...]
+    source: str | None
+    resolution_s: float | None
+    left_out: int
+    note: str | None
+    reason: str | None
+
+
+def timeline(samples: Sequence[HealthSample], *, elapsed_s: float | None = None) -> Timeline:
+    """The series' clock: timestamps when 2+ samples carry one, else Power_On_Hours; a given
+    `elapsed_s` stretches that clock to span exactly `elapsed_s` (see `Timeline`)."""
+    if elapsed_s is not None and (not math.isfinite(elapsed_s) or elapsed_s <= 0):
+        raise ValueError(f"the elapsed time must be positive, not {elapsed_s:g} s")
+    timed = sorted(
+        ((s.taken_at_s, s) for s in samples if s.taken_at_s is not None), key=lambda p: p[0]
+    )
+    source: str | None = "timestamps"
+    resolution: float | None = None
+    note: str | None = None
+    placed: list[tuple[float, HealthSample]] = timed
+    if len(timed) < 2:
+        hours = sorted(
+            ((v * 3600.0, s) for s in samples if (v := s.power_on_hours.value) is not None),
+            key=lambda p: p[0],
+        )
+        if len(hours) >= 2 and hours[-1][0] > hours[0][0]:
+            placed, source, resolution = hours, "power_on_hours", POWER_ON_HOURS_RESOLUTION_S
+            span = _power_on_elapsed(
+                (hours[-1][0] - hours[0][0]) / 3600.0,
+                f"{len(samples) - len(timed)} sample(s) carry no time; ",
+            )
+            note = span.note
+            if elapsed_s is None:
+                note = (note or "") + "; times shown are power-on hours"
+        elif elapsed_s is not None and len(samples) == 2:
+            placed, source = [(0.0, samples[0]), (elapsed_s, samples[1])], "given"
+        else:
+            placed, source = [], None
+    if elapsed_s is not None and len(placed) >= 2:
+        start, span_s = placed[0][0], placed[-1][0] - placed[0][0]
+        if span_s > 0:
+            scale = elapsed_s / span_s
+            placed = [((t - start) * scale, s) for t, s in placed]
+            source, resolution = "given", None
+            note = (
+                f"elapsed time {_hours_text(elapsed_s)} from the first to the last sample as "
+                "given (overrides the samples' own times)"
+            )
+    reason = None
+    if source is None or len(placed) < 2:
+        reason = (
+            f"a series needs at least 2 timed samples, not {len(timed)}, and the samples "
+            "carry no Power_On_Hours that advance (give the elapsed time)"
+        )
+    return Timeline(
+        samples=tuple(replace(s, taken_at_s=t) for t, s in placed),
+        originals=tuple(s for _, s in placed),
+        source=source,
+        resolution_s=resolution,
+        left_out=len(samples) - len(placed),
+        note=note,
+        reason=reason,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class IntervalWaf:
     """WAF between two samples of a series."""
 
@@ -279,10 +456,13 @@ class SeriesReport:
     `intervals`: WAF between consecutive samples (mostly refused with coarse counters);
     `resolved_windows`: consecutive windows, each as short as the refusal rule allows;
     `recent`: WAF over the last `last_hours` (from the latest sample at least that old, or the
-    first); `overall`: first vs last sample.
+    first); `overall`: first vs last sample. `time_source`: the clock of `sample_times_s` and of
+    every time in the report (see `Timeline`: Unix time, or seconds of power-on time).
     """
 
     sample_times_s: tuple[float, ...]
+    time_source: str | None
+    time_resolution_s: float | None
     intervals: tuple[IntervalWaf, ...]
     resolved_windows: tuple[IntervalWaf, ...]
     last_hours: float
@@ -304,26 +484,31 @@ def analyse_series(
     raw_nand_capacity_bytes: int | None = None,
     slc_cached: bool | None = None,
     rated: RatedEndurance | None = None,
+    elapsed_s: float | None = None,
 ) -> SeriesReport:
-    """WAF per interval and over the last `last_hours`, a fitted wear rate, and its projection."""
+    """WAF per interval and over the last `last_hours`, a fitted wear rate, and its projection.
+
+    Timed by `timeline` (timestamps, else Power_On_Hours; `elapsed_s` overrides both)."""
     if last_hours <= 0:
         raise ValueError(f"last_hours must be positive, not {last_hours}")
-    timed = sorted((s for s in samples if s.taken_at_s is not None), key=_time)
+    line = timeline(samples, elapsed_s=elapsed_s)
+    timed = list(line.samples)
     notes = []
-    if len(timed) < len(samples):
-        notes.append(f"{len(samples) - len(timed)} sample(s) without a time left out")
-    reason = _drive_refusal(timed)
-    if reason is None and len(timed) < 2:
-        reason = f"a series needs at least 2 timed samples, not {len(timed)}"
+    if line.note:
+        notes.append(line.note)
+    if line.left_out:
+        notes.append(f"{line.left_out} sample(s) without a time left out")
+    reason = _drive_refusal(timed) or line.reason
     if reason is not None:
         return _refused_series(timed, last_hours, rated, tuple(notes), reason)
     pairs = [IntervalWaf(_time(a), _time(b), _window(a, b)) for a, b in pairwise(timed)]
     overall = compare_samples(
-        timed[0],
-        timed[-1],
+        line.originals[0],
+        line.originals[-1],
         raw_nand_capacity_bytes=raw_nand_capacity_bytes,
         slc_cached=slc_cached,
         rated=rated,
+        elapsed_s=_time(timed[-1]) - _time(timed[0]) if line.source == "given" else None,
     )
     recent, recent_note = _recent(timed, last_hours)
     if recent_note:
@@ -340,6 +525,8 @@ def analyse_series(
     )
     report = SeriesReport(
         sample_times_s=tuple(_time(s) for s in timed),
+        time_source=line.source,
+        time_resolution_s=line.resolution_s,
         intervals=tuple(pairs),
         resolved_windows=_resolved_windows(timed),
         last_hours=last_hours,
@@ -371,6 +558,8 @@ def _refused_series(
     )  # fmt: skip
     report = SeriesReport(
         sample_times_s=tuple(_time(s) for s in timed),
+        time_source=None,
+        time_resolution_s=None,
         intervals=(),
         resolved_windows=(),
         last_hours=last_hours,

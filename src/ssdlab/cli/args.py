@@ -170,6 +170,13 @@ def _add_health_commands(commands: "argparse._SubParsersAction[argparse.Argument
         help="counter whose steps are timed in a series (default erase_count_avg)",
     )
     health.add_argument("--vendor-map", metavar="TOML", help="extra or overriding attribute map")
+    health.add_argument(
+        "--elapsed",
+        type=duration_arg,
+        metavar="DURATION",
+        help="time between the first and last samples, e.g. 97h or 4d; overrides their "
+        "timestamps and Power_On_Hours (used when the samples carry no time)",
+    )
     _add_rating(health)
     health.add_argument("--json", action="store_true", help="print as JSON")
     _add_db(health)
@@ -190,6 +197,13 @@ def _add_health_commands(commands: "argparse._SubParsersAction[argparse.Argument
     wear.add_argument("--slc-cached", action="store_true", help="the drive has an SLC cache")
     wear.add_argument("--vendor-map", metavar="TOML", help="extra or overriding attribute map")
     wear.add_argument("--model", help="model name for files that lack identity lines")
+    wear.add_argument(
+        "--elapsed",
+        type=duration_arg,
+        metavar="DURATION",
+        help="time between the two samples, e.g. 97h or 4d; overrides their "
+        "timestamps and Power_On_Hours (used when the samples carry no time)",
+    )
     _add_rating(wear)
     wear.add_argument("--json", action="store_true", help="print as JSON")
     _add_db(wear)

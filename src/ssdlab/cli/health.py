@@ -20,7 +20,7 @@ from rich.console import Console
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.steps import counter_step_timing
-from ssdlab.analysis.wear import analyse_series, compare_samples
+from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunStatus
@@ -29,7 +29,13 @@ from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
 from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
 from ssdlab.parse.smartctl_log import split_snapshot_log
 from ssdlab.parse.smartctl_text import smartctl_text_to_json
-from ssdlab.report.health import health_sections, series_sections, wear_sections
+from ssdlab.report.health import (
+    health_json,
+    health_sections,
+    sections_json,
+    series_sections,
+    wear_sections,
+)
 from ssdlab.store import runs as store
 from ssdlab.store.health import (
     add_health_sample,
@@ -151,9 +157,18 @@ def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:
     return {"sample_id": sample_id, **dataclasses.asdict(sample)}
 
 
+def _elapsed_s(args: argparse.Namespace) -> float | None:
+    """--elapsed, refused when it is not a positive time."""
+    elapsed: float | None = getattr(args, "elapsed", None)
+    if elapsed is not None and not elapsed > 0:
+        raise UsageError(f"--elapsed must be a positive time such as 97h or 4d, not {elapsed:g} s")
+    return elapsed
+
+
 def cmd_health(args: argparse.Namespace, out: Console) -> int:
     if not args.target and not args.import_log:
         raise UsageError("name a block device or a saved smartctl/nvme-cli file, or --import LOG")
+    _elapsed_s(args)
     conn = open_db(args)
     if args.import_log or not is_block_device_path(args.target):
         path = args.import_log or args.target
@@ -181,33 +196,44 @@ def _show_samples(
     samples: list[HealthSample],
     ids: Sequence[int | None],
 ) -> int:
+    elapsed_s = _elapsed_s(args)
     if len(samples) == 1:
+        if elapsed_s is not None:
+            raise UsageError("--elapsed is the time between samples; this input holds only one")
+        sections = health_sections(samples[0])
         if args.json:
             doc = {
                 "format": "ssdlab-health",
                 "format_version": 1,
                 "sample": _sample_json(samples[0], ids[0]),
+                **health_json(samples[0], sections),
             }
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
-            print_sections(out, health_sections(samples[0]))
+            print_sections(out, sections)
             out.print(f"stored as sample {ids[0]}", highlight=False)
         return 0
     metric = args.step_metric
-    report = analyse_series(samples, rated=rated_from_args(args, open_db(args), samples[-1]))
-    steps = counter_step_timing(samples, metric)
+    report = analyse_series(
+        samples,
+        rated=rated_from_args(args, open_db(args), samples[-1]),
+        elapsed_s=elapsed_s,
+    )
+    steps = counter_step_timing(timeline(samples, elapsed_s=elapsed_s).samples, metric)
+    sections = health_sections(samples[-1]) + series_sections(report, steps)
     if args.json:
         doc = {
             "format": "ssdlab-health-series",
             "format_version": 1,
             "sample_ids": ids,
+            "latest_sample": _sample_json(samples[-1], ids[-1]),
             "series": dataclasses.asdict(report),
             "steps": [dataclasses.asdict(s) for s in steps],
+            **health_json(samples[-1], sections),
         }
         sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
         return 0
-    print_sections(out, health_sections(samples[-1]))
-    print_sections(out, series_sections(report, steps))
+    print_sections(out, sections)
     out.print(f"stored {len(samples)} samples (ids {ids[0]}–{ids[-1]})", highlight=False)
     return 0
 
@@ -235,6 +261,7 @@ def _sample_for_wear(
 
 
 def cmd_wear(args: argparse.Namespace, out: Console) -> int:
+    elapsed_s = _elapsed_s(args)
     conn = open_db(args)
     before, before_name = _sample_for_wear(conn, args.before, args)
     after, after_name = _sample_for_wear(conn, args.after, args)
@@ -244,7 +271,9 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
         raw_nand_capacity_bytes=args.raw_nand_capacity,
         slc_cached=True if args.slc_cached else None,
         rated=rated_from_args(args, conn, after),
+        elapsed_s=elapsed_s,
     )
+    sections = wear_sections(report)
     if args.json:
         doc = {
             "format": "ssdlab-wear",
@@ -252,11 +281,12 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
             "before": before_name,
             "after": after_name,
             "report": dataclasses.asdict(report),
+            "sections": sections_json(sections),
         }
         sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
         return 0
     out.print(f"{before_name} → {after_name}", highlight=False)
-    print_sections(out, wear_sections(report))
+    print_sections(out, sections)
     return 0
 
 

@@ -5,7 +5,7 @@ Values print `n/a — reason` when unknown; bytes are decimal (TB = 10^12 B).
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ssdlab.analysis.lifetime import LifeProjection, RatingComparison
 from ssdlab.analysis.steps import CounterStep
@@ -36,6 +36,37 @@ def fmt_time(ts: float | None) -> str:
     return "unknown" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
 
 
+def fmt_series_time(ts: float | None, source: str | None) -> str:
+    """A time on a series' clock: Unix time, or seconds of power-on time (see `Timeline`)."""
+    if ts is not None and source == "power_on_hours":
+        return f"power-on hour {ts / 3600:,.0f}"
+    if ts is not None and source == "given":
+        return f"+{ts / 3600:,.4g} h (on the clock of the given elapsed time)"
+    return fmt_time(ts)
+
+
+def fmt_elapsed(
+    elapsed_s: float | None,
+    source: str | None,
+    uncertainty_pct: float | None,
+    reason: str | None,
+) -> str:
+    if elapsed_s is None:
+        return f"n/a — {reason}"
+    text = f"{elapsed_s / 86400:,.2f} days ({elapsed_s / 3600:,.4g} h"
+    if source == "power_on_hours":
+        text += f" from Power_On_Hours, ± 1 h = ± {uncertainty_pct or 0:.3g} %"
+    elif source == "given":
+        text += ", as given"
+    return text + ")"
+
+
+def _sample_time(ts: float | None, power_on_hours: float | None) -> str:
+    if ts is None and power_on_hours is not None:
+        return f"unknown (power-on hour {power_on_hours:,.0f})"
+    return fmt_time(ts)
+
+
 def _with_source(text: str, value: HealthValue) -> str:
     if value.value is None or value.provenance is None:
         return text
@@ -57,6 +88,24 @@ def fmt_waf(estimate: WafEstimate) -> str:
         pct = estimate.quantisation_error_pct
         error = " ± <0.1 %" if pct < 0.1 else f" ± {pct:.1f} %"
     return f"{estimate.waf:.3f}{error}{bound}"
+
+
+def sections_json(sections: Sequence[Section]) -> list[dict[str, object]]:
+    """Sections as JSON: every row the terminal prints, label and text, with the notes."""
+    return [
+        {
+            "title": s.title,
+            "rows": [{"label": label, "text": text} for label, text in s.rows],
+            "notes": list(s.notes),
+        }
+        for s in sections
+    ]
+
+
+def health_json(sample: HealthSample, sections: Sequence[Section]) -> dict[str, object]:
+    """What a health document adds to the sample's own fields: the WAF to date (NAND ÷ host
+    written so far) and the printed sections, so the JSON holds every figure the terminal shows."""
+    return {"lifetime_waf": asdict(lifetime_waf(sample)), "sections": sections_json(sections)}
 
 
 def health_sections(sample: HealthSample) -> tuple[Section, ...]:
@@ -147,10 +196,11 @@ def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
 
 
 def wear_sections(report: WearReport) -> tuple[Section, ...]:
-    elapsed = (
-        f"{report.elapsed_s / 86400:,.2f} days"
-        if report.elapsed_s is not None
-        else f"n/a — {report.elapsed_reason}"
+    elapsed = fmt_elapsed(
+        report.elapsed_s,
+        report.elapsed_source,
+        report.elapsed_uncertainty_pct,
+        report.elapsed_reason,
     )
     rate = report.wear_rate
     rate_text = (
@@ -161,8 +211,8 @@ def wear_sections(report: WearReport) -> tuple[Section, ...]:
         else f"n/a — {rate.reason}"
     )
     rows: list[tuple[str, str]] = [
-        ("from", fmt_time(report.before_taken_at_s)),
-        ("to", fmt_time(report.after_taken_at_s)),
+        ("from", _sample_time(report.before_taken_at_s, report.before_power_on_hours)),
+        ("to", _sample_time(report.after_taken_at_s, report.after_power_on_hours)),
         ("elapsed", elapsed),
         (
             "host written",
@@ -189,10 +239,22 @@ def _change_text(delta: float | None, reason: str | None) -> str:
 
 def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple[Section, ...]:
     fit = report.wear_fit
+    times, clock = report.sample_times_s, report.time_source
     rows: list[tuple[str, str]] = [
-        ("samples", str(len(report.sample_times_s))),
-        ("from", fmt_time(report.sample_times_s[0] if report.sample_times_s else None)),
-        ("to", fmt_time(report.sample_times_s[-1] if report.sample_times_s else None)),
+        ("samples", str(len(times))),
+        ("from", fmt_series_time(times[0] if times else None, clock)),
+        ("to", fmt_series_time(times[-1] if times else None, clock)),
+        (
+            "elapsed",
+            fmt_elapsed(
+                report.overall.elapsed_s,
+                report.overall.elapsed_source,
+                report.overall.elapsed_uncertainty_pct,
+                report.overall.elapsed_reason,
+            )
+            if report.overall
+            else f"n/a — {report.reason}",
+        ),
         (
             f"WAF (last {report.last_hours:g} h)",
             fmt_waf(report.recent.waf) if report.recent else "n/a — no resolvable window",
@@ -213,7 +275,7 @@ def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple
     step_rows = tuple(
         (
             f"{step.from_value:g} → {step.to_value:g}",
-            f"at {fmt_time(step.midpoint_s)} ± {step.uncertainty_s / 60:.0f} min; "
+            f"at {fmt_series_time(step.midpoint_s, clock)} ± {step.uncertainty_s / 60:.0f} min; "
             + (
                 f"{step.since_previous_step_s / 3600:.1f} h after the previous step"
                 if step.since_previous_step_s is not None
