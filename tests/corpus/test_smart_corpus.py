@@ -1,0 +1,350 @@
+"""Conformance corpus: real smartctl reports of real drives, written by others.
+
+Every file in ``smart/`` is read twice: by ssdlab (in-process for all files, and through the
+real ``ssdlab health FILE --json`` command for a representative subset), and by the small,
+independent reader below, which only picks up figures the file itself states (a count and the
+unit its name or its format's definition gives it, a bracketed byte figure, a temperature line).
+ssdlab's figures are compared with those, never with ssdlab's own earlier output.
+
+Units, by definition: NVMe Data Units = 1,000 x 512 bytes (NVMe base spec, Log 02h); ATA Device
+Statistics "Logical Sectors Written" and ``Total_LBAs_Written`` count logical sectors (the
+file's ``Sector Size`` / ``logical_block_size``); ``*_32MiB`` = 2^25 bytes, ``*_GiB`` = 2^30,
+``*_MiB`` = 2^20 (smartmontools drivedb names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ssdlab.cli.health import samples_from_file
+from ssdlab.errors import SsdlabError
+from ssdlab.model.health import HealthSample
+from tests.e2e.conftest import run_ssdlab
+
+CORPUS = Path(__file__).parent / "smart"
+FILES = sorted(p for p in CORPUS.iterdir() if p.suffix in (".json", ".txt"))
+
+MIB = 1 << 20
+GIB = 1 << 30
+DATA_UNIT = 512_000
+SI = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15}
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A byte count stated by the file: its value and the rounding it carries."""
+
+    source: str
+    value: float
+    tolerance: float  # bytes: the counter's own unit, or the printed precision of a bracket
+
+
+@dataclass
+class Stated:
+    """What one file states, in ssdlab's units; None where the file states nothing."""
+
+    protocol: str  # "NVMe" or "ATA"
+    written: list[Figure] = field(default_factory=list)  # best first
+    read: list[Figure] = field(default_factory=list)
+    lba_only_written: bool = False  # the only write counters are DEFAULT-named Total_LBAs_*
+    in_drive_db: bool = True
+    power_on_hours: set[float] = field(default_factory=set)
+    temperature_c: set[float] = field(default_factory=set)
+    wear_used_pct: float | None = None
+    media_errors: float | None = None
+
+
+_UNIT_NAMES: tuple[tuple[re.Pattern[str], float, str], ...] = (
+    (re.compile(r"_32MiB$"), 32 * MIB, "32 MiB"),
+    (re.compile(r"_GiB$"), GIB, "GiB"),
+    (re.compile(r"_MiB$"), MIB, "MiB"),
+)
+_WRITE_NAME = re.compile(r"^(Host|Lifetime|Total)_Writes?_|^Host_Writes")
+_READ_NAME = re.compile(r"^(Host|Lifetime|Total)_Reads?_|^Host_Reads")
+
+
+def _digits(text: str) -> int:
+    """A count smartctl printed with the locale's thousands separators (',', '.', ' ', ...)."""
+    return int(re.sub(r"\D", "", text))
+
+
+def _bracket(text: str) -> Figure | None:
+    """'[12,6 TB]' -> 12.6e12 bytes, accurate to half of the last printed digit."""
+    m = re.search(r"\[\s*([0-9]+)(?:[.,]([0-9]+))?\s*([KMGTP]?B)\s*\]", text)
+    if m is None:
+        return None
+    whole, frac, unit = m.group(1), m.group(2) or "", m.group(3)
+    value = float(f"{whole}.{frac}" if frac else whole) * SI[unit]
+    step = SI[unit] / 10 ** len(frac)
+    return Figure(f"bracket [{m.group(0)[1:-1].strip()}]", value, step / 2 + 1)
+
+
+def _attribute_figures(attrs: list[tuple[int, str, int]], sector: int, stated: Stated) -> None:
+    """Write/read byte figures from attributes whose drivedb name states the unit."""
+    lba_w: list[Figure] = []
+    for ident, name, raw in attrs:
+        for pattern, unit, label in _UNIT_NAMES:
+            if pattern.search(name):
+                fig = Figure(f"{ident} {name} x {label}", raw * unit, unit)
+                if _WRITE_NAME.search(name):
+                    stated.written.append(fig)
+                elif _READ_NAME.search(name):
+                    stated.read.append(fig)
+                break
+        if name == "Total_LBAs_Written":
+            lba_w.append(Figure(f"{ident} {name} x {sector}", raw * sector, sector))
+        elif name == "Total_LBAs_Read":
+            stated.read.append(Figure(f"{ident} {name} x {sector}", raw * sector, sector))
+    if lba_w and not stated.written:
+        stated.lba_only_written = True
+    stated.written.extend(lba_w)
+
+
+def _read_json(doc: dict[str, Any]) -> Stated:
+    nvme = doc.get("nvme_smart_health_information_log")
+    if isinstance(nvme, dict):
+        st = Stated("NVMe")
+        for key, target in (("data_units_written", st.written), ("data_units_read", st.read)):
+            if isinstance(nvme.get(key), int):
+                target.append(Figure(key, nvme[key] * DATA_UNIT, DATA_UNIT / 2))
+        if isinstance(nvme.get("power_on_hours"), int):
+            st.power_on_hours.add(nvme["power_on_hours"])
+        if isinstance(nvme.get("temperature"), int):
+            st.temperature_c.add(nvme["temperature"])
+        st.wear_used_pct = nvme.get("percentage_used")
+        st.media_errors = nvme.get("media_errors")
+        return st
+    st = Stated("ATA")
+    st.in_drive_db = bool(doc.get("in_smartctl_database", "model_family" in doc))
+    sector = int(doc.get("logical_block_size") or 512)
+    for page in doc.get("ata_device_statistics", {}).get("pages", []):
+        for entry in page.get("table", []):
+            valid = entry.get("flags", {}).get("valid", True)
+            if not valid or not isinstance(entry.get("value"), int):
+                continue
+            where = (page.get("number"), entry.get("offset"))
+            if where == (1, 24):
+                st.written.append(
+                    Figure("devstat Logical Sectors Written", entry["value"] * sector, sector)
+                )
+            elif where == (1, 40):
+                st.read.append(
+                    Figure("devstat Logical Sectors Read", entry["value"] * sector, sector)
+                )
+            elif where == (7, 8):
+                st.wear_used_pct = entry["value"]
+    attrs = [
+        (a["id"], str(a.get("name", "")), int(a["raw"]["value"]))
+        for a in doc.get("ata_smart_attributes", {}).get("table", [])
+    ]
+    _attribute_figures(attrs, sector, st)
+    if isinstance(doc.get("power_on_time", {}).get("hours"), int):
+        st.power_on_hours.add(doc["power_on_time"]["hours"])
+    for a in doc.get("ata_smart_attributes", {}).get("table", []):
+        if a["id"] in (190, 194):
+            m = re.match(r"\s*(\d+)", str(a["raw"].get("string", "")))
+            if m:
+                st.temperature_c.add(int(m.group(1)))
+    if isinstance(doc.get("temperature", {}).get("current"), int):
+        st.temperature_c.add(doc["temperature"]["current"])
+    return st
+
+
+_ATTR_LINE = re.compile(
+    r"^\s*(\d{1,3})\s+([A-Za-z0-9_\-./%]+)\s+(?:0x[0-9a-fA-F]{4}|[-A-Z]{6})\s+\d{3}\s+\d{3}"
+    r"\s+(?:\d{3}|---)\s+(?:(?:Pre-fail|Old_age)\s+(?:Always|Offline)\s+)?\S+\s+(\d+)",
+    re.M,
+)
+
+
+def _read_text(text: str) -> Stated:
+    if re.search(r"^Data Units Written:", text, re.M):
+        st = Stated("NVMe")
+        for label, target in (("Written", st.written), ("Read", st.read)):
+            m = re.search(rf"^Data Units {label}:\s+([0-9][^\[\n]*?)\s*(\[.*\])?\s*$", text, re.M)
+            if m:
+                target.append(
+                    Figure(f"Data Units {label}", _digits(m.group(1)) * DATA_UNIT, DATA_UNIT / 2)
+                )
+                b = _bracket(m.group(2) or "")
+                if b is not None:
+                    target.append(b)
+        if m := re.search(r"^Power On Hours:\s+([0-9][^\n]*)$", text, re.M):
+            st.power_on_hours.add(_digits(m.group(1)))
+        if m := re.search(r"^Temperature:\s+(\d+) Celsius", text, re.M):
+            st.temperature_c.add(int(m.group(1)))
+        if m := re.search(r"^Percentage Used:\s+(\d+)%", text, re.M):
+            st.wear_used_pct = int(m.group(1))
+        if m := re.search(r"^Media and Data Integrity Errors:\s+([0-9][^\n]*)$", text, re.M):
+            st.media_errors = _digits(m.group(1))
+        return st
+    st = Stated("ATA")
+    st.in_drive_db = not re.search(r"^Device is:\s+Not in smartctl database", text, re.M)
+    sector = 512
+    if m := re.search(r"^Sector Sizes?:\s+(\d+) bytes logical", text, re.M):
+        sector = int(m.group(1))
+    for m in re.finditer(r"^0x01\s+0x018\s+\d\s+(\d+)\s+\S*\s+Logical Sectors Written", text, re.M):
+        st.written.append(
+            Figure("devstat Logical Sectors Written", int(m.group(1)) * sector, sector)
+        )
+    for m in re.finditer(r"^0x07\s+0x008\s+\d\s+(\d+)\s+\S*\s+Percentage Used", text, re.M):
+        st.wear_used_pct = int(m.group(1))
+    attrs: list[tuple[int, str, int]] = []
+    for m in _ATTR_LINE.finditer(text.replace("\r", "")):
+        attrs.append((int(m.group(1)), m.group(2), int(m.group(3))))
+    _attribute_figures(attrs, sector, st)
+    for ident, name, raw in attrs:
+        if ident == 9 and name.startswith("Power_On_Hours"):
+            st.power_on_hours.add(raw)
+        if ident in (190, 194):
+            st.temperature_c.add(raw)
+    for m in re.finditer(r"^Current Temperature:\s+(\d+) Celsius", text, re.M):
+        st.temperature_c.add(int(m.group(1)))
+    return st
+
+
+def read_stated(path: Path) -> Stated:
+    text = path.read_bytes().decode("utf-8", "replace")
+    if text.lstrip().startswith("{"):
+        return _read_json(json.loads(text))
+    return _read_text(text)
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+def _matches(value: float, fig: Figure) -> bool:
+    return math.isclose(value, fig.value, abs_tol=fig.tolerance)
+
+
+def _truncated_32bit(first: Figure, other: Figure, sector: float) -> bool:
+    """Device Statistics kept to 32 bits (Crucial MX500) while the attribute counts on."""
+    return first.source.startswith("devstat") and round(other.value / sector) % (1 << 32) == round(
+        first.value / sector
+    )
+
+
+def check_bytes(
+    name: str, value: float | None, figures: list[Figure], may_be_unknown: bool
+) -> list[str]:
+    if not figures:
+        return [] if value is None else [f"{name}: {value} but the file states no such counter"]
+    if value is None:
+        return [] if may_be_unknown else [f"{name}: unknown, file states {figures[0]}"]
+    if not any(_matches(value, f) for f in figures):
+        return [f"{name}: {value:.0f} matches none of {figures}"]
+    best = figures[0]
+    counters = [f for f in figures if not f.source.startswith("bracket")]
+    if counters and not _matches(value, counters[0]):
+        agree = [f for f in counters[1:] if _matches(value, f)]
+        if not all(_truncated_32bit(best, f, f.tolerance) for f in agree):
+            return [f"{name}: {value:.0f} follows {agree[0]} over {counters[0]}"]
+    return []
+
+
+def problems(sample: HealthSample, st: Stated) -> list[str]:
+    out: list[str] = []
+    if sample.identity.protocol != st.protocol:
+        out.append(f"protocol {sample.identity.protocol} != {st.protocol}")
+    lba_only = st.lba_only_written
+    out += check_bytes("host_written_bytes", sample.host_written_bytes.value, st.written, lba_only)
+    out += check_bytes(
+        "host_read_bytes", sample.host_read_bytes.value, st.read, st.protocol == "ATA"
+    )
+    poh = sample.power_on_hours.value
+    if st.power_on_hours and poh not in st.power_on_hours:
+        out.append(f"power_on_hours {poh} not in {sorted(st.power_on_hours)}")
+    temp = sample.temperature_c.value
+    if st.temperature_c and temp not in st.temperature_c:
+        out.append(f"temperature_c {temp} not in {sorted(st.temperature_c)}")
+    if st.wear_used_pct is not None and sample.wear_used_pct.value != st.wear_used_pct:
+        out.append(f"wear_used_pct {sample.wear_used_pct.value} != {st.wear_used_pct}")
+    if st.media_errors is not None and sample.media_errors.value != st.media_errors:
+        out.append(f"media_errors {sample.media_errors.value} != {st.media_errors}")
+    return out
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.name for p in paths]
+
+
+def test_corpus_is_present_and_varied() -> None:
+    assert len(FILES) >= 100
+    kinds = {read_stated(p).protocol for p in FILES}
+    assert kinds == {"ATA", "NVMe"}
+    models = {re.sub(r"-\d+$", "", p.stem) for p in FILES}
+    assert len(models) >= 40
+
+
+@pytest.mark.parametrize("path", FILES, ids=_ids(FILES))
+def test_file_figures_match_what_the_file_states(path: Path) -> None:
+    stated = read_stated(path)
+    try:
+        samples = samples_from_file(str(path), argparse.Namespace(model=None, vendor_map=None))
+    except SsdlabError as error:
+        pytest.fail(f"a real smartctl report was refused: {error}")
+    assert len(samples) == 1
+    assert problems(samples[0], stated) == []
+
+
+def _representative(paths: list[Path]) -> list[Path]:
+    """One file per model (first of each), so every vendor and format goes through the CLI."""
+    seen: dict[str, Path] = {}
+    for p in paths:
+        seen.setdefault(re.sub(r"-\d+$", "", p.stem), p)
+    chosen = sorted(seen.values())
+    # At most 40: every text file (the hardest input) first, then JSON, spread evenly.
+    text = [p for p in chosen if p.suffix == ".txt"]
+    rest = [p for p in chosen if p.suffix != ".txt"]
+    room = max(0, 40 - len(text))
+    step = max(1, len(rest) // max(1, room))
+    return text + rest[::step][:room]
+
+
+CLI_FILES = _representative(FILES)
+
+
+def _stored(db: Path) -> Iterator[tuple[str, int]]:
+    with sqlite3.connect(db) as conn:
+        yield from conn.execute(
+            "SELECT r.status, (SELECT count(*) FROM health_samples h WHERE h.run_id = r.id)"
+            " FROM runs r"
+        )
+
+
+@pytest.mark.parametrize("path", CLI_FILES, ids=_ids(CLI_FILES))
+def test_real_command(path: Path, tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    result = run_ssdlab("health", str(path), "--json", "--db", str(db), timeout=120)
+    assert "Traceback" not in result.stderr
+    if result.code != 0:
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1, result.stderr
+        assert not [n for _, n in _stored(db)] or all(n == 0 for _, n in _stored(db))
+        pytest.fail(f"a real smartctl report was refused: {lines[0]}")
+    doc = json.loads(result.stdout)
+    sample = doc["sample"]
+    assert list(_stored(db)) == [("complete", 1)]
+    stated = read_stated(path)
+    value = {k: (v or {}).get("value") for k, v in sample.items() if isinstance(v, dict)}
+    if stated.written:
+        assert value["host_written_bytes"] is None or any(
+            _matches(value["host_written_bytes"], f) for f in stated.written
+        )
+    if stated.power_on_hours:
+        assert value["power_on_hours"] in stated.power_on_hours
+    if stated.wear_used_pct is not None:
+        assert value["wear_used_pct"] == stated.wear_used_pct
