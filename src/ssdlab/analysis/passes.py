@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from ssdlab.model.result import DirectionMetrics, FioResult, PassMetrics
 from ssdlab.model.step import StepResult
 
+NOISY_CV_PCT = 10.0  # passes whose MB/s vary more than this (coefficient of variation) are noisy
+
 
 def pass_metrics(result: FioResult) -> PassMetrics:
     """Both directions of a (group-reported) fio result together: a mix is reported as a total.
@@ -56,10 +58,17 @@ class TestSummary:
     cv_pct: float | None  # coefficient of variation of MB/s over the passes
     mean_iops: float
     mean_lat_mean_ns: float | None
+    # cv_pct above noisy_cv_limit_pct: the passes disagree, the best pass is a lucky one;
+    # None with one pass (no spread to judge)
+    noisy: bool | None = None
+    noisy_cv_limit_pct: float = NOISY_CV_PCT
 
 
-def summarize_tests(steps: Sequence[StepResult]) -> tuple[TestSummary, ...]:
-    """Summaries in the order the tests ran; tests with no measured pass are left out."""
+def summarize_tests(
+    steps: Sequence[StepResult], noisy_cv_pct: float = NOISY_CV_PCT
+) -> tuple[TestSummary, ...]:
+    """Summaries in the order the tests ran; tests with no measured pass are left out.
+    A test whose passes vary by more than `noisy_cv_pct` (CV of MB/s) is flagged noisy."""
     grouped: dict[str, list[StepResult]] = {}
     for step in steps:
         if not step.discarded:
@@ -70,6 +79,7 @@ def summarize_tests(steps: Sequence[StepResult]) -> tuple[TestSummary, ...]:
         lats = [s.lat_mean_ns for s in group if s.lat_mean_ns is not None]
         mean_bw = statistics.fmean(bws)
         stdev = statistics.stdev(bws) if len(bws) > 1 else None
+        cv = 100 * stdev / mean_bw if stdev is not None and mean_bw > 0 else None
         summaries.append(
             TestSummary(
                 key=key,
@@ -83,9 +93,11 @@ def summarize_tests(steps: Sequence[StepResult]) -> tuple[TestSummary, ...]:
                 stdev_bw_bytes_per_s=stdev,
                 min_bw_bytes_per_s=min(bws),
                 max_bw_bytes_per_s=max(bws),
-                cv_pct=100 * stdev / mean_bw if stdev is not None and mean_bw > 0 else None,
+                cv_pct=cv,
                 mean_iops=statistics.fmean(s.iops for s in group),
                 mean_lat_mean_ns=statistics.fmean(lats) if lats else None,
+                noisy=None if cv is None else cv > noisy_cv_pct,
+                noisy_cv_limit_pct=noisy_cv_pct,
             )
         )
     return tuple(summaries)

@@ -9,7 +9,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
-from ssdlab.report.quick import environment_line
+from ssdlab.report.quick import environment_line, memory_label, memory_reason
 
 FORMAT_VERSION = 1
 
@@ -58,6 +58,9 @@ def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
     target = run.target
     device = target.get("device")
     rows = [("run", f"{run.run_id} ({run.status.value})"), ("target", run.target_path)]
+    label = memory_label(target)
+    if label is not None:
+        rows.append(("measures", label))
     if isinstance(device, dict):
         capacity = device.get("capacity_bytes")
         size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
@@ -91,7 +94,9 @@ def compose(
     sections: Sequence[doc.Section],
     data: dict[str, Any],
 ) -> doc.Document:
-    """The profile's own sections between the standard header and the settings and health."""
+    """The profile's own sections between the standard header and the settings and health.
+    A target in RAM or the page cache is labelled in the header and the data."""
+    reason = memory_reason(results.run.target)
     return doc.Document(
         title=title,
         headline=run_header(results),
@@ -112,6 +117,8 @@ def compose(
                 "ended_at_s": results.run.ended_at_s,
             },
             "settings": dict(results.plan.settings),
+            "measures_memory": reason is not None,
+            "measures_memory_reason": reason,
             "facts": dict(results.facts),
             "result": data,
             "verdict": list(verdict),

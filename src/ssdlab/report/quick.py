@@ -1,6 +1,6 @@
 """The quick run's result document: a CrystalDiskMark-shaped grid plus the spread of passes."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ssdlab.analysis.passes import TestSummary, summarize_tests
@@ -67,16 +67,67 @@ def fmt_us(ns: float | None) -> str:
     return "n/a" if ns is None else f"{ns / 1000:.2f}"
 
 
+NOISY_MARKER = "‼"
+
+
 def fmt_spread(summary: TestSummary) -> str:
-    """'512.30 ± 4.10 MB/s (0.8 %), 498.20–515.00, n=5' — what best-of-N hides."""
+    """'512.30 ± 4.10 MB/s (0.8 %), 498.20–515.00, n=5' — what best-of-N hides; a noisy test
+    ends with the marker (see noisy_footnote)."""
     mean = summary.mean_bw_bytes_per_s / MB
     if summary.stdev_bw_bytes_per_s is None or summary.cv_pct is None:
         return f"{mean:.2f} MB/s, n=1"
+    marker = f" {NOISY_MARKER}" if summary.noisy else ""
     return (
         f"{mean:.2f} ± {summary.stdev_bw_bytes_per_s / MB:.2f} MB/s ({summary.cv_pct:.1f} %), "
         f"{summary.min_bw_bytes_per_s / MB:.2f}–{summary.max_bw_bytes_per_s / MB:.2f}, "
-        f"n={summary.passes}"
+        f"n={summary.passes}{marker}"
     )
+
+
+def noisy_footnote(summary: TestSummary) -> str | None:
+    """'‼ SEQ1M Q8T1 read: passes vary by 55.0 % (CV > 10 %): noisy', None when not noisy."""
+    if not summary.noisy or summary.cv_pct is None:
+        return None
+    return (
+        f"{NOISY_MARKER} {summary.label} {summary.direction}: passes vary by "
+        f"{summary.cv_pct:.1f} % (CV > {summary.noisy_cv_limit_pct:g} %): noisy; the best "
+        "pass is not a repeatable number"
+    )
+
+
+MEMORY_FILESYSTEMS = ("tmpfs", "ramfs", "devtmpfs")
+MEMORY_PHRASE = "measures memory"  # in a target warning: what the target measures is RAM
+
+
+def memory_reason(target: Mapping[str, object]) -> str | None:
+    """Why a stored target measures memory rather than a drive, None when it does not (as far
+    as the target recorded): a file on tmpfs/ramfs/devtmpfs, or a warning recorded when the
+    target was resolved (a loop device on a regular file without direct I/O)."""
+    filesystem = target.get("filesystem")
+    if isinstance(filesystem, dict) and filesystem.get("fs_type") in MEMORY_FILESYSTEMS:
+        return (
+            f"{filesystem.get('mount_point')} is {filesystem.get('fs_type')}: the test file is "
+            "in RAM, so this measures memory, not a drive"
+        )
+    warnings = target.get("warnings")
+    if isinstance(warnings, list | tuple):
+        for warning in warnings:
+            if isinstance(warning, str) and MEMORY_PHRASE in warning:
+                return warning
+    return None
+
+
+def memory_label(target: Mapping[str, object]) -> str | None:
+    """The line every rendering of such a run carries, None for a drive."""
+    reason = memory_reason(target)
+    return None if reason is None else f"MEASURES MEMORY, NOT A DRIVE — {reason}"
+
+
+def report_footnotes(report: QuickReport) -> tuple[str, ...]:
+    """What the numbers above must be read with: memory, then each noisy test."""
+    label = memory_label(report.run.target)
+    noisy = (noisy_footnote(s) for s in report.summaries)
+    return tuple(line for line in (label, *noisy) if line is not None)
 
 
 def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

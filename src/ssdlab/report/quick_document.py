@@ -2,8 +2,10 @@
 the CrystalDiskMark grid first, then the spread of the passes, the per-second time series,
 latency percentiles, and the drive's health around the run."""
 
+import json
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import Any
 
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.model.step import StepResult
@@ -17,6 +19,9 @@ from ssdlab.report.quick import (
     fmt_mb,
     fmt_us,
     grid_cells,
+    memory_label,
+    memory_reason,
+    noisy_footnote,
     settings_line,
 )
 
@@ -27,9 +32,27 @@ def _cell_label(summary: TestSummary) -> str:
     return f"{summary.label} {summary.direction}"
 
 
+def quick_json_document(report: QuickReport) -> dict[str, Any]:
+    """The JSON document of a quick or imported run, with what its numbers measure:
+    `measures_memory` (and why) for a target in RAM or the page cache."""
+    reason = memory_reason(report.run.target)
+    return {
+        **report_document(report),
+        "measures_memory": reason is not None,
+        "measures_memory_reason": reason,
+    }
+
+
+def quick_json(report: QuickReport) -> str:
+    return json.dumps(quick_json_document(report), indent=2, sort_keys=False) + "\n"
+
+
 def _headline(report: QuickReport) -> tuple[tuple[str, str], ...]:
     run = report.run
     rows = [("run", f"{run.run_id} ({run.status.value})"), ("target", run.target_path)]
+    label = memory_label(run.target)
+    if label is not None:
+        rows.append(("measures", label))
     device = run.target.get("device")
     if isinstance(device, dict):
         capacity = device.get("capacity_bytes")
@@ -85,7 +108,7 @@ def _spread_table(report: QuickReport) -> doc.Table:
     rows = []
     for s in report.summaries:
         sd = "n/a" if s.stdev_bw_bytes_per_s is None else fmt_mb(s.stdev_bw_bytes_per_s)
-        cv = "n/a" if s.cv_pct is None else f"{s.cv_pct:.1f} %"
+        cv = "n/a" if s.cv_pct is None else f"{s.cv_pct:.1f} %" + (" ‼ noisy" if s.noisy else "")
         rows.append(
             (
                 _cell_label(s),
@@ -97,10 +120,12 @@ def _spread_table(report: QuickReport) -> doc.Table:
                 str(s.passes),
             )
         )
+    footnotes = tuple(n for n in (noisy_footnote(s) for s in report.summaries) if n is not None)
     return doc.Table(
         "Spread of the passes (what best-of-N hides)",
         ("Test", "best MB/s", "mean MB/s", "sd MB/s", "CV", "min–max MB/s", "passes"),
         tuple(rows),
+        footnotes,
     )
 
 
@@ -239,11 +264,12 @@ def _import_notes(report: QuickReport) -> tuple[str, ...]:
 def build_quick_document(report: QuickReport, extra: Sequence[doc.Section] = ()) -> doc.Document:
     """The whole quick-run report as a document (the HTML and Markdown reports render it)."""
     run = report.run
+    label = memory_label(run.target)
     results = doc.Section(
         "Results",
         tables=(_grid(report),),
         charts=(_bars(report),),
-        notes=_import_notes(report),
+        notes=(*(() if label is None else (label,)), *_import_notes(report)),
     )
     spread = doc.Section(
         "Spread of the passes", tables=(_spread_table(report),), charts=(_pass_chart(report),)
@@ -275,5 +301,5 @@ def build_quick_document(report: QuickReport, extra: Sequence[doc.Section] = ())
         title=title,
         headline=_headline(report),
         sections=tuple(sections),
-        data=report_document(report),
+        data=quick_json_document(report),
     )

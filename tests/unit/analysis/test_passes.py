@@ -77,3 +77,19 @@ def test_read_only_result_keeps_its_direction() -> None:
     d = DirectionMetrics(1, 1, 1.0, 1.0, 1.0, None, None, None, None, None)
     metrics = pass_metrics(FioResult(None, None, (FioJobResult("x", 0, d, None),)))
     assert metrics.read == d and metrics.write is None and metrics.lat_mean_ns is None
+
+
+def test_passes_that_vary_more_than_the_limit_are_flagged_noisy() -> None:
+    varied = [step(bw, 100.0, None, i) for i, bw in enumerate((100e6, 300e6, 150e6), start=1)]
+    (summary,) = summarize_tests(varied)
+    assert summary.cv_pct is not None and summary.cv_pct > 10
+    assert summary.noisy is True
+    assert summary.noisy_cv_limit_pct == 10.0
+    steady = [step(bw, 100.0, None, i) for i, bw in enumerate((100e6, 101e6, 99e6), start=1)]
+    assert summarize_tests(steady)[0].noisy is False
+    assert summarize_tests(varied, noisy_cv_pct=90.0)[0].noisy is False
+
+
+def test_one_pass_is_neither_noisy_nor_steady() -> None:
+    (summary,) = summarize_tests([step(100e6, 100.0, None, 1)])
+    assert summary.noisy is None
