@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.steps import counter_step_timing
-from ssdlab.analysis.wear import analyse_series
+from ssdlab.analysis.wear import analyse_series, timeline
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.units import TB
@@ -21,7 +21,13 @@ def _doc_sections(sections: Sequence[Section]) -> list[doc.Section]:
 
 
 def _counter_chart(
-    samples: Sequence[HealthSample], key: str, title: str, label: str, field: str, scale: float
+    samples: Sequence[HealthSample],
+    key: str,
+    title: str,
+    label: str,
+    field: str,
+    scale: float,
+    x_label: str = "days since the first sample",
 ) -> doc.Chart | None:
     timed = [s for s in samples if s.taken_at_s is not None]
     if len(timed) < 2:
@@ -39,7 +45,7 @@ def _counter_chart(
     return doc.Chart(
         key,
         title,
-        x_label="days since the first sample",
+        x_label=x_label,
         y_label=label,
         series=(doc.Series(label, tuple(xs), tuple(ys), style="steps"),),
     )
@@ -60,16 +66,36 @@ def build_health_document(
     sections = _doc_sections(health_sections(last))
     if len(samples) > 1:
         report = analyse_series(samples, rated=rated)
-        steps = counter_step_timing(samples, STEP_METRIC)
+        line = timeline(samples)  # timestamps, else the drive's Power_On_Hours
+        steps = counter_step_timing(line.samples, STEP_METRIC)
         sections.extend(_doc_sections(series_sections(report, steps)))
+        x_label = (
+            "days of power-on time since the first sample (Power_On_Hours)"
+            if line.source == "power_on_hours"
+            else "days since the first sample"
+        )
         charts = [
             _counter_chart(
-                samples, "health-host-written", "Host writes", "TB", "host_written_bytes", 1 / TB
+                line.samples,
+                "health-host-written",
+                "Host writes",
+                "TB",
+                "host_written_bytes",
+                1 / TB,
+                x_label,
             ),
             _counter_chart(
-                samples, "health-nand-written", "NAND writes", "TB", "nand_written_bytes", 1 / TB
+                line.samples,
+                "health-nand-written",
+                "NAND writes",
+                "TB",
+                "nand_written_bytes",
+                1 / TB,
+                x_label,
             ),
-            _counter_chart(samples, "health-wear", "Wear used", "%", "wear_used_pct", 1.0),
+            _counter_chart(
+                line.samples, "health-wear", "Wear used", "%", "wear_used_pct", 1.0, x_label
+            ),
         ]
         drawn = tuple(c for c in charts if c is not None)
         if drawn:
