@@ -738,9 +738,33 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_endure_commands(commands)
 
-    runs = commands.add_parser("runs", help="list stored runs")
+    runs = commands.add_parser(
+        "runs",
+        help="list stored runs: profile, target, date, status",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab runs --profile quick              quick runs (any preset)\n"
+        "  ssdlab runs --profile pts-iops --since 2026-01-01\n"
+        "  ssdlab runs --target /dev/nvme0n1        runs on one device (or a folder's files)\n",
+    )
     runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")
     runs.add_argument("--json", action="store_true", help="print as JSON")
+    runs.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="only runs of this kind or profile: quick, pts-iops, cache, endurance, sim, "
+        "import, health, ...",
+    )
+    runs.add_argument(
+        "--since",
+        metavar="DATE",
+        help="only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)",
+    )
+    runs.add_argument(
+        "--target",
+        metavar="PATH",
+        help="only runs on this device or file, or on test files in this folder",
+    )
     _add_db(runs)
 
     show = commands.add_parser("show", help="show one stored run")

@@ -1,17 +1,21 @@
 """`ssdlab runs`, `show` and `export`: stored runs, read back."""
 
 import argparse
+import datetime
 import json
+import os
 import sys
 import time
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.report.document import Document, document_json, render_markdown
-from ssdlab.report.export import EXPORTERS, export_json
-from ssdlab.report.quick import QuickReport, build_quick_report
+from ssdlab.report.export import EXPORTERS
+from ssdlab.report.quick import QuickReport, build_quick_report, report_footnotes
+from ssdlab.report.quick_document import quick_json
 from ssdlab.store import runs as store
 from ssdlab.system.write_gate import write_output
 
@@ -29,19 +33,80 @@ def _load_report(args: argparse.Namespace) -> QuickReport:
     return build_quick_report(run, store.load_step_results(conn, run_id), run_health(conn, run_id))
 
 
+_TOOL_SHORT = {"CrystalDiskMark": "CDM", "KDiskMark": "KDM"}
+
+
+def run_label(run: store.RunListing) -> str:
+    """What a run is, as people name it: 'quick (real)', 'pts-iops', 'sim',
+    'import (CDM 8)'."""
+    if run.kind == "quick":
+        return f"quick ({run.preset})" if run.preset else "quick"
+    if run.kind == "import":
+        tool = run.source_tool
+        if tool is None:
+            return "import"
+        words = tool.split()
+        if words and words[0] in _TOOL_SHORT:
+            major = words[1].split(".")[0] if len(words) > 1 else ""
+            tool = f"{_TOOL_SHORT[words[0]]} {major}".strip()
+        return f"import ({tool})"
+    if run.kind == "profile":
+        return run.profile
+    return run.kind
+
+
+def _date(seconds: float | None) -> str:
+    return "" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+
+
+class BadFilter(SsdlabError):
+    """A `runs` filter that cannot be read: refused in one line."""
+
+    exit_code = 2
+
+
+def parse_since(text: str) -> float:
+    """'2026-11-26' or '2026-11-26T07:30' (local time) as epoch seconds; BadFilter else."""
+    try:
+        moment = datetime.datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise BadFilter(
+            f"--since {text!r} is not a date; give YYYY-MM-DD or YYYY-MM-DDTHH:MM"
+        ) from None
+    return moment.timestamp()  # a naive time is local time
+
+
+def run_filter(args: argparse.Namespace) -> store.RunFilter:
+    """The store-side filter of `ssdlab runs` from its options."""
+    targets: tuple[str, ...] = ()
+    folders: tuple[str, ...] = ()
+    if args.target is not None:
+        given = os.path.abspath(os.path.expanduser(args.target))
+        names = dict.fromkeys((args.target, given, os.path.realpath(given)))
+        targets = tuple(names)
+        folders = tuple(name for name in names if os.path.isdir(name))
+    profile = args.profile.strip() if args.profile else None
+    since = parse_since(args.since) if args.since is not None else None
+    return store.RunFilter(profile=profile, since_s=since, targets=targets, target_folders=folders)
+
+
 def cmd_runs(args: argparse.Namespace, out: Console) -> int:
+    wanted = run_filter(args)
     conn = open_db(args)
-    listed = store.list_run_rows(conn, args.limit)
+    listed = store.list_run_listings(conn, args.limit, wanted)
     if args.json:
         rows = [
             {"id": r.run_id, "unreadable": r.problem}
             if isinstance(r, store.UnreadableRun)
             else {
                 "id": r.run_id,
+                "profile": run_label(r),
                 "kind": r.kind,
+                "profile_name": r.profile,
                 "preset": r.preset,
                 "status": r.status.value,
                 "status_reason": r.status_reason,
+                "target_kind": r.target_kind,
                 "target": r.target_path,
                 "started_at_s": r.started_at_s,
                 "ended_at_s": r.ended_at_s,
@@ -54,22 +119,27 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
         )
         return 0
     if not listed:
-        out.print("no runs stored yet; start one with 'ssdlab quick'")
+        filtered = wanted != store.RunFilter()
+        out.print(
+            "no stored run matches these filters"
+            if filtered
+            else "no runs stored yet; start one with 'ssdlab quick'",
+            highlight=False,
+        )
         return 0
     table = Table(title="stored runs")
-    for column in ("id", "started", "kind", "preset", "status", "target"):
+    for column in ("id", "started", "profile", "status", "target"):
         table.add_column(column)
     for r in listed:
         if isinstance(r, store.UnreadableRun):
-            table.add_row(str(r.run_id), "", "", "", "unreadable", r.problem)
+            table.add_row(str(r.run_id), "", "", "unreadable", r.problem)
             continue
         table.add_row(
             str(r.run_id),
-            time.strftime("%Y-%m-%d %H:%M", time.localtime(r.started_at_s)),
-            r.kind,
-            r.preset or "",
+            _date(r.started_at_s),
+            escape(run_label(r)),
             r.status.value,
-            r.target_path,
+            escape(r.target_path),
         )
     out.print(table)
     for r in listed:
@@ -104,21 +174,42 @@ def _print_jobs(args: argparse.Namespace, out: Console, run_id: int) -> None:
         out.print(text, highlight=False, markup=False)
 
 
+def _when(started_at_s: object, ended_at_s: object) -> str:
+    """'started 2026-11-26 07:10, ended 2026-11-26 07:12 (local time)'."""
+    started = _date(float(started_at_s)) if isinstance(started_at_s, int | float) else "n/a"
+    ended = _date(float(ended_at_s)) if isinstance(ended_at_s, int | float) else "not recorded"
+    return f"started {started}, ended {ended} (local time)"
+
+
 def cmd_show(args: argparse.Namespace, out: Console) -> int:
     document = _profile_document(args)
     if document is not None:
         if args.json:
             sys.stdout.write(document_json(document))
             return 0
+        run_data = document.data.get("run", {})
         print_document(out, document)
+        out.print(
+            f"run {run_data.get('id')}: "
+            f"{_when(run_data.get('started_at_s'), run_data.get('ended_at_s'))}",
+            highlight=False,
+            markup=False,
+        )
         if args.jobs:
             _print_jobs(args, out, int(document.data["run"]["id"]))
         return 0
     report = _load_report(args)
     if args.json:
-        sys.stdout.write(export_json(report))
+        sys.stdout.write(quick_json(report))
         return 0
     print_quick_report(out, report)
+    for line in report_footnotes(report):
+        out.print(line, highlight=False, markup=False)
+    out.print(
+        f"run {report.run.run_id}: {_when(report.run.started_at_s, report.run.ended_at_s)}",
+        highlight=False,
+        markup=False,
+    )
     if args.jobs:
         _print_jobs(args, out, report.run.run_id)
     return 0
@@ -133,7 +224,8 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
             )
         text = document_json(document) if args.format == "json" else render_markdown(document)
     else:
-        text = EXPORTERS[args.format](_load_report(args))
+        report = _load_report(args)
+        text = quick_json(report) if args.format == "json" else EXPORTERS[args.format](report)
     if args.output:
         write_output(args.output, text, "-o")
         out.print(f"wrote {args.output}", highlight=False)

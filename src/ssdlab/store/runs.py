@@ -437,6 +437,119 @@ def list_run_rows(
     return _fetch_runs(conn, where)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunListing:
+    """One line of `ssdlab runs`: the run's columns, without decoding its JSON (the plan of a
+    long run is large); `source_tool` is an import's tool and version ('CrystalDiskMark 8.0.4')."""
+
+    run_id: int
+    kind: str
+    profile: str
+    preset: str | None
+    status: RunStatus
+    status_reason: str | None
+    target_kind: str
+    target_path: str
+    started_at_s: float
+    ended_at_s: float | None
+    source_tool: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunFilter:
+    """Which runs to list. `profile` matches a run's kind (quick, profile, import, sim, health,
+    watch) or its profile (pts-iops, cache, endurance); `targets` are exact target paths and
+    `target_folders` folders whose test files count; `since_s` a start time (epoch seconds)."""
+
+    profile: str | None = None
+    since_s: float | None = None
+    targets: tuple[str, ...] = ()
+    target_folders: tuple[str, ...] = ()
+
+
+_LISTING_COLUMNS = (
+    "id, kind, profile, preset, status, status_reason, target_kind, target_path, started_at_s,"
+    " ended_at_s, CASE WHEN kind = 'import' AND json_valid(settings_json)"
+    " THEN json_extract(settings_json, '$.source_tool') END AS source_tool"
+)
+
+
+def _like_prefix(folder: str) -> str:
+    escaped = folder.rstrip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped + "/%"
+
+
+def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
+    clauses: list[str] = []
+    params: list[object] = []
+    if wanted.profile is not None:
+        clauses.append("(kind = ? OR profile = ?)")
+        params += [wanted.profile, wanted.profile]
+    if wanted.since_s is not None:
+        clauses.append("started_at_s >= ?")
+        params.append(wanted.since_s)
+    if wanted.targets or wanted.target_folders:
+        alternatives = (
+            [f"target_path IN ({', '.join('?' * len(wanted.targets))})"] if (wanted.targets) else []
+        )
+        params += list(wanted.targets)
+        for folder in wanted.target_folders:
+            alternatives.append("target_path LIKE ? ESCAPE '\\'")
+            params.append(_like_prefix(folder))
+        clauses.append("(" + " OR ".join(alternatives) + ")")
+    return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _listing_from_row(row: sqlite3.Row) -> RunListing | UnreadableRun:
+    try:
+        source = row["source_tool"]
+        return RunListing(
+            run_id=int(row["id"]),
+            kind=str(row["kind"]),
+            profile=str(row["profile"]),
+            preset=row["preset"],
+            status=_status(row),
+            status_reason=row["status_reason"],
+            target_kind=str(row["target_kind"]),
+            target_path=str(row["target_path"]),
+            started_at_s=float(row["started_at_s"]),
+            ended_at_s=row["ended_at_s"],
+            source_tool=source if isinstance(source, str) else None,
+        )
+    except (TypeError, ValueError) as error:
+        return UnreadableRun(int(row["id"]), str(error))
+
+
+def list_run_listings(
+    conn: sqlite3.Connection, limit: int | None = None, wanted: RunFilter | None = None
+) -> list[RunListing | UnreadableRun]:
+    """The runs `wanted` selects, newest first, filtered by the store (WHERE clauses) and read
+    without decoding their plans; a row that cannot be read back is marked, not fatal."""
+    where, params = _filter_sql(wanted or RunFilter())
+    tail = " ORDER BY id DESC" + ("" if limit is None else f" LIMIT {int(limit):d}")
+    try:
+        rows = conn.execute(f"SELECT {_LISTING_COLUMNS} FROM runs {where}{tail}", params).fetchall()
+    except sqlite3.OperationalError as error:
+        if _decode_problem(error) is None:
+            raise
+        ids = [int(r[0]) for r in conn.execute(f"SELECT id FROM runs {where}{tail}", params)]
+        found: list[RunListing | UnreadableRun] = []
+        for run_id in ids:
+            try:
+                row = conn.execute(
+                    f"SELECT {_LISTING_COLUMNS} FROM runs WHERE id = ?", (run_id,)
+                ).fetchone()
+            except sqlite3.OperationalError as row_error:
+                problem = _decode_problem(row_error)
+                if problem is None:
+                    raise
+                found.append(UnreadableRun(run_id, problem))
+                continue
+            found.append(_listing_from_row(row))
+        return found
+    return [_listing_from_row(row) for row in rows]
+
+
 def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRecord]:
     """Every readable run, newest first (unreadable rows are left out: see list_run_rows)."""
     return _readable(list_run_rows(conn, limit))
