@@ -508,7 +508,7 @@ def analyse_series(
         raw_nand_capacity_bytes=raw_nand_capacity_bytes,
         slc_cached=slc_cached,
         rated=rated,
-        elapsed_s=_time(timed[-1]) - _time(timed[0]) if line.source == "given" else None,
+        elapsed_s=elapsed_s if line.source == "given" else None,
     )
     recent, recent_note = _recent(timed, last_hours)
     if recent_note:
