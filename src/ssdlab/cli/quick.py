@@ -15,8 +15,8 @@ from ssdlab.model.target import Target
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import describe_pass, parse_mode, plan_quick, resolve_settings
 from ssdlab.profiles.quick import load_quick_profile
-from ssdlab.report.export import export_json
-from ssdlab.report.quick import build_quick_report
+from ssdlab.report.quick import build_quick_report, report_footnotes
+from ssdlab.report.quick_document import quick_json
 from ssdlab.runner.quick import QuickRunner
 from ssdlab.store import runs as store
 from ssdlab.system.devicetarget import (
@@ -26,7 +26,7 @@ from ssdlab.system.devicetarget import (
 )
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import resolve_file_target
-from ssdlab.system.fio import find_fio
+from ssdlab.system.fio import check_ioengine, find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
@@ -132,6 +132,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         )
     processes = ProcessRunner()
     fio = find_fio(processes)
+    check_ioengine(processes, fio, plan.settings.ioengine)
     conn = open_db(args)
     device_id = store.upsert_device(conn, target.device) if target.device else None
     environment = collect_environment(fio.version_text)
@@ -168,9 +169,11 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         run, store.load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
     )
     if args.json:
-        sys.stdout.write(export_json(report))
+        sys.stdout.write(quick_json(report))
     else:
         print_quick_report(out, report)
+        for line in report_footnotes(report):
+            out.print(line, highlight=False, markup=False)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":

@@ -54,6 +54,12 @@ def fio_failure(capture: Capture) -> str:
     return f"fio exited with status {capture.exit_code}: {tail or '(no message)'}"
 
 
+def _on_loop(target: Target) -> bool:
+    """Whether the device measured (or under a file target) is a loop device."""
+    device = target.device
+    return device is not None and (device.transport == "loop" or device.name.startswith("loop"))
+
+
 class RunnerBase:
     """Owns the store connection, fio and the child process; `request_stop()` may be called
     from a signal handler, `kill()` ends the running child at once."""
@@ -154,7 +160,7 @@ class RunnerBase:
         for warning in target.warnings:
             self._emit(Notice(warning))
         if read_health is not None:
-            self._sample_health(run_id, "before", read_health)
+            self._sample_health(run_id, "before", read_health, loop=_on_loop(target))
         file_id, identity = resumed_file_id, None
         status, reason = RunStatus.COMPLETE, None
         try:
@@ -199,9 +205,15 @@ class RunnerBase:
         store.mark_test_file_removed(self._conn, file_id, time.time())
 
     def _sample_health(
-        self, run_id: int, phase: str, read_health: Callable[[], HealthReading]
+        self,
+        run_id: int,
+        phase: str,
+        read_health: Callable[[], HealthReading],
+        *,
+        loop: bool = False,
     ) -> None:
-        """A health sample before or after the run; missing SMART is a note, never a failure."""
+        """A health sample before or after the run; missing SMART is a note, never a failure.
+        A loop device has no SMART by nature: that is said so, not as a missing drive's."""
         reading = read_health()
         capture_ids = tuple(
             store.add_capture(self._conn, run_id, capture) for capture in reading.captures
@@ -209,7 +221,10 @@ class RunnerBase:
         if reading.sample is not None:
             add_health_sample(self._conn, run_id, phase, reading.sample, capture_ids)
         if phase == "before" and reading.notes:
-            self._emit(Notice("health: " + "; ".join(reading.notes)))
+            if loop and reading.sample is None:
+                self._emit(Notice("health: loop device: no SMART by nature"))
+            else:
+                self._emit(Notice("health: " + "; ".join(reading.notes)))
 
     def _wait(self, seconds: float) -> None:
         """Sleep, waking early when a stop is requested."""

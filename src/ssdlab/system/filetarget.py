@@ -167,6 +167,10 @@ def resolve_file_target(
         folder, test_file, created = path.parent, path, False
     else:
         if not path.parent.is_dir():
+            if str(path).startswith("/dev/"):
+                raise TargetError(
+                    f"there is no device {requested}; check the device name with 'lsblk'"
+                )
             raise TargetError(f"{path.parent} does not exist; give an existing directory")
         folder, test_file, created = path.parent, path, True
     check_fio_path(str(test_file))

@@ -51,6 +51,41 @@ def find_fio(runner: ProcessRunner) -> FioTool:
     return FioTool(path=path, version_text=text, version=version)
 
 
+def fio_engines(runner: ProcessRunner, fio: FioTool) -> tuple[str, ...]:
+    """The ioengines this fio lists (``fio --enghelp``); empty when it lists none."""
+    capture = runner.run([fio.path, "--enghelp"], tool="fio", timeout_s=30)
+    if capture.exit_code != 0:
+        return ()
+    lines = capture.stdout.splitlines()
+    return tuple(line.strip() for line in lines if line[:1].isspace() and line.strip())
+
+
+class UnknownEngine(ToolError):
+    """An --ioengine this fio does not have: a usage mistake, refused in one line."""
+
+    exit_code = 2
+
+
+COMMON_ENGINES = ("libaio", "io_uring", "psync", "sync", "posixaio", "mmap", "null")
+
+
+def check_ioengine(runner: ProcessRunner, fio: FioTool, engine: str) -> None:
+    """Raise UnknownEngine unless this fio has the ioengine `engine`: one it lists, or one it
+    can load (``fio --enghelp=NAME`` says 'not found' / 'not loadable' for an unknown one;
+    an engine without options also exits 1, so its words decide, not its status)."""
+    engines = fio_engines(runner, fio)
+    if engine in engines:
+        return
+    capture = runner.run([fio.path, f"--enghelp={engine}"], tool="fio", timeout_s=30)
+    answer = f"{capture.stdout}\n{capture.stderr}"
+    if "not found" in answer or "not loadable" in answer:
+        common = ", ".join(e for e in COMMON_ENGINES if e in engines)
+        raise UnknownEngine(
+            f"--ioengine {engine}: {fio.version_text} has no such ioengine; 'fio --enghelp' "
+            "lists the ones it has" + (f" ({common}, ...)" if common else "")
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class FioRun:
     capture: Capture
