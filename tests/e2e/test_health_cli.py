@@ -7,6 +7,7 @@ capture, so the expected WAF is known exactly.
 
 import copy
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,96 @@ def test_health_without_a_target_is_a_usage_error(tmp_path: Path) -> None:
     broken.write_text('{"broken": ')
     result = run_ssdlab("health", str(broken), "--db", str(tmp_path / "db"))
     assert result.code == 2 and "not valid JSON" in result.stderr
+
+
+# --- the JSON is the whole document: every figure the terminal prints is in it ---------------
+
+LOCAL_SMART = Path(__file__).resolve().parents[1] / "data" / "smart"
+_ROW = re.compile(r"^ (\S.*?)\s{2,}(\S.*?)\s*$")
+# label → (where the figure sits in the JSON, scale to the printed unit): checked numerically
+_FIGURES: dict[str, tuple[tuple[str, ...], float]] = {
+    "WAF to date": (("lifetime_waf", "waf"), 1.0),
+    "wear used": (("{sample}", "wear_used_pct", "value"), 1.0),
+    "host written": (("{sample}", "host_written_bytes", "value"), 1e-12),
+    "host read": (("{sample}", "host_read_bytes", "value"), 1e-12),
+    "NAND written": (("{sample}", "nand_written_bytes", "value"), 1e-12),
+    "avg erase count": (("{sample}", "erase_count_avg", "value"), 1.0),
+    "power-on": (("{sample}", "power_on_hours", "value"), 1.0),
+    "power cycles": (("{sample}", "power_cycles", "value"), 1.0),
+    "temperature": (("{sample}", "temperature_c", "value"), 1.0),
+    "WAF (whole series)": (("series", "overall", "waf", "waf"), 1.0),
+    "days to end of life": (("series", "projection", "days_to_eol"), 1.0),
+}
+
+
+def terminal_rows(stdout: str) -> list[tuple[str, str]]:
+    """(label, text) of every table row the terminal printed, in order."""
+    rows = []
+    for line in stdout.splitlines():
+        if line.startswith("  ") or not line.startswith(" "):
+            continue  # notes ("  • …"), section titles, "stored as sample …"
+        match = _ROW.match(line)
+        assert match is not None, f"a row without a label and a value: {line!r}"
+        rows.append((match.group(1), match.group(2)))
+    return rows
+
+
+def _json_figure(doc: dict[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = doc
+    for key in path:
+        key = key.replace("{sample}", "sample" if "sample" in doc else "latest_sample")
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def _health_inputs() -> list[Any]:
+    local = [pytest.param([str(p)], id=p.name) for p in sorted(LOCAL_SMART.glob("*.json"))]
+    shared = [
+        pytest.param([str(p)], id=p.name, marks=needs_samples)
+        for p in sorted(SAMPLES.glob("*.json"))
+    ] or [pytest.param([], marks=needs_samples, id="shared-testdata")]
+    text = [pytest.param([str(TEXT / "mx500-A.txt")], id="mx500-A.txt")]
+    series = [
+        pytest.param(["--import", str(TEXT / name)], id=name)
+        for name in ("cron-mx500-date-A.log", "cron-nvme-a-localtime.log")
+    ]
+    return local + shared + text + series
+
+
+@pytest.mark.parametrize("source", _health_inputs())
+def test_health_json_holds_every_figure_the_terminal_prints(
+    tmp_path: Path, source: list[str]
+) -> None:
+    db = ["--db", str(tmp_path / "db")]
+    shown = run_ssdlab("health", *source, *db, env={"COLUMNS": "1000"})
+    assert shown.code == 0, shown.stderr
+    as_json = run_ssdlab("health", *source, "--json", *db)
+    assert as_json.code == 0, as_json.stderr
+    doc = json.loads(as_json.stdout)
+    printed = terminal_rows(shown.stdout)
+    assert any(label == "WAF to date" for label, _ in printed)
+    in_json = [
+        (row["label"], " ".join(row["text"].split()))
+        for section in doc["sections"]
+        for row in section["rows"]
+    ]
+    assert [(label, " ".join(text.split())) for label, text in printed] == in_json
+    assert "lifetime_waf" in doc  # the figure issue #17 found missing
+    checked = 0
+    for label, text in printed:
+        if label not in _FIGURES or text.startswith("n/a"):
+            continue
+        path, scale = _FIGURES[label]
+        value = _json_figure(doc, path)
+        assert value is not None, f"{label} = {text} is printed but not in the JSON at {path}"
+        number = re.match(r"[\d,]+(\.\d+)?", text)
+        assert number is not None, text
+        digits = len(number.group(1) or ".") - 1
+        assert float(number.group(0).replace(",", "")) == pytest.approx(
+            round(value * scale, digits), abs=10**-digits
+        ), label
+        checked += 1
+    known = [text for label, text in printed if label in _FIGURES and not text.startswith("n/a")]
+    assert checked == len(known)
