@@ -187,14 +187,15 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
         if args.json:
             sys.stdout.write(document_json(document))
             return 0
-        run_data = document.data.get("run", {})
         print_document(out, document)
-        out.print(
-            f"run {run_data.get('id')}: "
-            f"{_when(run_data.get('started_at_s'), run_data.get('ended_at_s'))}",
-            highlight=False,
-            markup=False,
-        )
+        conn = open_db(args)
+        run = store.load_run(conn, run_id_arg(conn, args.run))
+        if run is not None:
+            out.print(
+                f"run {run.run_id}: {_when(run.started_at_s, run.ended_at_s)}",
+                highlight=False,
+                markup=False,
+            )
         if args.jobs:
             _print_jobs(args, out, int(document.data["run"]["id"]))
         return 0

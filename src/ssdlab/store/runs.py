@@ -457,8 +457,9 @@ class RunListing:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class RunFilter:
-    """Which runs to list. `profile` matches a run's kind (quick, profile, import, sim, health,
-    watch) or its profile (pts-iops, cache, endurance); `targets` are exact target paths and
+    """Which runs to list. `profile` matches a run's kind (quick, import, sim, health, watch)
+    or a profile run's profile (pts-iops, cache, endurance; not the profile an import or a
+    simulation was stored under); `targets` are exact target paths and
     `target_folders` folders whose test files count; `since_s` a start time (epoch seconds)."""
 
     profile: str | None = None
@@ -467,11 +468,28 @@ class RunFilter:
     target_folders: tuple[str, ...] = ()
 
 
+# The small JSON columns are checked by SQLite (json_type), so a damaged row is marked as in
+# a full read; the plan, which can be large, is neither read nor parsed.
+_CHECKED_JSON = ("target_json", "settings_json", "environment_json")
 _LISTING_COLUMNS = (
     "id, kind, profile, preset, status, status_reason, target_kind, target_path, started_at_s,"
-    " ended_at_s, CASE WHEN kind = 'import' AND json_valid(settings_json)"
-    " THEN json_extract(settings_json, '$.source_tool') END AS source_tool"
+    " ended_at_s, host, CASE WHEN kind = 'import' AND json_valid(settings_json)"
+    " THEN json_extract(settings_json, '$.source_tool') END AS source_tool, "
+    + ", ".join(
+        f"CASE WHEN json_valid({column}) THEN json_type({column}) ELSE 'invalid' END"
+        f" AS {column}_type"
+        for column in _CHECKED_JSON
+    )
 )
+
+
+def _check_json_types(row: sqlite3.Row) -> None:
+    for column in _CHECKED_JSON:
+        kind = row[f"{column}_type"]
+        if kind == "invalid":
+            raise ValueError(f"column {column} is not valid JSON")
+        if kind != "object":
+            raise ValueError(f"column {column} holds JSON {kind}, not an object")
 
 
 def _like_prefix(folder: str) -> str:
@@ -483,7 +501,7 @@ def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
     clauses: list[str] = []
     params: list[object] = []
     if wanted.profile is not None:
-        clauses.append("(kind = ? OR profile = ?)")
+        clauses.append("(kind = ? OR (kind = 'profile' AND profile = ?))")
         params += [wanted.profile, wanted.profile]
     if wanted.since_s is not None:
         clauses.append("started_at_s >= ?")
@@ -502,6 +520,7 @@ def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
 
 def _listing_from_row(row: sqlite3.Row) -> RunListing | UnreadableRun:
     try:
+        _check_json_types(row)
         source = row["source_tool"]
         return RunListing(
             run_id=int(row["id"]),

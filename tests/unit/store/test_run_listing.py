@@ -91,6 +91,11 @@ def test_profile_filter_matches_kind_or_profile(conn: sqlite3.Connection) -> Non
         endurance
     ]
     assert ids(store.list_run_listings(conn, None, store.RunFilter(profile="sim"))) == [sim]
+    imported = add(conn, kind="import", profile="quick", preset="Default")
+    # an import or a simulation stored under a profile's name is not a run of that profile
+    assert ids(store.list_run_listings(conn, None, store.RunFilter(profile="quick"))) == [quick]
+    assert ids(store.list_run_listings(conn, None, store.RunFilter(profile="cache"))) == []
+    assert ids(store.list_run_listings(conn, None, store.RunFilter(profile="import"))) == [imported]
     assert store.list_run_listings(conn, None, store.RunFilter(profile="nothing")) == []
 
 
@@ -135,3 +140,16 @@ def test_an_undecodable_row_is_marked_not_fatal(conn: sqlite3.Connection) -> Non
     assert ids(rows) == [bad, good]
     assert isinstance(rows[0], store.UnreadableRun) and "target_path" in rows[0].problem
     assert isinstance(rows[1], store.RunListing)
+
+
+def test_a_damaged_json_column_is_marked_but_the_plan_is_not_read(
+    conn: sqlite3.Connection,
+) -> None:
+    good = add(conn, plan="{ damaged plan")
+    bad = add(conn)
+    conn.execute("UPDATE runs SET target_json = '[1, 2]' WHERE id = ?", (bad,))
+    conn.commit()
+    rows = store.list_run_listings(conn)
+    assert isinstance(rows[0], store.UnreadableRun)
+    assert rows[0].problem.startswith("column target_json holds JSON array")
+    assert isinstance(rows[1], store.RunListing) and rows[1].run_id == good

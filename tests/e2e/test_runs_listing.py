@@ -1,0 +1,126 @@
+"""Runs are findable: `ssdlab runs` names each run's profile as people do, with its target,
+date and status, and filters by --profile, --since and --target; `show` prints the date."""
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from ssdlab.system.filetarget import probe_direct_io
+from tests.conftest import needs_fio
+from tests.e2e.conftest import FAST, run_ssdlab
+from tests.unit.parse.test_benchmark_text import CDM8
+
+pytestmark = [needs_fio]
+SIM = ["--capacity", "8MiB", "--pages-per-block", "16", "--write", "16MiB"]
+DATE = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}")
+
+
+def buffered_if_needed(folder: Path) -> list[str]:
+    return [] if probe_direct_io(folder) is None else ["--buffered"]
+
+
+def listed(db: Path, *filters: str) -> list[dict[str, object]]:
+    result = run_ssdlab("runs", "--json", "--db", str(db), *filters)
+    assert result.code == 0, result.stderr
+    runs = json.loads(result.stdout)["runs"]
+    assert isinstance(runs, list)
+    return runs
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """A store with a quick run in each of two folders, a cache profile run, a sim run and
+    a CrystalDiskMark import."""
+    root = tmp_path_factory.mktemp("runs")
+    db = root / "db"
+    first, second = root / "a_1", root / "b"
+    for folder in (first, second):
+        folder.mkdir()
+        done = run_ssdlab("quick", str(folder), *FAST, *buffered_if_needed(folder), "--db", str(db))
+        assert done.code == 0, done.stderr
+    done = run_ssdlab(
+        "run", "cache", str(second), "--size", "3MiB", "--rate", "8MiB", "--block-size",
+        "64KiB", "--log-interval", "0.25", "--db", str(db), *buffered_if_needed(second),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    done = run_ssdlab("sim", *SIM, "--db", str(db), "--json")
+    assert done.code == 0, done.stderr
+    text = root / "cdm8.txt"
+    text.write_bytes(CDM8.encode("utf-16"))
+    done = run_ssdlab("import", str(text), "--db", str(db))
+    assert done.code == 0, done.stderr
+    return db, first, second
+
+
+def test_runs_json_names_profile_target_date_and_status(store: tuple[Path, Path, Path]) -> None:
+    db, first, second = store
+    runs = listed(db)
+    assert [r["profile"] for r in runs] == [
+        "import (CDM 8)",
+        "sim",
+        "cache",
+        "quick (real)",
+        "quick (real)",
+    ]
+    for run in runs:
+        assert run["status"] == "complete"
+        assert isinstance(run["started_at_s"], float) and isinstance(run["target"], str)
+        assert set(run) >= {"id", "profile", "kind", "status", "target", "started_at_s"}
+    assert str(runs[-1]["target"]).startswith(f"{first}/")
+    assert str(runs[2]["target"]).startswith(f"{second}/")
+
+
+def test_runs_table_shows_the_columns(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    result = run_ssdlab("runs", "--db", str(db))
+    assert result.code == 0, result.stderr
+    for column in ("started", "profile", "status", "target"):
+        assert column in result.stdout
+    assert "quick (real)" in result.stdout and "import (CDM 8)" in result.stdout
+    assert DATE.search(result.stdout)
+
+
+def test_profile_filter(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    assert [r["profile"] for r in listed(db, "--profile", "quick")] == ["quick (real)"] * 2
+    assert [r["profile"] for r in listed(db, "--profile", "cache")] == ["cache"]
+    assert [r["profile"] for r in listed(db, "--profile", "sim")] == ["sim"]
+    assert [r["profile"] for r in listed(db, "--profile", "import")] == ["import (CDM 8)"]
+    assert listed(db, "--profile", "pts-iops") == []
+    empty = run_ssdlab("runs", "--profile", "pts-iops", "--db", str(db))
+    assert empty.code == 0 and "no stored run matches" in empty.stdout
+
+
+def test_target_filter_takes_a_folder_or_the_test_file(store: tuple[Path, Path, Path]) -> None:
+    db, first, second = store
+    in_first = listed(db, "--target", str(first))
+    assert [r["profile"] for r in in_first] == ["quick (real)"]
+    assert [r["profile"] for r in listed(db, "--target", str(second))] == [
+        "cache",
+        "quick (real)",
+    ]
+    exact = listed(db, "--target", str(in_first[0]["target"]))
+    assert [r["id"] for r in exact] == [in_first[0]["id"]]
+    assert listed(db, "--target", str(first.parent / "a")) == []
+
+
+def test_since_filter(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time() + 86400))
+    assert listed(db, "--since", tomorrow) == []
+    assert len(listed(db, "--since", "2000-01-01")) == 5
+    assert len(listed(db, "--since", "2000-01-01T00:00", "--profile", "quick")) == 2
+    bad = run_ssdlab("runs", "--since", "yesterday-ish", "--db", str(db))
+    assert bad.code == 2 and "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and "--since" in bad.stderr
+
+
+def test_show_prints_the_date(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    for run in listed(db):
+        shown = run_ssdlab("show", str(run["id"]), "--db", str(db))
+        assert shown.code == 0, shown.stderr
+        assert re.search(rf"run {run['id']}: started {DATE.pattern}", shown.stdout), shown.stdout
