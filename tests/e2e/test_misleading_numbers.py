@@ -98,6 +98,18 @@ def test_a_file_on_tmpfs_is_labelled_as_measuring_memory(tmp_path: Path, tmpfs: 
     assert "MEASURES MEMORY" in markdown.stdout
 
 
+def test_a_profile_run_on_tmpfs_is_labelled_too(tmp_path: Path, tmpfs: Path) -> None:
+    db = tmp_path / "db"
+    done = run_ssdlab(
+        "run", "cache", str(tmpfs), "--size", "3MiB", "--rate", "8MiB", "--block-size",
+        "64KiB", "--log-interval", "0.25", "--buffered", "--db", str(db),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    assert "MEASURES MEMORY" in done.stdout
+    doc = json.loads(run_ssdlab("show", "last", "--json", "--db", str(db)).stdout)
+    assert doc["measures_memory"] is True and "tmpfs" in doc["measures_memory_reason"]
+
+
 @needs_loop
 @pytest.mark.loop
 def test_a_file_backed_loop_without_direct_io_measures_memory(tmp_path: Path, lab: LoopLab) -> None:
