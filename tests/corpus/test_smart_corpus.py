@@ -200,6 +200,8 @@ def _read_text(text: str) -> Stated:
         st.written.append(
             Figure("devstat Logical Sectors Written", int(m.group(1)) * sector, sector)
         )
+    for m in re.finditer(r"^0x01\s+0x028\s+\d\s+(\d+)\s+\S*\s+Logical Sectors Read", text, re.M):
+        st.read.append(Figure("devstat Logical Sectors Read", int(m.group(1)) * sector, sector))
     for m in re.finditer(r"^0x07\s+0x008\s+\d\s+(\d+)\s+\S*\s+Percentage Used", text, re.M):
         st.wear_used_pct = int(m.group(1))
     attrs: list[tuple[int, str, int]] = []
@@ -282,7 +284,7 @@ def _ids(paths: list[Path]) -> list[str]:
 
 
 def test_corpus_is_present_and_varied() -> None:
-    assert len(FILES) >= 100
+    assert len(FILES) >= 150
     kinds = {read_stated(p).protocol for p in FILES}
     assert kinds == {"ATA", "NVMe"}
     models = {re.sub(r"-\d+$", "", p.stem) for p in FILES}
@@ -301,17 +303,14 @@ def test_file_figures_match_what_the_file_states(path: Path) -> None:
 
 
 def _representative(paths: list[Path]) -> list[Path]:
-    """One file per model (first of each), so every vendor and format goes through the CLI."""
+    """One file per model, spread evenly: 25 text reports (the harder input) and 20 JSON."""
     seen: dict[str, Path] = {}
     for p in paths:
         seen.setdefault(re.sub(r"-\d+$", "", p.stem), p)
     chosen = sorted(seen.values())
-    # At most 40: every text file (the hardest input) first, then JSON, spread evenly.
     text = [p for p in chosen if p.suffix == ".txt"]
     rest = [p for p in chosen if p.suffix != ".txt"]
-    room = max(0, 40 - len(text))
-    step = max(1, len(rest) // max(1, room))
-    return text + rest[::step][:room]
+    return text[:: max(1, len(text) // 25)][:25] + rest[:: max(1, len(rest) // 20)][:20]
 
 
 CLI_FILES = _representative(FILES)
