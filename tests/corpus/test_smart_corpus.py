@@ -61,6 +61,7 @@ class Stated:
     read: list[Figure] = field(default_factory=list)
     lba_only_written: bool = False  # the only write counters are DEFAULT-named Total_LBAs_*
     lba_only_read: bool = False
+    nand_written: list[Figure] = field(default_factory=list)
     in_drive_db: bool = True
     power_on_hours: set[float] = field(default_factory=set)
     temperature_c: set[float] = field(default_factory=set)
@@ -74,6 +75,7 @@ _UNIT_NAMES: tuple[tuple[re.Pattern[str], float, str], ...] = (
     (re.compile(r"_MiB$"), MIB, "MiB"),
 )
 _WRITE_NAME = re.compile(r"^(Host|Lifetime|Total)_Writes?_|^Host_Writes")
+_NAND_NAME = re.compile(r"^(NAND|Flash)_Writes_(1?GiB|32MiB)$")
 _READ_NAME = re.compile(r"^(Host|Lifetime|Total)_Reads?_|^Host_Reads")
 
 
@@ -101,7 +103,9 @@ def _attribute_figures(attrs: list[tuple[int, str, int]], sector: int, stated: S
         for pattern, unit, label in _UNIT_NAMES:
             if pattern.search(name):
                 fig = Figure(f"{ident} {name} x {label}", raw * unit, unit)
-                if _WRITE_NAME.search(name):
+                if _NAND_NAME.search(name):
+                    stated.nand_written.append(fig)
+                elif _WRITE_NAME.search(name):
                     stated.written.append(fig)
                 elif _READ_NAME.search(name):
                     stated.read.append(fig)
@@ -267,6 +271,9 @@ def problems(sample: HealthSample, st: Stated) -> list[str]:
     lba_only = st.lba_only_written
     out += check_bytes("host_written_bytes", sample.host_written_bytes.value, st.written, lba_only)
     out += check_bytes("host_read_bytes", sample.host_read_bytes.value, st.read, st.lba_only_read)
+    if st.nand_written:  # NAND counted in pages or sectors (Micron, Samsung) has no stated unit
+        nand = sample.nand_written_bytes.value
+        out += check_bytes("nand_written_bytes", nand, st.nand_written, False)
     poh = sample.power_on_hours.value
     if st.power_on_hours and poh not in st.power_on_hours:
         out.append(f"power_on_hours {poh} not in {sorted(st.power_on_hours)}")
