@@ -55,6 +55,16 @@ def test_an_unknown_ioengine_is_refused_before_the_run(tmp_path: Path) -> None:
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
 
 
+@pytest.mark.parametrize("engine", ["exec", "cpuio", "filedelete"])
+def test_an_engine_that_does_no_storage_io_is_refused(tmp_path: Path, engine: str) -> None:
+    db = tmp_path / "db"
+    result = run_ssdlab("quick", str(tmp_path), *FAST, "--ioengine", engine, "--db", str(db))
+    assert result.code == 2
+    line = one_line_refusal(result.stderr)
+    assert f"--ioengine {engine}" in line and "no reads or writes" in line
+    assert not db.exists() or stored_runs(db) == []
+
+
 def test_a_known_ioengine_without_options_is_accepted(tmp_path: Path) -> None:
     # 'fio --enghelp=psync' exits 1 ("has no options"): its words decide, not its status
     result = run_ssdlab(

@@ -66,6 +66,11 @@ class UnknownEngine(ToolError):
     exit_code = 2
 
 
+# fio engines that run programs, burn CPU, talk to the network or only create, stat, truncate
+# or delete files: a "benchmark" with them measures no storage I/O
+NOT_STORAGE_ENGINES = frozenset(
+    {"exec", "cpuio", "net", "netsplice", "filecreate", "filestat", "filedelete", "ftruncate"}
+)
 COMMON_ENGINES = ("libaio", "io_uring", "psync", "sync", "posixaio", "mmap", "null")
 
 
@@ -73,6 +78,11 @@ def check_ioengine(runner: ProcessRunner, fio: FioTool, engine: str) -> None:
     """Raise UnknownEngine unless this fio has the ioengine `engine`: one it lists, or one it
     can load (``fio --enghelp=NAME`` says 'not found' / 'not loadable' for an unknown one;
     an engine without options also exits 1, so its words decide, not its status)."""
+    if engine in NOT_STORAGE_ENGINES:
+        raise UnknownEngine(
+            f"--ioengine {engine}: fio's {engine} engine does no reads or writes of data on the "
+            "target, so its numbers would not be the drive's; use libaio, io_uring or psync"
+        )
     engines = fio_engines(runner, fio)
     if engine in engines:
         return
