@@ -191,6 +191,8 @@ def settings_line(run: RunRecord) -> str:
     passes = f"{count} pass(es) + 1 warm-up" if isinstance(count, int) else "passes n/a"
     direct = s.get("direct_io")
     io_mode = "I/O mode n/a" if direct is None else ("direct I/O" if direct else "buffered I/O")
+    if direct and memory_reason(run.target) is not None:
+        io_mode = "direct I/O to a target that sits in memory"
     return (
         f"preset {known(s.get('preset'))}, {size_text}, {passes}, "
         f"measure {_seconds(s.get('measure_s'))}, interval {_seconds(s.get('interval_s'))}, "

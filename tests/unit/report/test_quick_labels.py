@@ -12,6 +12,7 @@ from ssdlab.report.quick import (
     memory_label,
     memory_reason,
     report_footnotes,
+    settings_line,
 )
 from ssdlab.report.quick_document import build_quick_document, quick_json_document
 
@@ -106,3 +107,12 @@ def test_steady_test_has_no_marker() -> None:
     report = build_quick_report(run({}), steps(100e6, 101e6, 99e6))
     assert NOISY_MARKER not in fmt_spread(report.summaries[0])
     assert report_footnotes(report) == ()
+
+
+def test_direct_io_to_memory_is_not_called_plain_direct_io() -> None:
+    record = run({"warnings": [LOOP_WARNING]})
+    record.settings["direct_io"] = True
+    assert "direct I/O to a target that sits in memory" in settings_line(record)
+    drive = run({})
+    drive.settings["direct_io"] = True
+    assert "direct I/O," in settings_line(drive)
