@@ -16,7 +16,6 @@ from types import FrameType
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
@@ -31,7 +30,6 @@ from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
 from ssdlab.parse.smartctl_log import split_snapshot_log
 from ssdlab.parse.smartctl_text import smartctl_text_to_json
 from ssdlab.report.health import (
-    Section,
     health_json,
     health_sections,
     sections_json,
@@ -159,20 +157,6 @@ def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:
     return {"sample_id": sample_id, **dataclasses.asdict(sample)}
 
 
-def _print(out: Console, sections: Sequence[Section]) -> None:
-    """The sections as text, not markup: a provenance such as `[nvme_smart_log.x]` would
-    otherwise be taken for a style tag and vanish from the terminal (it stays in the JSON)."""
-    plain = tuple(
-        Section(
-            escape(s.title),
-            tuple((escape(label), escape(text)) for label, text in s.rows),
-            tuple(escape(note) for note in s.notes),
-        )
-        for s in sections
-    )
-    print_sections(out, plain)
-
-
 def _elapsed_s(args: argparse.Namespace) -> float | None:
     """--elapsed, refused when it is not a positive time."""
     elapsed: float | None = getattr(args, "elapsed", None)
@@ -226,7 +210,7 @@ def _show_samples(
             }
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         else:
-            _print(out, sections)
+            print_sections(out, sections)
             out.print(f"stored as sample {ids[0]}", highlight=False)
         return 0
     metric = args.step_metric
@@ -249,7 +233,7 @@ def _show_samples(
         }
         sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
         return 0
-    _print(out, sections)
+    print_sections(out, sections)
     out.print(f"stored {len(samples)} samples (ids {ids[0]}–{ids[-1]})", highlight=False)
     return 0
 
@@ -302,7 +286,7 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(json.dumps(doc, indent=2, default=str) + "\n")
         return 0
     out.print(f"{before_name} → {after_name}", highlight=False)
-    _print(out, sections)
+    print_sections(out, sections)
     return 0
 
 

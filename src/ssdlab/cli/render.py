@@ -1,6 +1,9 @@
 """Terminal rendering of stored results (rich tables)."""
 
+from collections.abc import Sequence
+
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.model.units import format_size
@@ -63,46 +66,51 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         console.print(f"[red]status: {run.status.value}[/red] — {run.status_reason}")
 
 
-def print_sections(console: Console, sections: tuple[Section, ...]) -> None:
+def print_sections(console: Console, sections: Sequence[Section]) -> None:
+    """Sections as text: a document's strings are data, never rich markup (a provenance such as
+    `[nvme_smart_log.x]` would otherwise be taken for a style tag and vanish)."""
     for section in sections:
-        table = Table(title=section.title, show_header=False, title_justify="left", box=None)
+        table = Table(
+            title=escape(section.title), show_header=False, title_justify="left", box=None
+        )
         table.add_column(style="bold")
         table.add_column()
         for label, value in section.rows:
-            table.add_row(label, value)
+            table.add_row(escape(label), escape(value))
         console.print(table)
         for note in section.notes:
-            console.print(f"  [yellow]•[/yellow] {note}", highlight=False)
+            console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
 
 
 def print_document(console: Console, document: Document) -> None:
     """A profile report on the terminal: headline, verdict, then every section's facts and
     tables (charts are written to files with --plots, or shown by the HTML report)."""
-    console.rule(document.title)
+    console.rule(escape(document.title))
     for label, value in document.headline:
-        console.print(f"[dim]{label}:[/dim] {value}", highlight=False)
+        console.print(f"[dim]{escape(label)}:[/dim] {escape(value)}", highlight=False)
     for sentence in document.verdict:
-        console.print(f"[bold green]»[/bold green] {sentence}", highlight=False)
+        console.print(f"[bold green]»[/bold green] {escape(sentence)}", highlight=False)
     for section in document.sections:
         console.print()
-        console.print(f"[bold]{section.title}[/bold]", highlight=False)
+        console.print(f"[bold]{escape(section.title)}[/bold]", highlight=False)
         if section.facts:
             facts = Table(show_header=False, box=None, pad_edge=False)
             facts.add_column(style="dim")
             facts.add_column()
             for label, value in section.facts:
-                facts.add_row(label, value)
+                facts.add_row(escape(label), escape(value))
             console.print(facts)
         for table in section.tables:
-            grid = Table(title=table.title, title_justify="left")
+            grid = Table(title=escape(table.title), title_justify="left")
             for index, column in enumerate(table.columns):
-                grid.add_column(column, justify="left" if index == 0 else "right")
+                grid.add_column(escape(column), justify="left" if index == 0 else "right")
             for row in table.rows:
-                grid.add_row(*row)
+                grid.add_row(*(escape(cell) for cell in row))
             console.print(grid)
             for note in table.notes:
-                console.print(f"  [dim]{note}[/dim]", highlight=False)
+                console.print(f"  [dim]{escape(note)}[/dim]", highlight=False)
         for chart in section.charts:
-            console.print(f"  [dim]chart: {chart.title} ({chart.key}; --plots DIR writes it)[/dim]")
+            title = escape(f"{chart.title} ({chart.key}; --plots DIR writes it)")
+            console.print(f"  [dim]chart: {title}[/dim]", highlight=False)
         for note in section.notes:
-            console.print(f"  [yellow]•[/yellow] {note}", highlight=False)
+            console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
