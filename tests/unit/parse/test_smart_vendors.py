@@ -330,6 +330,19 @@ def test_sk_hynix_241_is_host_on_client_and_nand_on_enterprise() -> None:
     assert enterprise.host_written_bytes.value == 3 * GiB
 
 
+def test_sk_hynix_enterprise_241_under_its_old_drivedb_name_is_nand() -> None:
+    # Corpus skhynix-hfs1t9g32feh-7a10a-1.txt (smartctl 7.1): 241 Lifetime_Writes_GiB = 15 while
+    # 235 (host GiB in later drivedb) reads 0 and Device Statistics 1,143,505 sectors written.
+    table = [attr(235, "Unknown_Attribute", 0), attr(241, "Lifetime_Writes_GiB", 15)]
+    enterprise = normalise_smartctl(ata_doc("HFS1T9G32FEH-7A10A", table, "SK hynix SATA SSDs"))
+    assert enterprise.nand_written_bytes.value == 15 * GiB
+    assert enterprise.host_written_bytes.value is None
+    client = normalise_smartctl(
+        ata_doc("HFS256G39TND-N210A", [attr(241, "Lifetime_Writes_GiB", 7)])
+    )
+    assert client.nand_written_bytes.value is None
+
+
 def test_atp_241_counts_nand_sectors_not_host() -> None:
     sample = normalise_smartctl(
         ata_doc(
