@@ -159,3 +159,22 @@ def test_a_loop_with_direct_io_is_not_called_memory(tmp_path: Path, lab: LoopLab
     assert doc["measures_memory"] is False
     assert "rotational" not in result.stderr
     assert "loop device" in result.stderr  # still not called a drive
+
+
+@needs_loop
+@pytest.mark.loop
+def test_a_file_on_a_filesystem_over_a_file_backed_loop_measures_memory(
+    tmp_path: Path, lab: LoopLab
+) -> None:
+    loop = lab.loop(64 * 2**20)
+    dio = Path(f"/sys/block/{loop.name}/loop/dio")
+    if not dio.exists() or dio.read_text().strip() != "0":
+        pytest.skip("this loop device does not report loop/dio = 0")
+    mount_point = lab.mount_new_ext4(loop.path)
+    db = tmp_path / "db"
+    result = run_ssdlab("quick", str(mount_point), *FAST, "--db", str(db), "--json")
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["measures_memory"] is True
+    assert loop.path in doc["measures_memory_reason"]
+    assert "rotational" not in result.stderr

@@ -23,6 +23,7 @@ from ssdlab.system.devicetarget import (
     check_device_writes,
     is_block_device_path,
     resolve_device_target,
+    with_loop_warnings,
 )
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import resolve_file_target
@@ -67,8 +68,10 @@ def _resolve_target(args: argparse.Namespace, settings: QuickSettings) -> Target
             f"--destroy-data names a block device, but {args.target} is not one; file targets "
             "never need it"
         )
-    return resolve_file_target(
-        args.target, settings.size_bytes, direct_io=settings.direct_io, writes=writes
+    return with_loop_warnings(
+        resolve_file_target(
+            args.target, settings.size_bytes, direct_io=settings.direct_io, writes=writes
+        )
     )
 
 

@@ -41,6 +41,7 @@ from ssdlab.system.devicetarget import (
     check_device_writes,
     is_block_device_path,
     resolve_device_target,
+    with_loop_warnings,
 )
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import resolve_file_target
@@ -100,11 +101,13 @@ def resolve_target(args: argparse.Namespace, spec: ProfileSpec) -> Target:
             f"--destroy-data names a block device, but {args.target} is not one; file targets "
             "never need it"
         )
-    return resolve_file_target(
-        args.target,
-        _target_size(spec, args.size, None),
-        direct_io=not args.buffered,
-        writes=writes,
+    return with_loop_warnings(
+        resolve_file_target(
+            args.target,
+            _target_size(spec, args.size, None),
+            direct_io=not args.buffered,
+            writes=writes,
+        )
     )
 
 

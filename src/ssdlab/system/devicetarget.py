@@ -1,5 +1,6 @@
 """Block-device targets: identify the device, and check that writing to it is allowed."""
 
+import dataclasses
 import errno
 import os
 import stat
@@ -79,6 +80,18 @@ def device_warnings(
         f"{node} is a loop device on the regular file {backing}: the numbers include its "
         "filesystem and are not a drive's own"
     ]
+
+
+def with_loop_warnings(target: Target) -> Target:
+    """A file target on a filesystem whose device is a loop device: the loop's warnings added
+    (a file on a loop over a regular file without direct I/O measures memory too)."""
+    device = target.device
+    if target.kind is not TargetKind.FILE or device is None:
+        return target
+    if device.transport != "loop" and not device.name.startswith("loop"):
+        return target
+    extra = tuple(w for w in device_warnings(device.path, device) if w not in target.warnings)
+    return dataclasses.replace(target, warnings=(*target.warnings, *extra)) if extra else target
 
 
 def resolve_device_target(requested: str, size_bytes: int) -> Target:
