@@ -5,13 +5,16 @@ text templates; KDiskMark's `getTextBenchmarkResult`):
 
 - v6: `Sequential Read (Q= 32,T= 1) :   NNN.NNN MB/s`, `Random Read 4KiB (Q=  8,T= 8) : … [ N IOPS]`
   (reads and writes interleaved; "Sequential" without a size is 128 KiB);
+- v5: v6's lines, plus `Sequential Read (T= 1) :` without a queue depth: CrystalDiskMark 5's
+  "Seq" test, 1 MiB blocks at queue depth 1;
 - v7: `[Read]`/`[Write]`/`[Mix]` blocks of `Sequential 1MiB (Q=  8, T= 1): … MB/s [… IOPS] <… us>`;
 - v8/v9: the same blocks with `SEQ    1MiB (Q=  8, T= 1): …` and `RND    4KiB …`;
 - KDiskMark: v7's words, `Sequential   1 MiB (Q=  8, T= 1): …`, and its own footer.
 
 Results pasted into forums are accepted as people leave them: separator lines gone, blank lines
 added, spaces collapsed or turned into tabs, CRLF, a byte-order mark, `> ` quote prefixes, code
-fences, the drive's name on a line of its own. Numbers are strict: a line shaped like a result
+fences, `//` comment prefixes (a result kept in source code), the drive's name on a line of its
+own. Numbers are strict: a line shaped like a result
 whose number cannot be read is an error naming the line.
 
 Units are converted here and only here: CrystalDiskMark's MB/s is 10^6 B/s (DiskSpd's exit code
@@ -28,11 +31,14 @@ from ssdlab.model.units import GiB, KiB, MiB
 CDM_MB = 10**6
 KDM_MB = 1024 * 1000  # fio KiB/s ÷ 1000
 V6_SEQ_BLOCK = 128 * KiB
+V5_SEQ_Q1_BLOCK = MiB  # CrystalDiskMark 5's "Seq" (Q1T1) test
 
 # Digit runs are bounded: no benchmark prints a 10-digit queue depth, and a run of thousands
 # of digits is not a number Python will convert (int) or keep finite (float).
 _NUMBER = r"\d[\d,]{0,20}(?:\.\d{1,20})?"
 _SHAPE = r"\(\s*Q\s*=\s*(?P<q>\d{1,9})\s*,\s*T\s*=\s*(?P<t>\d{1,9})\s*\)"
+# v5's 'Sequential Read (T= 1)': no queue depth printed (it is 1)
+_V5_SHAPE = r"\((?:\s*Q\s*=\s*(?P<q>\d{1,9})\s*,)?\s*T\s*=\s*(?P<t>\d{1,9})\s*\)"
 _TAIL = (
     r"\s*:\s*(?P<mb>\S+)\s*MB/s"
     r"(?:\s*\[\s*(?P<iops>\S+)\s*IOPS\s*\])?"
@@ -46,7 +52,7 @@ _LINE = re.compile(
 # v6: 'Sequential Read (Q= 32,T= 1)', 'Random Write 4KiB (Q=  8,T= 8)'
 _V6_LINE = re.compile(
     rf"^(?P<kind>Sequential|Random)\s+(?P<dir>Read|Write)\s*"
-    rf"(?:(?P<size>\d{{1,9}})\s*(?P<unit>K|M)iB\s*)?{_SHAPE}{_TAIL}",
+    rf"(?:(?P<size>\d{{1,9}})\s*(?P<unit>K|M)iB\s*)?{_V5_SHAPE}{_TAIL}",
     re.IGNORECASE,
 )
 _LOOKS_LIKE_RESULT = re.compile(r"^(SEQ|RND|Sequential|Random)\b.*MB/s", re.IGNORECASE)
@@ -74,8 +80,8 @@ def _clean_lines(text: str) -> list[str]:
     lines = []
     for raw in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         line = _CONTROL.sub("", raw.replace("\t", " ")).strip()
-        while line.startswith(">"):
-            line = line[1:].strip()
+        while line.startswith((">", "//")):
+            line = line[2:].strip() if line.startswith("//") else line[1:].strip()
         if line.startswith("```") or line.startswith("~~~"):
             line = ""
         lines.append(line)
@@ -94,13 +100,16 @@ def _number(text: str | None, line_no: int, what: str) -> float | None:
 
 def _test(match: re.Match[str], direction: str, line_no: int, mb: int, v6: bool) -> ImportedTest:
     random = match["kind"].lower() in ("rnd", "random")
+    no_depth = match["q"] is None  # v5's 'Sequential Read (T= 1)'
     if match["size"] is None:
         if random or not v6:
             raise ParseError(f"line {line_no}: the test has no block size")
-        block = V6_SEQ_BLOCK
+        block = V5_SEQ_Q1_BLOCK if no_depth else V6_SEQ_BLOCK
+    elif no_depth:
+        raise ParseError(f"line {line_no}: the test has no queue depth")
     else:
         block = int(match["size"]) * (MiB if match["unit"].upper() == "M" else KiB)
-    depth, threads = int(match["q"]), int(match["t"])
+    depth, threads = (1 if no_depth else int(match["q"])), int(match["t"])
     if depth < 1 or threads < 1 or block < 1:
         raise ParseError(f"line {line_no}: queue depth, threads and block size must be above 0")
     bw = _number(match["mb"], line_no, "MB/s")
@@ -125,12 +134,14 @@ def _test(match: re.Match[str], direction: str, line_no: int, mb: int, v6: bool)
 def _detect(lines: list[str]) -> tuple[str, str | None, str | None]:
     """(tool, version, fio version) from the header."""
     header = "\n".join(lines[:40])
+    # ssdlab's own CrystalDiskMark-layout export first: that of a KDiskMark import names
+    # KDiskMark, but its MB/s are already 10^6 B/s
+    if "ssdlab" in header.lower() and "crystaldiskmark" in header.lower():
+        return "ssdlab", None, (fio[1] if (fio := _FIO_VERSION.search(header)) else None)
     if "kdiskmark" in header.lower():
         version = _KDM_VERSION.search(header)
         fio = _FIO_VERSION.search(header)
         return "kdiskmark", version[1] if version else None, fio[1] if fio else None
-    if "ssdlab" in header.lower() and "crystaldiskmark" in header.lower():
-        return "ssdlab", None, (fio[1] if (fio := _FIO_VERSION.search(header)) else None)
     if "crystaldiskmark" in header.lower():
         version = _CDM_VERSION.search(header)
         return "crystaldiskmark", version[1] if version else None, None
@@ -161,7 +172,9 @@ def _semantics(tool: str, version: str | None, fio: str | None, v6: bool) -> tup
         "Each figure is the best of N passes (highest MB/s and IOPS, lowest mean latency) "
         "after a discarded warm-up pass; MB/s = 10^6 bytes/s; IOPS are derived from MB/s.",
     ]
-    if v6:
+    if v6 and (version or "").startswith("5"):
+        sentences.append("Version 5 reported no latency.")
+    elif v6:
         sentences.append("Version 6 ran fixed 5-second passes and reported no latency.")
     else:
         sentences.append("Latency is DiskSpd's mean; before 7.0 Beta4 it was wrong except at Q1T1.")
@@ -234,7 +247,11 @@ def parse_benchmark_text(text: str) -> ImportedBenchmark:
         tests=tuple(tests),
         test_size_bytes=(round(float(size[1]) * _SIZE_FACTOR[size[2].lower()]) if size else None),
         count=int(count[1]) if count else None,
-        measure_s=float(measure[1]) if measure else (5.0 if v6 else None),
+        measure_s=(
+            float(measure[1])
+            if measure
+            else (5.0 if v6 and not (version or "").startswith("5") else None)
+        ),
         interval_s=float(interval[1]) if interval else None,
         date=fields.get("date"),
         os=fields.get("os"),

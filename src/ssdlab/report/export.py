@@ -216,16 +216,28 @@ def export_cdm(report: QuickReport) -> str:
     mode = "n/a" if data is None else ("<0Fill>" if data in ("zero", "zeros") else "Random")
     count = settings.get("count")
     passes = f"x{count}" if isinstance(count, int) else "passes n/a"
+    imported = run.kind == "import"
+    # an import keeps the date, drive and comment of the measurement, not of the import
+    date = (
+        known(settings.get("date"))
+        if imported
+        else f"{time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(run.started_at_s))} UTC"
+    )
+    comment = settings.get("comment") if imported else None
+    where = settings.get("target_text") if imported else None
     lines += [
         "",
         f"Profile: {str(run.preset).capitalize() if run.preset else 'n/a'}",
-        f"   Test: {_cdm_size(settings.get('size_bytes'))} ({passes}) [{run.target_path}]",
+        f"   Test: {_cdm_size(settings.get('size_bytes'))} ({passes}) "
+        f"[{where if isinstance(where, str) and where else run.target_path}]",
         f"   Mode: {mode}",
         f"   Time: Measure {_cdm_seconds(settings.get('measure_s'))} / "
         f"Interval {_cdm_seconds(settings.get('interval_s'))}",
-        f"   Date: {time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(run.started_at_s))} UTC",
+        f"   Date: {date}",
         f"     OS: {_cdm_os(env)}",
-        f"Comment: ssdlab run {run.run_id} ({run.status.value})",
+        f"Comment: {comment}"
+        if isinstance(comment, str) and comment
+        else f"Comment: ssdlab run {run.run_id} ({run.status.value})",
     ]
     return "\n".join(lines) + "\n"
 

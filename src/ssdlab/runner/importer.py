@@ -108,6 +108,8 @@ def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
     target: dict[str, object] = {"kind": "import", "path": origin}
     if bench.target:
         target["device"] = {"model": bench.target, "path": None}
+    elif bench.comment:  # CrystalDiskMark's Comment line is where people name the drive
+        target["device"] = {"model": bench.comment, "path": None}
     fio_version = None
     for line in bench.semantics:
         match = re.search(r"fio-\d+\.\d+", line)
@@ -181,7 +183,8 @@ def fio_run(result: FioResult, text: str, origin: str) -> ImportedRun:
             )
         )
     if not steps:
-        raise ParseError(f"{origin}: the fio JSON has no job that did any I/O")
+        # the caller names the file: naming it here too printed it twice
+        raise ParseError("the fio JSON has no job that did any I/O")
     version = result.fio_version or "fio (version not recorded)"
     settings: dict[str, object] = {
         "source_tool": version,

@@ -1,0 +1,201 @@
+"""Published CrystalDiskMark / KDiskMark texts and fio JSON outputs (tests/corpus/bench/, see
+SOURCES.md) through the real command: `ssdlab import`, every export format, `show` and both
+report formats. Nothing may end in a traceback; a file ssdlab cannot read is refused in one
+clear line. The imported figures are checked against the file by a small reader written here,
+independent of ssdlab's parsers."""
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ssdlab.parse.fio_json import parse_fio_json
+from tests.e2e.conftest import Result, run_ssdlab
+
+BENCH = Path(__file__).parent / "bench"
+FILES = sorted(p for p in BENCH.iterdir() if p.is_file())
+# files that hold no importable result, and the words of their one-line refusal
+REFUSED = {
+    "cdm3.0.1_2012_unsupported.txt": "not in a known layout",
+    "cdm8_ct2000p3-no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
+    "cdm7_samsung-980pro-and-kioxia_no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
+    "cdm7_two-column-storage-spaces_no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
+    "fio-plot_fio-3.33_party_fio_1m_run-1_write-64-1.json": "no job that did any I/O",
+}
+CDM_UNIT = 10**6  # CrystalDiskMark: MB/s = 10^6 B/s
+KDM_UNIT = 1024 * 1000  # KDiskMark: fio KiB/s ÷ 1000
+
+
+def _ok(done: Result, what: str) -> None:
+    assert "Traceback" not in done.stderr + done.stdout, f"{what}: {done.stderr}"
+    assert done.code == 0, f"{what}: exit {done.code}: {done.stderr}"
+
+
+def _no_none(text: str, what: str) -> None:
+    assert not re.search(r"\bNone\b", text), f"{what} shows None for an unknown:\n{text}"
+
+
+@dataclass(frozen=True)
+class Printed:
+    key: str
+    mb_per_s: float
+    iops: float | None
+    block: int
+
+
+_LINE = re.compile(
+    r"(?P<kind>SEQ|RND|Sequential|Random)\b(?P<mid>[^(:]*)"
+    r"\((?:\s*Q\s*=\s*(?P<q>\d+)\s*,)?\s*T\s*=\s*(?P<t>\d+)\s*\)\s*:\s*"
+    r"(?P<mb>[\d.]+)\s*MB/s(?:\s*\[\s*(?P<iops>[\d.]+)\s*IOPS\s*\])?",
+    re.IGNORECASE,
+)
+
+
+def _size_key(block: int) -> str:
+    return f"{block // 2**20}m" if block % 2**20 == 0 else f"{block // 1024}k"
+
+
+def read_benchmark_text(text: str) -> tuple[int, list[Printed]]:
+    """(bytes per printed MB, printed results), read the simplest way that fits the corpus."""
+    head = "\n".join(text.splitlines()[:3]).lower()
+    unit = KDM_UNIT if "kdiskmark" in head and "ssdlab" not in head else CDM_UNIT
+    direction = ""
+    found = []
+    for line in text.splitlines():
+        block_head = re.search(r"\[(Read|Write|Mix)\]", line)
+        if block_head:
+            direction = block_head[1].lower()
+            continue
+        m = _LINE.search(line)
+        if not m:
+            continue
+        mid = m["mid"]
+        words = re.search(r"\b(Read|Write)\b", mid)
+        line_dir = words[1].lower() if words else direction
+        size = re.search(r"(\d+)\s*([KM])iB", mid)
+        random = m["kind"].lower() in ("rnd", "random")
+        if size:
+            block = int(size[1]) * (2**20 if size[2] == "M" else 1024)
+        else:  # v5/v6 sequential: 128 KiB at Q32 ("Seq Q32T1"), 1 MiB at Q1 (v5 "(T= 1)")
+            block = 128 * 1024 if m["q"] else 2**20
+        q = int(m["q"]) if m["q"] else 1
+        key = f"{'rnd' if random else 'seq'}{_size_key(block)}-q{q}t{int(m['t'])}-{line_dir}"
+        iops = float(m["iops"]) if m["iops"] else None
+        found.append(Printed(key, float(m["mb"]), iops, block))
+    return unit, found
+
+
+def _fio_document(text: str) -> dict[str, object]:
+    start = re.search(r"^\{", text, re.MULTILINE)
+    assert start is not None
+    document, _ = json.JSONDecoder().raw_decode(text[start.start() :])
+    assert isinstance(document, dict)
+    return document
+
+
+def _run(*args: str) -> Result:
+    return run_ssdlab(*args, timeout=120)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "store.db")
+    done = _run("import", str(path), "--db", db)
+    assert "Traceback" not in done.stderr + done.stdout, done.stderr
+    if path.name in REFUSED:
+        assert done.code == 1, done.stdout
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and REFUSED[path.name] in lines[0], done.stderr
+        assert lines[0].count(str(path)) == 1, lines[0]  # the file is named once
+        return
+    _ok(done, "import")
+    exports = {}
+    for fmt in ("json", "csv", "md", "cdm"):
+        done = _run("export", "last", "--format", fmt, "--db", db)
+        _ok(done, f"export {fmt}")
+        if fmt != "json":
+            _no_none(done.stdout, f"export {fmt}")
+        exports[fmt] = done.stdout
+    done = _run("show", "last", "--db", db)
+    _ok(done, "show")
+    _no_none(done.stdout, "show")
+    for name in ("x.html", "x.md"):
+        out = tmp_path / name
+        done = _run("report", "last", "-o", str(out), "--db", db)
+        _ok(done, f"report {name}")
+        _no_none(out.read_text(encoding="utf-8"), f"report {name}")
+
+    tests = {t["key"]: t for t in json.loads(exports["json"])["tests"]}
+    text = path.read_text(encoding="utf-8-sig")
+    if '"fio version"' in text:
+        _check_fio(text, tests)
+    else:
+        _check_text(text, tests, exports["cdm"], tmp_path)
+
+
+def _check_text(text: str, tests: dict[str, dict[str, object]], cdm: str, tmp: Path) -> None:
+    unit, printed = read_benchmark_text(text)
+    assert printed, "the corpus reader found no results"
+    assert sorted(tests) == sorted(p.key for p in printed)
+    for p in printed:
+        got = tests[p.key]
+        assert got["best_bw_bytes_per_s"] == pytest.approx(p.mb_per_s * unit, rel=1e-9), p
+        if p.iops is not None:
+            assert got["best_iops"] == pytest.approx(p.iops, rel=1e-9), p
+            # MB/s and IOPS printed to 3 and 1 decimals; KDiskMark's fio KiB/s is an integer
+            slack = 0.0005 * unit + 0.05 * p.block + (1024 if unit == KDM_UNIT else 0)
+            assert abs(p.mb_per_s * unit - p.iops * p.block) <= slack + 2e-3 * p.iops * p.block
+    # the CDM export of the import keeps the printed figures (in MB/s = 10^6 B/s)
+    _, again = read_benchmark_text(cdm)
+    assert sorted(p.key for p in again) == sorted(tests)
+    for p in again:
+        assert p.mb_per_s * CDM_UNIT == pytest.approx(
+            float(str(tests[p.key]["best_bw_bytes_per_s"])), abs=500
+        )
+    # ... and imports again with the same figures
+    exported = tmp / "again.txt"
+    exported.write_text(cdm, encoding="utf-8")
+    db = str(tmp / "again.db")
+    _ok(_run("import", str(exported), "--db", db), "re-import of the cdm export")
+    done = _run("export", "last", "--format", "json", "--db", db)
+    _ok(done, "export of the re-import")
+    for t in json.loads(done.stdout)["tests"]:
+        original = float(str(tests[t["key"]]["best_bw_bytes_per_s"]))
+        assert t["best_bw_bytes_per_s"] == pytest.approx(original, abs=500)
+
+
+def _check_fio(text: str, tests: dict[str, dict[str, object]]) -> None:
+    document = _fio_document(text)
+    jobs = document["jobs"]
+    assert isinstance(jobs, list)
+    bw: dict[str, float] = {}
+    iops: dict[str, float] = {}
+    for job in jobs:
+        name = job["jobname"]
+        for d in ("read", "write"):
+            side = job[d]  # fio before 3.2 gives bw in KiB/s only
+            bw[name] = bw.get(name, 0.0) + side.get("bw_bytes", side["bw"] * 1024)
+            iops[name] = iops.get(name, 0.0) + job[d]["iops"]
+    expected_bw = sorted(v for v in bw.values() if v > 0)
+    assert sorted(float(str(t["best_bw_bytes_per_s"])) for t in tests.values()) == (
+        pytest.approx(expected_bw, rel=1e-9)
+    )
+    expected_iops = sorted(iops[n] for n, v in bw.items() if v > 0)
+    assert sorted(float(str(t["best_iops"])) for t in tests.values()) == pytest.approx(
+        expected_iops, rel=1e-9
+    )
+    # runtime (ms in the file) is kept per job in seconds
+    parsed = parse_fio_json(text)
+    for job, mine in zip(parsed.jobs, jobs, strict=True):
+        for d, side in (("read", job.read), ("write", job.write)):
+            if side is not None and mine[d]["io_bytes"]:
+                assert side.runtime_s == pytest.approx(mine[d]["runtime"] / 1000)
+
+
+def test_corpus_size() -> None:
+    """What the corpus promises: 20+ benchmark texts and 10+ fio outputs."""
+    texts = [p for p in FILES if '"fio version"' not in p.read_text(encoding="utf-8-sig")]
+    assert len(texts) >= 20
+    assert len(FILES) - len(texts) >= 10
