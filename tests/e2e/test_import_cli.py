@@ -91,3 +91,52 @@ def test_bad_files_are_refused_and_store_nothing(tmp_path: Path) -> None:
     assert missing.code == 2 and "cannot read" in missing.stderr
     listed = run_ssdlab("runs", "--json", "--db", str(db))
     assert json.loads(listed.stdout)["runs"] == []
+
+
+CORPUS = ROOT / "tests" / "corpus" / "bench"
+
+
+def test_cdm_export_of_an_import_keeps_the_measurement(tmp_path: Path) -> None:
+    """cdm8.0.4-shizuku_gw560-128gb_comment.txt: the export said the import's date and
+    'ssdlab run 1' where the text had the measurement's date and the drive in Comment."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "cdm8.0.4-shizuku_gw560-128gb_comment.txt"
+    assert run_ssdlab("import", str(source), "--db", db).code == 0
+    done = run_ssdlab("export", "last", "--format", "cdm", "--db", db)
+    assert done.code == 0, done.stderr
+    assert "   Date: 2024/05/25 19:26:52\n" in done.stdout
+    assert "Comment: Great Wall GW560 128GB\n" in done.stdout
+    assert "  SEQ    1MiB (Q=  8, T= 1):   384.064 MB/s [    366.3 IOPS] < 21765.43 us>" in (
+        done.stdout
+    )
+    shown = run_ssdlab("export", "last", "--format", "json", "--db", db)
+    assert json.loads(shown.stdout)["run"]["target"]["device"]["model"] == (
+        "Great Wall GW560 128GB"
+    )
+
+
+def test_cdm_export_of_a_kdiskmark_import_round_trips(tmp_path: Path) -> None:
+    """kdiskmark3.0.0_fio-3.30_readme.txt: re-importing the CDM export multiplied by 1.024
+    a second time."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "kdiskmark3.0.0_fio-3.30_readme.txt"
+    assert run_ssdlab("import", str(source), "--db", db).code == 0
+    first = json.loads(run_ssdlab("export", "last", "--format", "json", "--db", db).stdout)
+    cdm = tmp_path / "cdm.txt"
+    cdm.write_text(run_ssdlab("export", "last", "--format", "cdm", "--db", db).stdout)
+    assert run_ssdlab("import", str(cdm), "--db", db).code == 0
+    again = json.loads(run_ssdlab("export", "last", "--format", "json", "--db", db).stdout)
+    before = {t["key"]: t["best_bw_bytes_per_s"] for t in first["tests"]}
+    after = {t["key"]: t["best_bw_bytes_per_s"] for t in again["tests"]}
+    assert before.keys() == after.keys()
+    for key, value in before.items():
+        assert abs(after[key] - value) <= 500  # the export prints MB/s to 3 decimals
+
+
+def test_fio_without_io_is_refused_naming_the_file_once(tmp_path: Path) -> None:
+    """fio-plot_fio-3.33_party_fio_1m_run-1_write-64-1.json: the path was printed twice."""
+    source = CORPUS / "fio-plot_fio-3.33_party_fio_1m_run-1_write-64-1.json"
+    done = run_ssdlab("import", str(source), "--db", str(tmp_path / "s.db"))
+    assert done.code == 1
+    assert done.stderr.count(str(source)) == 1, done.stderr
+    assert "no job that did any I/O" in done.stderr

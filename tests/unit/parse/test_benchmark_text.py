@@ -295,3 +295,56 @@ def test_ssdlab_cdm_export_parses_back() -> None:
     ]
     assert cell(bench, "SEQ1M Q1T1", "write") == (3_050_403_000, 2909.1, 2_641_170)
     assert bench.mix_read_pct == 70 and bench.zero_fill is False
+
+
+# Regressions found by the benchmark corpus (tests/corpus/bench/)
+
+CDM5 = """    CrystalDiskMark 5.1.0 x64 (C) 2007-2015 hiyohiyo
+    Sequential Read (Q= 32,T= 1)   :   554.872 MB/s
+    Sequential Write (Q= 32,T= 1)  :   500.100 MB/s
+    Random Read 4KiB (Q= 32,T= 1)  :   281.610 MB/s [ 68752.4 IOPS]
+    Random Write 4KiB (Q= 32,T= 1) :   237.549 MB/s [ 57995.4 IOPS]
+    Sequential Read (T= 1)         :   532.327 MB/s
+    Sequential Write (T= 1)        :   486.142 MB/s
+    Random Read 4KiB (Q= 1,T= 1)   :    39.854 MB/s [  9730.0 IOPS]
+    Random Write 4KiB (Q= 1,T= 1)  :   106.855 MB/s [ 26087.6 IOPS]
+"""
+
+
+def test_cdm5_sequential_without_queue_depth_is_1mib_q1t1() -> None:
+    """cdm5.1.0_*.txt: CrystalDiskMark 5's 'Seq' test prints '(T= 1)' and no queue depth."""
+    bench = parse_benchmark_text(CDM5)
+    shapes = {(t.direction, t.block_bytes, t.queue_depth, t.threads) for t in bench.tests}
+    assert ("read", 2**20, 1, 1) in shapes and ("write", 2**20, 1, 1) in shapes
+    assert ("read", 128 * 1024, 32, 1) in shapes
+    seq_q1 = next(t for t in bench.tests if t.block_bytes == 2**20 and t.direction == "read")
+    assert seq_q1.bw_bytes_per_s == pytest.approx(532.327e6)
+    assert bench.tool_version == "5.1.0"
+    assert bench.measure_s is None  # version 5's pass length is not in the text
+    assert not any("Version 6" in s for s in bench.semantics)
+
+
+def test_sized_line_without_queue_depth_is_refused() -> None:
+    text = CDM5.replace("Random Read 4KiB (Q= 1,T= 1)", "Random Read 4KiB (T= 1)")
+    with pytest.raises(ParseError, match="line 8"):
+        parse_benchmark_text(text)
+
+
+def test_results_kept_in_source_comments_import() -> None:
+    """cdm6.0.2_in-code-comment.txt: a result quoted with '// ' as in source code."""
+    text = "\n".join("// " + line for line in CDM5.splitlines())
+    assert len(parse_benchmark_text(text).tests) == 8
+
+
+def test_ssdlab_cdm_export_of_a_kdiskmark_import_is_not_kdiskmark() -> None:
+    """kdiskmark*.txt: the CDM-layout export names KDiskMark as the source, but its MB/s are
+    10^6 B/s already; read as KDiskMark it came back 2.4 % higher."""
+    text = f"""{RULE}
+ssdlab 0.1.0 import of KDiskMark 3.0.0, CrystalDiskMark 8 text layout
+{RULE}
+[Read]
+  SEQ    1MiB (Q=  8, T= 1):   521.110 MB/s [    497.0 IOPS] < 13840.05 us>
+"""
+    bench = parse_benchmark_text(text)
+    assert bench.tool == "ssdlab"
+    assert bench.tests[0].bw_bytes_per_s == pytest.approx(521.110e6)
