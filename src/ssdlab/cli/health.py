@@ -21,7 +21,7 @@ from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunStatus
 from ssdlab.parse.nvme_json import parse_nvme_smart_log
@@ -136,7 +136,7 @@ def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]
         try:
             doc = json.loads(text)
         except json.JSONDecodeError as error:
-            raise UsageError(f"{path} looks like JSON but is not valid JSON: {error}") from None
+            raise ParseError(f"{path} looks like JSON but is not valid JSON: {error}") from None
         if isinstance(doc, dict) and ("smartctl" in doc or "device" in doc):
             return [parse_smartctl_json(text, vendor_map=vendors, model_override=model)]
         return [parse_nvme_smart_log(text)]
