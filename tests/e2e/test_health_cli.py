@@ -177,7 +177,7 @@ def test_health_without_a_target_is_a_usage_error(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('{"broken": ')
     result = run_ssdlab("health", str(broken), "--db", str(tmp_path / "db"))
-    assert result.code == 2 and "not valid JSON" in result.stderr
+    assert result.code == 1 and "not valid JSON" in result.stderr  # the input, not the usage
 
 
 # --- the JSON is the whole document: every figure the terminal prints is in it ---------------
