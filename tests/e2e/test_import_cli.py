@@ -5,8 +5,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from tests.conftest import ROOT
-from tests.e2e.conftest import run_ssdlab
+from tests.conftest import ROOT, needs_fio
+from tests.e2e.conftest import FAST, run_ssdlab
 from tests.unit.parse.test_benchmark_text import CDM8, KDM
 
 FIO_JSON = ROOT / "tests" / "data" / "fio" / "randread-4k-qd32.json"
@@ -68,7 +68,9 @@ def test_kdiskmark_and_fio_json_imports_compare_with_quick_tests(tmp_path: Path)
     assert compared.code == 0, compared.stderr
     changes = {c["metric"]: c for c in json.loads(compared.stdout)["comparisons"][0]["changes"]}
     both = changes["rnd4k-q32t1-read"]
-    assert both["verdict"] == "cannot tell" and both["ratio"] is not None
+    # KDiskMark's Default profile kept the mean of its loops: mean against mean, one a side
+    assert both["verdict"] == "untested" and both["ratio"] is not None
+    assert both["basis"] == "mean"
     fio_doc = json.loads(FIO_JSON.read_text())
     assert both["other"]["values"] == [fio_doc["jobs"][0]["read"]["bw_bytes"]]
 
@@ -140,3 +142,31 @@ def test_fio_without_io_is_refused_naming_the_file_once(tmp_path: Path) -> None:
     assert done.code == 1
     assert done.stderr.count(str(source)) == 1, done.stderr
     assert "no job that did any I/O" in done.stderr
+
+
+@needs_fio
+def test_compare_an_import_with_a_quick_run_best_with_best(tmp_path: Path) -> None:
+    """A CrystalDiskMark text keeps only the best pass of each test: the quick run's best pass
+    is set beside it (not its mean), the table says so, and one figure a side gives the ratio
+    with 'untested', never 'cannot tell' or None."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "cdm8.0.4-shizuku_gw560-128gb_comment.txt"
+    imported = run_ssdlab("import", str(source), "--db", db, "--json")
+    assert imported.code == 0, imported.stderr
+    target = tmp_path / "target.bin"
+    fast = [a for a in FAST if a not in ("--count", "1")]
+    quick = run_ssdlab("quick", str(target), *fast, "--count", "2", "--db", db, "--json")
+    assert quick.code == 0, quick.stderr
+    quick_run = json.loads(quick.stdout)["run"]["id"]
+    import_run = json.loads(imported.stdout)["run"]
+    done = run_ssdlab("compare", str(import_run), str(quick_run), "--json", "--db", db)
+    assert done.code == 0, done.stderr
+    changes = {c["metric"]: c for c in json.loads(done.stdout)["comparisons"][0]["changes"]}
+    both = changes["seq1m-q1t1-read"]
+    assert both["basis"] == "best" and both["other"]["summary"] == "best"
+    assert len(both["other"]["values"]) == 1 and both["ratio"] is not None
+    assert both["verdict"] in ("untested", "not significant")
+    text = run_ssdlab("compare", str(import_run), str(quick_run), "--db", db)
+    assert text.code == 0, text.stderr
+    assert "best pass" in text.stdout and "cannot tell" not in text.stdout
+    assert "None" not in text.stdout

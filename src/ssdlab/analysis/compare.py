@@ -8,7 +8,12 @@ Mann–Whitney's smallest two-sided p is 0.1 and it could never call anything si
 
 Metrics carry their direction (higher is better for MB/s and IOPS, lower for latency), so a
 "worse" verdict never depends on the reader guessing. One sample a side gives a ratio but no
-verdict: `CANNOT_TELL`, never "not significant".
+test: a change past the threshold is `UNTESTED` (the ratio stands, no p-value is possible),
+never "not significant"; `CANNOT_TELL` is left for a ratio that cannot be computed.
+
+Like for like: a run that kept only one figure per test (a CrystalDiskMark import keeps the
+best of its passes, KDiskMark's Default profile the mean) is compared with the same figure of
+the other run — best pass with best pass — and the change says so (`basis`).
 """
 
 import fnmatch
@@ -17,7 +22,7 @@ import re
 import statistics
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 DEFAULT_THRESHOLD_PCT = 5.0
@@ -33,17 +38,24 @@ class MetricSamples:
     unit: str  # bytes_per_s | iops | ns | bytes | s
     higher_is_better: bool
     values: tuple[float, ...]
+    # None: every pass is here; "best" / "mean": only that summary of the passes was kept
+    summary: str | None = None
 
     @property
     def mean(self) -> float:
         return statistics.fmean(self.values)
+
+    @property
+    def best(self) -> float:
+        return max(self.values) if self.higher_is_better else min(self.values)
 
 
 class Verdict(StrEnum):
     BETTER = "better"
     WORSE = "worse"
     NOT_SIGNIFICANT = "not significant"  # within the threshold, or the samples do not support it
-    CANNOT_TELL = "cannot tell"  # too few samples for a test; the ratio is shown without a verdict
+    UNTESTED = "untested"  # one sample a side: the ratio stands, no significance test possible
+    CANNOT_TELL = "cannot tell"  # no ratio (a baseline of 0)
     MISSING = "missing"  # measured in one run only
 
 
@@ -51,6 +63,7 @@ MARKERS = {
     Verdict.BETTER: "+",
     Verdict.WORSE: "-",
     Verdict.NOT_SIGNIFICANT: "~",
+    Verdict.UNTESTED: "?",
     Verdict.CANNOT_TELL: "?",
     Verdict.MISSING: "x",
 }
@@ -70,6 +83,7 @@ class Change:
     change_pct: float | None  # (ratio − 1) × 100
     p_value: float | None  # Welch two-sided; None when not computable
     verdict: Verdict
+    basis: str = "mean"  # what was compared: "mean" of the passes, or "best" pass a side
 
     @property
     def marker(self) -> str:
@@ -137,7 +151,7 @@ def compare_metric(
     elif abs(change_pct) <= threshold_pct:
         verdict = Verdict.NOT_SIGNIFICANT
     elif p is None:
-        verdict = Verdict.CANNOT_TELL
+        verdict = Verdict.UNTESTED
     elif p >= alpha:
         verdict = Verdict.NOT_SIGNIFICANT
     else:
@@ -170,13 +184,32 @@ def compare_runs(
     by_key_a = {m.key: m for m in baseline}
     by_key_b = {m.key: m for m in other}
     keys = list(by_key_a) + [k for k in by_key_b if k not in by_key_a]
-    changes = tuple(
-        compare_metric(
-            by_key_a.get(key), by_key_b.get(key), threshold_pct=threshold_pct, alpha=alpha
-        )
-        for key in keys
-    )
-    return Comparison(baseline_run, other_run, threshold_pct, alpha, changes)
+    changes = []
+    for key in keys:
+        a, b = like_for_like(by_key_a.get(key), by_key_b.get(key))
+        change = compare_metric(a, b, threshold_pct=threshold_pct, alpha=alpha)
+        basis = (a or b).summary if a is not None and b is not None else None
+        changes.append(replace(change, basis=basis or "mean"))
+    return Comparison(baseline_run, other_run, threshold_pct, alpha, tuple(changes))
+
+
+def like_for_like(
+    a: MetricSamples | None, b: MetricSamples | None
+) -> tuple[MetricSamples | None, MetricSamples | None]:
+    """The same figure of both sides: when either kept only its best pass (or only a mean),
+    the other is reduced to its best pass (or its mean) too."""
+    if a is None or b is None:
+        return a, b
+    summaries = {a.summary, b.summary} - {None}
+    if not summaries:
+        return a, b
+    summary = "best" if "best" in summaries else "mean"
+
+    def reduce(m: MetricSamples) -> MetricSamples:
+        value = m.best if summary == "best" else m.mean
+        return replace(m, values=(value,), summary=summary)
+
+    return reduce(a), reduce(b)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ steady-state average is taken over. A step that ran once gives one sample.
 """
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ssdlab.analysis.compare import MetricSamples
 from ssdlab.model.step import StepResult
@@ -36,3 +37,23 @@ def step_metrics(
         if len(latencies) == len(group):
             metrics.append(MetricSamples(f"{key}-lat", f"{label} latency", "ns", False, latencies))
     return tuple(metrics)
+
+
+def kept_figure(kind: str, profile: str, source_tool: object, preset: object) -> str | None:
+    """Which summary of its passes a run kept, when it did not keep them all: a CrystalDiskMark
+    import (and ssdlab's CrystalDiskMark-layout export) holds the best pass of each test,
+    KDiskMark's Default profile the mean over its loops and its other profiles the best loop.
+    None for ssdlab's own runs and fio JSON (every pass that ran is there)."""
+    if kind != "import" or profile != "quick":
+        return None
+    source = str(source_tool or "")
+    if source.startswith("KDiskMark"):
+        return "mean" if str(preset or "Default").lower() == "default" else "best"
+    return "best"
+
+
+def with_kept_figure(
+    metrics: Sequence[MetricSamples], summary: str | None
+) -> tuple[MetricSamples, ...]:
+    """The metrics marked with the summary their single value is (see `kept_figure`)."""
+    return tuple(replace(m, summary=summary) for m in metrics)

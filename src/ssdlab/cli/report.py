@@ -10,10 +10,12 @@ from rich.console import Console
 
 from ssdlab.analysis.compare import (
     Comparison,
+    MetricSamples,
     check_fail_rules,
     compare_runs,
     parse_fail_rule,
 )
+from ssdlab.analysis.run_metrics import kept_figure, with_kept_figure
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document
@@ -89,13 +91,19 @@ def _comparison(
 ) -> Document:
     """The comparison document of `runs` against the first; bad or unmatched rules refused."""
     baseline = runs[0]
-    base_metrics = run_metrics(conn, baseline)
+
+    def metrics(run: RunRecord) -> tuple[MetricSamples, ...]:
+        # an import kept one figure per test (CrystalDiskMark: the best pass): say which
+        kept = kept_figure(run.kind, run.profile, run.settings.get("source_tool"), run.preset)
+        return with_kept_figure(run_metrics(conn, run), kept)
+
+    base_metrics = metrics(baseline)
     comparisons: list[Comparison] = [
         compare_runs(
             baseline.run_id,
             base_metrics,
             other.run_id,
-            run_metrics(conn, other),
+            metrics(other),
             threshold_pct=threshold,
             alpha=alpha,
         )

@@ -20,6 +20,8 @@ def fmt_metric_value(samples: MetricSamples | None) -> str:
     scale, unit = _SCALE.get(samples.unit, (1.0, samples.unit))
     mean = samples.mean * scale
     text = f"{mean:,.1f} {unit}" if mean >= 10 else f"{mean:,.3g} {unit}"
+    if samples.summary is not None:  # one figure standing for the passes: say which
+        return f"{text} ({samples.summary} pass)" if samples.summary == "best" else f"{text} (mean)"
     if len(samples.values) > 1 and samples.mean:
         cv = statistics.stdev(samples.values) / samples.mean * 100
         text += f" ±{cv:.1f} %"
@@ -85,11 +87,33 @@ def build_compare_document(
         f"{MARKERS[Verdict.BETTER]} better / − worse: the change is larger than {threshold:g} % "
         f"and Welch's t-test on the passes gives p < {alpha:g}; "
         f"{MARKERS[Verdict.NOT_SIGNIFICANT]} not significant (smaller, or not supported by the "
-        f"passes); {MARKERS[Verdict.CANNOT_TELL]} one pass a side, no test possible; "
+        f"passes); {MARKERS[Verdict.UNTESTED]} one pass a side: the ratio stands, no "
+        "significance test is possible; "
         f"{MARKERS[Verdict.MISSING]} measured in one run only. Values: mean ±CV over the "
         "passes (PTS: the last five rounds)."
     )
-    table = doc.Table(f"Against run {baseline.run_id}", tuple(columns), tuple(rows), (legend,))
+    like_for_like = []
+    if any(c.basis == "best" for comp in comparisons for c in comp.changes):
+        like_for_like.append(
+            "Like for like: a run that kept only its best pass of each test (a CrystalDiskMark "
+            "import) is compared best pass with best pass — the other run's best pass, not its "
+            "mean; rows marked 'best pass'."
+        )
+    if any(
+        c.basis == "mean" and c.baseline and c.baseline.summary
+        for comp in comparisons
+        for c in comp.changes
+    ):
+        like_for_like.append(
+            "KDiskMark's Default profile kept only the mean of its loops: compared with the "
+            "other run's mean; rows marked 'mean'."
+        )
+    table = doc.Table(
+        f"Against run {baseline.run_id}",
+        tuple(columns),
+        tuple(rows),
+        (legend, *like_for_like),
+    )
     run_table = doc.Table(
         "Runs",
         ("run", "profile", "device", "firmware", "measured by", "target"),
@@ -108,7 +132,8 @@ def build_compare_document(
     verdict = [
         f"{counts[Verdict.WORSE]} worse, {counts[Verdict.BETTER]} better, "
         f"{counts[Verdict.NOT_SIGNIFICANT]} not significant, "
-        f"{counts[Verdict.CANNOT_TELL]} cannot tell"
+        f"{counts[Verdict.UNTESTED]} untested (one pass a side, no significance test possible)"
+        + (f", {counts[Verdict.CANNOT_TELL]} cannot tell" if counts[Verdict.CANNOT_TELL] else "")
         + (f", {counts[Verdict.MISSING]} in one run only" if counts[Verdict.MISSING] else "")
     ]
     return doc.Document(
@@ -130,7 +155,12 @@ def build_compare_document(
 def _samples_data(samples: MetricSamples | None) -> dict[str, object] | None:
     if samples is None:
         return None
-    return {"unit": samples.unit, "values": list(samples.values), "mean": samples.mean}
+    return {
+        "unit": samples.unit,
+        "values": list(samples.values),
+        "mean": samples.mean,
+        "summary": samples.summary,
+    }
 
 
 def compare_data(
@@ -158,6 +188,7 @@ def compare_data(
                         "change_pct": c.change_pct,
                         "p_value": c.p_value,
                         "verdict": c.verdict.value,
+                        "basis": c.basis,
                     }
                     for c in comp.changes
                 ],

@@ -2,6 +2,7 @@
 and the --fail-if rules."""
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -14,9 +15,11 @@ from ssdlab.analysis.compare import (
     check_fail_rules,
     compare_metric,
     compare_runs,
+    like_for_like,
     parse_fail_rule,
     welch_p_value,
 )
+from ssdlab.analysis.run_metrics import kept_figure, with_kept_figure
 
 
 def mbps(key: str, *values: float) -> MetricSamples:
@@ -79,9 +82,9 @@ def test_a_significant_change_below_the_threshold_is_not_flagged() -> None:
     assert flagged.verdict is Verdict.BETTER
 
 
-def test_one_pass_a_side_cannot_tell() -> None:
+def test_one_pass_a_side_is_untested_with_its_ratio() -> None:
     change = compare_metric(mbps("k", 100), mbps("k", 50))
-    assert change.verdict is Verdict.CANNOT_TELL
+    assert change.verdict is Verdict.UNTESTED
     assert change.ratio == 0.5 and change.p_value is None
 
 
@@ -134,3 +137,66 @@ def test_fail_rule_breaches_need_support_from_the_passes() -> None:
     assert check_fail_rules([small], [parse_fail_rule("nothing:-2%")])[1] == (
         FailRule("nothing", -2.0),
     )
+
+
+# Like for like: an import keeps one figure per test
+
+
+def test_a_best_only_side_is_compared_best_with_best() -> None:
+    imported = replace(mbps("k", 500), summary="best")
+    quick = mbps("k", 400, 450, 480)  # best 480, mean 443.3
+    comparison = compare_runs(1, [imported], 2, [quick])
+    (change,) = comparison.changes
+    assert change.basis == "best"
+    assert change.ratio == pytest.approx(480 / 500)
+    assert change.other is not None and change.other.values == (480e6,)
+
+
+def test_best_of_latency_is_the_lowest() -> None:
+    imported = replace(latency("k-lat", 100), summary="best")
+    quick = latency("k-lat", 90, 80, 120)
+    (change,) = compare_runs(1, [imported], 2, [quick]).changes
+    assert change.ratio == pytest.approx(0.8) and change.basis == "best"
+    assert change.verdict is Verdict.UNTESTED
+
+
+def test_a_mean_only_side_is_compared_mean_with_mean() -> None:
+    a, b = like_for_like(replace(mbps("k", 100), summary="mean"), mbps("k", 80, 120, 130))
+    assert a is not None and b is not None
+    assert len(b.values) == 1 and b.values[0] == pytest.approx(110e6) and b.summary == "mean"
+
+
+def test_full_runs_are_left_alone() -> None:
+    a, b = mbps("k", 1, 2), mbps("k", 3, 4)
+    assert like_for_like(a, b) == (a, b)
+    (change,) = compare_runs(1, [a], 2, [b]).changes
+    assert change.basis == "mean"
+
+
+def test_a_ten_fold_change_with_one_pass_a_side_is_untested_not_cannot_tell() -> None:
+    change = compare_metric(mbps("k", 100), mbps("k", 980))
+    assert change.verdict is Verdict.UNTESTED
+    assert change.ratio == pytest.approx(9.8) and change.p_value is None
+
+
+def test_within_the_threshold_one_pass_a_side_is_not_significant() -> None:
+    assert compare_metric(mbps("k", 100), mbps("k", 101)).verdict is Verdict.NOT_SIGNIFICANT
+
+
+@pytest.mark.parametrize(
+    ("kind", "profile", "source", "preset", "kept"),
+    [
+        ("import", "quick", "CrystalDiskMark 8.0.4", "Default", "best"),
+        ("import", "quick", "KDiskMark 3.0.0", "Default", "mean"),
+        ("import", "quick", "KDiskMark 3.0.0", "Peak", "best"),
+        ("import", "quick", "ssdlab (CrystalDiskMark text layout)", None, "best"),
+        ("import", "fio", "fio-3.34", None, None),
+        ("quick", "quick", None, "default", None),
+    ],
+)
+def test_kept_figure(
+    kind: str, profile: str, source: str | None, preset: str | None, kept: str | None
+) -> None:
+    assert kept_figure(kind, profile, source, preset) == kept
+    marked = with_kept_figure([mbps("k", 1)], kept)
+    assert marked[0].summary == kept
