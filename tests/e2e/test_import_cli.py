@@ -141,7 +141,7 @@ def test_fio_without_io_is_refused_naming_the_file_once(tmp_path: Path) -> None:
     done = run_ssdlab("import", str(source), "--db", str(tmp_path / "s.db"))
     assert done.code == 1
     assert done.stderr.count(str(source)) == 1, done.stderr
-    assert "no job that did any I/O" in done.stderr
+    assert "no job that did any I/O (fio reported error 22)" in done.stderr
 
 
 @needs_fio

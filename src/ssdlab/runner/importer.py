@@ -184,7 +184,9 @@ def fio_run(result: FioResult, text: str, origin: str) -> ImportedRun:
         )
     if not steps:
         # the caller names the file: naming it here too printed it twice
-        raise ParseError("the fio JSON has no job that did any I/O")
+        errors = sorted({job.error for job in result.jobs if job.error})
+        why = f" (fio reported error {', '.join(map(str, errors))})" if errors else ""
+        raise ParseError(f"the fio JSON has no job that did any I/O{why}")
     version = result.fio_version or "fio (version not recorded)"
     settings: dict[str, object] = {
         "source_tool": version,
