@@ -170,3 +170,19 @@ def test_compare_an_import_with_a_quick_run_best_with_best(tmp_path: Path) -> No
     assert text.code == 0, text.stderr
     assert "best pass" in text.stdout and "cannot tell" not in text.stdout
     assert "None" not in text.stdout
+
+
+def test_markdown_says_what_each_imported_figure_is(tmp_path: Path) -> None:
+    """kdiskmark3.2.0_fio-3.39_target.txt and the fio-plot JSON: the Markdown export called
+    KDiskMark's Default mean and fio's one run 'best of the measured passes'."""
+    db = str(tmp_path / "s.db")
+    captions = {
+        "kdiskmark3.2.0_fio-3.39_target.txt": "Mean of the passes of each test, as KDiskMark",
+        "fio-plot_fio-3.34_deleteme_fio_4k_randread-1-1.json": "One run of each job, as fio-3.34",
+        "cdm6.0.0_samsung-evo-plus-tf-128g.txt": "Best pass of each test, as CrystalDiskMark",
+    }
+    for name, caption in captions.items():
+        assert run_ssdlab("import", str(CORPUS / name), "--db", db).code == 0
+        done = run_ssdlab("export", "last", "--format", "md", "--db", db)
+        assert done.code == 0 and caption in done.stdout, done.stdout
+        assert "Best of the measured passes" not in done.stdout

@@ -14,6 +14,7 @@ from ssdlab.report.quick import (
     FORMAT_VERSION,
     QuickReport,
     environment_line,
+    figure_caption,
     fmt_spread,
     grid_cells,
     known,
@@ -131,8 +132,7 @@ def export_markdown(report: QuickReport) -> str:
     lines.extend("| " + " | ".join(cells) + " |" for cells in rows)
     lines += [
         "",
-        "Best of the measured passes, as CrystalDiskMark reports (MB/s = 10^6 bytes/s). "
-        "Spread over the passes:",
+        f"{figure_caption(run)} (MB/s = 10^6 bytes/s). Spread over the passes:",
         "",
     ]
     lines += [f"- {s.label} {s.direction}: {fmt_spread(s)}" for s in report.summaries]

@@ -4,6 +4,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ssdlab.analysis.passes import TestSummary, summarize_tests
+from ssdlab.analysis.run_metrics import kept_figure
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
@@ -128,6 +129,20 @@ def report_footnotes(report: QuickReport) -> tuple[str, ...]:
     label = memory_label(report.run.target)
     noisy = (noisy_footnote(s) for s in report.summaries)
     return tuple(line for line in (label, *noisy) if line is not None)
+
+
+def figure_caption(run: RunRecord) -> str:
+    """What each figure of the grid is: ssdlab's best pass, or what the imported tool kept
+    (KDiskMark's Default profile keeps a mean, fio JSON one run of each job)."""
+    if run.kind != "import":
+        return "Best of the measured passes, as CrystalDiskMark reports"
+    source = known(run.settings.get("source_tool"))
+    kept = kept_figure(run.kind, run.profile, run.settings.get("source_tool"), run.preset)
+    if kept == "best":
+        return f"Best pass of each test, as {source} reported it"
+    if kept == "mean":
+        return f"Mean of the passes of each test, as {source} reported it"
+    return f"One run of each job, as {source} reported it"
 
 
 def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

@@ -16,6 +16,7 @@ from ssdlab.report.health import run_health_sections
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
+    figure_caption,
     fmt_mb,
     fmt_us,
     grid_cells,
@@ -71,7 +72,7 @@ def _headline(report: QuickReport) -> tuple[tuple[str, str], ...]:
 def _grid(report: QuickReport) -> doc.Table:
     columns, rows = grid_cells(report)
     return doc.Table(
-        "Best of the measured passes, as CrystalDiskMark reports",
+        figure_caption(report.run),
         columns,
         rows,
         ("MB/s = 10^6 bytes/s; µs = mean total latency of the pass with the lowest mean",),
