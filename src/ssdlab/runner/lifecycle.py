@@ -22,7 +22,7 @@ from ssdlab.store.health import add_health_sample
 from ssdlab.system.claims import claim_target
 from ssdlab.system.environment import read_boot_id, read_pid_namespace, run_process_alive
 from ssdlab.system.fio import FioTool
-from ssdlab.system.health import HealthReading
+from ssdlab.system.health import NO_SMART_NOTE, HealthReading
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.write_gate import (
     Removal,
@@ -32,6 +32,7 @@ from ssdlab.system.write_gate import (
 )
 
 Work = Callable[[int], tuple[RunStatus, str | None]]
+LOOP_NO_SMART = "loop device: no SMART by nature"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,11 +221,11 @@ class RunnerBase:
         )
         if reading.sample is not None:
             add_health_sample(self._conn, run_id, phase, reading.sample, capture_ids)
-        if phase == "before" and reading.notes:
-            if loop and reading.sample is None:
-                self._emit(Notice("health: loop device: no SMART by nature"))
-            else:
-                self._emit(Notice("health: " + "; ".join(reading.notes)))
+        notes = reading.notes
+        if loop:  # said of a loop device, the missing drive's note would mislead
+            notes = tuple(LOOP_NO_SMART if n == NO_SMART_NOTE else n for n in notes)
+        if phase == "before" and notes:
+            self._emit(Notice("health: " + "; ".join(notes)))
 
     def _wait(self, seconds: float) -> None:
         """Sleep, waking early when a stop is requested."""

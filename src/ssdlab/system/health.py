@@ -31,6 +31,9 @@ SMARTCTL_TIMEOUT_S = 60.0
 TIMEOUT_ENV = "SSDLAB_SMARTCTL_TIMEOUT_S"
 
 
+NO_SMART_NOTE = "no SMART data (a virtual disk, or a USB bridge without SMART pass-through)"
+
+
 def smartctl_timeout_s() -> float:
     """The time limit for one smartctl or nvme-cli call ($SSDLAB_SMARTCTL_TIMEOUT_S, else 60)."""
     text = os.environ.get(TIMEOUT_ENV, "")
@@ -124,7 +127,7 @@ def read_health(
             )
         break
     if sample is None:
-        notes.append("no SMART data (a virtual disk, or a USB bridge without SMART pass-through)")
+        notes.append(NO_SMART_NOTE)
         return HealthReading(None, tuple(captures), tuple(notes))
     if sample.identity.protocol == "NVMe" and shutil.which("nvme"):
         sample = _add_nvme_logs(device_path, processes, sample, captures, notes)
