@@ -401,7 +401,8 @@ def _add_report_commands(commands: "argparse._SubParsersAction[argparse.Argument
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Compare runs against the first. A change is marked better (+) or worse "
         "(-) only when it is larger than --threshold and Welch's t-test on the passes gives "
-        "p < --alpha; otherwise ~ (not significant) or ? (one pass a side: cannot tell).",
+        "p < --alpha; otherwise ~ (not significant) or ? (one pass a side: the ratio "
+        "stands, no significance test is possible).",
         epilog="examples:\n"
         "  ssdlab compare 3 7                       run 7 against run 3\n"
         "  ssdlab compare 3 7 9 --format md         three runs, as a Markdown table\n"
