@@ -127,9 +127,9 @@ def folders_of(result: Result) -> dict[str, str | None]:
     return {str(f["path"]): f["in_use"] for f in document["job_folders"]}
 
 
-def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
-    tmp_path: Path,
-) -> None:
+def start_long_quick(tmp_path: Path) -> tuple[Path, Path, Path, "subprocess.Popen[str]"]:
+    """A quick run whose one measured pass lasts ten minutes, with its own TMPDIR (where its
+    fio job folder goes): (store, target folder, TMPDIR, the ssdlab process)."""
     db, target, temp = tmp_path / "db", tmp_path / "t", tmp_path / "tmpdir"
     target.mkdir()
     temp.mkdir()
@@ -138,6 +138,13 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
         "quick", str(target), *long, "--preset", "real", "--db", str(db),
         env={"TMPDIR": str(temp)}, output=subprocess.DEVNULL,
     )  # fmt: skip
+    return db, target, temp, child
+
+
+def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
+    tmp_path: Path,
+) -> None:
+    db, target, temp, child = start_long_quick(tmp_path)
     orphans: set[int] = set()
     try:
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
@@ -178,14 +185,7 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
 def test_a_stopped_run_leaves_no_job_folder(tmp_path: Path, signum: int) -> None:
-    db, target, temp = tmp_path / "db", tmp_path / "t", tmp_path / "tmpdir"
-    target.mkdir()
-    temp.mkdir()
-    long = ["--size", "8MiB", "--measure", "600", "--count", "1", "--interval", "0"]
-    child = start_ssdlab(
-        "quick", str(target), *long, "--preset", "real", "--db", str(db),
-        env={"TMPDIR": str(temp)}, output=subprocess.DEVNULL,
-    )  # fmt: skip
+    _, _, temp, child = start_long_quick(tmp_path)
     try:
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
         child.send_signal(signum)
