@@ -44,7 +44,12 @@ from ssdlab.store.health import (
 )
 from ssdlab.system.block import read_device_identity, resolve_block_device
 from ssdlab.system.devicetarget import is_block_device_path
-from ssdlab.system.environment import collect_environment, read_boot_id, tool_version
+from ssdlab.system.environment import (
+    collect_environment,
+    read_boot_id,
+    read_pid_namespace,
+    tool_version,
+)
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import LOG_FILE_BYTES, SMALL_FILE_BYTES, read_user_file
@@ -103,6 +108,7 @@ def _new_run(conn: sqlite3.Connection, kind: str, target: str, settings: dict[st
             host=socket.gethostname(),
             pid=os.getpid(),
             boot_id=read_boot_id(),
+            pid_namespace=read_pid_namespace(),
         ),
     )
 
@@ -295,7 +301,9 @@ def _watch_run(conn: sqlite3.Connection, device: str, every_s: float, new: bool)
     if not new:
         for run in store.list_runs(conn):
             if run.kind == "watch" and run.target_path == device and run.status.value != "running":
-                store.reopen_run(conn, run.run_id, os.getpid(), read_boot_id())
+                store.reopen_run(
+                    conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace()
+                )
                 return run.run_id
     return _new_run(conn, "watch", device, {"every_s": every_s})
 

@@ -25,6 +25,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import parse_size_bytes
 from ssdlab.parse.fio_json import parse_fio_job_options
 from ssdlab.store import runs as store
+from ssdlab.system.environment import read_boot_id, read_pid_namespace
 
 IMPORT_PROFILE_VERSION = 1
 FIO_SEMANTICS = (
@@ -219,7 +220,8 @@ def store_imported_run(
             started_at_s=now_s,
             host=socket.gethostname(),
             pid=os.getpid(),
-            boot_id=None,
+            boot_id=read_boot_id(),
+            pid_namespace=read_pid_namespace(),
         ),
     )
     capture_id = store.add_capture(

@@ -61,6 +61,7 @@ from ssdlab.sim.workload import Workload
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample
+from ssdlab.system.environment import read_boot_id, read_pid_namespace
 
 SIM_KIND = "sim"
 SINGLE_PROFILE = "cache"
@@ -310,7 +311,8 @@ def _run_row(spec: SimRunSpec, settings: list[dict[str, Any]], now_s: float) -> 
         started_at_s=now_s,
         host=socket.gethostname(),
         pid=os.getpid(),
-        boot_id=None,
+        boot_id=read_boot_id(),
+        pid_namespace=read_pid_namespace(),
     )
 
 
