@@ -378,3 +378,14 @@ def test_a_report_cut_in_half_is_read_or_refused_in_one_line(path: Path, tmp_pat
         assert result.code == 1, result.stderr
         assert str(cut) in lines[0] or "line" in lines[0], lines[0]
         assert all(n == 0 for _, n in _stored(db)) if db.exists() else True
+
+
+def test_writes_the_drive_could_not_have_taken_are_flagged(tmp_path: Path) -> None:
+    """sandisk-plus-480gb-1.txt states 31.2 PB written (Device Statistics) on a 480 GB drive
+    at 5 % wear: some 65,000 drive writes, beyond any NAND. ssdlab passes the figure on but
+    says it cannot be right; no other file of the corpus is flagged so."""
+    result = run_ssdlab(
+        "health", str(CORPUS / "sandisk-plus-480gb-1.txt"), "--json", "--db", str(tmp_path / "db")
+    )
+    assert result.code == 0, result.stderr
+    assert "more than NAND could take" in result.stdout

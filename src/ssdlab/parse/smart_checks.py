@@ -26,6 +26,8 @@ ERASE_TOO_HIGH_FACTOR = 5.0
 
 def describe_bytes(value: float) -> str:
     """Decimal units for messages: 334100000000 -> '334.1 GB', 6.6e13 -> '66.56 TB'."""
+    if abs(value) >= 1000 * TB:
+        return f"{value / (1000 * TB):.4g} PB"
     if abs(value) >= TB:
         return f"{value / TB:.4g} TB"
     if abs(value) >= GB:
@@ -82,6 +84,33 @@ def check_nand_vs_host(host: HealthValue, nand: HealthValue) -> tuple[str, ...]:
         "the host wrote unless the controller compresses — one of the counters has the wrong "
         "unit, wrapped, or counts only part of the writes. WAF from these counters is not "
         "meaningful.",
+    )
+
+
+MAX_PE_CYCLES = 100_000
+"""More program/erase cycles than any NAND is rated for (SLC: about 100,000): a drive whose
+counters imply more full-drive writes per percent of wear than this allows reports one of the
+two wrongly."""
+
+
+def check_writes_vs_wear(
+    written: HealthValue, wear_used_pct: HealthValue, capacity_bytes: int | None
+) -> tuple[str, ...]:
+    """Host (or NAND) writes implausible for the wear used: more full-drive writes than even
+    SLC NAND could take at that wear (a wear step of 1 % is assumed when the counter reads 0).
+    """
+    if written.value is None or wear_used_pct.value is None or not capacity_bytes:
+        return ()
+    drive_writes = written.value / capacity_bytes
+    ceiling = MAX_PE_CYCLES * max(wear_used_pct.value, 1.0) / 100
+    if drive_writes <= ceiling:
+        return ()
+    return (
+        f"{_source(written)} = {describe_bytes(written.value)} is {drive_writes:,.0f} full "
+        f"writes of this {describe_bytes(capacity_bytes)} drive at {wear_used_pct.value:g} % "
+        f"wear used ({_source(wear_used_pct)}): more than NAND could take (at most "
+        f"{ceiling:,.0f} at {MAX_PE_CYCLES:,} P/E cycles). The write counter's unit or the wear "
+        "indicator is wrong for this drive; figures derived from them are not meaningful.",
     )
 
 

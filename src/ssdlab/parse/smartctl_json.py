@@ -31,6 +31,7 @@ from ssdlab.parse.smart_checks import (
     check_against_device_statistics,
     check_erase_vs_nand,
     check_nand_vs_host,
+    check_writes_vs_wear,
 )
 from ssdlab.parse.smart_vendors import VendorEntry, VendorMap, load_vendor_map
 
@@ -189,6 +190,9 @@ def normalise_smartctl(
         host=host,
     )
     flags += _unmapped_host_writes(host, attributes, vmap, identity)
+    flags += check_writes_vs_wear(
+        host, values.get("wear_used_pct", HealthValue(None)), identity.capacity_bytes
+    )
 
     exit_status = _exit_status(doc)
     sample = HealthSample(

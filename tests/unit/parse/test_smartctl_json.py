@@ -16,12 +16,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssdlab.errors import ParseError
-from ssdlab.model.health import HEALTH_METRICS, HealthSample, HealthValue, Provenance
+from ssdlab.model.health import HEALTH_METRICS, UNKNOWN, HealthSample, HealthValue, Provenance
 from ssdlab.parse.smart_checks import (
     check_against_device_statistics,
     check_counter_series,
     check_erase_vs_nand,
     check_nand_vs_host,
+    check_writes_vs_wear,
     raw_nand_capacity_bytes,
 )
 from ssdlab.parse.smartctl_json import (
@@ -453,6 +454,20 @@ def test_the_input_document_is_not_modified() -> None:
 
 def value(v: float, resolution: float, source: str = "counter") -> HealthValue:
     return HealthValue(v, Provenance(source, None, "unit", resolution))
+
+
+def test_writes_beyond_what_nand_could_take_at_the_wear_are_flagged() -> None:
+    capacity = 480 * 10**9
+    wear = value(5, 1, "wear")
+    # the SanDisk PLUS report of the corpus: 31.2 PB written on a 480 GB drive at 5 % wear
+    (finding,) = check_writes_vs_wear(value(31.21e15, 512), wear, capacity)
+    assert "65,0" in finding and "at most 5,000" in finding and "31.21 PB" in finding
+    # 4,999 drive writes at 5 %: within what SLC could take, so not flagged
+    assert check_writes_vs_wear(value(4_999 * capacity, 512), wear, capacity) == ()
+    # a wear counter still at 0 is taken as one step of 1 %
+    assert check_writes_vs_wear(value(999 * capacity, 512), value(0, 1), capacity) == ()
+    assert check_writes_vs_wear(value(1_001 * capacity, 512), value(0, 1), capacity) != ()
+    assert check_writes_vs_wear(value(1e18, 512), UNKNOWN, capacity) == ()  # nothing to judge
 
 
 def test_counter_series_monotonic_is_fine() -> None:
