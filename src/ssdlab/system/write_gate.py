@@ -8,12 +8,12 @@ The rules, with the same sentences wherever they apply:
   /dev, /proc or /sys is refused before anything is opened for writing.
 - **Test files** belong to ssdlab only when they are the file ssdlab created: made here with
   O_EXCL and O_NOFOLLOW (so neither an existing file nor a link planted at the name is ever
-  opened), their device and inode recorded in the store. A test file is reused, written or
-  removed only while its path still leads, without following a link, to that inode with one
-  link. A name like `ssdlab-….tmp` proves nothing.
+  opened), allocated to their size, marked with a random extended attribute, their device,
+  inode and marker recorded in the store. A test file is reused, written or removed only while
+  its path still leads, without following a link, to that file with one link and no loop
+  device attached. A name like `ssdlab-….tmp` proves nothing.
 - **Block devices** are written only by fio or a purge tool, after plan/safety.py judged the
-  device and system/devicetarget.py claimed it exclusively for the run.
-"""
+  device and system/claims.py claimed it exclusively for the run."""
 
 import errno
 import os
