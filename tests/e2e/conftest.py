@@ -124,12 +124,7 @@ class LoopLab:
         self, image_bytes: int = IMAGE_BYTES, *, partitions: bool = False, pattern: bytes = b""
     ) -> Loop:
         """A loop device over a new image: sparse zeros, or `pattern` repeated throughout."""
-        image = self.folder / f"disk{len(self.loops)}.img"
-        with image.open("wb") as handle:
-            handle.truncate(image_bytes)
-            if pattern:
-                handle.seek(0)
-                handle.write((pattern * (image_bytes // len(pattern) + 1))[:image_bytes])
+        image = self.new_image(image_bytes, pattern)
         if partitions:
             write_mbr_with_one_partition(image, image_bytes)
         argv = ["losetup", "-f", "--show", *(["-P"] if partitions else []), str(image)]
@@ -140,6 +135,16 @@ class LoopLab:
         loop = Loop(path=path, name=Path(path).name, image=image)
         self.loops.append(loop)
         return loop
+
+    def new_image(self, image_bytes: int, pattern: bytes = b"") -> Path:
+        """A new image file in the lab's folder: sparse zeros, or `pattern` repeated."""
+        image = self.folder / f"disk{len(self.loops)}.img"
+        with image.open("wb") as handle:
+            handle.truncate(image_bytes)
+            if pattern:
+                handle.seek(0)
+                handle.write((pattern * (image_bytes // len(pattern) + 1))[:image_bytes])
+        return image
 
     def mount_new_ext4(self, device: str, fs_bytes: int | None = None) -> Path:
         """Make and mount ext4; with `fs_bytes` the file system owns only the device's start,
@@ -159,13 +164,19 @@ class LoopLab:
         run("swapon", device)
         self.swaps.append(device)
 
-    def undo(self) -> None:
+    def release_mounts_and_swaps(self) -> None:
+        """Swap off and unmount what the lab made, newest first."""
         for device in reversed(self.swaps):
             subprocess.run(["swapoff", device], capture_output=True, check=False)
+        self.swaps.clear()
         for mount_point in reversed(self.mounts):
             done = subprocess.run(["umount", str(mount_point)], capture_output=True, check=False)
             if done.returncode != 0:
                 subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
+        self.mounts.clear()
+
+    def undo(self) -> None:
+        self.release_mounts_and_swaps()
         for loop in reversed(self.loops):
             subprocess.run(["losetup", "-d", loop.path], capture_output=True, check=False)
 
@@ -223,12 +234,7 @@ class StackLab(LoopLab):
     def disk(self, image_bytes: int = IMAGE_BYTES, *, pattern: bytes = b"") -> Loop:
         """A loop device over a new image, attached with partition scanning on, so that the
         kernel drops the partitions added to it when it is detached, whatever else failed."""
-        image = self.folder / f"disk{len(self.loops)}.img"
-        with image.open("wb") as handle:
-            handle.truncate(image_bytes)
-            if pattern:
-                handle.write((pattern * (image_bytes // len(pattern) + 1))[:image_bytes])
-        return self.loop_over(str(image), partscan=True)
+        return self.loop_over(str(self.new_image(image_bytes, pattern)), partscan=True)
 
     def partition(self, loop: Loop, number: int, start_sector: int, sectors: int) -> str:
         """Partition `number` of one of this lab's loop devices; its device node."""
@@ -243,14 +249,7 @@ class StackLab(LoopLab):
         pytest.skip(f"the kernel made no {node} for the partition added with addpart")
 
     def undo(self) -> None:
-        for device in reversed(self.swaps):
-            subprocess.run(["swapoff", device], capture_output=True, check=False)
-        self.swaps.clear()
-        for mount_point in reversed(self.mounts):
-            done = subprocess.run(["umount", str(mount_point)], capture_output=True, check=False)
-            if done.returncode != 0:
-                subprocess.run(["umount", "-l", str(mount_point)], capture_output=True, check=False)
-        self.mounts.clear()
+        self.release_mounts_and_swaps()
         for index in reversed(range(len(self.loops))):
             for device, number, after in reversed(self.partitions):
                 if after == index + 1:

@@ -193,7 +193,8 @@ def parse_spec_sheet(text: str, origin: str) -> SpecSheet:
 
 def _toml_string(text: str) -> str:
     escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    # TOML basic strings may not hold control characters raw; \uXXXX keeps the text valid
+    # TOML basic strings may not hold control characters raw; a \u escape of four hex
+    # digits keeps the text valid
     escaped = "".join(
         f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Zl", "Zp") else c for c in escaped
     )

@@ -102,7 +102,7 @@ def test_both_cores_stop_at_the_same_place_with_identical_counters(
 
 
 class Raised(Exception):
-    pass
+    """What the test's signal handler raises inside the Rust core's run."""
 
 
 @needs_rust
