@@ -14,7 +14,7 @@ from rich.table import Table
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS
-from ssdlab.report.quick import QuickReport, build_quick_report, report_footnotes
+from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.store import runs as store
 from ssdlab.system.write_gate import write_output
@@ -204,8 +204,6 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(quick_json(report))
         return 0
     print_quick_report(out, report)
-    for line in report_footnotes(report):
-        out.print(line, highlight=False, markup=False)
     out.print(
         f"run {report.run.run_id}: {_when(report.run.started_at_s, report.run.ended_at_s)}",
         highlight=False,

@@ -15,7 +15,7 @@ from ssdlab.model.target import Target
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import describe_pass, parse_mode, plan_quick, resolve_settings
 from ssdlab.profiles.quick import load_quick_profile
-from ssdlab.report.quick import build_quick_report, report_footnotes
+from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.runner.quick import QuickRunner
 from ssdlab.store import runs as store
@@ -175,8 +175,6 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(quick_json(report))
     else:
         print_quick_report(out, report)
-        for line in report_footnotes(report):
-            out.print(line, highlight=False, markup=False)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":

@@ -16,6 +16,7 @@ from ssdlab.report.quick import (
     fmt_mb,
     fmt_spread,
     fmt_us,
+    report_footnotes,
     settings_line,
 )
 
@@ -25,14 +26,14 @@ _DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
 def print_quick_report(console: Console, report: QuickReport) -> None:
     run = report.run
     table = Table(
-        title=f"ssdlab run {run.run_id} — {run.target_path}",
+        title=escape(f"ssdlab run {run.run_id} — {run.target_path}"),
         caption="best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
     )
     table.add_column("Test", style="bold")
     for direction in report.directions:
         table.add_column(direction.capitalize(), justify="right", style=_DIRECTION_STYLE[direction])
     for row in report.rows:
-        cells = [row.label]
+        cells = [escape(row.label)]
         for summary in row.cells:
             if summary is None:
                 cells.append("")
@@ -49,10 +50,10 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
     spread.add_column("Dir")
     spread.add_column("mean ± sd MB/s (CV), min–max, passes")
     for s in report.summaries:
-        spread.add_row(s.label, s.direction, fmt_spread(s))
+        spread.add_row(escape(s.label), s.direction, escape(fmt_spread(s)))
     console.print(spread)
-    console.print(f"[dim]{settings_line(run)}[/dim]")
-    console.print(f"[dim]{environment_line(run)}[/dim]")
+    console.print(f"[dim]{escape(settings_line(run))}[/dim]")
+    console.print(f"[dim]{escape(environment_line(run))}[/dim]")
     target = run.target
     device = target.get("device")
     if isinstance(device, dict):
@@ -60,10 +61,12 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
         model = device.get("model") or "model not reported"
         where = device.get("path") or "path n/a"  # an imported run names only the model
-        console.print(f"[dim]device: {model} ({where}{size})[/dim]")
+        console.print(f"[dim]{escape(f'device: {model} ({where}{size})')}[/dim]")
     print_sections(console, run_health_sections(report.health))
     if run.status.value != "complete":
-        console.print(f"[red]status: {run.status.value}[/red] — {run.status_reason}")
+        console.print(f"[red]status: {run.status.value}[/red] — {escape(str(run.status_reason))}")
+    for line in report_footnotes(report):
+        console.print(line, highlight=False, markup=False)
 
 
 def print_sections(console: Console, sections: Sequence[Section]) -> None:
