@@ -20,6 +20,11 @@ FORBIDDEN_IN_PURE = {
     "ssdlab.cli",
     "rich",
 }
+# The "may import" column of the layer table in docs/architecture.md, plus each package itself
+# and `ssdlab.errors` where the package raises ssdlab's errors. "ssdlab" alone is
+# `from ssdlab import __version__`, never a subpackage (see imports_of). A package (or a
+# subpackage such as analysis/profiles/) is ruled by the row of its top-level package.
+EVERYTHING = "ssdlab.*"
 ALLOWED = {
     "model": {"ssdlab.model"},
     "parse": {"ssdlab.model", "ssdlab.errors", "ssdlab.parse"},
@@ -30,21 +35,85 @@ ALLOWED = {
     "store": {"ssdlab.model", "ssdlab.errors", "ssdlab.store"},
     "specs": {"ssdlab.model", "ssdlab.errors", "ssdlab.parse", "ssdlab.specs"},
     "sim": {"ssdlab.model", "ssdlab.errors", "ssdlab.sim"},
+    # system/: never runner/, store/, report/ or cli/
+    "system": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.parse",
+        "ssdlab.plan",
+        "ssdlab.system",
+        "ssdlab",
+    },
+    # runner/: every layer below it and store/; never report/ or cli/
+    "runner": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.profiles",
+        "ssdlab.plan",
+        "ssdlab.parse",
+        "ssdlab.system",
+        "ssdlab.analysis",
+        "ssdlab.sim",
+        "ssdlab.store",
+        "ssdlab.runner",
+        "ssdlab",
+    },
+    "cli": {EVERYTHING},
+}
+# top-level modules of src/ssdlab: what each may import
+MODULES = {
+    "__init__.py": set(),
+    "errors.py": set(),
+    "__main__.py": {"ssdlab.cli"},
+}
+# imports that break the table today and that issue 18 removes; each entry must still be
+# there (the test says when to delete it), so the list only ever shrinks
+PENDING = {
+    ("runner/sim.py", "ssdlab.report.cache"),  # the cache-cliff constant and series helper
 }
 
 
+def _absolute(path: Path, node: ast.ImportFrom) -> str:
+    """The module a `from` import names, a relative one resolved against `path`'s package."""
+    if node.level == 0:
+        return node.module or ""
+    package = ["ssdlab", *path.relative_to(SRC).parent.parts]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
 def imports_of(path: Path) -> set[str]:
+    """Every module `path` imports, anywhere in it (function-local and TYPE_CHECKING too).
+
+    `from ssdlab import cli` and `from . import args` count as imports of the subpackage or
+    module they name, so no layer is crossed unseen."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
+        elif isinstance(node, ast.ImportFrom):
+            module = _absolute(path, node)
+            found.add(module)
+            if module.startswith("ssdlab"):
+                folder = SRC.joinpath(*module.split(".")[1:])
+                found |= {
+                    f"{module}.{alias.name}"
+                    for alias in node.names
+                    if (folder / alias.name).is_dir() or (folder / f"{alias.name}.py").exists()
+                }
     return found
 
 
 def files(package: str) -> list[Path]:
-    return sorted((SRC / package).glob("*.py"))
+    """Every module of `package`, its subpackages included."""
+    return sorted((SRC / package).rglob("*.py"))
+
+
+def is_allowed(module: str, allowed: set[str]) -> bool:
+    # "ssdlab" allows `from ssdlab import __version__`, not every subpackage
+    return EVERYTHING in allowed or any(
+        module == a or (a != "ssdlab" and module.startswith(a + ".")) for a in allowed
+    )
 
 
 @pytest.mark.parametrize("package", PURE)
@@ -59,19 +128,66 @@ def test_pure_packages_touch_no_process_database_or_randomness(package: str) -> 
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
+def own_imports(path: Path) -> set[str]:
+    return {m for m in imports_of(path) if m == "ssdlab" or m.startswith("ssdlab.")}
+
+
+def pending(path: Path) -> set[str]:
+    return {m for f, m in PENDING if SRC / f == path}
+
+
 @pytest.mark.parametrize("package", sorted(ALLOWED))
 def test_ssdlab_imports_flow_one_way(package: str) -> None:
     for path in files(package):
-        own = {m for m in imports_of(path) if m == "ssdlab" or m.startswith("ssdlab.")}
-        # "ssdlab" itself allows `from ssdlab import __version__`, not every subpackage
-        bad = {
-            m
-            for m in own
-            if not any(
-                m == a or (a != "ssdlab" and m.startswith(a + ".")) for a in ALLOWED[package]
-            )
-        }
+        bad = {m for m in own_imports(path) if not is_allowed(m, ALLOWED[package])}
+        assert bad <= pending(path), (
+            f"{path.relative_to(ROOT)} imports {sorted(bad - pending(path))}, but {package}/ may "
+            f"import only {sorted(ALLOWED[package])} (the layer table of docs/architecture.md; "
+            "if the table changed, change ALLOWED in tests/unit/test_layers.py to match it)"
+        )
+
+
+def test_every_package_and_module_has_a_layer_rule() -> None:
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").exists()}
+    modules = {p.name for p in SRC.glob("*.py")}
+    assert packages <= set(ALLOWED), (
+        f"no layer rule for {sorted(packages - set(ALLOWED))}: add its row of the table in "
+        "docs/architecture.md to ALLOWED in tests/unit/test_layers.py"
+    )
+    assert modules <= set(MODULES), f"no layer rule for {sorted(modules - set(MODULES))}"
+    for name in sorted(modules):
+        path = SRC / name
+        bad = {m for m in own_imports(path) if not is_allowed(m, MODULES[name])}
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_only_the_cli_and_main_import_the_cli() -> None:
+    for path in sorted(SRC.rglob("*.py")):
+        if path.relative_to(SRC).parts[0] in {"cli", "__main__.py"}:
+            continue
+        bad = {m for m in own_imports(path) if m == "ssdlab.cli" or m.startswith("ssdlab.cli.")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}: only cli/ may"
+
+
+def test_pending_exceptions_are_still_needed() -> None:
+    for file, module in sorted(PENDING):
+        assert module in own_imports(SRC / file), (
+            f"src/ssdlab/{file} no longer imports {module}: "
+            "delete its entry from PENDING in tests/unit/test_layers.py"
+        )
+
+
+def test_no_relative_imports() -> None:
+    """Imports name their module in full (`from ssdlab.cli.args import ...`), project-wide,
+    so an import reads the same wherever it is moved and the layer rules see every one."""
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                pytest.fail(
+                    f"{path.relative_to(ROOT)}:{node.lineno} imports relatively "
+                    f"(from {'.' * node.level}{node.module or ''}): "
+                    f"write `from {_absolute(path, node)} import ...`"
+                )
 
 
 def test_no_shell_anywhere() -> None:

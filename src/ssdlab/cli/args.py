@@ -5,10 +5,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ssdlab import __version__
+from ssdlab.cli.profiles import PROFILES, spec_of
 from ssdlab.model.profile import OptionKind, ProfileSpec
 from ssdlab.model.units import format_size, parse_duration_s, parse_size_bytes
-
-from .profiles import PROFILES, spec_of
 
 EPILOG = """\
 examples:

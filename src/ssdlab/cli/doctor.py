@@ -9,13 +9,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.cli.store_access import db_path, open_db
 from ssdlab.store import runs as store
 from ssdlab.system.doctor import DoctorReport, reason_to_keep_test_file, run_doctor
 from ssdlab.system.filetarget import is_test_file_name
 from ssdlab.system.fio import remove_job_folder
 from ssdlab.system.write_gate import Removal, remove_test_file
-
-from .store_access import db_path, open_db
 
 UNKNOWN_FILE = "not removed: no run of this store created it; remove it by hand if it is yours"
 

@@ -9,6 +9,8 @@ from ssdlab.analysis.compare import MetricSamples
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
 from ssdlab.analysis.spec_match import match_spec
+from ssdlab.cli.profiles import PROFILES, document_builder_of
+from ssdlab.cli.store_access import load_profile_results, run_health
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
@@ -20,9 +22,6 @@ from ssdlab.report.quick_document import build_quick_document
 from ssdlab.report.spec_claims import spec_sections
 from ssdlab.store import runs as store
 from ssdlab.store.health import load_health_samples
-
-from .profiles import PROFILES, document_builder_of
-from .store_access import load_profile_results, run_health
 
 # health runs carry their kind as profile: a `health` check, a `watch` series, an imported log
 HEALTH_PROFILES = ("health", "watch", "import")
@@ -56,7 +55,7 @@ def run_document(
     """The report document of any stored run: a profile's own, a health run's, or the
     quick/import one."""
     if run.kind == "sim":  # simulated drives (ssdlab sim): their own document
-        from .sim import sim_document
+        from ssdlab.cli.sim import sim_document
 
         return sim_document(conn, run)
     if run.profile in HEALTH_PROFILES:

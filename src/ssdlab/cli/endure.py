@@ -17,6 +17,14 @@ from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
+from ssdlab.cli.documents import rated_endurance
+from ssdlab.cli.health import rated_from_args
+from ssdlab.cli.profiles import spec_of
+from ssdlab.cli.progress import BarProgress, LineProgress, make_progress
+from ssdlab.cli.run import build_profile_plan, emit_document, given_settings, resumable_target
+from ssdlab.cli.signals import SignalGuard
+from ssdlab.cli.specs import known_spec_sheets
+from ssdlab.cli.store_access import db_path, load_profile_results, open_db, run_id_arg
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus
@@ -39,15 +47,6 @@ from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
 from ssdlab.system.write_gate import Removal, remove_test_file
-
-from .documents import rated_endurance
-from .health import rated_from_args
-from .profiles import spec_of
-from .progress import BarProgress, LineProgress, make_progress
-from .run import build_profile_plan, emit_document, given_settings, resumable_target
-from .signals import SignalGuard
-from .specs import known_spec_sheets
-from .store_access import db_path, load_profile_results, open_db, run_id_arg
 
 PROFILE = "endurance"
 

@@ -21,6 +21,11 @@ from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
+from ssdlab.cli.documents import rated_endurance
+from ssdlab.cli.render import print_sections
+from ssdlab.cli.signals import detach_from_terminal, stop_signals, terminal_outputs
+from ssdlab.cli.specs import known_spec_sheets
+from ssdlab.cli.store_access import open_db
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunStatus
@@ -53,12 +58,6 @@ from ssdlab.system.environment import (
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import LOG_FILE_BYTES, SMALL_FILE_BYTES, read_user_file
-
-from .documents import rated_endurance
-from .render import print_sections
-from .signals import detach_from_terminal, stop_signals, terminal_outputs
-from .specs import known_spec_sheets
-from .store_access import open_db
 
 
 def _vendor_map(args: argparse.Namespace) -> VendorMap:

@@ -8,13 +8,12 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.cli.store_access import open_db
 from ssdlab.errors import ParseError
 from ssdlab.parse.benchmark_text import parse_benchmark_text
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.runner.importer import benchmark_run, fio_run, store_imported_run
 from ssdlab.system.user_files import read_user_file
-
-from .store_access import open_db
 
 MAX_IMPORT_BYTES = 64 * 2**20
 

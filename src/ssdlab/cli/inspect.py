@@ -11,6 +11,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.cli.profiles import PROFILES, document_builder_of
+from ssdlab.cli.render import print_document, print_quick_report
+from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS
@@ -18,10 +21,6 @@ from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.store import runs as store
 from ssdlab.system.write_gate import write_output
-
-from .profiles import PROFILES, document_builder_of
-from .render import print_document, print_quick_report
-from .store_access import load_profile_results, open_db, run_health, run_id_arg
 
 
 def _load_report(args: argparse.Namespace) -> QuickReport:
@@ -157,7 +156,7 @@ def _profile_document(args: argparse.Namespace) -> Document | None:
     conn = open_db(args)
     run = store.load_run(conn, run_id_arg(conn, args.run))
     if run is not None and run.kind == "sim":  # simulated drives (ssdlab sim)
-        from .sim import sim_document
+        from ssdlab.cli.sim import sim_document
 
         return sim_document(conn, run)
     if run is None or run.kind != "profile":

@@ -21,10 +21,9 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
+from ssdlab.cli.args import build_parser
 from ssdlab.errors import SsdlabError, StoreError, UsageError
 from ssdlab.system.write_gate import check_outputs
-
-from .args import build_parser
 
 Command = Callable[[argparse.Namespace, Console], int]
 # command -> (module under ssdlab.cli, function); imported only when used, to start fast
@@ -87,9 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _store_failure(args: argparse.Namespace, error: sqlite3.Error) -> StoreError:
+    from ssdlab.cli.store_access import db_path
     from ssdlab.store.db import store_failure
-
-    from .store_access import db_path
 
     return store_failure(db_path(args), error)
 

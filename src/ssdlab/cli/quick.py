@@ -9,6 +9,11 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.cli.jobs import emit_plan
+from ssdlab.cli.progress import make_progress
+from ssdlab.cli.render import print_quick_report
+from ssdlab.cli.signals import SignalGuard
+from ssdlab.cli.store_access import db_path, open_db, run_health
 from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
 from ssdlab.model.plan import Direction, Plan, QuickSettings
 from ssdlab.model.target import Target
@@ -31,12 +36,6 @@ from ssdlab.system.fio import check_ioengine, find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
-
-from .jobs import emit_plan
-from .progress import make_progress
-from .render import print_quick_report
-from .signals import SignalGuard
-from .store_access import db_path, open_db, run_health
 
 
 def _settings(args: argparse.Namespace) -> QuickSettings:

@@ -16,6 +16,10 @@ from ssdlab.analysis.compare import (
     parse_fail_rule,
 )
 from ssdlab.analysis.run_metrics import kept_figure, with_kept_figure
+from ssdlab.cli.documents import load_runs, report_parts, report_provenance, run_metrics
+from ssdlab.cli.render import print_document
+from ssdlab.cli.specs import known_spec_sheets
+from ssdlab.cli.store_access import open_db, run_id_arg
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document
@@ -23,11 +27,6 @@ from ssdlab.report.document import Document, Section, document_json, render_mark
 from ssdlab.report.html import ReportPart, render_html, render_markdown_report
 from ssdlab.report.plots import render_chart
 from ssdlab.system.write_gate import make_output_folder, write_output
-
-from .documents import load_runs, report_parts, report_provenance, run_metrics
-from .render import print_document
-from .specs import known_spec_sheets
-from .store_access import open_db, run_id_arg
 
 REGRESSION_EXIT = 4
 

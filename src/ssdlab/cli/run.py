@@ -12,6 +12,20 @@ from typing import Any
 
 from rich.console import Console
 
+from ssdlab.cli.jobs import emit_plan
+from ssdlab.cli.profiles import (
+    PROFILES,
+    analyser_of,
+    document_builder_of,
+    facts_reader_of,
+    planner_of,
+    round_check_of,
+    spec_of,
+)
+from ssdlab.cli.progress import make_progress
+from ssdlab.cli.render import print_document
+from ssdlab.cli.signals import SignalGuard
+from ssdlab.cli.store_access import db_path, load_profile_results, open_db, run_id_arg
 from ssdlab.errors import Interrupted, SsdlabError, UsageError
 from ssdlab.model.profile import (
     PlanTarget,
@@ -52,21 +66,6 @@ from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
 from ssdlab.system.write_gate import make_output_folder, write_output
-
-from .jobs import emit_plan
-from .profiles import (
-    PROFILES,
-    analyser_of,
-    document_builder_of,
-    facts_reader_of,
-    planner_of,
-    round_check_of,
-    spec_of,
-)
-from .progress import make_progress
-from .render import print_document
-from .signals import SignalGuard
-from .store_access import db_path, load_profile_results, open_db, run_id_arg
 
 
 def given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:
@@ -234,7 +233,7 @@ def _other_steps(plan: ProfilePlan) -> list[str]:
 
 def cmd_plan(args: argparse.Namespace, out: Console) -> int:
     if args.profile == "quick":
-        from .quick import cmd_plan as cmd_plan_quick
+        from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
 
         return cmd_plan_quick(args, out)
     plan, target, _spec = build_profile_plan(args)
@@ -274,7 +273,7 @@ def emit_document(out: Console, document: Document, *, plots: str | None, as_jso
 
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.profile == "endurance":
-        from .endure import cmd_endure
+        from ssdlab.cli.endure import cmd_endure
 
         return cmd_endure(args, out)
     plan, target, spec = build_profile_plan(args)
@@ -401,7 +400,7 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     if run.profile not in PROFILES:
         raise UsageError(f"this ssdlab has no profile {run.profile!r}; run {run_id} cannot resume")
     if run.profile == "endurance":
-        from .endure import resume_endurance
+        from ssdlab.cli.endure import resume_endurance
 
         return resume_endurance(args, out, run_id)
     spec = spec_of(run.profile)

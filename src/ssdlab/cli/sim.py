@@ -23,6 +23,9 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from ssdlab.cli.run import emit_document
+from ssdlab.cli.signals import SignalGuard
+from ssdlab.cli.store_access import db_path, open_db
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
@@ -50,10 +53,6 @@ from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.system.meminfo import mem_available_bytes
 from ssdlab.system.user_files import read_user_file
-
-from .run import emit_document
-from .signals import SignalGuard
-from .store_access import db_path, open_db
 
 DEFAULT_CAPACITY = 4 * 2**30
 DEFAULT_SPARE = 0.07

@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from ssdlab.cli.store_access import open_db
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.spec import SpecSheet
 from ssdlab.model.units import MB, TB, format_size
@@ -18,8 +19,6 @@ from ssdlab.parse.spec_sheet import parse_spec_sheet, render_spec_sheet
 from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.specs import StoredSpecSheet, load_spec_sheets, put_spec_sheet
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
-
-from .store_access import open_db
 
 
 def known_spec_sheets(conn: sqlite3.Connection) -> list[SpecSheet]:
