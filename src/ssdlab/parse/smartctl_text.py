@@ -385,7 +385,7 @@ def _info_capacity(state: _State, value: str, index: int) -> None:
     state.doc["user_capacity"] = {"bytes": _parse_count(match.group(1), "User Capacity")}
 
 
-def _info_sector_size(state: _State, value: str, index: int) -> None:
+def _info_sector_size(state: _State, value: str, _index: int) -> None:
     same = re.fullmatch(r"(\d+) bytes logical/physical", value)
     both = re.match(r"(\d+) bytes logical, (\d+) bytes physical", value)
     if same is not None:
@@ -395,26 +395,26 @@ def _info_sector_size(state: _State, value: str, index: int) -> None:
         state.doc["physical_block_size"] = int(both.group(2))
 
 
-def _info_wwn(state: _State, value: str, index: int) -> None:
+def _info_wwn(state: _State, value: str, _index: int) -> None:
     match = re.fullmatch(r"([0-9a-fA-F]) ([0-9a-fA-F]{6}) ([0-9a-fA-F]+)", value)
     if match is not None:
         naa, oui, unique = (int(part, 16) for part in match.groups())
         state.doc["wwn"] = {"naa": naa, "oui": oui, "id": unique}
 
 
-def _info_rotation(state: _State, value: str, index: int) -> None:
+def _info_rotation(state: _State, value: str, _index: int) -> None:
     if value == "Solid State Device":
         state.doc["rotation_rate"] = 0
     elif (rpm := re.fullmatch(r"(\d+) rpm", value)) is not None:
         state.doc["rotation_rate"] = int(rpm.group(1))
 
 
-def _info_form_factor(state: _State, value: str, index: int) -> None:
+def _info_form_factor(state: _State, value: str, _index: int) -> None:
     if not value.startswith("Unknown"):
         state.doc["form_factor"] = {"name": value}
 
 
-def _info_trim(state: _State, value: str, index: int) -> None:
+def _info_trim(state: _State, value: str, _index: int) -> None:
     parts = [part.strip() for part in value.split(",")]
     supported = parts[0] == "Available"
     trim: dict[str, bool] = {"supported": supported}
@@ -424,7 +424,7 @@ def _info_trim(state: _State, value: str, index: int) -> None:
     state.doc["trim"] = trim
 
 
-def _info_database(state: _State, value: str, index: int) -> None:
+def _info_database(state: _State, value: str, _index: int) -> None:
     state.doc["in_smartctl_database"] = value.startswith("In smartctl database")
     version = re.fullmatch(r"In smartctl database (\S+)", value)
     if version is not None:
@@ -460,7 +460,7 @@ def _info_sata_version(state: _State, value: str, index: int) -> None:
         state.doc["interface_speed"] = speeds
 
 
-def _info_local_time(state: _State, value: str, index: int) -> None:
+def _info_local_time(state: _State, value: str, _index: int) -> None:
     local: dict[str, Any] = {"asctime": value}
     parsed = parse_timestamp(value)
     if parsed is not None:
@@ -471,7 +471,7 @@ def _info_local_time(state: _State, value: str, index: int) -> None:
     state.doc["local_time"] = local
 
 
-def _info_smart_support(state: _State, value: str, index: int) -> None:
+def _info_smart_support(state: _State, value: str, _index: int) -> None:
     support = state.doc.setdefault("smart_support", {})
     if value.startswith("Available"):
         support["available"] = True
@@ -517,7 +517,7 @@ def _info_nvme_version(state: _State, value: str, index: int) -> None:
 
 
 def _info_nvme_threshold(which: str, global_key: str) -> Callable[[_State, str, int], None]:
-    def handle(state: _State, value: str, index: int) -> None:
+    def handle(state: _State, value: str, _index: int) -> None:
         celsius = re.fullmatch(r"(-?\d+) Celsius", value)
         if celsius is None:
             return

@@ -564,7 +564,8 @@ def plan_pts_hir(given: Settings, target: PlanTarget) -> ProfilePlan:
     """Purge, precondition to steady state, then the wait states and the baseline (§3.5)."""
     setup = resolve_pts("pts-hir", given, target)
     test = setup.test
-    assert test.hir is not None and test.steady_state is not None
+    assert test.hir is not None
+    assert test.steady_state is not None
     (elements,) = test.sub_tests()
     (element,) = elements
     hir = test.hir

@@ -133,6 +133,15 @@ class SimConfig:
 
 def validate_config(c: SimConfig) -> None:
     """Raise UsageError with the reason when the configuration cannot be simulated."""
+    _check_geometry(c)
+    _check_capacity(c)
+    _check_gc(c)
+    _check_slc_cache(c)
+    _check_spare_and_start(c)
+    _check_timing(c.timing)
+
+
+def _check_geometry(c: SimConfig) -> None:
     if c.page_bytes <= 0:
         raise UsageError(f"page size must be positive, not {c.page_bytes}")
     if c.page_bytes & (c.page_bytes - 1) or not MIN_PAGE_BYTES <= c.page_bytes <= MAX_PAGE_BYTES:
@@ -147,6 +156,9 @@ def validate_config(c: SimConfig) -> None:
             f"pages per block must be {MIN_PAGES_PER_BLOCK} to {MAX_PAGES_PER_BLOCK:,} "
             f"(real NAND: 64 to a few thousand), not {c.pages_per_block}"
         )
+
+
+def _check_capacity(c: SimConfig) -> None:
     if c.logical_bytes % c.page_bytes:
         raise UsageError(
             f"logical capacity {c.logical_bytes} B is not a whole number of {c.page_bytes} B "
@@ -167,6 +179,9 @@ def validate_config(c: SimConfig) -> None:
             f"{c.total_blocks * c.pages_per_block:,} physical pages of {c.page_bytes} B are more "
             f"than the simulator can number ({MAX_PAGES:,}); use a larger --page-size"
         )
+
+
+def _check_gc(c: SimConfig) -> None:
     if not isinstance(c.gc_policy, GcPolicy):
         raise UsageError(f"unknown GC policy {c.gc_policy!r}")
     if c.gc_d < 1:
@@ -176,6 +191,9 @@ def validate_config(c: SimConfig) -> None:
             "free-block thresholds need 1 ≤ low < high, not "
             f"low={c.gc_free_blocks_low} high={c.gc_free_blocks_high}"
         )
+
+
+def _check_slc_cache(c: SimConfig) -> None:
     if c.slc_static_bytes < 0:
         raise UsageError(f"static SLC size must not be negative, not {c.slc_static_bytes}")
     if (c.slc_static_bytes > 0 or c.slc_dynamic) and c.bits_per_cell == 1:
@@ -187,6 +205,9 @@ def validate_config(c: SimConfig) -> None:
             f"static SLC cache of {c.slc_static_bytes} B is larger than the drive "
             f"({c.physical_bytes} B physical at {c.bits_per_cell} bits per cell)"
         )
+
+
+def _check_spare_and_start(c: SimConfig) -> None:
     logical_blocks = math.ceil(c.logical_pages / c.pages_per_block)
     needed = logical_blocks + c.gc_free_blocks_high + 2
     if c.native_blocks < needed:
@@ -201,7 +222,9 @@ def validate_config(c: SimConfig) -> None:
         )
     if not 0 <= c.seed < 2**64:
         raise UsageError(f"seed must be in 0 … 2^64−1, not {c.seed}")
-    t = c.timing
+
+
+def _check_timing(t: Timing) -> None:
     times = (t.page_read_us, t.page_program_us, t.block_erase_us, t.slc_program_us)
     if any(not math.isfinite(x) or x < 0 for x in times):
         raise UsageError("NAND operation times must be finite and not negative")

@@ -98,11 +98,20 @@ def validate_workload(w: Workload) -> None:
     if not (math.isfinite(w.span_fraction) and 0 < w.span_fraction <= 1):
         raise UsageError(f"span must be in (0, 1], not {w.span_fraction}")
     if w.kind == "hotcold":
-        for name in ("hot_space_fraction", "hot_write_fraction"):
-            value = getattr(w, name)
-            if not (math.isfinite(value) and 0 < value < 1):
-                what = name.replace("_", " ")
-                raise UsageError(f"hot/cold {what} must be in (0, 1), not {value}")
+        _check_hot_cold(w)
+    _check_trace(w)
+
+
+def _check_hot_cold(w: Workload) -> None:
+    for name in ("hot_space_fraction", "hot_write_fraction"):
+        value = getattr(w, name)
+        if not (math.isfinite(value) and 0 < value < 1):
+            what = name.replace("_", " ")
+            raise UsageError(f"hot/cold {what} must be in (0, 1), not {value}")
+
+
+def _check_trace(w: Workload) -> None:
+    """A trace workload has trace operations with writes among them; no other kind has any."""
     if w.kind == "trace":
         if not w.trace:
             raise UsageError("a trace workload needs trace operations")
