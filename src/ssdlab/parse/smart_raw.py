@@ -43,8 +43,19 @@ def _fits(values: tuple[int, ...], bits: int) -> bool:
 
 
 def _build_raw(kind: str, g: tuple[int, ...]) -> RawValue | None:
+    """The value smartctl's `kind` of printed raw value stands for, from its numbers `g`;
+    None when the numbers do not fit the form."""
     if kind in ("dec", "hex"):
         return RawValue(g[0], True, kind)
+    if kind == "slash":
+        return _build_slash(g)
+    if kind in ("min2hour", "sec2hour", "msec24hour32", "temp10x"):
+        return _build_timed(kind, g)
+    return _build_packed(kind, g)
+
+
+def _build_packed(kind: str, g: tuple[int, ...]) -> RawValue | None:
+    """Forms that pack words or bytes into the 48-bit raw value."""
     if kind == "raw16_raw16" and _fits(g, 16):
         return RawValue(g[0] | g[2] << 16 | g[1] << 32, True, kind)
     if kind == "raw24_raw8" and _fits(g[:1], 24) and _fits(g[1:], 8):
@@ -57,15 +68,6 @@ def _build_raw(kind: str, g: tuple[int, ...]) -> RawValue | None:
         return RawValue(g[0] | g[1] << 16, False, kind)
     if kind == "minmax":
         return RawValue(g[0] & 0xFF, False, kind)
-    if kind == "slash":
-        high, low = g
-        if high == 0:
-            return RawValue(low, True, kind)
-        if low >= 1 << 24 and _fits((high,), 24) and _fits((low,), 32):
-            return RawValue(high << 32 | low, True, kind)
-        if _fits(g, 24):
-            return RawValue(high << 24 | low, False, kind)
-        return None
     if kind == "raw16" and _fits(g, 16):
         return RawValue(g[0] << 32 | g[1] << 16 | g[2], True, kind)
     if kind == "raw8" and _fits(g, 8):
@@ -73,6 +75,23 @@ def _build_raw(kind: str, g: tuple[int, ...]) -> RawValue | None:
         for byte in g:
             value = value << 8 | byte
         return RawValue(value, True, kind)
+    return None
+
+
+def _build_slash(g: tuple[int, ...]) -> RawValue | None:
+    """`HIGH/LOW`: two counters printed as one."""
+    high, low = g
+    if high == 0:
+        return RawValue(low, True, "slash")
+    if low >= 1 << 24 and _fits((high,), 24) and _fits((low,), 32):
+        return RawValue(high << 32 | low, True, "slash")
+    if _fits(g, 24):
+        return RawValue(high << 24 | low, False, "slash")
+    return None
+
+
+def _build_timed(kind: str, g: tuple[int, ...]) -> RawValue | None:
+    """Power-on times printed as hours, minutes, seconds, milliseconds; tenths of a degree."""
     if kind == "min2hour":
         hours, minutes, word2 = g
         total = hours * 60 + minutes
