@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 
 from ssdlab.errors import TargetError
-from ssdlab.model.target import FilesystemInfo, Target, TargetKind
+from ssdlab.model.target import DeviceIdentity, FilesystemInfo, Target, TargetKind
 from ssdlab.model.units import MiB, describe_bytes, format_size
 from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
 from ssdlab.plan.jobfile import check_fio_path
@@ -148,6 +148,28 @@ def resolve_file_target(
     """
     path = Path(requested).expanduser().absolute()
     check_fio_path(str(path))
+    folder, test_file, created, reuses = _choose_test_file(path, requested, size_bytes, writes)
+    check_fio_path(str(test_file))
+    filesystem = _check_folder(folder, requested, created=created, direct_io=direct_io)
+    _check_free_space(filesystem, test_file, size_bytes)
+    return Target(
+        kind=TargetKind.FILE,
+        path=str(test_file),
+        size_bytes=size_bytes,
+        requested=requested,
+        created_file=created,
+        reuses_test_file=reuses,
+        direct_io=direct_io,
+        device=_device_under(folder),
+        filesystem=filesystem,
+        warnings=tuple(_file_target_warnings(filesystem, size_bytes, direct_io=direct_io)),
+    )
+
+
+def _choose_test_file(
+    path: Path, requested: str, size_bytes: int, writes: bool
+) -> tuple[Path, Path, bool, bool]:
+    """(folder, test file, created?, reuses a kept test file?) for the path the user gave."""
     reuses = False
     if os.path.islink(path) and not path.exists():
         raise TargetError(
@@ -173,7 +195,14 @@ def resolve_file_target(
                 )
             raise TargetError(f"{path.parent} does not exist; give an existing directory")
         folder, test_file, created = path.parent, path, True
-    check_fio_path(str(test_file))
+    return folder, test_file, created, reuses
+
+
+def _check_folder(
+    folder: Path, requested: str, *, created: bool, direct_io: bool
+) -> FilesystemInfo:
+    """The test file's filesystem, refused when read-only, the kernel's own, or (for direct
+    I/O) refusing O_DIRECT."""
     if not os.access(folder, os.W_OK) or os.statvfs(folder).f_flag & os.ST_RDONLY:
         raise TargetError(
             f"{folder} is read-only (or not writable by you); give a writable directory"
@@ -194,6 +223,10 @@ def resolve_file_target(
                 "cache with --buffered (numbers then include caching), or choose a directory "
                 "on a filesystem that supports direct I/O"
             )
+    return filesystem
+
+
+def _check_free_space(filesystem: FilesystemInfo, test_file: Path, size_bytes: int) -> None:
     existing = test_file.stat().st_size if test_file.exists() else 0
     needed = max(0, size_bytes - existing) + FREE_SPACE_MARGIN_BYTES
     if filesystem.free_bytes is not None and filesystem.free_bytes < needed:
@@ -202,6 +235,11 @@ def resolve_file_target(
             f"{format_size(size_bytes)} test file needs {describe_bytes(needed)} with a margin; "
             "free some space or choose a smaller --size"
         )
+
+
+def _file_target_warnings(
+    filesystem: FilesystemInfo, size_bytes: int, *, direct_io: bool
+) -> list[str]:
     warnings = filesystem_warnings(filesystem)
     if not direct_io:
         memory = _memory_bytes()
@@ -210,22 +248,15 @@ def resolve_file_target(
                 f"--buffered with a {format_size(size_bytes)} test file on a machine with "
                 f"{format_size(memory)} of memory: reads may come from the page cache"
             )
-    device = None
+    return warnings
+
+
+def _device_under(folder: Path) -> DeviceIdentity | None:
+    """The whole disk the folder's filesystem is on, when there is one and it can be read."""
     name = block_device_of_path(str(folder))
-    if name is not None:
-        try:
-            device = read_device_identity(whole_disk_of(name))
-        except OSError:
-            device = None
-    return Target(
-        kind=TargetKind.FILE,
-        path=str(test_file),
-        size_bytes=size_bytes,
-        requested=requested,
-        created_file=created,
-        reuses_test_file=reuses,
-        direct_io=direct_io,
-        device=device,
-        filesystem=filesystem,
-        warnings=tuple(warnings),
-    )
+    if name is None:
+        return None
+    try:
+        return read_device_identity(whole_disk_of(name))
+    except OSError:
+        return None
