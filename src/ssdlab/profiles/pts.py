@@ -370,6 +370,32 @@ def _merge(where: str, base: Mapping[str, Any], overrides: Mapping[str, Any]) ->
     return merged
 
 
+def _matrix(
+    where: str, entry: Mapping[str, Any], per_sub_test: bool
+) -> tuple[Pattern | None, tuple[int, ...], tuple[int, ...]]:
+    """A test's access pattern, read/write mixes and block sizes (none for a test without a
+    matrix), each list non-empty and without repeats."""
+    if not ("pattern" in entry or "rwmix_read_pct" in entry or "block_sizes" in entry):
+        if per_sub_test:
+            raise ValueError(f"{where}: block_size_per_sub_test without block sizes")
+        return None, (), ()
+    pattern = _enum(f"{where}.pattern", Pattern, entry.get("pattern"))
+    mixes = tuple(
+        _mix(f"{where}.rwmix_read_pct", m)
+        for m in _list(f"{where}.rwmix_read_pct", entry.get("rwmix_read_pct"))
+    )
+    sizes = tuple(
+        _size(f"{where}.block_sizes", s)
+        for s in _list(f"{where}.block_sizes", entry.get("block_sizes"))
+    )
+    for label, values in (("rwmix_read_pct", mixes), ("block_sizes", sizes)):
+        if not values:
+            raise ValueError(f"{where}.{label} is empty")
+        if len(set(values)) != len(values):
+            raise ValueError(f"{where}.{label} repeats a value: {list(values)}")
+    return pattern, mixes, sizes
+
+
 def _test(
     where: str,
     name: str,
@@ -384,27 +410,7 @@ def _test(
     per_sub_test = _bool(
         f"{where}.block_size_per_sub_test", entry.get("block_size_per_sub_test", False)
     )
-    pattern: Pattern | None = None
-    mixes: tuple[int, ...] = ()
-    sizes: tuple[int, ...] = ()
-    if "pattern" in entry or "rwmix_read_pct" in entry or "block_sizes" in entry:
-        pattern = _enum(f"{where}.pattern", Pattern, entry.get("pattern"))
-        mixes = tuple(
-            _mix(f"{where}.rwmix_read_pct", m)
-            for m in _list(f"{where}.rwmix_read_pct", entry.get("rwmix_read_pct"))
-        )
-        sizes = tuple(
-            _size(f"{where}.block_sizes", s)
-            for s in _list(f"{where}.block_sizes", entry.get("block_sizes"))
-        )
-        for label, values in (("rwmix_read_pct", mixes), ("block_sizes", sizes)):
-            if not values:
-                raise ValueError(f"{where}.{label} is empty")
-            if len(set(values)) != len(values):
-                raise ValueError(f"{where}.{label} repeats a value: {list(values)}")
-    elif per_sub_test:
-        raise ValueError(f"{where}: block_size_per_sub_test without block sizes")
-
+    pattern, mixes, sizes = _matrix(where, entry, per_sub_test)
     tracking = tuple(
         _tracking(f"{where}.tracking[{i}]", t, mixes, sizes, per_sub_test)
         for i, t in enumerate(_list(f"{where}.tracking", entry.get("tracking", [])))
