@@ -82,26 +82,41 @@ def choose_purge(requested: str, support: PurgeSupport, device: str | None = Non
         "none": True,
     }
     if requested != "auto":
-        if available[requested] is False:
-            raise UsageError(f"--purge {requested}: this device does not offer it")
-        if available[requested] is None:
-            raise UsageError(
-                f"--purge {requested}: ssdlab cannot tell whether this device offers it; "
-                "choose another method or 'auto'"
-            )
-        return PurgeChoice(requested, requested in CONFORMANT, "chosen with --purge")
+        return _requested_purge(requested, available[requested])
     if partition:
-        why = (
-            f"a drive purge would erase all of {_node(support.whole_drive or '')}, not just "
-            "this partition"
-        )
-        if support.discard:
-            return PurgeChoice("trim", False, f"{why}; every block is discarded instead")
-        return PurgeChoice(
-            "zero", False, f"{why} and it offers no discard; it is filled with zeros instead"
-        )
+        return _partition_purge(support)
     if support.nvme_other_namespaces:
         available["nvme-format"] = False
+    return _auto_purge(support, available)
+
+
+def _requested_purge(requested: str, offered: bool | None) -> PurgeChoice:
+    """The method named with --purge, when the device offers it."""
+    if offered is False:
+        raise UsageError(f"--purge {requested}: this device does not offer it")
+    if offered is None:
+        raise UsageError(
+            f"--purge {requested}: ssdlab cannot tell whether this device offers it; "
+            "choose another method or 'auto'"
+        )
+    return PurgeChoice(requested, requested in CONFORMANT, "chosen with --purge")
+
+
+def _partition_purge(support: PurgeSupport) -> PurgeChoice:
+    """'auto' on a partition: never a drive purge, which would erase the other partitions."""
+    why = (
+        f"a drive purge would erase all of {_node(support.whole_drive or '')}, not just "
+        "this partition"
+    )
+    if support.discard:
+        return PurgeChoice("trim", False, f"{why}; every block is discarded instead")
+    return PurgeChoice(
+        "zero", False, f"{why} and it offers no discard; it is filled with zeros instead"
+    )
+
+
+def _auto_purge(support: PurgeSupport, available: dict[str, bool | None]) -> PurgeChoice:
+    """'auto' on a whole drive: its own purge, else TRIM, else a zero fill."""
     for method in ("nvme-format", "ata-secure-erase", "scsi-format"):
         if available[method]:
             return PurgeChoice(method, True, "the drive's own purge")
