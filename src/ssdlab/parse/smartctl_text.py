@@ -311,6 +311,19 @@ def _dispatch(state: _State, index: int) -> int:
     if (revision := _ATTR_REVISION.fullmatch(line)) is not None:
         state.doc.setdefault("ata_smart_attributes", {})["revision"] = int(revision.group(1))
         return index + 1
+    if (after_block := _read_block(state, index, line)) is not None:
+        return after_block
+    if _read_sct_line(state, index, line):
+        return index + 1
+    if state.section == "INFORMATION" and (pair := _KEY_VALUE.fullmatch(line)) is not None:
+        _take(state, index)
+        _read_info(state, " ".join(pair.group("key").split()), pair.group("value"), index)
+    return index + 1
+
+
+def _read_block(state: _State, index: int, line: str) -> int | None:
+    """When `line` opens a table (attributes, Device Statistics, NVMe log), read it and return
+    the line after it; else None."""
     if _ATTR_HEADER_OLD.fullmatch(line) or _ATTR_HEADER_BRIEF.fullmatch(line):
         _once(state, "SMART attribute table", index)
         return _read_attributes(state, index + 1, brief=bool(_ATTR_HEADER_BRIEF.fullmatch(line)))
@@ -320,6 +333,11 @@ def _dispatch(state: _State, index: int) -> int:
     if (nvme_log := _NVME_LOG.fullmatch(line)) is not None:
         _once(state, "NVMe SMART/Health log", index)
         return _read_nvme_log(state, index + 1, nvme_log.group("nsid"))
+    return None
+
+
+def _read_sct_line(state: _State, index: int, line: str) -> bool:
+    """Take `line` when it is an SCT status temperature line; say whether it was."""
     for pattern, keys in _SCT_LINES:
         if (sct := pattern.fullmatch(line)) is not None:
             _take(state, index)
@@ -327,11 +345,8 @@ def _dispatch(state: _State, index: int) -> int:
                 if value != "?":
                     state.doc.setdefault("temperature", {})[key] = int(value)
             state.ata.append("SCT status")
-            return index + 1
-    if state.section == "INFORMATION" and (pair := _KEY_VALUE.fullmatch(line)) is not None:
-        _take(state, index)
-        _read_info(state, " ".join(pair.group("key").split()), pair.group("value"), index)
-    return index + 1
+            return True
+    return False
 
 
 def _read_banner(state: _State, banner: re.Match[str]) -> None:
@@ -676,6 +691,21 @@ def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
     return index + 1
 
 
+def _power_on_time(doc: dict[str, Any], raw: RawValue) -> None:
+    """power_on_time from attribute 9's raw value, as smartctl derives it."""
+    if raw.kind in ("min2hour", "sec2hour", "msec24hour32") and raw.hours is not None:
+        if raw.hours <= 0xFFFFFF and not (
+            raw.kind == "min2hour" and raw.exact and raw.value and raw.value >> 32
+        ):
+            doc.setdefault("power_on_time", {})["hours"] = raw.hours
+            if raw.minutes is not None and raw.minutes < 60:
+                doc["power_on_time"]["minutes"] = raw.minutes
+    elif raw.kind in ("dec", "raw16_raw16", "raw24_raw8") and raw.value is not None:
+        hours = raw.value & 0xFFFFFFFF if raw.kind == "raw24_raw8" else raw.value
+        if hours <= 0xFFFFFF:
+            doc.setdefault("power_on_time", {})["hours"] = hours
+
+
 def _attribute_globals(
     doc: dict[str, Any], table: list[dict[str, Any]], raws: dict[int, RawValue]
 ) -> None:
@@ -683,18 +713,7 @@ def _attribute_globals(
     by_id = {entry["id"]: entry for entry in table}
     hours_entry = by_id.get(9)
     if hours_entry is not None and hours_entry["name"].startswith("Power_On_"):
-        raw = raws[9]
-        if raw.kind in ("min2hour", "sec2hour", "msec24hour32") and raw.hours is not None:
-            if raw.hours <= 0xFFFFFF and not (
-                raw.kind == "min2hour" and raw.exact and raw.value and raw.value >> 32
-            ):
-                doc.setdefault("power_on_time", {})["hours"] = raw.hours
-                if raw.minutes is not None and raw.minutes < 60:
-                    doc["power_on_time"]["minutes"] = raw.minutes
-        elif raw.kind in ("dec", "raw16_raw16", "raw24_raw8") and raw.value is not None:
-            hours = raw.value & 0xFFFFFFFF if raw.kind == "raw24_raw8" else raw.value
-            if hours <= 0xFFFFFF:
-                doc.setdefault("power_on_time", {})["hours"] = hours
+        _power_on_time(doc, raws[9])
     cycles_entry = by_id.get(12)
     if cycles_entry is not None and cycles_entry["name"] == "Power_Cycle_Count":
         cycles = raws[12]
