@@ -16,13 +16,12 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.profiles.endurance import analyse_endurance
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.cli.documents import rated_endurance
 from ssdlab.cli.health import rated_from_args
-from ssdlab.cli.profiles import spec_of
-from ssdlab.cli.progress import BarProgress, LineProgress, make_progress
 from ssdlab.cli.run import build_profile_plan, emit_document, given_settings, resumable_target
-from ssdlab.cli.signals import SignalGuard
+from ssdlab.cli.run_session import session_for
 from ssdlab.cli.specs import known_spec_sheets
 from ssdlab.cli.store_access import db_path, load_profile_results, open_db, run_id_arg
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
@@ -30,19 +29,17 @@ from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
 from ssdlab.plan.profile import resolve_profile_settings
-from ssdlab.report.endurance import analyse_endurance, build_endurance_document
+from ssdlab.registry import profile_record
+from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import FACTS_FINDING, ProfileOutcome
+from ssdlab.runner.session import HealthSource, RunCalls
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
-from ssdlab.system.devicetarget import check_device_writes
-from ssdlab.system.environment import collect_environment
-from ssdlab.system.fio import find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
-from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.targetfacts import read_target_facts
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
@@ -79,38 +76,20 @@ def _health_source(
     )
 
 
-def _runner(
-    conn: sqlite3.Connection,
-    settings: Mapping[str, object],
-    health: Callable[[], HealthReading] | None,
-    processes: ProcessRunner,
-) -> tuple[EnduranceRunner, LineProgress | BarProgress, str]:
-    """The runner, its progress display, and fio's version text."""
+def _calls(settings: Mapping[str, object], health: HealthSource | None) -> RunCalls:
+    """The endurance runner (its health sampler and safety limits) and the profile's parts."""
     every = settings.get("health_every")
     limit = settings.get("max_temperature")
-    progress = make_progress(sys.stderr)
-    fio = find_fio(processes)
-    runner = EnduranceRunner(
-        conn,
-        fio,
-        progress,
-        processes,
+    runner = functools.partial(
+        EnduranceRunner,
         health_source=health,
         health_every_s=float(every) if isinstance(every, int | float) else 300.0,
         max_temperature_c=float(limit) if isinstance(limit, int | float) else 70.0,
     )
-    return runner, progress, fio.version_text
+    return RunCalls(read_facts=read_target_facts, analyse=analyse_endurance, runner=runner)
 
 
-def _exit_now(runner: EnduranceRunner) -> Callable[[], None]:
-    def exit_now() -> None:
-        runner.kill()
-        sys.stderr.write(
-            "\nssdlab: stopped at once; 'ssdlab endure --resume RUN' continues the run\n"
-        )
-        os._exit(130)
-
-    return exit_now
+RESUME_ADVICE = "'ssdlab endure --resume RUN' continues the run"
 
 
 def cmd_endure(args: argparse.Namespace, out: Console) -> int:
@@ -134,32 +113,21 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
         if found is not None:
             return resume_endurance(args, out, found.run_id)
     plan, target, _spec = build_profile_plan(args)
-    refuse_while_fio_writes(target.path)
-    database = db_path(args)
-    if plan.destructive:
-        check_device_writes(target, args.destroy_data, database)
-    conn = open_db(args)
-    processes = ProcessRunner()
-    settings = dict(plan.settings)
-    health = _health_source(settings, target, processes)
-    runner, progress, fio_version = _runner(conn, settings, health, processes)
-    device_id = store.upsert_device(conn, target.device) if target.device else None
-    environment = collect_environment(fio_version)
-    with SignalGuard(runner.request_stop, _exit_now(runner)), progress:
-        outcome = runner.execute(
-            plan,
-            target,
-            environment,
-            device_id=device_id,
-            keep_file=True,  # a stopped run resumes on the same file
-            read_health=health,
-            read_facts=functools.partial(read_target_facts, target, processes),
-            analyse=analyse_endurance,
-            check_round=runner.check_iteration,
-        )
+    session = session_for(args)
+    session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
+    health = _health_source(dict(plan.settings), target, session.processes)
+    outcome = session.run(
+        plan,
+        target,
+        _calls(dict(plan.settings), health),
+        keep_file=True,  # a stopped run resumes on the same file
+        read_health=health,
+        hard_exit_advice=RESUME_ADVICE,
+    )
+    conn = session.conn
     if outcome.status is RunStatus.COMPLETE and target.created_file and not args.keep:
         _remove_test_file(conn, outcome.run_id, target.path)
-    return _finish(args, out, conn, outcome, database)
+    return _finish(args, out, conn, outcome, session.database)
 
 
 def _remove_test_file(conn: sqlite3.Connection, run_id: int, path: str) -> None:
@@ -175,7 +143,7 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
             "--continue needs a block device or a file path as the target, not a directory: a "
             "directory gets a new test file each time, so the run could never be found again"
         )
-    spec = spec_of(PROFILE)
+    spec = profile_record(PROFILE).spec
     wanted = store.to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
     where = os.path.realpath(args.target)
     for run in store.list_runs(conn):
@@ -197,35 +165,29 @@ def _endurance_run(conn: sqlite3.Connection, run_id: int, other: str) -> RunReco
 
 
 def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int:
-    database = db_path(args)
-    conn = open_db(args)
+    session = session_for(args)
+    conn = session.conn
     run = _endurance_run(conn, run_id, f"'ssdlab resume {run_id}' continues it")
     if run.status.value not in ("interrupted", "failed"):
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
     plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
     target = resumable_target(run)
-    refuse_while_fio_writes(target.path)
-    if plan.destructive:
-        check_device_writes(target, args.destroy_data, database)
-    processes = ProcessRunner()
+    session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     settings = dict(plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
-    health = _health_source(settings, target, processes, skip=replayed)
-    runner, progress, _fio_version = _runner(conn, settings, health, processes)
+    health = _health_source(settings, target, session.processes, skip=replayed)
     facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
-    with SignalGuard(runner.request_stop, _exit_now(runner)), progress:
-        outcome = runner.resume(
-            plan,
-            run_id,
-            target,
-            dict(facts) if isinstance(facts, dict) else {},
-            keep_file=True,
-            analyse=analyse_endurance,
-            check_round=runner.check_iteration,
-        )
+    outcome = session.resume(
+        plan,
+        run_id,
+        target,
+        dict(facts) if isinstance(facts, dict) else {},
+        _calls(settings, health),
+        hard_exit_advice=RESUME_ADVICE,
+    )
     if outcome.status is RunStatus.COMPLETE and not getattr(args, "keep", False):
         _remove_test_file(conn, run_id, target.path)  # the test file the run made, if any
-    return _finish(args, out, conn, outcome, database)
+    return _finish(args, out, conn, outcome, session.database)
 
 
 STOP_OPTIONS = ("for_time", "until_written", "until_wear")

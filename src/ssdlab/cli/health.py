@@ -5,14 +5,12 @@ import argparse
 import dataclasses
 import json
 import os
-import signal
-import socket
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 from rich.console import Console
@@ -23,7 +21,7 @@ from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
 from ssdlab.cli.documents import rated_endurance
 from ssdlab.cli.render import print_sections
-from ssdlab.cli.signals import detach_from_terminal, stop_signals, terminal_outputs
+from ssdlab.cli.run_session import session_for
 from ssdlab.cli.specs import known_spec_sheets
 from ssdlab.cli.store_access import open_db
 from ssdlab.errors import ParseError, SsdlabError, UsageError
@@ -41,6 +39,8 @@ from ssdlab.report.health import (
     series_sections,
     wear_sections,
 )
+from ssdlab.runner.run_row import RunHeader
+from ssdlab.runner.session import RunSession
 from ssdlab.store import runs as store
 from ssdlab.store.health import (
     add_health_sample,
@@ -87,11 +87,10 @@ def rated_from_args(
     )
 
 
-def _new_run(conn: sqlite3.Connection, kind: str, target: str, settings: dict[str, Any]) -> int:
+def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, Any]) -> int:
     environment = collect_environment(tool_version("fio"))
-    return store.create_run(
-        conn,
-        store.NewRun(
+    return session.create_run(
+        RunHeader(
             kind=kind,
             profile=kind,
             profile_version=1,
@@ -99,16 +98,10 @@ def _new_run(conn: sqlite3.Connection, kind: str, target: str, settings: dict[st
             target_kind="device" if target.startswith("/dev/") else "file",
             target_path=target,
             target_json=json.dumps({"path": target}),
-            device_id=None,
             settings_json=json.dumps(settings, sort_keys=True),
             plan_json="{}",
             environment_json=store.to_json(environment),
-            started_at_s=time.time(),
-            host=socket.gethostname(),
-            pid=os.getpid(),
-            boot_id=read_boot_id(),
-            pid_namespace=read_pid_namespace(),
-        ),
+        )
     )
 
 
@@ -174,15 +167,16 @@ def cmd_health(args: argparse.Namespace, out: Console) -> int:
     if not args.target and not args.import_log:
         raise UsageError("name a block device or a saved smartctl/nvme-cli file, or --import LOG")
     _elapsed_s(args)
-    conn = open_db(args)
+    session = session_for(args)
+    conn = session.conn
     if args.import_log or not is_block_device_path(args.target):
         path = args.import_log or args.target
         samples = samples_from_file(path, args)
-        run_id = _new_run(conn, "import", os.path.abspath(path), {"source": path})
+        run_id = _new_run(session, "import", os.path.abspath(path), {"source": path})
         ids = [add_health_sample(conn, run_id, "import", s) for s in samples]
         store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
         return _show_samples(args, out, samples, ids)
-    run_id = _new_run(conn, "health", os.path.realpath(args.target), {})
+    run_id = _new_run(session, "health", os.path.realpath(args.target), {})
     reading = _live_reading(args.target, args)
     sample_id = _store_reading(conn, run_id, "check", reading)
     status = RunStatus.COMPLETE if reading.sample else RunStatus.FAILED
@@ -244,15 +238,16 @@ def _show_samples(
 
 
 def _sample_for_wear(
-    conn: sqlite3.Connection, text: str, args: argparse.Namespace
+    session: RunSession, text: str, args: argparse.Namespace
 ) -> tuple[HealthSample, str]:
+    conn = session.conn
     if text.isdigit():
         stored = load_health_sample(conn, int(text))
         if stored is None:
             raise UsageError(f"there is no stored health sample {text}")
         return stored.sample, f"sample {text}"
     if is_block_device_path(text):
-        run_id = _new_run(conn, "health", os.path.realpath(text), {})
+        run_id = _new_run(session, "health", os.path.realpath(text), {})
         reading = _live_reading(text, args)
         sample_id = _store_reading(conn, run_id, "check", reading)
         store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
@@ -267,9 +262,10 @@ def _sample_for_wear(
 
 def cmd_wear(args: argparse.Namespace, out: Console) -> int:
     elapsed_s = _elapsed_s(args)
-    conn = open_db(args)
-    before, before_name = _sample_for_wear(conn, args.before, args)
-    after, after_name = _sample_for_wear(conn, args.after, args)
+    session = session_for(args)
+    conn = session.conn
+    before, before_name = _sample_for_wear(session, args.before, args)
+    after, after_name = _sample_for_wear(session, args.after, args)
     report = compare_samples(
         before,
         after,
@@ -295,8 +291,9 @@ def cmd_wear(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def _watch_run(conn: sqlite3.Connection, device: str, every_s: float, new: bool) -> int:
+def _watch_run(session: RunSession, device: str, every_s: float, new: bool) -> int:
     """The watch run to append to: the last one for this device, unless --new."""
+    conn = session.conn
     if not new:
         for run in store.list_runs(conn):
             if run.kind == "watch" and run.target_path == device and run.status.value != "running":
@@ -304,50 +301,41 @@ def _watch_run(conn: sqlite3.Connection, device: str, every_s: float, new: bool)
                     conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace()
                 )
                 return run.run_id
-    return _new_run(conn, "watch", device, {"every_s": every_s})
+    return _new_run(session, "watch", device, {"every_s": every_s})
 
 
 def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     if not is_block_device_path(args.device):
         raise UsageError(f"{args.device} is not a block device")
     device = os.path.realpath(args.device)
-    conn = open_db(args)
-    run_id = _watch_run(conn, device, args.every, args.new)
-    stop: dict[str, str | None] = {"requested": None}
-    terminals = terminal_outputs()
-
-    def request_stop(signum: int, frame: FrameType | None) -> None:
-        if signum == signal.SIGHUP:
-            detach_from_terminal(terminals)  # the terminal is gone: print nowhere, not fail
-        stop["requested"] = stop["requested"] or signal.Signals(signum).name
-
-    handled = stop_signals()
-    previous = [signal.signal(s, request_stop) for s in handled]
+    session = session_for(args)
+    conn = session.conn
+    run_id = _watch_run(session, device, args.every, args.new)
+    stop = threading.Event()
+    guard = session.guard(stop.set, stop.set, advice=None)  # every signal ends the watch
     started = time.monotonic()
     taken = 0
     try:
-        while not stop["requested"]:
-            reading = _live_reading(device, args)
-            sample_id = _store_reading(conn, run_id, "watch", reading)
-            taken += 1
-            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-            if reading.sample is not None:
-                out.print(f"{stamp} sample {sample_id}: {_watch_line(reading.sample)}")
-            else:
-                out.print(f"{stamp} no sample: {'; '.join(reading.notes)}", highlight=False)
-            if args.count and taken >= args.count:
-                break
-            deadline = time.monotonic() + args.every
-            if args.duration is not None and deadline - started > args.duration:
-                break
-            while not stop["requested"] and time.monotonic() < deadline:
-                time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
+        with guard:
+            while not stop.is_set():
+                reading = _live_reading(device, args)
+                sample_id = _store_reading(conn, run_id, "watch", reading)
+                taken += 1
+                stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+                if reading.sample is not None:
+                    out.print(f"{stamp} sample {sample_id}: {_watch_line(reading.sample)}")
+                else:
+                    out.print(f"{stamp} no sample: {'; '.join(reading.notes)}", highlight=False)
+                if args.count and taken >= args.count:
+                    break
+                deadline = time.monotonic() + args.every
+                if args.duration is not None and deadline - started > args.duration:
+                    break
+                while not stop.is_set() and time.monotonic() < deadline:
+                    time.sleep(min(0.5, max(0.0, deadline - time.monotonic())))
     finally:
-        for signum, handler in zip(handled, previous, strict=True):
-            signal.signal(signum, handler)
-        if stop["requested"] == "SIGHUP":
-            signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the shell may pass the hangup on
-        reason = f"stopped by a signal ({stop['requested']})" if stop["requested"] else None
+        signal_name = guard.first_signal
+        reason = f"stopped by a signal ({signal_name})" if signal_name else None
         store.finish_run(conn, run_id, RunStatus.COMPLETE, reason, time.time())
     series = [s.sample for s in load_health_samples(conn, run_id=run_id)]
     out.print(f"watch run {run_id}: {len(series)} samples stored", highlight=False)

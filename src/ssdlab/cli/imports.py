@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError
 from ssdlab.parse.benchmark_text import parse_benchmark_text
 from ssdlab.parse.fio_json import parse_fio_json
@@ -47,7 +47,7 @@ def cmd_import(args: argparse.Namespace, out: Console) -> int:
             imported = benchmark_run(parse_benchmark_text(text), origin)
         except ParseError as error:
             raise ParseError(f"{origin}: {error}") from None
-    conn = open_db(args)
+    conn = session_for(args).conn
     run_id = store_imported_run(conn, imported, text, origin, time.time())
     if args.json:
         doc = {

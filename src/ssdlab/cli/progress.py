@@ -16,19 +16,14 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ssdlab.model.units import format_size
+from ssdlab.model.profile import ProfileStep, StepRole
 from ssdlab.report.quick import fmt_mb
 from ssdlab.runner.events import (
     Event,
     Notice,
-    PassFinished,
-    PassStarted,
     Pausing,
-    PrepareFinished,
-    PrepareStarted,
     ProfileRunStarted,
     RoundFinished,
-    RunStarted,
     StepFinished,
     StepProgress,
     StepStarted,
@@ -36,10 +31,12 @@ from ssdlab.runner.events import (
 from ssdlab.runner.profile import step_count
 
 
-def _pass_name(event: PassStarted) -> str:
-    planned = event.planned
-    which = "warm-up" if planned.warmup else f"pass {planned.pass_index}"
-    return f"{planned.test.label} {planned.test.direction.value} {which}"
+def step_title(step: ProfileStep) -> str:
+    """A step as the progress display names it; a quick test's passes say which pass."""
+    if step.round_index is None:
+        return step.label
+    which = "warm-up" if step.role is StepRole.WARMUP else f"pass {step.round_index}"
+    return f"{step.label} {step.direction} {which}"
 
 
 class LineProgress:
@@ -57,19 +54,8 @@ class LineProgress:
 
     def __call__(self, event: Event) -> None:
         text = None
-        if isinstance(event, RunStarted):
-            text = (
-                f"run {event.run_id}: {len(event.plan.passes)} passes, about "
-                f"{event.estimated_s:.0f} s of measuring and pauses"
-            )
-        elif isinstance(event, PrepareStarted):
-            text = f"preparing the test file ({format_size(event.size_bytes)})"
-        elif isinstance(event, PassStarted):
-            text = f"[{event.number}/{event.total}] {_pass_name(event)}"
-        elif isinstance(event, PassFinished):
-            text = f"    {fmt_mb(event.step.bw_bytes_per_s)} MB/s, {event.step.iops:.0f} IOPS"
-        elif isinstance(event, Pausing):
-            text = f"pausing {event.seconds:g} s between tests"
+        if isinstance(event, Pausing):
+            text = f"pausing {event.seconds:g} s"
         elif isinstance(event, Notice):
             text = f"warning: {event.text}"
         elif isinstance(event, ProfileRunStarted):
@@ -85,7 +71,7 @@ class LineProgress:
             text = f"    {event.summary}" + (" — stopping" if event.stop else "")
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
-            text = f"{event.counter} {event.step.label}"
+            text = f"{event.counter} {step_title(event.step)}"
         elif isinstance(event, StepProgress):
             tenth = int(event.fraction * 10)
             if tenth > self._last_tenth:
@@ -150,36 +136,12 @@ class BarProgress:
 
     def __call__(self, event: Event) -> None:
         with self._lock:
-            if isinstance(event, RunStarted):
-                self._run_task = self._progress.add_task(
-                    f"run {event.run_id}", total=max(event.estimated_s, 0.1)
-                )
-            elif isinstance(event, PrepareStarted):
-                self._console.print(f"preparing the test file ({format_size(event.size_bytes)})…")
-            elif isinstance(event, PassStarted):
-                if self._pass_task is None:
-                    self._pass_task = self._progress.add_task("", total=event.duration_s)
-                self._progress.reset(
-                    self._pass_task,
-                    description=f"[{event.number}/{event.total}] {_pass_name(event)}",
-                    total=event.duration_s,
-                    completed=0,
-                )
-                self._pass_started = time.monotonic()
-                self._pass_duration = event.duration_s
-            elif isinstance(event, PassFinished):
-                self._done_s += self._pass_duration
-                self._pass_started = None
-                if self._run_task is not None:
-                    self._progress.update(self._run_task, completed=self._done_s)
-            elif isinstance(event, Pausing):
-                self._done_s += event.seconds
+            if isinstance(event, Pausing):
+                self._console.print(f"pausing {event.seconds:g} s")
             elif isinstance(event, Notice):
                 self._console.print(f"[yellow]warning:[/yellow] {event.text}")
             elif isinstance(event, ProfileRunStarted | StepStarted | StepProgress | StepFinished):
                 self._on_step_event(event)
-            elif isinstance(event, PrepareFinished):
-                self._console.print(f"test file ready in {event.elapsed_s:.1f} s")
             elif isinstance(event, RoundFinished):
                 stop = " — stopping" if event.stop else ""
                 self._console.print(f"{event.summary}{stop}")
@@ -201,7 +163,7 @@ class BarProgress:
                 self._pass_task = self._progress.add_task("", total=1.0)
             self._progress.reset(
                 self._pass_task,
-                description=f"{event.counter} {event.step.label}",
+                description=f"{event.counter} {step_title(event.step)}",
                 total=duration if timed else 1.0,
                 completed=0,
             )

@@ -1,44 +1,48 @@
 """`ssdlab quick` and `ssdlab plan quick`: resolve the target, plan, check safety, run, show."""
 
 import argparse
-import functools
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.progress import make_progress
 from ssdlab.cli.render import print_quick_report
-from ssdlab.cli.signals import SignalGuard
-from ssdlab.cli.store_access import db_path, open_db, run_health
+from ssdlab.cli.run_session import session_for
+from ssdlab.cli.store_access import run_health
 from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
-from ssdlab.model.plan import Direction, Plan, QuickSettings
+from ssdlab.model.plan import Direction, QuickSettings
+from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.target import Target
 from ssdlab.plan.jobfile import render_job
-from ssdlab.plan.quick import describe_pass, parse_mode, plan_quick, resolve_settings
-from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.plan.quick import (
+    PREPARE_KEY,
+    parse_mode,
+    plan_quick,
+    quick_settings_of,
+    resolve_settings,
+)
+from ssdlab.profiles.quick import SPEC, load_quick_profile
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import quick_json
-from ssdlab.runner.quick import QuickRunner
+from ssdlab.runner.profile import ProfileOutcome
+from ssdlab.runner.session import RunCalls, RunSession
 from ssdlab.store import runs as store
 from ssdlab.system.devicetarget import (
-    check_device_writes,
     is_block_device_path,
     resolve_device_target,
     with_loop_warnings,
 )
-from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import resolve_file_target
-from ssdlab.system.fio import check_ioengine, find_fio
-from ssdlab.system.health import HealthReading, read_health
-from ssdlab.system.openers import refuse_while_fio_writes
-from ssdlab.system.process import ProcessRunner
 
 
 def _settings(args: argparse.Namespace) -> QuickSettings:
+    """The command line's values; one not given is the preset's, else the option table's."""
+
+    def text(name: str) -> str:
+        given = getattr(args, name)
+        return str(SPEC.option(name).default if given is None else given)
+
     return resolve_settings(
         load_quick_profile(),
         preset=args.preset,
@@ -46,10 +50,10 @@ def _settings(args: argparse.Namespace) -> QuickSettings:
         count=args.count,
         measure_s=args.measure,
         interval_s=args.interval,
-        mode=args.mode,
+        mode=text("mode"),
         mix_read_pct=args.mix,
-        data="zero" if args.zero_fill else args.data,
-        ioengine=args.ioengine,
+        data="zero" if args.zero_fill else text("data"),
+        ioengine=text("ioengine"),
         direct_io=not args.buffered,
     )
 
@@ -83,7 +87,7 @@ def _needs_fill(target: Target, settings: QuickSettings, writes: bool) -> bool:
     return target.reuses_test_file and path.stat().st_size < settings.size_bytes
 
 
-def build_plan(args: argparse.Namespace) -> tuple[Plan, Target]:
+def build_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target]:
     settings = _settings(args)
     target = _resolve_target(args, settings)
     writes = any(d is not Direction.READ for d in parse_mode(settings.mode))
@@ -97,21 +101,22 @@ def build_plan(args: argparse.Namespace) -> tuple[Plan, Target]:
     return plan, target
 
 
+def plan_job_files(plan: ProfilePlan) -> list[tuple[str, str]]:
+    """(name, job file text) of every fio job of a quick plan, as `ssdlab plan quick` shows them."""
+    return [
+        (
+            PREPARE_KEY if step.round_index is None else f"{step.key}-p{step.round_index}",
+            render_job(step.job, comment=step.comment),
+        )
+        for step in plan.steps
+        if step.job is not None
+    ]
+
+
 def cmd_plan(args: argparse.Namespace, out: Console) -> int:
     plan, target = build_plan(args)
-    jobs: list[tuple[str, str]] = []
-    if plan.prepare is not None:
-        jobs.append(
-            (
-                "prepare",
-                render_job(plan.prepare, comment=f"ssdlab {plan.profile}: prepare test file"),
-            )
-        )
-    for planned in plan.passes:
-        name = f"{planned.test.key}-p{planned.pass_index}"
-        jobs.append((name, render_job(planned.job, comment=describe_pass(plan, planned))))
     return emit_plan(
-        jobs,
+        plan_job_files(plan),
         target_path=target.path,
         destructive=plan.destructive,
         created_file=target.created_file,
@@ -122,48 +127,35 @@ def cmd_plan(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     plan, target = build_plan(args)
-    refuse_while_fio_writes(target.path)
-    database = db_path(args)
-    if plan.destructive:
-        check_device_writes(target, args.destroy_data, database)
-    elif target.kind.value == "device" and not args.json:
+    settings = quick_settings_of(plan)
+    session = session_for(args)
+    session.check_target(
+        target,
+        destructive=plan.destructive,
+        destroy_data=args.destroy_data,
+        ioengine=settings.ioengine,
+    )
+    if not plan.destructive and target.kind.value == "device" and not args.json:
         out.print(
             f"[dim]read-only tests on {target.path}; blocks never written may read back "
             "faster than real data[/dim]",
             highlight=False,
         )
-    processes = ProcessRunner()
-    fio = find_fio(processes)
-    check_ioengine(processes, fio, plan.settings.ioengine)
-    conn = open_db(args)
-    device_id = store.upsert_device(conn, target.device) if target.device else None
-    environment = collect_environment(fio.version_text)
-    progress = make_progress(sys.stderr)
-    runner = QuickRunner(conn, fio, progress, processes)
+    outcome = session.run(
+        plan, target, RunCalls(kind="quick"), keep_file=args.keep, preset=settings.preset
+    )
+    return show_quick_outcome(args, out, session, outcome, target)
 
-    def exit_now() -> None:
-        runner.kill()
-        sys.stderr.write(
-            "\nssdlab: stopped at once; 'ssdlab doctor --cleanup' removes any "
-            "test file left behind\n"
-        )
-        os._exit(130)
 
-    health: Callable[[], HealthReading] | None = None
-    if target.device is not None:  # the device itself, or the one under a file target
-        health = functools.partial(
-            read_health, target.device.path, processes, usb=target.device.transport == "usb"
-        )
-
-    with SignalGuard(runner.request_stop, exit_now), progress:
-        outcome = runner.execute(
-            plan,
-            target,
-            environment,
-            device_id=device_id,
-            keep_file=args.keep,
-            read_health=health,
-        )
+def show_quick_outcome(
+    args: argparse.Namespace,
+    out: Console,
+    session: RunSession,
+    outcome: ProfileOutcome,
+    target: Target,
+) -> int:
+    """The quick report of a finished (or stopped) run, and where it is stored."""
+    conn = session.conn
     run = store.load_run(conn, outcome.run_id)
     if run is None:
         raise TargetError(f"run {outcome.run_id} vanished from the store")
@@ -175,11 +167,13 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     else:
         print_quick_report(out, report)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
-        out.print(f"stored as run {outcome.run_id} in {database}{kept}", highlight=False)
+        out.print(f"stored as run {outcome.run_id} in {session.database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":
+        resumable = target.kind.value == "device" or (args.keep or not target.created_file)
+        then = f"; 'ssdlab resume {outcome.run_id}' continues it" if resumable else ""
         raise Interrupted(
             f"run {outcome.run_id} was interrupted; the {len(outcome.steps)} passes that "
-            "finished are stored"
+            f"finished are stored{then}"
         )
     if outcome.status.value == "failed":
         raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")

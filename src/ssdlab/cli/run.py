@@ -2,30 +2,17 @@
 check safety, gather facts, run, analyse, store, show."""
 
 import argparse
-import functools
-import os
 import sqlite3
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profiles import (
-    PROFILES,
-    analyser_of,
-    document_builder_of,
-    facts_reader_of,
-    planner_of,
-    round_check_of,
-    spec_of,
-)
-from ssdlab.cli.progress import make_progress
+from ssdlab.cli.quick import show_quick_outcome
 from ssdlab.cli.render import print_document
-from ssdlab.cli.signals import SignalGuard
-from ssdlab.cli.store_access import db_path, load_profile_results, open_db, run_id_arg
+from ssdlab.cli.run_session import session_for
+from ssdlab.cli.store_access import load_profile_results, open_db, run_id_arg
 from ssdlab.errors import Interrupted, SsdlabError, UsageError
 from ssdlab.model.profile import (
     PlanTarget,
@@ -39,29 +26,25 @@ from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target, TargetKind
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
+from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document, document_json
 from ssdlab.report.plots import render_chart
 from ssdlab.runner.profile import (
     FACTS_FINDING,
-    FactsReading,
     ProfileOutcome,
-    ProfileRunner,
     describe_step,
 )
+from ssdlab.runner.session import RunCalls
 from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.devicetarget import (
-    check_device_writes,
     is_block_device_path,
     resolve_device_target,
     with_loop_warnings,
 )
-from ssdlab.system.environment import collect_environment
 from ssdlab.system.filetarget import resolve_file_target
-from ssdlab.system.fio import find_fio
-from ssdlab.system.health import HealthReading, read_health
-from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
@@ -141,14 +124,15 @@ def plan_target_of(
 
 
 def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, ProfileSpec]:
-    spec = spec_of(args.profile)
+    record = profile_record(args.profile)
+    spec = record.spec
     given = given_settings(args, spec)
     if args.profile == "cachefit" and given.get("from_run") is not None:
         _cache_size_from_run(args, given)
     if args.profile == "trim" and isinstance(given.get("fstrim"), str):
         given["fstrim"] = check_mount_point(str(given["fstrim"]))
     target = resolve_target(args, spec)
-    plan = planner_of(args.profile)(given, plan_target_of(target, spec, ProcessRunner()))
+    plan = record.parts().plan(given, plan_target_of(target, spec, ProcessRunner()))
     return plan, target, spec
 
 
@@ -277,54 +261,14 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
 
         return cmd_endure(args, out)
     plan, target, spec = build_profile_plan(args)
-    database = db_path(args)
-    if plan.destructive:
-        check_device_writes(target, args.destroy_data, database)
-    refuse_while_fio_writes(target.path)
-    processes = ProcessRunner()
-    fio = find_fio(processes)
-    conn = open_db(args)
-    device_id = store.upsert_device(conn, target.device) if target.device else None
-    environment = collect_environment(fio.version_text)
-    progress = make_progress(sys.stderr)
-    runner = ProfileRunner(conn, fio, progress, processes)
-
-    def exit_now() -> None:
-        runner.kill()
-        sys.stderr.write(
-            "\nssdlab: stopped at once; 'ssdlab doctor --cleanup' removes any "
-            "test file left behind\n"
-        )
-        os._exit(130)
-
-    health: Callable[[], HealthReading] | None = None
-    if target.device is not None:
-        health = functools.partial(
-            read_health, target.device.path, processes, usb=target.device.transport == "usb"
-        )
-    facts_reader = facts_reader_of(args.profile)
-    read_facts: Callable[[], FactsReading] | None = None
-    if facts_reader is not None:
-        reader = facts_reader
-
-        def read_facts() -> FactsReading:
-            facts: dict[str, Any]
-            facts, captures = reader(target, processes)
-            return facts, tuple(captures)
-
-    with SignalGuard(runner.request_stop, exit_now), progress:
-        outcome = runner.execute(
-            plan,
-            target,
-            environment,
-            device_id=device_id,
-            keep_file=args.keep,
-            read_health=health,
-            read_facts=read_facts,
-            analyse=analyser_of(args.profile),
-            check_round=round_check_of(args.profile),
-        )
-    return _report_outcome(args, out, conn, outcome, target, spec.name, database)
+    session = session_for(args)
+    session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
+    parts = profile_record(args.profile).parts()
+    calls = RunCalls(
+        read_facts=parts.read_facts, check_round=parts.check_round, analyse=parts.analyse
+    )
+    outcome = session.run(plan, target, calls, keep_file=args.keep)
+    return _report_outcome(args, out, session.conn, outcome, target, spec.name, session.database)
 
 
 def _report_outcome(
@@ -338,7 +282,7 @@ def _report_outcome(
 ) -> int:
     """Show a finished (or stopped) profile run: its document, charts, where it is stored."""
     results = load_profile_results(conn, outcome.run_id)
-    document = document_builder_of(profile)(results)
+    document = profile_record(profile).build_document(results)
     if emit_document(out, document, plots=args.plots, as_json=args.json):
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(
@@ -387,53 +331,55 @@ def resumable_target(run: RunRecord) -> Target:
 
 def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     """Continue an interrupted profile run where it stopped (a cut-short round runs again)."""
-    database = db_path(args)
-    conn = open_db(args)
+    session = session_for(args)
+    conn = session.conn
     run_id = run_id_arg(conn, args.run)
     run = store.load_run(conn, run_id)
     if run is None:
         raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
-    if run.kind != "profile":
-        raise UsageError(f"run {run_id} is a {run.kind} run; only profile runs can resume")
+    if run.kind not in ("profile", "quick"):
+        raise UsageError(
+            f"run {run_id} is a {run.kind} run; only quick and profile runs can resume"
+        )
     if run.status.value not in ("interrupted", "failed"):
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
-    if run.profile not in PROFILES:
+    if run.profile not in profile_records() and run.kind != "quick":
         raise UsageError(f"this ssdlab has no profile {run.profile!r}; run {run_id} cannot resume")
     if run.profile == "endurance":
         from ssdlab.cli.endure import resume_endurance
 
         return resume_endurance(args, out, run_id)
-    spec = spec_of(run.profile)
-    if spec.version != run.profile_version:
+    version = (
+        load_quick_profile().version
+        if run.kind == "quick"
+        else profile_record(run.profile).spec.version
+    )
+    if version != run.profile_version:
         raise UsageError(
             f"run {run_id} was planned by {run.profile} version {run.profile_version}; this "
-            f"ssdlab has version {spec.version}, and a run never mixes the two; start a new run"
+            f"ssdlab has version {version}, and a run never mixes the two; start a new run"
         )
     plan = profile_plan_of(run)
     target = resumable_target(run)
-    refuse_while_fio_writes(target.path)
-    if plan.destructive:
-        check_device_writes(target, args.destroy_data, database)
-    processes = ProcessRunner()
-    fio = find_fio(processes)
-    progress = make_progress(sys.stderr)
-    runner = ProfileRunner(conn, fio, progress, processes)
-    findings = {f.name: f.body for f in load_findings(conn, run_id)}
-    facts = findings.get(FACTS_FINDING, {})
-
-    def exit_now() -> None:
-        runner.kill()
-        os._exit(130)
-
-    with SignalGuard(runner.request_stop, exit_now), progress:
-        outcome = runner.resume(
-            plan,
-            run_id,
-            target,
-            dict(facts) if isinstance(facts, dict) else {},
-            keep_file=True,
-            analyse=analyser_of(run.profile),
-            check_round=round_check_of(run.profile),
+    session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
+    facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
+    calls = (
+        RunCalls(kind="quick")
+        if run.kind == "quick"
+        else RunCalls(
+            check_round=profile_record(run.profile).parts().check_round,
+            analyse=profile_record(run.profile).parts().analyse,
         )
+    )
+    outcome = session.resume(
+        plan,
+        run_id,
+        target,
+        dict(facts) if isinstance(facts, dict) else {},
+        calls,
+        hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
+    )
     args.keep = True
-    return _report_outcome(args, out, conn, outcome, target, run.profile, database)
+    if run.kind == "quick":
+        return show_quick_outcome(args, out, session, outcome, target)
+    return _report_outcome(args, out, conn, outcome, target, run.profile, session.database)

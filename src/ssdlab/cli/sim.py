@@ -24,8 +24,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ssdlab.cli.run import emit_document
-from ssdlab.cli.signals import SignalGuard
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
@@ -379,21 +378,15 @@ def _progress_line(number: int, total: int, plan: SimPlan) -> None:
     print(f"ssdlab sim: simulating {number}/{total}: {plan.label}", file=sys.stderr, flush=True)
 
 
-def _exit_now() -> None:
-    """A second signal: end at once; the next ssdlab start marks the run interrupted."""
-    sys.stderr.write(
-        "\nssdlab: stopped at once; the run is marked interrupted when ssdlab next starts\n"
-    )
-    os._exit(130)
-
-
 def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
     if spec.interval_note:
         print(f"ssdlab sim: note: {spec.interval_note}", file=sys.stderr, flush=True)
-    conn = open_db(args)
+    session = session_for(args)
+    conn = session.conn
     err = Console(stderr=True)
     stop = threading.Event()
-    with SignalGuard(stop.set, _exit_now):
+    advice = "the run is marked interrupted when ssdlab next starts"
+    with session.guard(stop.set, lambda: None, advice):
         if err.is_terminal and not args.json:
             with _PointProgress(err, len(spec.points)) as progress:
                 run_id = run_simulation(conn, spec, on_point=progress, should_stop=stop.is_set)
@@ -404,7 +397,7 @@ def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
         raise UsageError(f"run {run_id} vanished from the store")
     document = sim_document(conn, run)
     if emit_document(out, document, plots=args.plots, as_json=args.json):
-        out.print(f"stored as run {run_id} in {db_path(args)}", highlight=False)
+        out.print(f"stored as run {run_id} in {session.database}", highlight=False)
     return 0
 
 

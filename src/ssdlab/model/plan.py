@@ -1,4 +1,5 @@
-"""Plans: deterministic fio job files and the order they run in. Built by plan/, run by runner/."""
+"""fio job files, and the quick suite's tests and settings. Plans themselves are profile plans
+(model/profile.py), built by plan/ and run by runner/."""
 
 import re
 from dataclasses import dataclass
@@ -60,16 +61,6 @@ class QuickTest:
 
 
 @dataclass(frozen=True, slots=True)
-class PlannedPass:
-    """One fio invocation of a test. Pass 0 is the discarded warm-up."""
-
-    test: QuickTest
-    pass_index: int
-    warmup: bool
-    job: FioJob
-
-
-@dataclass(frozen=True, slots=True)
 class QuickSettings:
     preset: str
     size_bytes: int
@@ -81,27 +72,6 @@ class QuickSettings:
     data: str  # random | zero
     ioengine: str
     direct_io: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """Everything a quick run will do, in order. Pure data: print it, store it, run it."""
-
-    profile: str
-    profile_version: int
-    settings: QuickSettings
-    target_path: str
-    target_kind: str
-    destructive: bool
-    prepare: FioJob | None  # fills the test file before the first test
-    passes: tuple[PlannedPass, ...]
-
-    @property
-    def tests(self) -> tuple[QuickTest, ...]:
-        seen: dict[str, QuickTest] = {}
-        for planned in self.passes:
-            seen.setdefault(planned.test.key, planned.test)
-        return tuple(seen.values())
 
 
 _TEST_RE = re.compile(r"^(SEQ|RND)(\d+)([KM])\s+Q(\d+)T(\d+)$")

@@ -34,6 +34,8 @@ class OptionKind(StrEnum):
     CHOICE = "choice"
     TEXT = "text"
     FLAG = "flag"
+    COUNT = "count"  # a whole number, 1 or more (a quick test's passes)
+    PLAIN_SECONDS = "plain-seconds"  # seconds as a bare number, 0 or more: 0.5, 5, 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,7 @@ class OptionSpec:
     minimum: float | None = None
     maximum: float | None = None
     aliases: tuple[str, ...] = ()  # other spellings on the command line, e.g. '--for'
+    metavar: str = ""  # the value's name in --help (default: the option's name)
 
     @property
     def flag(self) -> str:
@@ -85,6 +88,7 @@ class ProfileSpec:
 class StepRole(StrEnum):
     PREPARE = "prepare"  # puts the target in a state (fill, discard); kept, not a result
     MEASURE = "measure"  # a result the profile reports
+    WARMUP = "warmup"  # measured like a result, then discarded (a quick test's first pass)
     IDLE = "idle"  # a pause (cache recovery): no I/O
     COMMAND = "command"  # a system tool (fstrim), timed
 
@@ -96,6 +100,10 @@ class ProfileStep:
     `params` carry what the analysis needs to read the result back (block size, offset
     alignment, threads, queue depth, fill level, …). `expected_s` (time-based jobs) and
     `expected_bytes` (size-based jobs) let the progress display show how far it is.
+    A step outside a round loop is stored under its position in the plan, or under
+    `round_index` when it gives one (a quick test's passes 0, 1, 2, … share their test's key);
+    `comment` heads its job file (empty: described from its position); a step that does not
+    `keep_result` is kept as its raw capture only (a quick run's file preparation).
     """
 
     key: str
@@ -110,6 +118,9 @@ class ProfileStep:
     expected_s: float | None = None
     expected_bytes: int | None = None
     pause_before_s: float = 0.0
+    round_index: int | None = None
+    comment: str = ""
+    keep_result: bool = True
 
     def param(self, name: str) -> SettingValue:
         for key, value in self.params:

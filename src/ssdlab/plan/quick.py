@@ -2,8 +2,11 @@
 
 Procedure (benchmarks.md §1.3): prepare the test file once, then for every test one warm-up pass
 that is thrown away followed by `count` time-based passes; all read tests first, then all write
-tests, then the mixes. The pause between tests is the runner's business.
+tests, then the mixes, with a pause before every test but the first. The plan is a profile
+plan like any other: the passes are its steps, stored under their test's key and pass number.
 """
+
+from dataclasses import fields
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import (
@@ -11,11 +14,10 @@ from ssdlab.model.plan import (
     FioJob,
     Options,
     Pattern,
-    Plan,
-    PlannedPass,
     QuickSettings,
     QuickTest,
 )
+from ssdlab.model.profile import ProfilePlan, ProfileStep, SettingValue, StepRole
 from ssdlab.model.units import MiB
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import fill_job, format_runtime
@@ -172,6 +174,73 @@ def build_prepare_job(settings: QuickSettings, target_path: str) -> FioJob:
     )
 
 
+PREPARE_KEY = "prepare"
+
+
+def settings_pairs(settings: QuickSettings) -> tuple[tuple[str, SettingValue], ...]:
+    """A quick run's settings as a plan records them (the stored settings of every quick run)."""
+    return tuple((f.name, getattr(settings, f.name)) for f in fields(QuickSettings))
+
+
+def quick_settings_of(plan: ProfilePlan) -> QuickSettings:
+    """The settings a quick plan was made from."""
+    values = dict(plan.settings)
+    return QuickSettings(
+        preset=str(values["preset"]),
+        size_bytes=int(str(values["size_bytes"])),
+        count=int(str(values["count"])),
+        measure_s=float(str(values["measure_s"])),
+        interval_s=float(str(values["interval_s"])),
+        mode=str(values["mode"]),
+        mix_read_pct=int(str(values["mix_read_pct"])),
+        data=str(values["data"]),
+        ioengine=str(values["ioengine"]),
+        direct_io=bool(values["direct_io"]),
+    )
+
+
+def pass_step(
+    profile: QuickProfile,
+    settings: QuickSettings,
+    test: QuickTest,
+    pass_index: int,
+    target_path: str,
+    *,
+    pause_before_s: float,
+) -> ProfileStep:
+    """One pass of one test: pass 0 is the warm-up, measured and thrown away."""
+    which = "warm-up (discarded)" if pass_index == 0 else f"pass {pass_index}"
+    return ProfileStep(
+        key=test.key,
+        label=test.label,
+        role=StepRole.WARMUP if pass_index == 0 else StepRole.MEASURE,
+        direction=test.direction.value,
+        job=build_test_job(test, settings, target_path, f"{test.key}-p{pass_index}"),
+        log_interval_ms=LOG_INTERVAL_MS,
+        expected_s=settings.measure_s,
+        pause_before_s=pause_before_s,
+        round_index=pass_index,
+        comment=(
+            f"ssdlab {profile.name}/{settings.preset}: "
+            f"{test.label} {test.direction.value}, {which} of {settings.count}"
+        ),
+    )
+
+
+def prepare_step(profile: QuickProfile, settings: QuickSettings, target_path: str) -> ProfileStep:
+    """The test file filled once before the first test; only its raw output is kept."""
+    return ProfileStep(
+        key=PREPARE_KEY,
+        label="prepare test file",
+        role=StepRole.PREPARE,
+        job=build_prepare_job(settings, target_path),
+        log_interval_ms=None,
+        expected_bytes=settings.size_bytes,
+        comment=f"ssdlab {profile.name}: prepare test file",
+        keep_result=False,
+    )
+
+
 def plan_quick(
     profile: QuickProfile,
     settings: QuickSettings,
@@ -179,35 +248,34 @@ def plan_quick(
     target_path: str,
     target_kind: str,
     fill: bool,
-) -> Plan:
-    """Every fio job of a quick run, in the order they run."""
+) -> ProfilePlan:
+    """Every fio job of a quick run, in the order they run: the file preparation, then per
+    test a warm-up pass and `count` measured passes, with a pause before every test but the
+    first."""
     check_fio_path(target_path)
     preset = preset_named(profile, settings.preset)
     directions = parse_mode(settings.mode)
-    passes: list[PlannedPass] = []
-    for direction in directions:
-        for shape in preset.shapes:
-            test = shape.with_direction(direction, settings.mix_read_pct)
-            for pass_index in range(settings.count + 1):
-                job = build_test_job(test, settings, target_path, f"{test.key}-p{pass_index}")
-                passes.append(PlannedPass(test, pass_index, pass_index == 0, job))
+    steps: list[ProfileStep] = []
+    if fill:
+        steps.append(prepare_step(profile, settings, target_path))
+    tests = [
+        shape.with_direction(direction, settings.mix_read_pct)
+        for direction in directions
+        for shape in preset.shapes
+    ]
+    for number, test in enumerate(tests):
+        for pass_index in range(settings.count + 1):
+            pause = settings.interval_s if number > 0 and pass_index == 0 else 0.0
+            steps.append(
+                pass_step(profile, settings, test, pass_index, target_path, pause_before_s=pause)
+            )
     writes = any(d is not Direction.READ for d in directions)
-    return Plan(
+    return ProfilePlan(
         profile=profile.name,
         profile_version=profile.version,
-        settings=settings,
+        settings=settings_pairs(settings),
         target_path=target_path,
         target_kind=target_kind,
         destructive=target_kind == "device" and (writes or fill),
-        prepare=build_prepare_job(settings, target_path) if fill else None,
-        passes=tuple(passes),
-    )
-
-
-def describe_pass(plan: Plan, planned: PlannedPass) -> str:
-    """The comment written at the top of a pass's job file."""
-    which = "warm-up (discarded)" if planned.warmup else f"pass {planned.pass_index}"
-    return (
-        f"ssdlab {plan.profile}/{plan.settings.preset}: "
-        f"{planned.test.label} {planned.test.direction.value}, {which} of {plan.settings.count}"
+        steps=tuple(steps),
     )

@@ -104,8 +104,8 @@ class HealthSampler:
 
 
 class EnduranceRunner(ProfileRunner):
-    """A profile runner whose round loop is the endurance loop. Pass `check_iteration` as the
-    round check; `health_source` is sampled on its own schedule while fio runs."""
+    """A profile runner whose round loop is the endurance loop, ended by `check_iteration`;
+    `health_source` is sampled on its own schedule while fio runs."""
 
     def __init__(
         self,
@@ -131,6 +131,9 @@ class EnduranceRunner(ProfileRunner):
         if self._health_source is not None:
             self._sample_health(run_id, "resumed", self._health_source)
         return super().resume(plan, run_id, *args, **kwargs)
+
+    def own_round_check(self) -> RoundCheck:
+        return self.check_iteration
 
     def request_safety_stop(self, reason: str) -> None:
         """From the sampler thread: stop fio now and end the run with this reason."""

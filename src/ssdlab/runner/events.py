@@ -2,45 +2,13 @@
 
 from dataclasses import dataclass
 
-from ssdlab.model.plan import Plan, PlannedPass
 from ssdlab.model.profile import ProfilePlan, ProfileStep
 from ssdlab.model.step import StepResult
 
 
 @dataclass(frozen=True, slots=True)
-class RunStarted:
-    run_id: int
-    plan: Plan
-    estimated_s: float  # measuring and pausing, without preparing the file
-
-
-@dataclass(frozen=True, slots=True)
-class PrepareStarted:
-    size_bytes: int
-
-
-@dataclass(frozen=True, slots=True)
-class PrepareFinished:
-    elapsed_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class PassStarted:
-    planned: PlannedPass
-    number: int  # 1-based over the whole run
-    total: int
-    duration_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class PassFinished:
-    planned: PlannedPass
-    step: StepResult
-
-
-@dataclass(frozen=True, slots=True)
 class Pausing:
-    seconds: float
+    seconds: float  # before the next step (a quick run's pause between tests)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,16 +55,5 @@ class RoundFinished:
 
 
 Event = (
-    RunStarted
-    | PrepareStarted
-    | PrepareFinished
-    | PassStarted
-    | PassFinished
-    | Pausing
-    | Notice
-    | ProfileRunStarted
-    | StepStarted
-    | StepProgress
-    | StepFinished
-    | RoundFinished
+    Pausing | Notice | ProfileRunStarted | StepStarted | StepProgress | StepFinished | RoundFinished
 )

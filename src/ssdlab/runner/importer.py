@@ -8,9 +8,7 @@ tool measured it and what its numbers mean. Tests are keyed like ssdlab's own qu
 beside an ssdlab run of the same test.
 """
 
-import os
 import re
-import socket
 import sqlite3
 from dataclasses import dataclass, replace
 
@@ -24,8 +22,8 @@ from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import parse_size_bytes
 from ssdlab.parse.fio_json import parse_fio_job_options
+from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store import runs as store
-from ssdlab.system.environment import read_boot_id, read_pid_namespace
 
 IMPORT_PROFILE_VERSION = 1
 FIO_SEMANTICS = (
@@ -203,9 +201,9 @@ def store_imported_run(
     conn: sqlite3.Connection, imported: ImportedRun, text: str, origin: str, now_s: float
 ) -> int:
     """Store the run: the file verbatim as its capture first, then its steps; complete."""
-    run_id = store.create_run(
+    run_id = create_run(
         conn,
-        store.NewRun(
+        RunHeader(
             kind="import",
             profile=imported.profile,
             profile_version=IMPORT_PROFILE_VERSION,
@@ -217,12 +215,8 @@ def store_imported_run(
             settings_json=store.to_json(imported.settings),
             plan_json=store.to_json({"imported_from": origin}),
             environment_json=store.to_json(imported.environment),
-            started_at_s=now_s,
-            host=socket.gethostname(),
-            pid=os.getpid(),
-            boot_id=read_boot_id(),
-            pid_namespace=read_pid_namespace(),
         ),
+        now_s,
     )
     capture_id = store.add_capture(
         conn,

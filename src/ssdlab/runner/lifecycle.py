@@ -7,20 +7,19 @@ Order of work (each line one transaction in the store):
 """
 
 import os
-import socket
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ssdlab.errors import TargetError
-from ssdlab.model.run import Capture, Environment, RunStatus
+from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.target import FileIdentity, Target
 from ssdlab.runner.events import Event, Notice
+from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store import runs as store
 from ssdlab.store.health import add_health_sample
 from ssdlab.system.claims import claim_target
-from ssdlab.system.environment import read_boot_id, read_pid_namespace, run_process_alive
+from ssdlab.system.environment import run_process_alive
 from ssdlab.system.fio import FioTool
 from ssdlab.system.health import NO_SMART_NOTE, HealthReading
 from ssdlab.system.process import ProcessRunner
@@ -33,20 +32,6 @@ from ssdlab.system.write_gate import (
 
 Work = Callable[[int], tuple[RunStatus, str | None]]
 LOOP_NO_SMART = "loop device: no SMART by nature"
-
-
-@dataclass(frozen=True, slots=True)
-class RunHeader:
-    """What a run row records before any work starts."""
-
-    kind: str
-    profile: str
-    profile_version: int
-    preset: str | None
-    target_kind: str
-    target_path: str
-    settings_json: str
-    plan_json: str
 
 
 def fio_failure(capture: Capture) -> str:
@@ -91,33 +76,13 @@ class RunnerBase:
     def stop_requested(self) -> bool:
         return self._stop_requested
 
-    def _create_run(
-        self, header: RunHeader, target: Target, environment: Environment, device_id: int | None
-    ) -> int:
+    def _create_run(self, header: RunHeader, target: Target) -> int:
+        """The run row, once the target is free: no other live run of this store on it, and
+        a reused test file still the one this store created."""
         if target.reuses_test_file:
             self._check_reused_test_file(target.path)
         self._check_no_other_run(target.path)
-        return store.create_run(
-            self._conn,
-            store.NewRun(
-                kind=header.kind,
-                profile=header.profile,
-                profile_version=header.profile_version,
-                preset=header.preset,
-                target_kind=header.target_kind,
-                target_path=header.target_path,
-                target_json=store.to_json(target),
-                device_id=device_id,
-                settings_json=header.settings_json,
-                plan_json=header.plan_json,
-                environment_json=store.to_json(environment),
-                started_at_s=time.time(),
-                host=socket.gethostname(),
-                pid=os.getpid(),
-                boot_id=read_boot_id(),
-                pid_namespace=read_pid_namespace(),
-            ),
-        )
+        return create_run(self._conn, header)
 
     def _check_no_other_run(self, path: str) -> None:
         """The store's own lock: no two live runs of one store on the same target."""

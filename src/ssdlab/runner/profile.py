@@ -23,13 +23,15 @@ from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
 from ssdlab.runner.events import (
     Notice,
+    Pausing,
     ProfileRunStarted,
     RoundFinished,
     StepFinished,
     StepProgress,
     StepStarted,
 )
-from ssdlab.runner.lifecycle import RunHeader, RunnerBase, fio_failure
+from ssdlab.runner.lifecycle import RunnerBase, fio_failure
+from ssdlab.runner.run_row import RunHeader
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.profile_runs import load_fio_outputs
@@ -95,11 +97,19 @@ def step_count(plan: ProfilePlan) -> int | None:
 def describe_step(
     plan: ProfilePlan, step: ProfileStep, number: int, round_index: int | None = None
 ) -> str:
-    """The comment written at the top of a step's job file."""
+    """The comment written at the top of a step's job file: the plan's own, or the step's
+    place in the run."""
+    if step.comment:
+        return step.comment
     where = f"round {round_index}, " if round_index is not None else ""
     total = step_count(plan)
     of = "" if total is None else f" of {total}"
     return f"ssdlab {plan.profile} {where}step {number}{of}: {step.label} ({step.role})"
+
+
+def stored_round(step: ProfileStep, number: int) -> int:
+    """The round a step outside a round loop is stored under: its own, or its position."""
+    return number if step.round_index is None else step.round_index
 
 
 class ProfileRunner(RunnerBase):
@@ -117,18 +127,24 @@ class ProfileRunner(RunnerBase):
         read_facts: Callable[[], FactsReading] | None = None,
         analyse: Analyse | None = None,
         check_round: RoundCheck | None = None,
+        kind: str = "profile",
+        preset: str | None = None,
     ) -> ProfileOutcome:
+        """Run a plan as a new run of `kind` ('quick' runs record their preset)."""
         header = RunHeader(
-            kind="profile",
+            kind=kind,
             profile=plan.profile,
             profile_version=plan.profile_version,
-            preset=None,
+            preset=preset,
             target_kind=plan.target_kind,
             target_path=plan.target_path,
             settings_json=store.to_json(dict(plan.settings)),
             plan_json=store.to_json(plan),
+            target_json=store.to_json(target),
+            environment_json=store.to_json(environment),
+            device_id=device_id,
         )
-        run_id = self._create_run(header, target, environment, device_id)
+        run_id = self._create_run(header, target)
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
         facts: dict[str, Any] = {}
         if read_facts is not None:
@@ -172,6 +188,11 @@ class ProfileRunner(RunnerBase):
             resumed_file_id=files[0].file_id if files else None,
         )  # fmt: skip
 
+    def own_round_check(self) -> RoundCheck | None:
+        """The round check of a runner that decides rounds itself (endurance), used when the
+        run is given none."""
+        return None
+
     def _drive(
         self,
         plan: ProfilePlan,
@@ -193,7 +214,9 @@ class ProfileRunner(RunnerBase):
             outputs.update(load_fio_outputs(self._conn, run_id))
 
         def work(rid: int) -> tuple[RunStatus, str | None]:
-            status, reason = self._run_plan(plan, rid, steps, outputs, resume, check_round)
+            point = resume if resume is None else self._set_aside_passes(plan, rid, steps, resume)
+            check = check_round if check_round is not None else self.own_round_check()
+            status, reason = self._run_plan(plan, rid, steps, outputs, point, check)
             if status is RunStatus.COMPLETE and analyse is not None:
                 outputs.update(
                     (s.capture_id, "")
@@ -230,10 +253,12 @@ class ProfileRunner(RunnerBase):
         for index, step in enumerate(plan.steps):
             number += 1
             later = any(started_loops) or any(
-                (s.key, n) in done for n, s in enumerate(plan.steps[index + 1 :], number + 1)
+                (s.key, stored_round(s, n)) in done
+                for n, s in enumerate(plan.steps[index + 1 :], number + 1)
             )
-            if (step.key, number) in done or (step.job is None and later):
-                continue  # finished before (a system tool or pause the run went past)
+            went_past = later and (step.job is None or not step.keep_result)
+            if (step.key, stored_round(step, number)) in done or went_past:
+                continue  # finished before (a tool, pause or file preparation the run went past)
             failed = self._run_one(plan, run_id, step, number, None, steps, outputs)
             if failed is not None:
                 return failed
@@ -300,6 +325,47 @@ class ProfileRunner(RunnerBase):
                     break
         return number
 
+    def _set_aside_passes(
+        self, plan: ProfilePlan, run_id: int, steps: list[StepResult], resume: ResumePoint
+    ) -> ResumePoint:
+        """A test whose passes were cut short (a quick run's warm-up and measured passes share
+        its key) runs again from its warm-up: its finished passes are set aside (their raw
+        captures kept) and the resumption is recorded as a finding."""
+        groups: dict[str, list[int]] = {}
+        for step in plan.steps:
+            if step.round_index is not None:
+                groups.setdefault(step.key, []).append(step.round_index)
+        partial = {
+            key
+            for key, rounds in groups.items()
+            if 0 < sum((key, r) in resume.done for r in rounds) < len(rounds)
+        }
+        if not partial:
+            return resume
+        set_aside = [s for s in steps if s.step_key in partial]
+        store.delete_step_results(
+            self._conn, run_id, [(s.step_key, s.round_index) for s in set_aside]
+        )
+        steps[:] = [s for s in steps if s.step_key not in partial]
+        for key in sorted(partial):
+            add_finding(
+                self._conn,
+                run_id,
+                f"resumed-{key}",
+                "facts",
+                {
+                    "step": key,
+                    "passes_set_aside": sorted(
+                        s.round_index for s in set_aside if s.step_key == key
+                    ),
+                    "resumed_at_s": resume.resumed_at_s,
+                },
+                time.time(),
+            )
+            self._emit(Notice(f"resuming: {key} runs again from its warm-up"))
+        done = frozenset(pair for pair in resume.done if pair[0] not in partial)
+        return ResumePoint(done, resume.resumed_at_s)
+
     def _set_aside_round(
         self,
         loop: RoundLoop,
@@ -355,6 +421,7 @@ class ProfileRunner(RunnerBase):
     ) -> tuple[RunStatus, str | None] | None:
         """Run one step; the run's final status when it stopped or failed, else None."""
         if step.pause_before_s > 0:
+            self._emit(Pausing(step.pause_before_s))
             self._wait(step.pause_before_s)
         if self._stop_requested:
             return RunStatus.INTERRUPTED, "stopped by a signal"
@@ -442,6 +509,8 @@ class ProfileRunner(RunnerBase):
             return "stopped"  # a step cut short is kept as evidence, not counted
         if run.capture.exit_code != 0:
             return fio_failure(run.capture)
+        if not step.keep_result:
+            return None
         try:
             result = parse_fio_json(run.capture.stdout)
         except ParseError as error:
@@ -465,7 +534,7 @@ class ProfileRunner(RunnerBase):
             step_key=step.key,
             step_label=step.label,
             direction=step.direction,
-            round_index=number if round_index is None else round_index,
+            round_index=stored_round(step, number) if round_index is None else round_index,
             discarded=step.role is not StepRole.MEASURE,
             bw_bytes_per_s=metrics.bw_bytes_per_s,
             iops=metrics.iops,

@@ -35,7 +35,6 @@ is stored under the profile 'sim-sweep'.
 import functools
 import json
 import math
-import os
 import platform
 import socket
 import sqlite3
@@ -46,13 +45,15 @@ from typing import Any
 
 from ssdlab import __version__
 from ssdlab.analysis.cliff import detect_cache_cliff
+from ssdlab.analysis.profiles.cache import CLIFF
+from ssdlab.analysis.write_series import bytes_series
 from ssdlab.errors import Interrupted
 from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_size
-from ssdlab.report.cache import CLIFF, bytes_series
+from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.engine import SimResult, simulate
 from ssdlab.sim.ftl import StopCheck
@@ -61,7 +62,6 @@ from ssdlab.sim.workload import Workload
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample
-from ssdlab.system.environment import read_boot_id, read_pid_namespace
 
 SIM_KIND = "sim"
 SINGLE_PROFILE = "cache"
@@ -278,10 +278,10 @@ def _capture_text(plan: SimPlan, settings: dict[str, Any]) -> str:
     )
 
 
-def _run_row(spec: SimRunSpec, settings: list[dict[str, Any]], now_s: float) -> store.NewRun:
+def _run_row(spec: SimRunSpec, settings: list[dict[str, Any]]) -> RunHeader:
     first = spec.points[0]
     where = first.preset or format_size(first.config.logical_bytes)
-    return store.NewRun(
+    return RunHeader(
         kind=SIM_KIND,
         profile=spec.profile,
         profile_version=SIM_PROFILE_VERSION,
@@ -308,11 +308,6 @@ def _run_row(spec: SimRunSpec, settings: list[dict[str, Any]], now_s: float) -> 
                 "core": spec.core,
             }
         ),
-        started_at_s=now_s,
-        host=socket.gethostname(),
-        pid=os.getpid(),
-        boot_id=read_boot_id(),
-        pid_namespace=read_pid_namespace(),
     )
 
 
@@ -350,7 +345,7 @@ def run_simulation(
     stopped = should_stop or (lambda: False)
     now_s = time.time()
     settings = [point_settings(p, spec) for p in spec.points]
-    run_id = store.create_run(conn, _run_row(spec, settings, now_s))
+    run_id = create_run(conn, _run_row(spec, settings), now_s)
     finished = 0
     cut = 0  # intervals of a point cut short
     try:

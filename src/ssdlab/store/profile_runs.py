@@ -7,6 +7,7 @@ from ssdlab.errors import StoreError
 from ssdlab.model.plan import FioJob, Options
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, SettingValue, StepRole
 from ssdlab.model.run import RunRecord
+from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
 
 
 def _options(pairs: list[list[str]]) -> Options:
@@ -44,6 +45,9 @@ def _step(data: dict[str, Any]) -> ProfileStep:
         expected_s=data["expected_s"],
         expected_bytes=data["expected_bytes"],
         pause_before_s=float(data["pause_before_s"]),
+        round_index=data.get("round_index"),
+        comment=str(data.get("comment", "")),
+        keep_result=bool(data.get("keep_result", True)),
     )
 
 
@@ -62,6 +66,8 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
     """The ProfilePlan a profile run executed, as stored with it."""
     data: dict[str, Any] = dict(run.plan)
     try:
+        if is_pass_list_plan(data):
+            data = migrate_pass_list_plan(data)
         return ProfilePlan(
             profile=str(data["profile"]),
             profile_version=int(data["profile_version"]),

@@ -6,7 +6,7 @@ import pytest
 
 from ssdlab.model.units import GiB
 from ssdlab.plan.jobfile import render_job
-from ssdlab.plan.quick import describe_pass, plan_quick, resolve_settings
+from ssdlab.plan.quick import plan_quick, resolve_settings
 from ssdlab.profiles.quick import load_quick_profile
 from tests.conftest import ROOT, assert_golden
 
@@ -35,11 +35,13 @@ def render_plan_text(preset: str, kind: str) -> str:
     )
     plan = plan_quick(PROFILE, settings, target_path=path, target_kind=kind, fill=fill)
     parts = []
-    if plan.prepare is not None:
-        parts.append(("prepare", render_job(plan.prepare, comment="prepare")))
-    for planned in plan.passes:
-        name = f"{planned.test.key}-p{planned.pass_index}"
-        parts.append((name, render_job(planned.job, comment=describe_pass(plan, planned))))
+    for step in plan.steps:
+        assert step.job is not None
+        if step.round_index is None:
+            parts.append(("prepare", render_job(step.job, comment="prepare")))
+        else:
+            name = f"{step.key}-p{step.round_index}"
+            parts.append((name, render_job(step.job, comment=step.comment)))
     return "".join(f"### {name}\n{text}" for name, text in parts)
 
 

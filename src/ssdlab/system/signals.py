@@ -63,6 +63,7 @@ class SignalGuard:
         self._on_second = on_second
         self._count = 0
         self._hung_up = False
+        self.first_signal: str | None = None  # e.g. 'SIGTERM', once one has come
         self._terminals: frozenset[int] = frozenset()
         self._previous: dict[int, object] = {}
 
@@ -74,6 +75,7 @@ class SignalGuard:
             detach_from_terminal(self._terminals)
         self._count += 1
         if self._count == 1:
+            self.first_signal = signal.Signals(signum).name
             self._on_first()
         else:
             self._on_second()
