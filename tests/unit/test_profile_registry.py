@@ -4,7 +4,7 @@ import argparse
 
 import pytest
 
-from ssdlab.cli.args import build_parser
+from ssdlab.cli.main import build_parser
 from ssdlab.cli.profiles import (
     PROFILES,
     analyser_of,

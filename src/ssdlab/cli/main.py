@@ -21,9 +21,65 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from ssdlab.cli.args import build_parser
+from ssdlab import __version__
+from ssdlab.cli import (
+    doctor_options,
+    endure_options,
+    health_options,
+    imports_options,
+    inspect_options,
+    quick_options,
+    report_options,
+    run_options,
+    sim_options,
+    specs_options,
+)
 from ssdlab.errors import SsdlabError, StoreError, UsageError
 from ssdlab.system.write_gate import check_outputs
+
+EPILOG = """\
+examples:
+  ssdlab quick                          CrystalDiskMark-style run on a 1 GiB file here
+  ssdlab quick /mnt/ssd --preset nvme   the NVMe SSD preset on a file under /mnt/ssd
+  ssdlab quick /dev/sdb --mode read     read-only tests on a whole device
+  ssdlab quick /dev/sdb --destroy-data /dev/sdb   read and write tests on the device (erases it)
+  ssdlab plan quick /mnt/ssd            print the fio job files, run nothing
+  ssdlab run cache /dev/sdb --destroy-data /dev/sdb   where the write cache runs out
+  ssdlab run align /mnt/ssd             misaligned and sub-4K writes against aligned ones
+  ssdlab runs                           every stored run
+  ssdlab export 3 --format cdm          run 3 as CrystalDiskMark text
+  ssdlab report 3 7 -o report.html      two runs in one self-contained HTML report
+  ssdlab compare 3 7 --fail-if rnd4k-q1t1-read:-5%   exit 4 on a real regression
+  ssdlab import CDM-result.txt          a CrystalDiskMark/KDiskMark text export as a run
+  ssdlab doctor --directory /mnt/ssd    what is installed, and whether O_DIRECT works there
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command's options, each declared beside its handler (cli/<handler>_options.py)."""
+    parser = argparse.ArgumentParser(
+        prog="ssdlab",
+        description="SSD test bench for Linux: fio does the I/O, every run is stored.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
+    )
+    parser.add_argument("--version", action="version", version=f"ssdlab {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for options in (
+        quick_options,  # quick
+        run_options,  # plan, run, resume
+        endure_options,  # endure, status
+        inspect_options,  # runs, show, export
+        report_options,  # report, compare
+        imports_options,  # import
+        specs_options,  # spec
+        health_options,  # health, wear, watch
+        sim_options,  # sim
+        doctor_options,  # doctor
+    ):
+        options.add_commands(commands)
+    return parser
+
 
 Command = Callable[[argparse.Namespace, Console], int]
 # command -> (module under ssdlab.cli, function); imported only when used, to start fast

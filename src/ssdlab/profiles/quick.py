@@ -1,4 +1,5 @@
-"""Load and validate the quick suite's presets from profiles/quick.toml."""
+"""Load and validate the quick suite's presets from profiles/quick.toml; its option table
+(`SPEC`) is built from them."""
 
 import tomllib
 from dataclasses import dataclass
@@ -6,6 +7,7 @@ from importlib import resources
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import TestShape, parse_test_shape
+from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.units import parse_size_bytes
 
 
@@ -74,3 +76,113 @@ def preset_named(profile: QuickProfile, name: str) -> Preset:
     except KeyError:
         names = ", ".join(sorted(profile.presets))
         raise UsageError(f"unknown preset {name!r}; choose one of: {names}") from None
+
+
+def _preset_help(profile: QuickProfile) -> str:
+    """The presets in the profile's order, each with the timings it sets, and the default."""
+    names: list[str] = []
+    for preset in profile.presets.values():
+        timings = [
+            f"{seconds:g} s {what}"
+            for seconds, what in ((preset.measure_s, "measure"), (preset.interval_s, "interval"))
+            if seconds is not None
+        ]
+        names.append(f"{preset.name} ({', '.join(timings)})" if timings else preset.name)
+    return f"{', '.join(names)}; default: {profile.default_preset}"
+
+
+def quick_spec(profile: QuickProfile) -> ProfileSpec:
+    """The quick suite's option table, its defaults and preset names taken from the profile.
+
+    --size and --buffered are every profile's own (`default_file_size_bytes`). A value not
+    given falls back to the preset's (--measure, --interval), else to the table's default.
+    """
+    return ProfileSpec(
+        name=profile.name,
+        version=profile.version,
+        summary="CrystalDiskMark-style suite on a file or device",
+        description="CrystalDiskMark-class quick suite: one discarded warm-up pass, then COUNT "
+        "time-based passes per test; the headline is the best pass (as CrystalDiskMark "
+        "shows it) and the spread of the passes is shown beside it. MB/s = 10^6 bytes/s.",
+        options=(
+            OptionSpec(
+                "preset",
+                OptionKind.TEXT,
+                profile.default_preset,
+                _preset_help(profile),
+                choices=tuple(profile.presets),
+            ),
+            OptionSpec(
+                "count",
+                OptionKind.COUNT,
+                profile.default_count,
+                f"measured passes per test (default {profile.default_count})",
+                minimum=1,
+                maximum=100,
+            ),
+            OptionSpec(
+                "measure",
+                OptionKind.PLAIN_SECONDS,
+                profile.default_measure_s,
+                f"seconds per pass (default {profile.default_measure_s:g})",
+                minimum=0.1,
+                maximum=3600,
+                metavar="SECONDS",
+            ),
+            OptionSpec(
+                "interval",
+                OptionKind.PLAIN_SECONDS,
+                profile.default_interval_s,
+                f"pause between tests (default {profile.default_interval_s:g})",
+                minimum=0,
+                maximum=3600,
+                metavar="SECONDS",
+            ),
+            OptionSpec(
+                "mode",
+                OptionKind.TEXT,
+                "all",
+                "all (read, write and mix), read, write, mix, or a list such as read,write",
+            ),
+            OptionSpec(
+                "mix",
+                OptionKind.PCT,
+                profile.default_mix_read_pct,
+                f"read share of mix tests (default {profile.default_mix_read_pct})",
+                minimum=0,
+                maximum=100,
+                metavar="READ_PCT",
+            ),
+            OptionSpec(
+                "data",
+                OptionKind.CHOICE,
+                "random",
+                "write random (incompressible) data or zeros",
+                choices=("random", "zero"),
+            ),
+            OptionSpec(
+                "zero_fill",
+                OptionKind.FLAG,
+                False,
+                "fill the test file with zeros (same as --data zero)",
+            ),
+            OptionSpec(
+                "ioengine",
+                OptionKind.TEXT,
+                "libaio",
+                "fio ioengine (default libaio; 'null' measures ssdlab and fio themselves)",
+            ),
+        ),
+        examples=(
+            "ssdlab quick",
+            "ssdlab quick /mnt/ssd --preset nvme --count 3",
+            "ssdlab quick --size 256MiB --measure 2 --count 1 --interval 0",
+            "ssdlab quick /dev/sdb --destroy-data /dev/sdb --json > result.json",
+        ),
+        writes=Writes.DEPENDS,  # on --mode: read-only tests write nothing
+        default_file_size_bytes=profile.default_size_bytes,
+        whole_device_by_default=False,
+    )
+
+
+SPEC = quick_spec(load_quick_profile())

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ssdlab.cli.args import build_parser
+from ssdlab.cli.main import build_parser
 from ssdlab.cli.sim import sweep_points
 from ssdlab.errors import UsageError
 from ssdlab.runner.sim import SimPlan

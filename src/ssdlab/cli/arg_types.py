@@ -1,0 +1,100 @@
+"""Argument types every command shares: text typed by a user → a checked value, or argparse's
+usage error (exit 2) naming what is wrong."""
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from ssdlab.model.units import parse_duration_s, parse_size_bytes
+
+
+def size_arg(text: str) -> int:
+    try:
+        return parse_size_bytes(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def seconds_arg(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"{text!r} must be zero or more seconds")
+    return value
+
+
+def positive_int_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 1 or more")
+    return value
+
+
+def pct_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole percentage") from None
+    if not 0 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r} must be from 0 to 100")
+    return value
+
+
+def duration_arg(text: str) -> float:
+    try:
+        return parse_duration_s(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def int_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def float_arg(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def list_arg(convert: Callable[[str], Any]) -> Callable[[str], tuple[Any, ...]]:
+    """A comma list of values of one type: '1,2,4' → (1, 2, 4)."""
+
+    def parse(text: str) -> tuple[Any, ...]:
+        parts = [part.strip() for part in text.split(",") if part.strip()]
+        if not parts:
+            raise argparse.ArgumentTypeError("give at least one value, e.g. 1,2,4")
+        return tuple(convert(part) for part in parts)
+
+    return parse
+
+
+def _float_in(text: str, low: float, high: float, example: str) -> float:
+    """A number typed by a user, within low ≤ x < high (a trailing % is allowed)."""
+    try:
+        value = float(text.strip().rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number such as {example}") from None
+    if not low <= value < high:
+        raise argparse.ArgumentTypeError(f"{text!r} must be from {low:g} to below {high:g}")
+    return value
+
+
+def threshold_arg(text: str) -> float:
+    return _float_in(text, 0, 1000, "5%")
+
+
+def alpha_arg(text: str) -> float:
+    value = _float_in(text, 0, 1, "0.05")
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0")
+    return value

@@ -1,0 +1,154 @@
+"""Options several commands share, declared once: the --db and --json parent parsers, the rated
+endurance group, --destroy-data, and a profile's option table (`ProfileSpec`) as argparse
+options, in the manner of fio's own option table."""
+
+import argparse
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any, TypeAlias
+
+from ssdlab.cli.arg_types import (
+    duration_arg,
+    float_arg,
+    int_arg,
+    list_arg,
+    pct_arg,
+    positive_int_arg,
+    seconds_arg,
+    size_arg,
+)
+from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec
+from ssdlab.model.units import format_size
+
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # subcommands
+
+
+def _parent() -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(add_help=False)
+
+
+STORE = _parent()
+STORE.add_argument(
+    "--db", metavar="PATH", help="the run store (default: $XDG_DATA_HOME/ssdlab/ssdlab.db)"
+)
+
+
+@functools.cache
+def json_output(help_text: str = "print as JSON") -> argparse.ArgumentParser:
+    """The --json parent: one per wording of its help ('print the result as JSON', …)."""
+    parser = _parent()
+    parser.add_argument("--json", action="store_true", help=help_text)
+    return parser
+
+
+def add_destroy_data(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
+        "--destroy-data",
+        metavar="DEV",
+        help="allow writing to block device DEV (must name the target device again)",
+    )
+
+
+def add_rating(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "rated endurance (default: the drive's spec sheet, when one matches; ssdlab spec list)"
+    )
+    group.add_argument("--tbw", type=size_arg, help="rated terabytes written, e.g. 600TB")
+    group.add_argument("--dwpd", type=float, help="rated drive writes per day")
+    group.add_argument("--warranty-years", type=float, help="warranty length in years")
+
+
+OPTION_TYPES: dict[OptionKind, Callable[[str], Any]] = {
+    OptionKind.SIZE: size_arg,
+    OptionKind.SIZES: list_arg(size_arg),
+    OptionKind.INT: int_arg,
+    OptionKind.INTS: list_arg(int_arg),
+    OptionKind.COUNT: positive_int_arg,
+    OptionKind.PCT: pct_arg,
+    OptionKind.PCTS: list_arg(pct_arg),
+    OptionKind.SECONDS: duration_arg,
+    OptionKind.PLAIN_SECONDS: seconds_arg,
+    OptionKind.FLOAT: float_arg,
+    OptionKind.TEXT: str,
+}
+
+
+def literal(text: str) -> str:
+    """Help text taken as it is: argparse would read '90 % full' as a format directive."""
+    return text.replace("%", "%%")
+
+
+def add_option(group: argparse._ArgumentGroup, option: OptionSpec) -> None:
+    """One option of a table; its value is None (or False) unless given: the table's default
+    applies when the settings are resolved."""
+    flags = (option.flag, *option.aliases)
+    metavar = option.metavar or None  # None: argparse names the value after the option
+    if option.kind is OptionKind.FLAG:
+        group.add_argument(*flags, dest=option.name, action="store_true", help=literal(option.help))
+    elif option.kind is OptionKind.CHOICE:
+        group.add_argument(
+            *flags,
+            dest=option.name,
+            choices=option.choices,
+            help=literal(option.help),
+            metavar=metavar,
+        )
+    else:
+        group.add_argument(
+            *flags,
+            dest=option.name,
+            type=OPTION_TYPES[option.kind],
+            help=literal(option.help),
+            metavar=metavar,
+        )
+
+
+def add_options(group: argparse._ArgumentGroup, options: Iterable[OptionSpec]) -> None:
+    for option in options:
+        add_option(group, option)
+
+
+def add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> None:
+    """The target, the common options, and the profile's own option table."""
+    parser.add_argument(
+        "target",
+        nargs="?",
+        default=".",
+        help="directory (a test file is made and removed there), file path, or block device; "
+        "default: the current directory",
+    )
+    common = parser.add_argument_group("target")
+    whole = " (default: the whole device)" if spec.whole_device_by_default else ""
+    common.add_argument(
+        "--size",
+        type=size_arg,
+        help=f"test region: on a file {format_size(spec.default_file_size_bytes)} by default"
+        f"{whole}",
+    )
+    common.add_argument(
+        "--buffered",
+        action="store_true",
+        help="go through the page cache (file targets on filesystems without O_DIRECT)",
+    )
+    add_options(parser.add_argument_group(f"{spec.name} settings"), spec.options)
+
+
+def add_profile_parser(
+    commands: Commands,
+    name: str,
+    spec: ProfileSpec,
+    help_text: str,
+    parents: Iterable[argparse.ArgumentParser] = (),
+) -> argparse.ArgumentParser:
+    """A command that runs a profile: its options, examples and --destroy-data."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=help_text,
+        description=spec.description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
+        parents=list(parents),
+    )
+    add_profile_options(parser, spec)
+    add_destroy_data(parser)
+    return parser

@@ -1,0 +1,20 @@
+"""The options of `ssdlab import` (handled by cli/imports.py). Kept apart from the handler so
+that building the parser imports no handler."""
+
+import argparse
+
+from ssdlab.cli.common_options import STORE, Commands, json_output
+
+
+def add_commands(commands: Commands) -> None:
+    imported = commands.add_parser(
+        "import",
+        help="store a CrystalDiskMark/KDiskMark text export or fio JSON as a run",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab import CDM8-result.txt           CrystalDiskMark 6-9 'Save text' / copy\n"
+        "  ssdlab import KDM_20260101120000.txt    KDiskMark's saved report\n"
+        "  ssdlab import by-hand.json              fio --output-format=json output\n",
+        parents=[json_output("print the stored run as JSON"), STORE],
+    )
+    imported.add_argument("file", help="the exported text or fio JSON")

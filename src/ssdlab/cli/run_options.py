@@ -1,0 +1,93 @@
+"""The options of `ssdlab plan`, `ssdlab run` and `ssdlab resume` (handled by cli/run.py),
+built from each profile's option table. Kept apart from the handlers so that building the
+parser imports no handler."""
+
+import argparse
+
+from ssdlab.cli import quick_options
+from ssdlab.cli.common_options import (
+    STORE,
+    Commands,
+    add_profile_options,
+    add_profile_parser,
+    json_output,
+    literal,
+)
+from ssdlab.registry import profile_records
+
+PLOTS_HELP = "also write the report's charts here as SVG and PNG"
+
+
+def _add_plan(commands: Commands) -> None:
+    plan = commands.add_parser(
+        "plan",
+        help="print the fio job files of a profile, run nothing",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab plan quick /mnt/ssd --preset nvme\n"
+        "  ssdlab plan quick /dev/nvme0n1 --mode read --check\n"
+        "  ssdlab plan cache /dev/sdb --size 100GiB\n",
+    )
+    planned = plan.add_subparsers(dest="profile", metavar="PROFILE", required=True)
+    quick_options.add_plan_command(planned)
+    for name, record in profile_records().items():
+        spec = record.spec
+        # --db: options that name a stored run (cachefit --from-run) read it there
+        sub = planned.add_parser(
+            name,
+            help=literal(spec.summary),
+            description=spec.description,
+            parents=[json_output("print the plan as JSON"), STORE],
+        )
+        add_profile_options(sub, spec)
+        sub.add_argument(
+            "--check", action="store_true", help="also run 'fio --parse-only' on every job file"
+        )
+
+
+def _add_run(commands: Commands) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run a profile: characterisation (cache, align, sweep, cachefit, trim, fill) or "
+        "SNIA PTS (pts-iops, pts-tp, pts-lat, pts-wsat, pts-hir, pts-xsr)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab run cache /dev/sdb --destroy-data /dev/sdb\n"
+        "  ssdlab run align /mnt/ssd\n  ssdlab run sweep /mnt/ssd --plots plots/\n",
+    )
+    profiles = run.add_subparsers(dest="profile", metavar="PROFILE", required=True)
+    for name, record in profile_records().items():
+        spec = record.spec
+        sub = add_profile_parser(
+            profiles,
+            name,
+            spec,
+            literal(spec.summary),
+            parents=[json_output("print the result as JSON"), STORE],
+        )
+        sub.add_argument("--keep", action="store_true", help="keep the test file afterwards")
+        sub.add_argument("--plots", metavar="DIR", help=PLOTS_HELP)
+
+
+def _add_resume(commands: Commands) -> None:
+    resume = commands.add_parser(
+        "resume",
+        help="continue an interrupted profile run (a cut-short round runs again)",
+        description="Continue a profile run that was interrupted or failed: finished steps and "
+        "rounds are kept, a round that was cut short runs again from its start, and the "
+        "resumption is recorded. Refuses a run planned by another profile version, a device "
+        "with another serial number, or a test file that is gone.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab resume last --destroy-data /dev/nvme0n1\n"
+        "  ssdlab resume 42 --plots plots/\n",
+        parents=[json_output("print the result as JSON"), STORE],
+    )
+    resume.add_argument("run", help="run id, or 'last'")
+    resume.add_argument(
+        "--destroy-data", metavar="DEV", help="allow writing to the run's block device DEV again"
+    )
+    resume.add_argument("--plots", metavar="DIR", help=PLOTS_HELP)
+
+
+def add_commands(commands: Commands) -> None:
+    _add_plan(commands)
+    _add_run(commands)
+    _add_resume(commands)
