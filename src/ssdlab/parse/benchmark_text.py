@@ -181,6 +181,15 @@ def _semantics(tool: str, version: str | None, fio: str | None, v6: bool) -> tup
     return tuple(sentences)
 
 
+def _target_name(target: str | None) -> str | None:
+    """The drive's model from a Target line ('C: 12% (56/476GiB) [Samsung SSD 970]' → the
+    bracketed part), else the line as it is."""
+    if not target:
+        return target
+    model = re.search(r"\[([^\]]+)\]\s*$", target)
+    return model[1].strip() if model else target
+
+
 def parse_benchmark_text(text: str) -> ImportedBenchmark:
     """Parse a CrystalDiskMark (6, 7, 8, 9) or KDiskMark text export."""
     lines = _clean_lines(text)
@@ -236,10 +245,7 @@ def parse_benchmark_text(text: str) -> ImportedBenchmark:
     interval = _INTERVAL.search(time_text)
     profile = fields.get("profile")
     mode = fields.get("mode")
-    target = fields.get("target")
-    if target:
-        model = re.search(r"\[([^\]]+)\]\s*$", target)
-        target = model[1].strip() if model else target
+    target = _target_name(fields.get("target"))
     return ImportedBenchmark(
         tool=tool,
         tool_version=version,

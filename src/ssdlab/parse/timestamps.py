@@ -161,32 +161,34 @@ def _parse_iso(text: str) -> _Stamp | None:
     )
 
 
+def _word_field(token: str) -> tuple[str, Any] | None:
+    """(which field, its value) of one word of a date, or None when it is none of them."""
+    low = token.lower().rstrip(".")
+    if low.isalpha() and (low in _WEEKDAYS or low in _WEEKDAY_NAMES):
+        return "weekday", low
+    if low.isalpha() and (low in _MONTHS or low in _MONTH_NAMES):
+        return "month", _MONTHS[low[:3]]
+    if (clock := _CLOCK.fullmatch(token)) is not None:
+        return "clock", clock.groups()
+    if _ASCII_DIGITS.fullmatch(low) and len(low) == 4:
+        return "year", int(low)
+    if _ASCII_DIGITS.fullmatch(low) and len(low) <= 2:
+        return "day", int(low)
+    if low in ("am", "pm"):
+        return "ampm", low
+    if _NUMERIC_ZONE.fullmatch(token) or re.fullmatch(r"[A-Z]{1,5}", token):
+        return "zone", token
+    return None
+
+
 def _parse_words(text: str) -> _Stamp | None:
     """`date`, `date -R`, asctime and "Local Time is:" forms, in any common field order."""
     fields: dict[str, Any] = {}
     for token in text.replace(",", " ").split():
-        low = token.lower().rstrip(".")
-        kind: str
-        value: Any
-        if low.isalpha() and (low in _WEEKDAYS or low in _WEEKDAY_NAMES):
-            kind, value = "weekday", low
-        elif low.isalpha() and (low in _MONTHS or low in _MONTH_NAMES):
-            kind, value = "month", _MONTHS[low[:3]]
-        elif (clock := _CLOCK.fullmatch(token)) is not None:
-            kind, value = "clock", clock.groups()
-        elif _ASCII_DIGITS.fullmatch(low) and len(low) == 4:
-            kind, value = "year", int(low)
-        elif _ASCII_DIGITS.fullmatch(low) and len(low) <= 2:
-            kind, value = "day", int(low)
-        elif low in ("am", "pm"):
-            kind, value = "ampm", low
-        elif _NUMERIC_ZONE.fullmatch(token) or re.fullmatch(r"[A-Z]{1,5}", token):
-            kind, value = "zone", token
-        else:
+        field = _word_field(token)
+        if field is None or field[0] in fields:
             return None
-        if kind in fields:
-            return None
-        fields[kind] = value
+        fields[field[0]] = field[1]
     if not {"month", "day", "year", "clock"} <= fields.keys():
         return None
     hour_s, minute_s, second_s, fraction = fields["clock"]
