@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from ssdlab.cli import main as cli_main
-from ssdlab.cli.profiles import PROFILE_NAMES, PTS_NAMES, spec_of
 from ssdlab.model.profile import OptionKind
+from ssdlab.registry import profile_records
 from tests.abuse.probes import RUNS_CODE, fio_parsed_options, ssdlab_in, ssdlab_in_process
 from tests.conftest import needs_fio
 
@@ -45,8 +45,8 @@ def _assert_no_injection(plan_json: str, folder: Path) -> None:
 
 def _cases() -> list[tuple[str, str, str]]:
     cases = [("quick", flag, value) for flag in QUICK_FLAGS for value in HOSTILE_VALUES]
-    for name in PROFILE_NAMES + PTS_NAMES:
-        for option in spec_of(name).options:
+    for name, record in profile_records().items():
+        for option in record.spec.options:
             if option.kind is not OptionKind.FLAG:
                 cases += [(name, option.flag, value) for value in HOSTILE_VALUES]
     return cases

@@ -78,11 +78,11 @@ def test_option_values_beyond_any_float_are_usage_errors() -> None:
 
 def test_pts_seed_fits_fio() -> None:
     """`--seed 999…9` was accepted and rendered as randseed=, which fio refuses."""
-    from ssdlab.cli.profiles import spec_of
     from ssdlab.errors import UsageError
     from ssdlab.plan.profile import resolve_profile_settings
+    from ssdlab.registry import profile_record
 
-    spec = spec_of("pts-iops")
+    spec = profile_record("pts-iops").spec
     assert next(o for o in spec.options if o.name == "seed").maximum == 2**64 - 1
     with pytest.raises(UsageError, match="--seed must be at most"):
         resolve_profile_settings(spec, {"seed": 2**64})

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ssdlab.analysis.latency_bins import percentile_ns
-from ssdlab.report.sweep import histogram_of
+from ssdlab.analysis.profiles.sweep import histogram_of
+from ssdlab.parse.fio_histogram import clat_bins_of
 from tests.conftest import needs_fio
 from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of
 
@@ -37,7 +38,7 @@ def test_sweep_on_a_file(tmp_path: Path) -> None:
     for output in outputs:
         job = json.loads(output)["jobs"][0]
         if job["write"]["total_ios"] == 0 and job["read"]["total_ios"] > 0:
-            histogram = histogram_of(output)
+            histogram = histogram_of(clat_bins_of(output))
             assert histogram is not None
             assert (
                 percentile_ns(histogram, 99.0) == job["read"]["clat_ns"]["percentile"]["99.000000"]

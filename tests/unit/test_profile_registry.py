@@ -1,38 +1,37 @@
-"""Every profile found by convention is complete: spec, planner, analysis, report, options."""
+"""Every profile found in the registry is complete: spec, planner, analysis, report, options."""
 
 import argparse
 
 import pytest
 
 from ssdlab.cli.main import build_parser
-from ssdlab.cli.profiles import (
-    PROFILES,
-    analyser_of,
-    document_builder_of,
-    planner_of,
-    spec_of,
-)
+from ssdlab.registry import profile_record, profile_records
 
-NAMES = sorted(PROFILES)
+NAMES = sorted(profile_records())
 
 
-def test_align_is_registered() -> None:
-    assert "align" in PROFILES
+def test_every_profile_is_registered_in_listing_order() -> None:
+    assert list(profile_records()) == [
+        "cache", "align", "sweep", "cachefit", "trim", "fill", "endurance",
+        "pts-iops", "pts-tp", "pts-lat", "pts-wsat", "pts-hir", "pts-xsr",
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_profile_is_complete(name: str) -> None:
-    spec = spec_of(name)
-    assert spec.name == name and spec.version >= 1
+    record = profile_record(name)
+    spec = record.spec
+    assert record.name == spec.name == name and spec.version >= 1
+    assert record.run_kind == "profile"
     assert spec.summary and spec.description and spec.examples
     assert all(example.startswith("ssdlab ") for example in spec.examples)
     flags = [option.flag for option in spec.options]
     assert len(flags) == len(set(flags))
     assert not {"--size", "--buffered", "--json", "--db", "--keep"} & set(flags)
     assert all(option.help for option in spec.options)
-    assert callable(planner_of(name))
-    assert callable(analyser_of(name))
-    assert callable(document_builder_of(name))
+    parts = record.parts()
+    assert callable(parts.plan) and callable(parts.analyse) and callable(parts.build_document)
+    assert (parts.check_round is not None) == name.startswith("pts-")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -40,7 +39,7 @@ def test_every_option_reaches_the_command_line(name: str) -> None:
     parser = build_parser()
     args = parser.parse_args(["run", name, "/tmp"])
     assert isinstance(args, argparse.Namespace) and args.profile == name
-    for option in spec_of(name).options:
+    for option in profile_record(name).spec.options:
         assert hasattr(args, option.name)
         assert getattr(args, option.name) in (None, False)  # the table's default applies later
 
@@ -53,3 +52,19 @@ def test_help_of_every_profile_prints(command: str, capsys: pytest.CaptureFixtur
             parser.parse_args(argv)
         assert stop.value.code == 0
     assert "90 % full" in capsys.readouterr().out  # a literal percent sign survives
+
+
+def test_the_command_line_loads_no_profile_parts() -> None:
+    """Building the parser reads the option tables only: no planner, analysis or report."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from ssdlab.cli.main import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('ssdlab.analysis.profiles', "
+        "'ssdlab.report.', 'ssdlab.plan.pts', 'matplotlib'))))"
+    )  # the document type (report/document.py, data classes only) is part of the record's type
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert found.strip() == "['ssdlab.report.document']"

@@ -9,11 +9,11 @@ from ssdlab.analysis.compare import MetricSamples
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
 from ssdlab.analysis.spec_match import match_spec
-from ssdlab.cli.profiles import PROFILES, document_builder_of
 from ssdlab.cli.store_access import load_profile_results, run_health
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
+from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document
 from ssdlab.report.health_document import build_health_document
 from ssdlab.report.html import ReportPart
@@ -68,11 +68,11 @@ def run_document(
         )
         return build_health_document(run, samples, rated_endurance(spec))
     if run.kind == "profile":
-        if run.profile not in PROFILES:
+        if run.profile not in profile_records():
             raise SsdlabError(
                 f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show"
             )
-        return document_builder_of(run.profile)(load_profile_results(conn, run.run_id))
+        return profile_record(run.profile).build_document(load_profile_results(conn, run.run_id))
     report = build_quick_report(
         run, store.load_step_results(conn, run.run_id), run_health(conn, run.run_id)
     )

@@ -11,10 +11,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.cli.profiles import PROFILES, document_builder_of
 from ssdlab.cli.render import print_document, print_quick_report
 from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS
 from ssdlab.report.quick import QuickReport, build_quick_report
@@ -161,9 +161,9 @@ def _profile_document(args: argparse.Namespace) -> Document | None:
         return sim_document(conn, run)
     if run is None or run.kind != "profile":
         return None
-    if run.profile not in PROFILES:
+    if run.profile not in profile_records():
         raise SsdlabError(f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show")
-    return document_builder_of(run.profile)(load_profile_results(conn, run.run_id))
+    return profile_record(run.profile).build_document(load_profile_results(conn, run.run_id))
 
 
 def _print_jobs(args: argparse.Namespace, out: Console, run_id: int) -> None:

@@ -3,13 +3,13 @@ times over the run, WAF over time, wear over time with the projection line, and 
 counter step took."""
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ssdlab.analysis.endurance import EnduranceStatus, Iteration, endurance_status, iterations_of
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.steps import CounterStep
-from ssdlab.model.profile import ProfilePlan, ProfileResults
+from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes
 from ssdlab.report import document as doc
@@ -17,32 +17,6 @@ from ssdlab.report.health import fmt_tb, fmt_time, fmt_waf, series_sections
 from ssdlab.report.profile_common import compose, fmt_mbps
 
 S_PER_DAY = 86400.0
-
-
-def analyse_endurance(
-    plan: ProfilePlan,
-    steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
-) -> Mapping[str, Any]:
-    """Verdicts at the end of a run: the iteration times (the stop reason is stored by the
-    runner, the health analysis is made from the stored samples whenever a report is built)."""
-    iterations = iterations_of(steps, {})
-    if not iterations:
-        return {}
-    times = [i.elapsed_s for i in iterations]
-    return {
-        "endurance-iterations": {
-            "count": len(iterations),
-            "written_bytes": sum(i.written_bytes for i in iterations),
-            "writing_s": sum(times),
-            "slowest_s": max(times),
-            "fastest_s": min(times),
-            "outliers": [i.index for i in iterations if i.outlier],
-            "criteria": "an iteration is an outlier when it took more than 1.5× the median time "
-            "or wrote at less than 1/1.5 of the median speed",
-        }
-    }
 
 
 def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> EnduranceStatus:

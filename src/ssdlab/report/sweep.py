@@ -1,114 +1,19 @@
-"""The `sweep` profile's verdict and report: every cell's numbers, heatmaps and the knee.
+"""The `sweep` profile's report: every cell's numbers, heatmaps and the knee, read from the
+run's stored findings (analysis/profiles/sweep.py makes them).
 
 Latency percentiles are completion latencies (fio's clat) from the json+ histograms: for a
 read/write mix the two directions' histograms are added, so p99 is the p99 of all I/Os. Mean
 and maximum are fio's total latency (submission + completion). The spread is p99.9 / p50.
 """
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from typing import Any
 
-from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
-from ssdlab.analysis.latency_bins import merge_bins, percentile_ns
-from ssdlab.model.profile import ProfilePlan, ProfileResults
-from ssdlab.model.step import StepResult
+from ssdlab.analysis.knee import KneeVerdict, SweepCell
+from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
+from ssdlab.model.profile import ProfileResults
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us, fmt_mbps
-
-CELLS = "sweep-cells"
-KNEE = "sweep-knee"
-
-
-def histogram_of(output: str) -> dict[int, int] | None:
-    """Reads and writes of a group-reported fio json+ output, added; None without bins."""
-    try:
-        jobs = json.loads(output).get("jobs", [])
-    except (json.JSONDecodeError, AttributeError):
-        return None
-    found = []
-    for job in jobs:
-        for direction in ("read", "write"):
-            bins = job.get(direction, {}).get("clat_ns", {}).get("bins")
-            if isinstance(bins, dict) and bins:
-                found.append({int(k): int(v) for k, v in bins.items()})
-    return merge_bins(found) if found else None
-
-
-def _max(step: StepResult) -> float | None:
-    found = [d.lat_max_ns for d in (step.read, step.write) if d and d.lat_max_ns is not None]
-    return max(found) if found else None
-
-
-def cell_rows(
-    plan: ProfilePlan, steps: Sequence[StepResult], outputs: Mapping[int, str]
-) -> list[dict[str, Any]]:
-    params = {s.key: dict(s.params) for s in plan.steps if s.param("workload") is not None}
-    rows = []
-    for step in steps:
-        p = params.get(step.step_key)
-        if p is None or step.discarded:
-            continue
-        histogram = histogram_of(outputs.get(step.capture_id or -1, ""))
-        pcts = {
-            name: None if histogram is None else percentile_ns(histogram, pct)
-            for name, pct in (("p50", 50.0), ("p99", 99.0), ("p999", 99.9))
-        }
-        p50, p999 = pcts["p50"], pcts["p999"]
-        rows.append(
-            {
-                "workload": p["workload"],
-                "threads": p["threads"],
-                "iodepth": p["iodepth"],
-                "iops": step.iops,
-                "bw_bytes_per_s": step.bw_bytes_per_s,
-                "lat_mean_ns": step.lat_mean_ns,
-                "lat_p50_ns": p50,
-                "lat_p99_ns": pcts["p99"],
-                "lat_p999_ns": p999,
-                "lat_max_ns": _max(step),
-                "spread": None if not p50 or p999 is None else p999 / p50,
-            }
-        )
-    return rows
-
-
-def _cells(rows: Sequence[Mapping[str, Any]]) -> list[SweepCell]:
-    return [
-        SweepCell(int(r["threads"]), int(r["iodepth"]), r["iops"], r["bw_bytes_per_s"],
-                  r["lat_mean_ns"], r["lat_p99_ns"], r["lat_p999_ns"], r["lat_max_ns"])
-        for r in rows
-    ]  # fmt: skip
-
-
-def _knees(plan: ProfilePlan, rows: Sequence[Mapping[str, Any]]) -> dict[str, KneeVerdict]:
-    bound_us = plan.setting("max_latency_us")
-    bound = float(bound_us) * 1000 if isinstance(bound_us, int | float) else None
-    metric = str(plan.setting("latency_metric"))
-    knees = {}
-    for workload in dict.fromkeys(r["workload"] for r in rows):
-        cells = _cells([r for r in rows if r["workload"] == workload])
-        knees[workload] = select_knee(cells, max_latency_ns=bound, latency_metric=metric)
-    return knees
-
-
-def analyse_sweep(
-    plan: ProfilePlan,
-    steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
-) -> dict[str, Any]:
-    rows = cell_rows(plan, steps, outputs)
-    knees = _knees(plan, rows)
-    return {
-        CELLS: {
-            "cells": rows,
-            "percentiles": "clat from json+ histograms, reads and writes added",
-            "spread": "p99.9 / p50",
-        },
-        KNEE: {workload: asdict(knee) for workload, knee in knees.items()},
-    }
 
 
 def _workload_section(
@@ -187,14 +92,50 @@ def _knee_sentence(workload: str, knee: KneeVerdict) -> str:
     )  # fmt: skip
 
 
+def _cell(body: Mapping[str, Any] | None) -> SweepCell | None:
+    return None if body is None else SweepCell(**body)
+
+
+def _cells(bodies: Sequence[Mapping[str, Any]]) -> tuple[SweepCell, ...]:
+    return tuple(SweepCell(**body) for body in bodies)
+
+
+def knee_of(body: Mapping[str, Any]) -> KneeVerdict:
+    """A stored knee finding as the verdict it was made from."""
+    return KneeVerdict(
+        cells=_cells(body["cells"]),
+        latency_metric=body["latency_metric"],
+        max_latency_ns=body["max_latency_ns"],
+        method=body["method"],
+        usable=_cells(body["usable"]),
+        excluded=_cells(body["excluded"]),
+        front=_cells(body["front"]),
+        knee=_cell(body["knee"]),
+        peak=_cell(body["peak"]),
+        knee_latency_ns=body["knee_latency_ns"],
+        knee_iops_of_peak_pct=body["knee_iops_of_peak_pct"],
+        next_on_front=_cell(body["next_on_front"]),
+        next_iops_gain_pct=body["next_iops_gain_pct"],
+        next_latency_increase_pct=body["next_latency_increase_pct"],
+        reason=body["reason"],
+    )
+
+
 def build_sweep_document(results: ProfileResults) -> doc.Document:
-    rows = cell_rows(results.plan, results.steps, results.outputs)
-    knees = _knees(results.plan, rows)
+    cells = results.findings.get(SWEEP_CELLS) or {}
+    stored_knees = results.findings.get(SWEEP_KNEE) or {}
+    rows: list[Mapping[str, Any]] = list(cells.get("cells") or ())
+    knees = {  # in the order the workloads were measured, as they were found
+        workload: knee_of(stored_knees[workload])
+        for workload in dict.fromkeys(r["workload"] for r in rows)
+        if workload in stored_knees
+    }
     sections = [
         _workload_section(w, [r for r in rows if r["workload"] == w], knee)
         for w, knee in knees.items()
     ]
     verdict = [_knee_sentence(w, knee) for w, knee in knees.items()]
-    data = analyse_sweep(results.plan, results.steps, results.facts, results.outputs)
+    stored = results.findings
+    data = {name: stored[name] for name in (SWEEP_CELLS, SWEEP_KNEE) if name in stored}
     return compose(results, title="Threads × queue depth", verdict=verdict, sections=sections,
                    data=data)  # fmt: skip

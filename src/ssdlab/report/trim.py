@@ -1,109 +1,11 @@
-"""The `trim` profile's verdicts and report: discard support, zeroes after discard, fstrim,
-and random writes on a dirty region against a discarded one."""
+"""The `trim` profile's report: discard support, zeroes after discard, fstrim, and random
+writes on a dirty region against a discarded one (the verdicts are analysis/profiles/trim.py's)."""
 
-import json
-import re
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from ssdlab.model.profile import ProfilePlan, ProfileResults
-from ssdlab.model.step import StepResult
+from ssdlab.analysis.profiles.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
+from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import format_size
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us
-
-SUPPORT = "trim-support"
-EFFECT = "trim-effect"
-_TRIMMED = re.compile(r"\((\d+) bytes\) trimmed")
-
-
-def _support(facts: Mapping[str, Any]) -> dict[str, Any]:
-    granularity = facts.get("discard_granularity_bytes")
-    largest = facts.get("discard_max_bytes")
-    if not isinstance(largest, int):
-        sentence = "the kernel does not say whether the device supports discard"
-        supported = None
-    elif largest == 0:
-        sentence = "no TRIM support: the device accepts no discard"
-        supported = False
-    else:
-        sentence = (
-            f"TRIM supported: discards of up to {format_size(largest)} at a time, in units of "
-            + (format_size(granularity) if isinstance(granularity, int) else "an unknown size")
-        )
-        supported = True
-    return {
-        "supported": supported,
-        "discard_granularity_bytes": granularity,
-        "discard_max_bytes": largest,
-        "sentence": sentence,
-    }
-
-
-def _effect(steps: Sequence[StepResult]) -> dict[str, Any] | None:
-    found = {s.step_key: s for s in steps if not s.discarded}
-    dirty, fresh = found.get("dirty"), found.get("discarded")
-    if dirty is None or fresh is None:
-        return None
-    ratio = fresh.iops / dirty.iops if dirty.iops else None
-    return {
-        "dirty_iops": dirty.iops,
-        "discarded_iops": fresh.iops,
-        "dirty_lat_mean_ns": dirty.lat_mean_ns,
-        "discarded_lat_mean_ns": fresh.lat_mean_ns,
-        "ratio": ratio,
-        "sentence": "n/a"
-        if ratio is None
-        else (f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region"),
-    }
-
-
-def analyse_trim(
-    plan: ProfilePlan,
-    steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
-) -> dict[str, Any]:
-    found: dict[str, Any] = {SUPPORT: _support(facts)}
-    effect = _effect(steps)
-    if effect is not None:
-        found[EFFECT] = effect
-    return found
-
-
-def zero_check(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """From the zero-check step's fio JSON: how many blocks did not read back as zeroes."""
-    if not finding:
-        return None
-    try:
-        job = json.loads(str(finding.get("stdout", "")))["jobs"][0]
-        errors = int(job.get("total_err", 0))
-        read = int(job["read"]["io_bytes"])
-    except (json.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
-        return {"zeroes": None, "sentence": "the read-back could not be read"}
-    zeroes = errors == 0 and read > 0
-    return {
-        "zeroes": zeroes,
-        "blocks_not_zero": errors,
-        "read_bytes": read,
-        "sentence": "discarded blocks read back as zeroes"
-        if zeroes
-        else f"discarded blocks did not read back as zeroes ({errors} MiB blocks differed)",
-    }
-
-
-def fstrim_result(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if not finding:
-        return None
-    match = _TRIMMED.search(str(finding.get("stdout", "")))
-    trimmed = int(match.group(1)) if match else None
-    elapsed = finding.get("elapsed_s")
-    return {
-        "elapsed_s": elapsed,
-        "trimmed_bytes": trimmed,
-        "sentence": f"fstrim took {elapsed:.2f} s"
-        + ("" if trimmed is None else f" and trimmed {format_size(trimmed)}"),
-    }
 
 
 def build_trim_document(results: ProfileResults) -> doc.Document:

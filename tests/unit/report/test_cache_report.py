@@ -5,13 +5,15 @@ from dataclasses import replace
 
 import pytest
 
+from ssdlab.analysis.profiles.cache import CLIFF, RECOVERY, analyse_cache
+from ssdlab.analysis.write_series import bytes_series
 from ssdlab.model.profile import ProfilePlan, ProfileResults
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.plan.cache import plan_cache
 from ssdlab.plan.cachefit import cache_size_from_finding
-from ssdlab.report.cache import CLIFF, RECOVERY, analyse_cache, build_cache_document, bytes_series
+from ssdlab.report.cache import build_cache_document
 from ssdlab.report.document import Document, render_markdown
 from tests.unit.plan.profile_golden import FILE_TARGET
 

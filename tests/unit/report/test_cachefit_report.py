@@ -5,19 +5,14 @@ from dataclasses import replace
 
 import pytest
 
+from ssdlab.analysis.profiles.cachefit import EFFECT_RATIO, VERDICT, CachefitTable, analyse_cachefit
 from ssdlab.model.profile import ProfilePlan, ProfileResults, StepRole
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, MiB
 from ssdlab.plan.cachefit import plan_cachefit
-from ssdlab.report.cachefit import (
-    EFFECT_RATIO,
-    VERDICT,
-    CachefitTable,
-    analyse_cachefit,
-    build_cachefit_document,
-)
+from ssdlab.report.cachefit import build_cachefit_document
 from ssdlab.report.document import document_json, render_markdown
 from ssdlab.report.plots import render_chart
 from ssdlab.store.runs import to_json

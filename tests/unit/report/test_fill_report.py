@@ -2,10 +2,10 @@
 
 import pytest
 
+from ssdlab.analysis.profiles.fill import VERDICT, analyse_fill
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.plan.fill import plan_fill
-from ssdlab.report.fill import VERDICT, analyse_fill
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 

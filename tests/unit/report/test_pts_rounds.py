@@ -4,6 +4,7 @@ from dataclasses import replace
 
 import pytest
 
+from ssdlab.analysis.profiles.pts import analyse_pts, check_pts_round
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
@@ -13,7 +14,7 @@ from ssdlab.model.units import KiB
 from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
 from ssdlab.report.document import render_markdown
 from ssdlab.report.plots import render_chart
-from ssdlab.report.pts import analyse_pts, build_pts_document, check_pts_round
+from ssdlab.report.pts import build_pts_document
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 
 NVME = replace(

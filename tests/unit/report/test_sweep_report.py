@@ -2,11 +2,16 @@
 
 import json
 
+from ssdlab.analysis.profiles.sweep import CELLS, KNEE, analyse_sweep, histogram_of
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.parse.fio_histogram import clat_bins_by_capture, clat_bins_of
 from ssdlab.plan.sweep import plan_sweep
-from ssdlab.report.sweep import CELLS, KNEE, analyse_sweep, build_sweep_document, histogram_of
+from ssdlab.registry import profile_record
+from ssdlab.registry.record import fill_verdicts
+from ssdlab.report.document import document_json
+from ssdlab.report.sweep import build_sweep_document
 from tests.unit.plan.profile_golden import FILE_TARGET
 
 
@@ -18,8 +23,8 @@ def _output(read_bins: dict[int, int], write_bins: dict[int, int]) -> str:
 
 
 def test_histograms_of_both_directions_are_added() -> None:
-    assert histogram_of(_output({100: 1}, {100: 2, 300: 1})) == {100: 3, 300: 1}
-    assert histogram_of("not json") is None
+    assert histogram_of(clat_bins_of(_output({100: 1}, {100: 2, 300: 1}))) == {100: 3, 300: 1}
+    assert clat_bins_of("not json") == () and histogram_of(()) is None
 
 
 def test_cells_and_knee_under_a_bound() -> None:
@@ -41,14 +46,18 @@ def test_cells_and_knee_under_a_bound() -> None:
                                 None, None, capture_id=number))  # fmt: skip
         # reads are all fast, writes hold the tail: only the sum shows the mix's p99
         outputs[number] = _output({low * 1000: 98}, {low * 1000: 0, high * 1000: 2})
-    found = analyse_sweep(plan, steps, {}, outputs)
+    found = analyse_sweep(plan, steps, {}, clat_bins_by_capture(outputs))
     rows = {(r["threads"], r["iodepth"]): r for r in found[CELLS]["cells"]}
     assert rows[(2, 8)]["lat_p99_ns"] == 900_000 and rows[(1, 1)]["lat_p50_ns"] == 100_000
     knee = found[KNEE]["randrw70-8k"]["knee"]
     assert (knee["numjobs"], knee["iodepth"]) == (1, 8)
     run = RunRecord(1, "profile", "sweep", 1, None, RunStatus.COMPLETE, None, "file",
                     FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
-    document = build_sweep_document(ProfileResults(run, plan, tuple(steps), {}, outputs, (), {}))
+    results = ProfileResults(run, plan, tuple(steps), {}, outputs, (), {})
+    stored = fill_verdicts(results, profile_record("sweep").parts().analyse)
+    assert dict(stored.findings) == json.loads(json.dumps(found))  # as the store keeps them
+    document = build_sweep_document(stored)
+    assert json.loads(document_json(document))["result"] == stored.findings
     assert {c.key for c in document.charts} == {
         "sweep-heatmap-randrw70-8k", "sweep-curve-randrw70-8k",
     }  # fmt: skip

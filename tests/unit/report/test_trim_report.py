@@ -2,10 +2,10 @@
 
 import json
 
+from ssdlab.analysis.profiles.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.plan.trim import plan_trim
-from ssdlab.report.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 

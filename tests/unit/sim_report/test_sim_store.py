@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.wear import compare_samples
+from ssdlab.analysis.write_series import bytes_series
 from ssdlab.cli.sim import sim_document
 from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding
-from ssdlab.report.cache import CLIFF, bytes_series
 from ssdlab.report.document import render_markdown
 from ssdlab.report.plots import render_chart
 from ssdlab.runner.sim import (

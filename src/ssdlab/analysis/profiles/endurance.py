@@ -1,0 +1,38 @@
+"""The `endurance` profile's verdict at the end of a run: the iteration times. The stop
+reason is stored by the runner; the health analysis is made from the stored samples whenever a
+report is built (analysis/endurance.py)."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ssdlab.analysis.endurance import iterations_of
+from ssdlab.model.finding_names import ENDURANCE_ITERATIONS
+from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.step import StepResult
+
+ITERATIONS = ENDURANCE_ITERATIONS
+
+
+def analyse_endurance(
+    plan: ProfilePlan,
+    steps: Sequence[StepResult],
+    facts: Mapping[str, Any],
+    outputs: Mapping[int, str],
+) -> Mapping[str, Any]:
+    """Verdicts at the end of a run: the iteration times."""
+    iterations = iterations_of(steps, {})
+    if not iterations:
+        return {}
+    times = [i.elapsed_s for i in iterations]
+    return {
+        ITERATIONS: {
+            "count": len(iterations),
+            "written_bytes": sum(i.written_bytes for i in iterations),
+            "writing_s": sum(times),
+            "slowest_s": max(times),
+            "fastest_s": min(times),
+            "outliers": [i.index for i in iterations if i.outlier],
+            "criteria": "an iteration is an outlier when it took more than 1.5× the median time "
+            "or wrote at less than 1/1.5 of the median speed",
+        }
+    }

@@ -1,0 +1,105 @@
+"""The `sweep` profile's verdicts: every cell's numbers and the knee of each workload.
+
+Latency percentiles are completion latencies (fio's clat) from the json+ histograms: for a
+read/write mix the two directions' histograms are added, so p99 is the p99 of all I/Os. Mean
+and maximum are fio's total latency (submission + completion). The spread is p99.9 / p50.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
+from ssdlab.analysis.latency_bins import merge_bins, percentile_ns
+from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
+from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.step import StepResult
+
+CELLS = SWEEP_CELLS
+KNEE = SWEEP_KNEE
+
+
+ClatBins = Mapping[int, Sequence[Mapping[int, int]]]  # by capture id: each direction's bins
+
+
+def histogram_of(bins: Sequence[Mapping[int, int]]) -> dict[int, int] | None:
+    """The clat bins of a step's reads and writes (parse/fio_histogram.py), added; None
+    without bins."""
+    return merge_bins(bins) if bins else None
+
+
+def _max(step: StepResult) -> float | None:
+    found = [d.lat_max_ns for d in (step.read, step.write) if d and d.lat_max_ns is not None]
+    return max(found) if found else None
+
+
+def cell_rows(
+    plan: ProfilePlan, steps: Sequence[StepResult], clat_bins: ClatBins
+) -> list[dict[str, Any]]:
+    params = {s.key: dict(s.params) for s in plan.steps if s.param("workload") is not None}
+    rows = []
+    for step in steps:
+        p = params.get(step.step_key)
+        if p is None or step.discarded:
+            continue
+        histogram = histogram_of(clat_bins.get(step.capture_id or -1, ()))
+        pcts = {
+            name: None if histogram is None else percentile_ns(histogram, pct)
+            for name, pct in (("p50", 50.0), ("p99", 99.0), ("p999", 99.9))
+        }
+        p50, p999 = pcts["p50"], pcts["p999"]
+        rows.append(
+            {
+                "workload": p["workload"],
+                "threads": p["threads"],
+                "iodepth": p["iodepth"],
+                "iops": step.iops,
+                "bw_bytes_per_s": step.bw_bytes_per_s,
+                "lat_mean_ns": step.lat_mean_ns,
+                "lat_p50_ns": p50,
+                "lat_p99_ns": pcts["p99"],
+                "lat_p999_ns": p999,
+                "lat_max_ns": _max(step),
+                "spread": None if not p50 or p999 is None else p999 / p50,
+            }
+        )
+    return rows
+
+
+def _cells(rows: Sequence[Mapping[str, Any]]) -> list[SweepCell]:
+    return [
+        SweepCell(int(r["threads"]), int(r["iodepth"]), r["iops"], r["bw_bytes_per_s"],
+                  r["lat_mean_ns"], r["lat_p99_ns"], r["lat_p999_ns"], r["lat_max_ns"])
+        for r in rows
+    ]  # fmt: skip
+
+
+def knees(plan: ProfilePlan, rows: Sequence[Mapping[str, Any]]) -> dict[str, KneeVerdict]:
+    """Each workload's knee, in the order the workloads first appear among the cells."""
+    bound_us = plan.setting("max_latency_us")
+    bound = float(bound_us) * 1000 if isinstance(bound_us, int | float) else None
+    metric = str(plan.setting("latency_metric"))
+    found = {}
+    for workload in dict.fromkeys(r["workload"] for r in rows):
+        cells = _cells([r for r in rows if r["workload"] == workload])
+        found[workload] = select_knee(cells, max_latency_ns=bound, latency_metric=metric)
+    return found
+
+
+def analyse_sweep(
+    plan: ProfilePlan,
+    steps: Sequence[StepResult],
+    facts: Mapping[str, Any],
+    clat_bins: ClatBins,
+) -> dict[str, Any]:
+    """The cells and knees; `clat_bins` are the steps' fio json+ histograms by capture id
+    (parse/fio_histogram.clat_bins_by_capture)."""
+    rows = cell_rows(plan, steps, clat_bins)
+    return {
+        CELLS: {
+            "cells": rows,
+            "percentiles": "clat from json+ histograms, reads and writes added",
+            "spread": "p99.9 / p50",
+        },
+        KNEE: {workload: asdict(knee) for workload, knee in knees(plan, rows).items()},
+    }

@@ -1,0 +1,27 @@
+"""A write step's bandwidth log as the cliff detection reads it: (bytes written so far, B/s)
+points, each interval's bytes being its mean bandwidth times its length, so the x axis is what
+the drive had absorbed, not time; and how long the write took."""
+
+from ssdlab.model.step import StepResult
+
+
+def bytes_series(step: StepResult) -> tuple[tuple[float, float], ...]:
+    """(cumulative bytes, B/s) per log interval of a write step."""
+    points: list[tuple[float, float]] = []
+    written = 0.0
+    previous = 0.0
+    for point in step.series:
+        if point.direction != "write" or point.bw_bytes_per_s is None:
+            continue
+        written += point.bw_bytes_per_s * max(point.elapsed_s - previous, 0.0)
+        previous = point.elapsed_s
+        points.append((written, point.bw_bytes_per_s))
+    return tuple(points)
+
+
+def write_seconds(step: StepResult) -> float | None:
+    """How long fio wrote: its runtime, else the end of the last logged interval."""
+    if step.write is not None and step.write.runtime_s > 0:
+        return step.write.runtime_s
+    ends = [p.elapsed_s for p in step.series if p.direction == "write"]
+    return max(ends) if ends else None

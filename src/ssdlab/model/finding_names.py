@@ -1,0 +1,16 @@
+"""The names under which each profile's verdicts are stored as findings (store/findings.py):
+written by analysis/profiles/, read back by report/ and by other runs (cachefit --from-run)."""
+
+CACHE_CLIFF = "cache-cliff"
+CACHE_RECOVERY = "cache-recovery"
+ALIGNMENT = "alignment"
+SWEEP_CELLS = "sweep-cells"
+SWEEP_KNEE = "sweep-knee"
+CACHEFIT_TABLE = "cachefit-table"
+TRIM_SUPPORT = "trim-support"
+TRIM_EFFECT = "trim-effect"
+FILL_LEVELS = "fill-levels"
+ENDURANCE_ITERATIONS = "endurance-iterations"
+PTS_CONFORMANCE = "pts-conformance"
+PTS_RESULTS = "pts-results"
+PTS_STEADY_STATE = "pts-steady-state"  # one per round loop: "-<loop name>" after it when named
