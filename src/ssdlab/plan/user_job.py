@@ -51,6 +51,24 @@ def _refusal(name: str) -> str | None:
     return None
 
 
+def _option(line: str, number: int) -> tuple[str, str]:
+    """(name, value) of an option line, refused (ParseError) when fio would read it otherwise
+    or when the option is not accepted."""
+    name, sep, value = line.partition("=")
+    name, value = name.strip().lower(), value.strip()
+    if not _NAME.match(name):
+        raise ParseError(f"line {number}: {name!r} is not a fio option name")
+    if sep and not value:
+        raise ParseError(f"line {number}: {name}= has no value")
+    why = _refusal(name)
+    if name == "ioengine" and value not in _ENGINES:
+        engines = ", ".join(sorted(_ENGINES))
+        why = f"names an engine that does more than I/O to the target (use one of {engines})"
+    if why is not None:
+        raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")
+    return name, value
+
+
 def parse_fio_jobfile(text: str) -> FioJob:
     """The job file's [global] options and job sections. Raises ParseError naming the line
     for syntax fio would read differently, a refused option, or a file without jobs."""
@@ -76,19 +94,7 @@ def parse_fio_jobfile(text: str) -> FioJob:
             continue
         if current is None:
             raise ParseError(f"line {number}: an option before any [section]")
-        name, sep, value = line.partition("=")
-        name, value = name.strip().lower(), value.strip()
-        if not _NAME.match(name):
-            raise ParseError(f"line {number}: {name!r} is not a fio option name")
-        if sep and not value:
-            raise ParseError(f"line {number}: {name}= has no value")
-        why = _refusal(name)
-        if name == "ioengine" and value not in _ENGINES:
-            engines = ", ".join(sorted(_ENGINES))
-            why = f"names an engine that does more than I/O to the target (use one of {engines})"
-        if why is not None:
-            raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")
-        current.append((name, value))
+        current.append(_option(line, number))
     if not sections:
         raise ParseError("the job file has no job section (e.g. [writes])")
     return FioJob(
