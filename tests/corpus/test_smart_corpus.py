@@ -123,36 +123,29 @@ def _attribute_figures(attrs: list[tuple[int, str, int]], sector: int, stated: S
 def _read_json(doc: dict[str, Any]) -> Stated:
     nvme = doc.get("nvme_smart_health_information_log")
     if isinstance(nvme, dict):
-        st = Stated("NVMe")
-        for key, target in (("data_units_written", st.written), ("data_units_read", st.read)):
-            if isinstance(nvme.get(key), int):
-                target.append(Figure(key, nvme[key] * DATA_UNIT, DATA_UNIT / 2))
-        if isinstance(nvme.get("power_on_hours"), int):
-            st.power_on_hours.add(nvme["power_on_hours"])
-        if isinstance(nvme.get("temperature"), int):
-            st.temperature_c.add(nvme["temperature"])
-        st.wear_used_pct = nvme.get("percentage_used")
-        st.media_errors = nvme.get("media_errors")
-        return st
+        return _read_nvme_json(nvme)
+    return _read_ata_json(doc)
+
+
+def _read_nvme_json(nvme: dict[str, Any]) -> Stated:
+    st = Stated("NVMe")
+    for key, target in (("data_units_written", st.written), ("data_units_read", st.read)):
+        if isinstance(nvme.get(key), int):
+            target.append(Figure(key, nvme[key] * DATA_UNIT, DATA_UNIT / 2))
+    if isinstance(nvme.get("power_on_hours"), int):
+        st.power_on_hours.add(nvme["power_on_hours"])
+    if isinstance(nvme.get("temperature"), int):
+        st.temperature_c.add(nvme["temperature"])
+    st.wear_used_pct = nvme.get("percentage_used")
+    st.media_errors = nvme.get("media_errors")
+    return st
+
+
+def _read_ata_json(doc: dict[str, Any]) -> Stated:
     st = Stated("ATA")
     st.in_drive_db = bool(doc.get("in_smartctl_database", "model_family" in doc))
     sector = int(doc.get("logical_block_size") or 512)
-    for page in doc.get("ata_device_statistics", {}).get("pages", []):
-        for entry in page.get("table", []):
-            valid = entry.get("flags", {}).get("valid", True)
-            if not valid or not isinstance(entry.get("value"), int):
-                continue
-            where = (page.get("number"), entry.get("offset"))
-            if where == (1, 24):
-                st.written.append(
-                    Figure("devstat Logical Sectors Written", entry["value"] * sector, sector)
-                )
-            elif where == (1, 40):
-                st.read.append(
-                    Figure("devstat Logical Sectors Read", entry["value"] * sector, sector)
-                )
-            elif where == (7, 8):
-                st.wear_used_pct = entry["value"]
+    _devstat_json(doc, sector, st)
     attrs = [
         (a["id"], str(a.get("name", "")), int(a["raw"]["value"]))
         for a in doc.get("ata_smart_attributes", {}).get("table", [])
@@ -170,6 +163,26 @@ def _read_json(doc: dict[str, Any]) -> Stated:
     return st
 
 
+def _devstat_json(doc: dict[str, Any], sector: int, st: Stated) -> None:
+    """Logical sectors written and read, and percentage used, from the Device Statistics."""
+    for page in doc.get("ata_device_statistics", {}).get("pages", []):
+        for entry in page.get("table", []):
+            valid = entry.get("flags", {}).get("valid", True)
+            if not valid or not isinstance(entry.get("value"), int):
+                continue
+            where = (page.get("number"), entry.get("offset"))
+            if where == (1, 24):
+                st.written.append(
+                    Figure("devstat Logical Sectors Written", entry["value"] * sector, sector)
+                )
+            elif where == (1, 40):
+                st.read.append(
+                    Figure("devstat Logical Sectors Read", entry["value"] * sector, sector)
+                )
+            elif where == (7, 8):
+                st.wear_used_pct = entry["value"]
+
+
 _ATTR_LINE = re.compile(
     r"^\s*(\d{1,3})\s+([A-Za-z0-9_\-./%]+)\s+(?:0x[0-9a-fA-F]{4}|[-A-Z]{6})\s+\d{3}\s+\d{3}"
     r"\s+(?:\d{3}|---)\s+(?:(?:Pre-fail|Old_age)\s+(?:Always|Offline)\s+)?\S+\s+(\d+)",
@@ -179,25 +192,33 @@ _ATTR_LINE = re.compile(
 
 def _read_text(text: str) -> Stated:
     if re.search(r"^Data Units Written:", text, re.M):
-        st = Stated("NVMe")
-        for label, target in (("Written", st.written), ("Read", st.read)):
-            m = re.search(rf"^Data Units {label}:\s+([0-9][^\[\n]*?)\s*(\[.*\])?\s*$", text, re.M)
-            if m:
-                target.append(
-                    Figure(f"Data Units {label}", _digits(m.group(1)) * DATA_UNIT, DATA_UNIT / 2)
-                )
-                b = _bracket(m.group(2) or "")
-                if b is not None:
-                    target.append(b)
-        if m := re.search(r"^Power On Hours:\s+([0-9][^\n]*)$", text, re.M):
-            st.power_on_hours.add(_digits(m.group(1)))
-        if m := re.search(r"^Temperature:\s+(\d+) Celsius", text, re.M):
-            st.temperature_c.add(int(m.group(1)))
-        if m := re.search(r"^Percentage Used:\s+(\d+)%", text, re.M):
-            st.wear_used_pct = int(m.group(1))
-        if m := re.search(r"^Media and Data Integrity Errors:\s+([0-9][^\n]*)$", text, re.M):
-            st.media_errors = _digits(m.group(1))
-        return st
+        return _read_nvme_text(text)
+    return _read_ata_text(text)
+
+
+def _read_nvme_text(text: str) -> Stated:
+    st = Stated("NVMe")
+    for label, target in (("Written", st.written), ("Read", st.read)):
+        m = re.search(rf"^Data Units {label}:\s+([0-9][^\[\n]*?)\s*(\[.*\])?\s*$", text, re.M)
+        if m:
+            target.append(
+                Figure(f"Data Units {label}", _digits(m.group(1)) * DATA_UNIT, DATA_UNIT / 2)
+            )
+            b = _bracket(m.group(2) or "")
+            if b is not None:
+                target.append(b)
+    if m := re.search(r"^Power On Hours:\s+([0-9][^\n]*)$", text, re.M):
+        st.power_on_hours.add(_digits(m.group(1)))
+    if m := re.search(r"^Temperature:\s+(\d+) Celsius", text, re.M):
+        st.temperature_c.add(int(m.group(1)))
+    if m := re.search(r"^Percentage Used:\s+(\d+)%", text, re.M):
+        st.wear_used_pct = int(m.group(1))
+    if m := re.search(r"^Media and Data Integrity Errors:\s+([0-9][^\n]*)$", text, re.M):
+        st.media_errors = _digits(m.group(1))
+    return st
+
+
+def _read_ata_text(text: str) -> Stated:
     st = Stated("ATA")
     st.in_drive_db = not re.search(r"^Device is:\s+Not in smartctl database", text, re.M)
     sector = 512

@@ -52,6 +52,16 @@ def make(kind: str, folder: Path) -> Path:
     regular = folder / "user-file"
     if not regular.exists():
         regular.write_bytes(b"the user's data")
+    if kind == "devtmpfs-new":
+        return Path("/dev/ssdlab-gate-property-new")
+    if kind.startswith("link-") or kind == "hardlink":
+        _make_link(kind, path, regular)
+    else:
+        _make_node(kind, path)
+    return path
+
+
+def _make_node(kind: str, path: Path) -> None:
     if kind == "regular":
         path.write_bytes(b"an old output")
     elif kind == "block":
@@ -64,7 +74,11 @@ def make(kind: str, folder: Path) -> Path:
         os.mknod(path, 0o600 | stat.S_IFSOCK)
     elif kind == "dir":
         path.mkdir()
-    elif kind == "link-regular":
+
+
+def _make_link(kind: str, path: Path, regular: Path) -> None:
+    folder = path.parent
+    if kind == "link-regular":
         path.symlink_to(regular)
     elif kind == "link-block":
         node = folder / "node"
@@ -75,9 +89,6 @@ def make(kind: str, folder: Path) -> Path:
         path.symlink_to(folder / "nowhere")
     elif kind == "hardlink":
         os.link(regular, path)
-    elif kind == "devtmpfs-new":
-        return Path("/dev/ssdlab-gate-property-new")
-    return path
 
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="device nodes need root")
