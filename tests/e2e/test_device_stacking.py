@@ -235,7 +235,7 @@ def test_a_whole_drive_purge_on_a_partition_is_refused_before_anything_runs(
 class _NoTools(ProcessRunner):
     """Fails the test if the runner starts any tool."""
 
-    def run(self, argv: object, **kwargs: object) -> object:  # type: ignore[override]
+    def run(self, argv: object, **_kwargs: object) -> object:  # type: ignore[override]
         raise AssertionError(f"the runner started {argv}")
 
 
@@ -261,7 +261,7 @@ def test_a_stored_whole_drive_purge_on_a_partition_never_runs(
     )  # fmt: skip
     before = sha256_of(str(disk.image), SIZE)
     runner = ProfileRunner(
-        open_store(tmp_path / "db"), find_fio(ProcessRunner()), lambda event: None, _NoTools()
+        open_store(tmp_path / "db"), find_fio(ProcessRunner()), lambda _event: None, _NoTools()
     )
     outcome = runner.execute(
         plan, Target(TargetKind.FILE, first, 2**20, first), collect_environment(None),

@@ -14,7 +14,7 @@ pytestmark = [needs_fio, needs_root]
 
 
 @pytest.fixture
-def mounted(tmp_path: Path) -> Iterator[list[Path]]:
+def mounted() -> Iterator[list[Path]]:
     points: list[Path] = []
     yield points
     for point in reversed(points):

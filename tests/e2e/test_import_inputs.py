@@ -50,12 +50,12 @@ def store_with_one_import(tmp_path: Path) -> Path:
 
 # command name -> argv that reads FILE, given FILE and a scratch folder
 READERS: dict[str, Callable[[Path, Path], list[str]]] = {
-    "import": lambda f, tmp: ["import", str(f)],
-    "health FILE": lambda f, tmp: ["health", str(f)],
-    "health --import": lambda f, tmp: ["health", "--import", str(f)],
-    "health --vendor-map": lambda f, tmp: ["health", str(SMART_TEXT), "--vendor-map", str(f)],
-    "wear A B": lambda f, tmp: ["wear", str(SMART_TEXT), str(f)],
-    "spec add": lambda f, tmp: ["spec", "add", str(f)],
+    "import": lambda f, _tmp: ["import", str(f)],
+    "health FILE": lambda f, _tmp: ["health", str(f)],
+    "health --import": lambda f, _tmp: ["health", "--import", str(f)],
+    "health --vendor-map": lambda f, _tmp: ["health", str(SMART_TEXT), "--vendor-map", str(f)],
+    "wear A B": lambda f, _tmp: ["wear", str(SMART_TEXT), str(f)],
+    "spec add": lambda f, _tmp: ["spec", "add", str(f)],
     "endure --job-file": lambda f, tmp: ["endure", str(tmp / "e.dat"), "--job-file", str(f)],
     "endure --health-replay": lambda f, tmp: [
         "endure",
@@ -73,7 +73,7 @@ def _fifo(tmp: Path) -> tuple[Path, str]:
     return path, "named pipe (FIFO)"
 
 
-def _dev_zero(tmp: Path) -> tuple[Path, str]:
+def _dev_zero(_tmp: Path) -> tuple[Path, str]:
     return Path("/dev/zero"), "character device"
 
 

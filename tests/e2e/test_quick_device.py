@@ -107,7 +107,7 @@ def test_device_smaller_than_the_test_size_is_refused(tmp_path: Path, lab: LoopL
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
-def test_plan_marks_device_writes_destructive(tmp_path: Path, lab: LoopLab) -> None:
+def test_plan_marks_device_writes_destructive(lab: LoopLab) -> None:
     device = lab.loop(SIZE).path
     result = run_ssdlab("plan", "quick", device, *WRITE, "--json")
     assert json.loads(result.stdout)["destructive"] is True

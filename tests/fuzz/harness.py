@@ -56,7 +56,7 @@ class Hang(BaseException):
     """A single input ran past the hang guard."""
 
 
-def _on_alarm(signum: int, frame: FrameType | None) -> None:
+def _on_alarm(_signum: int, _frame: FrameType | None) -> None:
     raise Hang(f"one input took more than {GUARD_S:g} s: the parser hangs on it")
 
 

@@ -254,9 +254,7 @@ def test_endurance_run_stops_cleanly_when_the_terminal_closes(tmp_path: Path, te
 
 @needs_loop
 @pytest.mark.loop
-def test_watch_stops_and_records_it_when_the_terminal_closes(
-    tmp_path: Path, temp: Path, lab: LoopLab
-) -> None:
+def test_watch_stops_and_records_it_when_the_terminal_closes(tmp_path: Path, lab: LoopLab) -> None:
     device = lab.loop().path
     db = tmp_path / "db"
     term = in_terminal("watch", device, "--every", "0.2s", "--db", str(db), env={})

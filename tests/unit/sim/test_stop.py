@@ -10,7 +10,7 @@ from types import FrameType
 
 import pytest
 
-from ssdlab.cli.sim import sim_document
+from ssdlab.cli.documents import sim_document
 from ssdlab.errors import Interrupted
 from ssdlab.model.run import RunStatus
 from ssdlab.runner.sim import RESULT_FINDING, SimPlan, SimRunSpec, run_simulation
@@ -108,7 +108,7 @@ class Raised(Exception):
 @needs_rust
 def test_python_signal_handlers_run_while_the_rust_core_works() -> None:
     # the core lets Python run its handlers at every check: an exception from one ends the run
-    def handler(signum: int, frame: FrameType | None) -> None:
+    def handler(_signum: int, _frame: FrameType | None) -> None:
         raise Raised
 
     def send_signal() -> bool:

@@ -37,7 +37,7 @@ def test_streamed_child_is_stopped_at_the_time_limit() -> None:
         [sys.executable, "-c", "import time; print('x', flush=True); time.sleep(30)"],
         tool="python",
         timeout_s=0.5,
-        on_output=lambda line: None,
+        on_output=lambda _line: None,
     )
     assert capture.exit_code != 0
     assert "time limit" in capture.stderr
