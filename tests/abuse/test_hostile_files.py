@@ -45,7 +45,8 @@ def test_markup_and_shell_syntax_in_a_spec_sheet_and_an_import_stay_text(tmp_pat
     added = run_ssdlab("spec", "add", str(_sheet(tmp_path)), "--db", db)
     assert added.code == 0, added.stderr
     shown = run_ssdlab("spec", "show", "evil-drive", "--db", db)
-    assert shown.code == 0 and SHELL in shown.stdout
+    assert shown.code == 0
+    assert SHELL in shown.stdout
     again = tmp_path / "again.toml"  # what spec show prints is valid TOML for the same sheet
     again.write_text(shown.stdout)
     assert "already" in run_ssdlab("spec", "add", str(again), "--db", db).stdout + "already"
@@ -72,7 +73,8 @@ def test_markup_and_shell_syntax_in_a_spec_sheet_and_an_import_stay_text(tmp_pat
     text = html.read_text()
     assert "Against the spec sheet" in text  # the sheet's strings are in the report ...
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text  # ... escaped
-    assert "<script" not in text.lower() and "<img src=x" not in text
+    assert "<script" not in text.lower()
+    assert "<img src=x" not in text
     _no_control(text, "report.html")
     assert not list(tmp_path.rglob(CANARY))
 
@@ -98,7 +100,8 @@ def test_hostile_spec_sheets_are_refused(
     db = str(tmp_path / "db")
     result = run_ssdlab("spec", "add", str(_sheet(tmp_path, **{field: value})), "--db", db)
     assert result.code == 1, result.stdout
-    assert message in result.stderr and "Traceback" not in result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
     listed = json.loads(run_ssdlab("spec", "list", "--json", "--db", db).stdout)
     assert "evil-drive" not in json.dumps(listed)
     assert not list(tmp_path.rglob(CANARY))
@@ -127,12 +130,14 @@ def test_hostile_vendor_maps_are_refused(tmp_path: Path, body: str, message: str
         "health", str(sample), "--vendor-map", str(vendor_map), "--db", str(tmp_path / "db")
     )
     assert result.code in (1, 2), result.stdout
-    assert message in result.stderr and "Traceback" not in result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_imported_text_with_an_endless_number_is_refused(tmp_path: Path) -> None:
     export = tmp_path / "cdm.txt"
     export.write_text(CDM8.replace("3500.123", "9" * 5000))
     result = run_ssdlab("import", str(export), "--db", str(tmp_path / "db"))
-    assert result.code == 1 and "not a number" in result.stderr
+    assert result.code == 1
+    assert "not a number" in result.stderr
     assert "Traceback" not in result.stderr

@@ -59,7 +59,9 @@ def test_imported_text_loses_its_control_characters() -> None:
     )
     result = parse_benchmark_text(text)
     shown = repr(result)
-    assert "\\x1b" not in shown and "\\x07" not in shown and "\\x9b" not in shown
+    assert "\\x1b" not in shown
+    assert "\\x07" not in shown
+    assert "\\x9b" not in shown
     assert "[31mred]0;title Windows" in shown
 
 

@@ -117,7 +117,8 @@ def test_refusal_names_the_characters(tmp_path: Path) -> None:
     folder.mkdir()
     result = run_ssdlab("plan", "quick", str(folder))
     assert result.code == 1
-    assert "'\\n'" in result.stderr and "choose a path without" in result.stderr
+    assert "'\\n'" in result.stderr
+    assert "choose a path without" in result.stderr
 
 
 @pytest.mark.parametrize("name", ACCEPTED)
@@ -150,7 +151,8 @@ def test_a_real_run_on_the_most_hostile_accepted_path(tmp_path: Path) -> None:
     fio_runs = [(json.loads(argv), text) for argv, text in captures if text]
     assert len(fio_runs) >= 2  # the fill job and the measured passes, stored as fio read them
     for argv, text in fio_runs:
-        assert Path(argv[0]).name == "fio" and not {"sh", "bash", "-c"} & set(argv)
+        assert Path(argv[0]).name == "fio"
+        assert not {"sh", "bash", "-c"} & set(argv)
         target = next(line[9:] for line in text.split("\n") if line.startswith("filename="))
         assert target.startswith(f"{folder}/ssdlab-")
         assert_fio_reads_only_what_ssdlab_wrote(text, tmp_path / "fio", target)
@@ -161,7 +163,8 @@ def test_leading_dash_paths(tmp_path: Path) -> None:
     target); after '--', or written ./-x, it is a target like any other."""
     (tmp_path / "-x").mkdir()
     as_option = ssdlab_in(tmp_path, "plan", "quick", "-x")
-    assert as_option.returncode == 2 and "Traceback" not in as_option.stderr
+    assert as_option.returncode == 2
+    assert "Traceback" not in as_option.stderr
     for argv in (["--", "-x"], ["./-x"]):
         done = ssdlab_in(tmp_path, "plan", "quick", "--json", *argv)
         assert done.returncode == 0, done.stderr

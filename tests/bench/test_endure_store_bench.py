@@ -18,7 +18,8 @@ def test_endure_store_benchmark_reports_every_item() -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert result["iterations"] == 2 and result["health_samples"] >= 2
+    assert result["iterations"] == 2
+    assert result["health_samples"] >= 2
     for key in ("fio_capture_bytes_per_iteration", "bytes_per_interval_point", "per_day_bytes"):
         assert result[key] > 0, key
     # the day's figure is made of its parts: 144 iterations and 288 samples at least

@@ -107,7 +107,8 @@ def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
     if path.name in REFUSED:
         assert done.code == 1, done.stdout
         lines = [line for line in done.stderr.splitlines() if line.strip()]
-        assert len(lines) == 1 and REFUSED[path.name] in lines[0], done.stderr
+        assert len(lines) == 1, done.stderr
+        assert REFUSED[path.name] in lines[0], done.stderr
         assert lines[0].count(str(path)) == 1, lines[0]  # the file is named once
         return
     _ok(done, "import")

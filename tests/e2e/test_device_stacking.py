@@ -268,5 +268,6 @@ def test_a_stored_whole_drive_purge_on_a_partition_never_runs(
         device_id=None, keep_file=True,
     )  # fmt: skip
     assert outcome.status is RunStatus.FAILED
-    assert outcome.reason is not None and f"refusing to run nvme on {first}" in outcome.reason
+    assert outcome.reason is not None
+    assert f"refusing to run nvme on {first}" in outcome.reason
     assert sha256_of(str(disk.image), SIZE) == before

@@ -69,7 +69,8 @@ def test_a_live_run_of_another_pid_namespace_keeps_its_test_file(tmp_path: Path)
     # an older host-side ssdlab had already marked it dead: still not removed
     set_run(db, "status = 'interrupted'")
     kept = cleanup_of(doctor(db))[str(test_file)]
-    assert test_file.exists() and "another PID namespace" in kept
+    assert test_file.exists()
+    assert "another PID namespace" in kept
     # recorded in this namespace, with its process gone: removed
     own = os.readlink("/proc/self/ns/pid")
     set_run(db, "pid_namespace = ?", own)
@@ -81,7 +82,8 @@ def test_a_test_file_a_process_holds_open_survives_cleanup(tmp_path: Path) -> No
     db, test_file = kept_test_file(tmp_path)
     with test_file.open("rb"):  # this test's own process holds it
         kept = cleanup_of(doctor(db))[str(test_file)]
-        assert test_file.exists() and f"(pid {os.getpid()}) still has it open" in kept
+        assert test_file.exists()
+        assert f"(pid {os.getpid()}) still has it open" in kept
     doctor(db)
     assert not test_file.exists()
 
@@ -152,7 +154,8 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
         assert folder.name.startswith(f"ssdlab-fio-{child.pid}-")
         # its ssdlab runs: the folder is in use and stays
         states = folders_of(doctor(db, temp))
-        assert states[str(folder)] == f"ssdlab (pid {child.pid}) still runs" and folder.exists()
+        assert states[str(folder)] == f"ssdlab (pid {child.pid}) still runs"
+        assert folder.exists()
         child.kill()  # ssdlab dies without cleaning up; its fio (own session) goes on
         child.wait(timeout=WAIT_S)
         orphans = _fio_in(folder)
@@ -170,10 +173,12 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
             "the orphaned fio to end", lambda: not any(Path(f"/proc/{p}").exists() for p in orphans)
         )
         report = doctor(db, temp, cleanup=False)  # reported, not removed, without --cleanup
-        assert folders_of(report) == {str(folder): None} and folder.exists()
+        assert folders_of(report) == {str(folder): None}
+        assert folder.exists()
         removed = json.loads(doctor(db, temp).stdout)["job_folders_removed"]
         assert removed == [{"path": str(folder), "removed": True}]
-        assert not folder.exists() and list(target.iterdir()) == []
+        assert not folder.exists()
+        assert list(target.iterdir()) == []
     finally:
         if child.poll() is None:
             child.kill()
@@ -190,7 +195,8 @@ def test_a_stopped_run_leaves_no_job_folder(tmp_path: Path, signum: int) -> None
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
         child.send_signal(signum)
         assert child.wait(timeout=WAIT_S) == 130
-        assert list(temp.iterdir()) == [] and _fio_in(temp) == set()
+        assert list(temp.iterdir()) == []
+        assert _fio_in(temp) == set()
     finally:
         if child.poll() is None:
             child.kill()

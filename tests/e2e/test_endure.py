@@ -63,7 +63,8 @@ def test_until_written_on_a_file_stops_after_the_iteration_that_reaches_it(
     assert iteration_rows(db) == [1, 2, 3]
     assert not (tmp_path / "e.dat").exists()  # a complete run removes the file it made
     shown = status(db)["result"]["status"]
-    assert shown["written_bytes"] == 3 * 4 * 2**20 and shown["series"] is None
+    assert shown["written_bytes"] == 3 * 4 * 2**20
+    assert shown["series"] is None
     assert "no health samples" in shown["notes"][0]
 
 
@@ -72,12 +73,14 @@ def test_plan_and_run_endurance_are_the_same_profile(tmp_path: Path) -> None:
                       "jesd219-enterprise", "--iteration-bytes", "1MiB", "--size", "8MiB",
                       "--check")  # fmt: skip
     assert plan.code == 0, plan.stderr
-    assert "blockalign=512" in plan.stdout and "number_ios=" in plan.stdout
+    assert "blockalign=512" in plan.stdout
+    assert "number_ios=" in plan.stdout
     db = tmp_path / "db"
     run = run_ssdlab("run", "endurance", str(tmp_path / "r.dat"), *TINY,
                      "--iteration-time", "0.3", "--for", "0.5", "--db", str(db))  # fmt: skip
     assert run.code == 0, run.stderr
-    assert "--for reached" in run.stdout and iteration_rows(db) == [1, 2]
+    assert "--for reached" in run.stdout
+    assert iteration_rows(db) == [1, 2]
 
 
 @needs_loop
@@ -86,7 +89,8 @@ def test_jesd219_enterprise_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> No
     device = lab.loop().path
     db = tmp_path / "db"
     refused = run_ssdlab("endure", device, "--workload", "jesd219-enterprise", "--db", str(db))
-    assert refused.code == 3 and "--destroy-data" in refused.stderr
+    assert refused.code == 3
+    assert "--destroy-data" in refused.stderr
     before = sha256_of(device, 32 * 2**20)
     result = run_ssdlab(
         "endure", device, "--destroy-data", device, "--workload", "jesd219-enterprise",
@@ -96,7 +100,8 @@ def test_jesd219_enterprise_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> No
     assert result.code == 0, result.stderr
     doc = json.loads(result.stdout)
     its = doc["result"]["status"]["iterations"]
-    assert len(its) >= 2 and doc["run"]["status"] == "complete"
+    assert len(its) >= 2
+    assert doc["run"]["status"] == "complete"
     # each iteration: the two jobs' I/Os in the JESD219 1:9 ratio, about 2 MiB in expectation
     assert all(1.5 * 2**20 < i["written_bytes"] < 2.6 * 2**20 for i in its)
     assert sha256_of(device, 32 * 2**20) != before  # it did write to the device it was given
@@ -129,7 +134,9 @@ def test_replayed_health_drives_wear_stop_and_projection(tmp_path: Path) -> None
     with sqlite3.connect(db) as conn:
         phases = [r[0] for r in conn.execute("SELECT phase FROM health_samples ORDER BY id")]
         tools = {r[0] for r in conn.execute("SELECT tool FROM captures WHERE tool != 'fio'")}
-    assert phases[0] == "before" and "during" in phases and tools == {"replay"}
+    assert phases[0] == "before"
+    assert "during" in phases
+    assert tools == {"replay"}
     with sqlite3.connect(db) as conn:
         fio = conn.execute("SELECT started_at_s, ended_at_s FROM captures WHERE tool = 'fio'")
         spans = fio.fetchall()
@@ -142,7 +149,8 @@ def test_replayed_health_drives_wear_stop_and_projection(tmp_path: Path) -> None
     made = run_ssdlab("report", "last", "-o", str(report), "--db", str(db))
     assert made.code == 0, made.stderr
     html = report.read_text()
-    assert "Wear over time" in html and "replayed" in html.lower()
+    assert "Wear over time" in html
+    assert "replayed" in html.lower()
 
 
 def test_a_hot_drive_is_a_safety_stop_that_can_resume(tmp_path: Path) -> None:
@@ -167,11 +175,13 @@ def test_a_hot_drive_is_a_safety_stop_that_can_resume(tmp_path: Path) -> None:
     again = run_ssdlab("endure", "--resume", "last", "--for", "1", "--db", str(db))
     assert again.code == 0, again.stderr  # judged by a fresh sample, no longer hot
     after = iteration_rows(db)
-    assert after == list(range(1, len(after) + 1)) and len(after) > len(done)
+    assert after == list(range(1, len(after) + 1))
+    assert len(after) > len(done)
     with sqlite3.connect(db) as conn:
         phases = [r[0] for r in conn.execute("SELECT phase FROM health_samples ORDER BY id")]
         names = {r[0] for r in conn.execute("SELECT name FROM findings")}
-    assert "resumed" in phases and {"safety-stop", "stop-conditions-changed"} <= names
+    assert "resumed" in phases
+    assert {"safety-stop", "stop-conditions-changed"} <= names
     assert_integrity(db)
 
 
@@ -184,21 +194,24 @@ def test_kill_9_mid_iteration_then_resume_loses_and_repeats_nothing(tmp_path: Pa
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     deadline = time.monotonic() + 60
     while len(_safe_rows(db)) < 2:
-        assert time.monotonic() < deadline and child.poll() is None, "no 2 iterations stored"
+        assert time.monotonic() < deadline, "no 2 iterations stored"
+        assert child.poll() is None, "no 2 iterations stored"
         time.sleep(0.05)
     time.sleep(0.5)  # inside the third one-second iteration on an idle machine
     orphans = kill_9(child)
     kept = iteration_rows(db)
     # on a loaded machine the third may have ended before the kill: what counts is that the
     # finished iterations are all kept and the one cut short is not
-    assert kept == list(range(1, len(kept) + 1)) and 2 <= len(kept) < 4
+    assert kept == list(range(1, len(kept) + 1))
+    assert 2 <= len(kept) < 4
     wait_gone(orphans)  # the orphaned fio finishes its iteration by itself
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     resumed = run_ssdlab("endure", "--resume", str(runs[0]["id"]), "--json", "--db", str(db))
     assert resumed.code == 0, resumed.stderr
     doc = json.loads(resumed.stdout)
-    assert doc["run"]["status"] == "complete" and "--for reached" in doc["run"]["status_reason"]
+    assert doc["run"]["status"] == "complete"
+    assert "--for reached" in doc["run"]["status_reason"]
     assert iteration_rows(db) == [1, 2, 3, 4]  # none lost, none twice
     assert_integrity(db)
 
@@ -217,8 +230,10 @@ def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> No
     unit = run_ssdlab(*args, "--print-systemd-unit")
     assert unit.code == 0, unit.stderr
     exec_line = next(line for line in unit.stdout.splitlines() if line.startswith("ExecStart="))
-    assert "--continue" in exec_line and "-m ssdlab endure" in exec_line
-    assert "RestartPreventExitStatus=2 3 5" in unit.stdout and "KillSignal=SIGINT" in unit.stdout
+    assert "--continue" in exec_line
+    assert "-m ssdlab endure" in exec_line
+    assert "RestartPreventExitStatus=2 3 5" in unit.stdout
+    assert "KillSignal=SIGINT" in unit.stdout
     assert not db.exists()  # printing the unit runs nothing
     if shutil.which("systemd-analyze"):
         unit_file = tmp_path / "ssdlab-endure.service"
@@ -227,11 +242,13 @@ def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> No
                                   capture_output=True, text=True, check=False)  # fmt: skip
         assert verified.returncode == 0, verified.stderr
     bad = run_ssdlab("endure", str(tmp_path / "a\nExecStartPre=/bin/true"), "--print-systemd-unit")
-    assert bad.code == 2 and "line break" in bad.stderr
+    assert bad.code == 2
+    assert "line break" in bad.stderr
     first = run_ssdlab(*args, "--continue")
     assert first.code == 0, first.stderr
     second = run_ssdlab(*args, "--continue")
-    assert second.code == 0 and "is complete" in second.stdout
+    assert second.code == 0
+    assert "is complete" in second.stdout
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert len(runs) == 1
 
@@ -239,5 +256,6 @@ def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> No
 def test_until_wear_needs_a_drive_that_reports_wear(tmp_path: Path) -> None:
     result = run_ssdlab("endure", str(tmp_path / "e.dat"), *TINY, "--until-wear", "1",
                         "--db", str(tmp_path / "db"))  # fmt: skip
-    assert result.code == 1 and "wear indicator" in result.stderr
+    assert result.code == 1
+    assert "wear indicator" in result.stderr
     assert "Traceback" not in result.stderr

@@ -37,7 +37,8 @@ def test_filesystem_without_o_direct_says_so_and_offers_buffered(
     ramfs = mount(mounted, tmp_path / "ramfs", "ramfs")
     result = run_ssdlab("quick", str(ramfs), *FAST, "--db", str(tmp_path / "db"))
     assert result.code == 1
-    assert "O_DIRECT" in result.stderr and "--buffered" in result.stderr
+    assert "O_DIRECT" in result.stderr
+    assert "--buffered" in result.stderr
     assert list(ramfs.iterdir()) == []
     buffered = run_ssdlab(
         "quick",
@@ -60,14 +61,16 @@ def test_filesystem_without_o_direct_says_so_and_offers_buffered(
 def test_read_only_filesystem_is_refused(tmp_path: Path, mounted: list[Path]) -> None:
     ro = mount(mounted, tmp_path / "ro", "tmpfs", "ro,size=64m")
     result = run_ssdlab("quick", str(ro), *FAST, "--db", str(tmp_path / "db"))
-    assert result.code == 1 and "read-only" in result.stderr
+    assert result.code == 1
+    assert "read-only" in result.stderr
 
 
 def test_too_full_filesystem_is_refused_before_writing(tmp_path: Path, mounted: list[Path]) -> None:
     small = mount(mounted, tmp_path / "small", "tmpfs", "size=16m")
     result = run_ssdlab("quick", str(small), *FAST, "--size", "32MiB", "--db", str(tmp_path / "db"))
     assert result.code == 1
-    assert "free" in result.stderr and "smaller --size" in result.stderr
+    assert "free" in result.stderr
+    assert "smaller --size" in result.stderr
     assert list(small.iterdir()) == []
 
 
@@ -78,12 +81,15 @@ def test_doctor_reports_o_direct_per_directory(tmp_path: Path, mounted: list[Pat
             "doctor", "--directory", str(ramfs), "--json", "--db", str(tmp_path / "db")
         ).stdout
     )
-    assert doc["direct_io_problem"] and "O_DIRECT" in doc["direct_io_problem"]
-    assert doc["tools"][0]["tool"] == "fio" and doc["tools"][0]["ok"] is True
+    assert doc["direct_io_problem"]
+    assert "O_DIRECT" in doc["direct_io_problem"]
+    assert doc["tools"][0]["tool"] == "fio"
+    assert doc["tools"][0]["ok"] is True
     here = json.loads(
         run_ssdlab(
             "doctor", "--directory", str(tmp_path), "--json", "--db", str(tmp_path / "db")
         ).stdout
     )
     assert here["direct_io_problem"] is None
-    assert here["is_root"] is True and here["loop_devices"] is True
+    assert here["is_root"] is True
+    assert here["loop_devices"] is True

@@ -89,7 +89,8 @@ def test_wear_between_two_files_gives_the_window_waf(tmp_path: Path) -> None:
         "--db",
         str(tmp_path / "db"),
     )
-    assert "WAF (this window)" in text.stdout and "2.500" in text.stdout
+    assert "WAF (this window)" in text.stdout
+    assert "2.500" in text.stdout
 
 
 @needs_samples
@@ -139,7 +140,8 @@ def test_import_of_a_cron_log_times_the_counter_steps(tmp_path: Path) -> None:
     )
     assert result.code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["format"] == "ssdlab-health-series" and len(doc["sample_ids"]) == 6
+    assert doc["format"] == "ssdlab-health-series"
+    assert len(doc["sample_ids"]) == 6
     steps = doc["steps"]
     assert [(s["from_value"], s["to_value"]) for s in steps] == [(77, 78)]
     assert doc["series"]["overall"]["waf"]["waf"] is not None
@@ -149,7 +151,8 @@ def test_health_of_a_file_that_is_not_smartctl_output_is_a_clear_error(tmp_path:
     junk = tmp_path / "junk.txt"
     junk.write_text("hello\nworld\n")
     result = run_ssdlab("health", str(junk), "--db", str(tmp_path / "db"))
-    assert result.code in (1, 2) and "Traceback" not in result.stderr
+    assert result.code in (1, 2)
+    assert "Traceback" not in result.stderr
     assert "smartctl" in result.stderr
 
 
@@ -159,7 +162,8 @@ def test_health_and_watch_on_a_device_without_smart(tmp_path: Path, lab: LoopLab
     device = lab.loop().path
     db = str(tmp_path / "db")
     result = run_ssdlab("health", device, "--db", db)
-    assert result.code == 1 and "Traceback" not in result.stderr
+    assert result.code == 1
+    assert "Traceback" not in result.stderr
     assert "SMART" in result.stderr or "smartctl" in result.stderr
     first = run_ssdlab("watch", device, "--every", "0.2s", "--count", "2", "--db", db)
     assert first.code == 0, first.stderr
@@ -167,17 +171,21 @@ def test_health_and_watch_on_a_device_without_smart(tmp_path: Path, lab: LoopLab
     again = run_ssdlab("watch", device, "--every", "0.2s", "--count", "1", "--db", db)
     runs = json.loads(run_ssdlab("runs", "--json", "--db", db).stdout)["runs"]
     watches = [r for r in runs if r["kind"] == "watch"]
-    assert again.code == 0 and len(watches) == 1  # restarting continued the same series
+    assert again.code == 0
+    assert len(watches) == 1
     assert subprocess.run(["losetup", device], capture_output=True, check=False).returncode == 0
 
 
 def test_health_without_a_target_is_a_usage_error(tmp_path: Path) -> None:
     result = run_ssdlab("health", "--db", str(tmp_path / "db"))
-    assert result.code == 2 and "--import" in result.stderr and "Traceback" not in result.stderr
+    assert result.code == 2
+    assert "--import" in result.stderr
+    assert "Traceback" not in result.stderr
     broken = tmp_path / "broken.json"
     broken.write_text('{"broken": ')
     result = run_ssdlab("health", str(broken), "--db", str(tmp_path / "db"))
-    assert result.code == 1 and "not valid JSON" in result.stderr  # the input, not the usage
+    assert result.code == 1
+    assert "not valid JSON" in result.stderr
 
 
 # --- the JSON is the whole document: every figure the terminal prints is in it ---------------

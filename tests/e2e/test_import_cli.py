@@ -24,13 +24,16 @@ def test_crystaldiskmark_import_is_a_labelled_run(tmp_path: Path) -> None:
     db = tmp_path / "db"
     run = import_text(tmp_path, "cdm8.txt", CDM8, db, encoding="utf-16")  # Windows "Save text"
     listed = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
-    assert listed[0]["id"] == run and listed[0]["kind"] == "import"
+    assert listed[0]["id"] == run
+    assert listed[0]["kind"] == "import"
     shown = run_ssdlab("show", str(run), "--db", str(db))
-    assert shown.code == 0 and "3500.12" in shown.stdout
+    assert shown.code == 0
+    assert "3500.12" in shown.stdout
     doc = json.loads(run_ssdlab("show", str(run), "--json", "--db", str(db)).stdout)
     assert doc["run"]["settings"]["source_tool"] == "CrystalDiskMark 8.0.4"
     seq = next(t for t in doc["tests"] if t["key"] == "seq1m-q8t1-read")
-    assert seq["best_bw_bytes_per_s"] == 3_500_123_000 and seq["passes"] == 1
+    assert seq["best_bw_bytes_per_s"] == 3_500_123_000
+    assert seq["passes"] == 1
     with sqlite3.connect(db) as conn:  # the file is kept verbatim as the run's capture
         (stored,) = conn.execute("SELECT stdout FROM captures WHERE run_id = ?", (run,)).fetchone()
     assert stored == CDM8
@@ -48,7 +51,8 @@ def test_compare_gates_a_regression_between_two_exports(tmp_path: Path) -> None:
         "compare", str(before), str(after), "--fail-if", "rnd4k-q1t1-read:-5%", "--db", str(db)
     )
     assert gate.code == 4, gate.stderr
-    assert "rnd4k-q1t1-read" in gate.stderr and "regression" in gate.stderr
+    assert "rnd4k-q1t1-read" in gate.stderr
+    assert "regression" in gate.stderr
     assert "0.70 ?" in gate.stdout  # one pass each: the ratio, no significance claimed
     fine = run_ssdlab(
         "compare", str(before), str(after), "--fail-if", "seq1m-q8t1-read:-5%", "--db", str(db)
@@ -62,14 +66,16 @@ def test_kdiskmark_and_fio_json_imports_compare_with_quick_tests(tmp_path: Path)
     fio = run_ssdlab("import", str(FIO_JSON), "--db", str(db), "--json")
     assert fio.code == 0, fio.stderr
     doc = json.loads(fio.stdout)
-    assert doc["profile"] == "fio" and doc["tests"] == ["rnd4k-q32t1-read"]
+    assert doc["profile"] == "fio"
+    assert doc["tests"] == ["rnd4k-q32t1-read"]
     fio_run = doc["run"]
     compared = run_ssdlab("compare", str(kdm), str(fio_run), "--json", "--db", str(db))
     assert compared.code == 0, compared.stderr
     changes = {c["metric"]: c for c in json.loads(compared.stdout)["comparisons"][0]["changes"]}
     both = changes["rnd4k-q32t1-read"]
     # KDiskMark's Default profile kept the mean of its loops: mean against mean, one a side
-    assert both["verdict"] == "untested" and both["ratio"] is not None
+    assert both["verdict"] == "untested"
+    assert both["ratio"] is not None
     assert both["basis"] == "mean"
     fio_doc = json.loads(FIO_JSON.read_text())
     assert both["other"]["values"] == [fio_doc["jobs"][0]["read"]["bw_bytes"]]
@@ -88,9 +94,11 @@ def test_bad_files_are_refused_and_store_nothing(tmp_path: Path) -> None:
         (tmp_path / name).write_bytes(data)
         done = run_ssdlab("import", str(tmp_path / name), "--db", str(db))
         assert done.code == 1, (name, done.stderr)
-        assert name in done.stderr and "Traceback" not in done.stderr
+        assert name in done.stderr
+        assert "Traceback" not in done.stderr
     missing = run_ssdlab("import", str(tmp_path / "nope.txt"), "--db", str(db))
-    assert missing.code == 2 and "cannot read" in missing.stderr
+    assert missing.code == 2
+    assert "cannot read" in missing.stderr
     listed = run_ssdlab("runs", "--json", "--db", str(db))
     assert json.loads(listed.stdout)["runs"] == []
 
@@ -163,12 +171,15 @@ def test_compare_an_import_with_a_quick_run_best_with_best(tmp_path: Path) -> No
     assert done.code == 0, done.stderr
     changes = {c["metric"]: c for c in json.loads(done.stdout)["comparisons"][0]["changes"]}
     both = changes["seq1m-q1t1-read"]
-    assert both["basis"] == "best" and both["other"]["summary"] == "best"
-    assert len(both["other"]["values"]) == 1 and both["ratio"] is not None
+    assert both["basis"] == "best"
+    assert both["other"]["summary"] == "best"
+    assert len(both["other"]["values"]) == 1
+    assert both["ratio"] is not None
     assert both["verdict"] in ("untested", "not significant")
     text = run_ssdlab("compare", str(import_run), str(quick_run), "--db", db)
     assert text.code == 0, text.stderr
-    assert "best pass" in text.stdout and "cannot tell" not in text.stdout
+    assert "best pass" in text.stdout
+    assert "cannot tell" not in text.stdout
     assert "None" not in text.stdout
 
 
@@ -184,5 +195,6 @@ def test_markdown_says_what_each_imported_figure_is(tmp_path: Path) -> None:
     for name, caption in captions.items():
         assert run_ssdlab("import", str(CORPUS / name), "--db", db).code == 0
         done = run_ssdlab("export", "last", "--format", "md", "--db", db)
-        assert done.code == 0 and caption in done.stdout, done.stdout
+        assert done.code == 0, done.stdout
+        assert caption in done.stdout, done.stdout
         assert "Best of the measured passes" not in done.stdout

@@ -73,9 +73,12 @@ def test_signal_stops_fio_removes_file_keeps_finished_passes(
     child.send_signal(signum)
     _, stderr = child.communicate(timeout=60)
     assert child.returncode == 130, stderr
-    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert "interrupted" in stderr
+    assert "Traceback" not in stderr
     status, reason, steps = stored(db)
-    assert status == "interrupted" and reason and "signal" in reason
+    assert status == "interrupted"
+    assert reason
+    assert "signal" in reason
     assert 2 <= steps < 8  # what finished is kept; the cut pass is not counted
     assert list(target.iterdir()) == []
     assert_integrity(db)
@@ -109,7 +112,8 @@ def test_kill_9_is_marked_interrupted_next_time_and_cleanup_finds_the_file(
     wait_for_steps(db, 2)
     orphans = kill_9(child)
     leftovers = list(target.iterdir())
-    assert len(leftovers) == 1 and leftovers[0].name.startswith("ssdlab-")
+    assert len(leftovers) == 1
+    assert leftovers[0].name.startswith("ssdlab-")
     wait_gone(orphans)  # the orphaned fio ends its pass by itself, however loaded the machine
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"

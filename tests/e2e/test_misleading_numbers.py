@@ -50,7 +50,8 @@ def test_an_unknown_ioengine_is_refused_before_the_run(tmp_path: Path) -> None:
     )
     assert result.code == 2
     line = one_line_refusal(result.stderr)
-    assert "--ioengine nosuchengine" in line and "fio --enghelp" in line
+    assert "--ioengine nosuchengine" in line
+    assert "fio --enghelp" in line
     assert not db.exists() or stored_runs(db) == []  # not stored as a failed run
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
 
@@ -61,7 +62,8 @@ def test_an_engine_that_does_no_storage_io_is_refused(tmp_path: Path, engine: st
     result = run_ssdlab("quick", str(tmp_path), *FAST, "--ioengine", engine, "--db", str(db))
     assert result.code == 2
     line = one_line_refusal(result.stderr)
-    assert f"--ioengine {engine}" in line and "no reads or writes" in line
+    assert f"--ioengine {engine}" in line
+    assert "no reads or writes" in line
     assert not db.exists() or stored_runs(db) == []
 
 
@@ -117,7 +119,8 @@ def test_a_profile_run_on_tmpfs_is_labelled_too(tmp_path: Path, tmpfs: Path) -> 
     assert done.code == 0, done.stderr
     assert "MEASURES MEMORY" in done.stdout
     doc = json.loads(run_ssdlab("show", "last", "--json", "--db", str(db)).stdout)
-    assert doc["measures_memory"] is True and "tmpfs" in doc["measures_memory_reason"]
+    assert doc["measures_memory"] is True
+    assert "tmpfs" in doc["measures_memory_reason"]
 
 
 def on_memory_fs(path: Path) -> bool:

@@ -22,11 +22,13 @@ def test_align_on_a_file(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["format"] == "ssdlab-profile-run" and doc["profile"] == "align"
+    assert doc["format"] == "ssdlab-profile-run"
+    assert doc["profile"] == "align"
     rows = {r["block_size_bytes"]: r for r in doc["result"]["rows"]}
     assert set(rows) == {512, 4096, 8192}
     for row in rows.values():
-        assert row["aligned_iops"] > 0 and row["misaligned_iops"] > 0
+        assert row["aligned_iops"] > 0
+        assert row["misaligned_iops"] > 0
         assert row["ratio"] == pytest.approx(row["aligned_iops"] / row["misaligned_iops"])
     assert doc["verdict"], "a plain-language verdict is always given"
     assert (plots / "align-iops.svg").read_text().startswith("<?xml")

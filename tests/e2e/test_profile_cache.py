@@ -40,11 +40,14 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["profile"] == "cache" and doc["verdict"]
+    assert doc["profile"] == "cache"
+    assert doc["verdict"]
     cliff = cliff_finding(db)
     # a capped write to a file runs at one level: no cliff may be invented, and the write was
     # long enough to search (a no-cliff verdict, not a too-short one)
-    assert cliff["cliff_bytes"] is None and cliff["reason"] and cliff["short"] is None
+    assert cliff["cliff_bytes"] is None
+    assert cliff["reason"]
+    assert cliff["short"] is None
     assert len(cliff["series"]) >= 12
     assert (plots / "cache-cliff.svg").read_text().startswith("<?xml")
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
@@ -54,7 +57,8 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
 
     # cachefit --from-run: this run found no cliff, so it has no size to give
     refused = run_ssdlab("plan", "cachefit", str(tmp_path), "--from-run", "1", "--db", str(db))
-    assert refused.code == 2 and "--cache-size" in refused.stderr
+    assert refused.code == 2
+    assert "--cache-size" in refused.stderr
     with sqlite3.connect(db) as conn:  # as if the drive had shown a 64 MiB cache
         conn.execute(
             "UPDATE findings SET body_json = ? WHERE name = 'cache-cliff'",
@@ -75,7 +79,8 @@ def test_cache_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     device = lab.loop(size, pattern=b"cache me").path
     before = sha256_of(device, size)
     refused = run_ssdlab("run", "cache", device, *FAST, "--db", str(tmp_path / "db"))
-    assert refused.code == 3 and f"--destroy-data {device}" in refused.stderr
+    assert refused.code == 3
+    assert f"--destroy-data {device}" in refused.stderr
     assert sha256_of(device, size) == before
     done = run_ssdlab(
         "run", "cache", device, "--destroy-data", device, *CAPPED[2:], "--pattern", "rand",
@@ -85,7 +90,8 @@ def test_cache_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     assert "Write-cache cliff" in done.stdout
     assert sha256_of(device, size) != before
     cliff = cliff_finding(tmp_path / "db")
-    assert cliff["short"] is None and len(cliff["series"]) >= 12  # 128 MiB at 32 MiB/s: ≥ 4 s
+    assert cliff["short"] is None
+    assert len(cliff["series"]) >= 12
 
 
 def test_a_write_too_short_for_a_cliff_says_so(tmp_path: Path) -> None:
@@ -99,12 +105,16 @@ def test_a_write_too_short_for_a_cliff_says_so(tmp_path: Path) -> None:
     assert done.code == 0, done.stderr
     terminal = " ".join(done.stdout.split())  # rich wraps lines
     assert "fewer than the 10 the cliff detection needs" in terminal
-    assert "write more (--size)" in terminal and "no cliff in" not in terminal
+    assert "write more (--size)" in terminal
+    assert "no cliff in" not in terminal
     cliff = cliff_finding(db)
-    assert cliff["cliff_bytes"] is None and cliff["short"]["points_needed"] == 10
-    assert cliff["short"]["points"] < 10 and cliff["short"]["write_s"] >= 0.5
+    assert cliff["cliff_bytes"] is None
+    assert cliff["short"]["points_needed"] == 10
+    assert cliff["short"]["points"] < 10
+    assert cliff["short"]["write_s"] >= 0.5
     assert str(cliff["reason"]).startswith("the write took ")
     out = tmp_path / "report.md"
     assert run_ssdlab("report", "1", "-o", str(out), "--db", str(db)).code == 0
     text = out.read_text()
-    assert "## Write-cache cliff" in text and "fewer than the 10 the cliff detection" in text
+    assert "## Write-cache cliff" in text
+    assert "fewer than the 10 the cliff detection" in text

@@ -29,7 +29,8 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.code == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert doc["format"] == "ssdlab-profile-run" and doc["profile"] == "cachefit"
+    assert doc["format"] == "ssdlab-profile-run"
+    assert doc["profile"] == "cachefit"
     data = doc["result"]
     assert (data["cache_bytes"], data["inside_bytes"], data["beyond_bytes"]) == (
         8 * 2**20,
@@ -46,7 +47,8 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
         cells = {(c["io_mode"], c["region"]): c for c in row["cells"]}
         assert set(cells) == COMBINATIONS
         for cell in cells.values():
-            assert cell["iops"] > 0 and cell["bytes_moved"] > 0
+            assert cell["iops"] > 0
+            assert cell["bytes_moved"] > 0
             assert cell["mb_per_s"] == pytest.approx(cell["bw_bytes_per_s"] / 1e6)
         figure = "mb_per_s" if row["pattern"] == "seq" else "iops"
         direct, buffered = (
@@ -69,7 +71,8 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
                 0
             ]
         )
-        assert body["effect_ratio"] == 1.5 and len(body["rows"]) == 4
+        assert body["effect_ratio"] == 1.5
+        assert len(body["rows"]) == 4
         measured = conn.execute("SELECT COUNT(*) FROM step_results WHERE discarded = 0").fetchone()
         assert measured[0] == 16  # 2 tests × read, write × direct, buffered × inside, beyond
         jobs = [
@@ -80,23 +83,28 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
     assert sum("invalidate=1" in job and "direct=0" in job for job in jobs) == 8
     shown = run_ssdlab("show", "last", "--db", str(db), env={"COLUMNS": "200"})
     assert shown.code == 0, shown.stderr
-    assert "direct inside (4MiB)" in shown.stdout and "buffered beyond (24MiB)" in shown.stdout
-    assert "SEQ1M Q1T1 write" in shown.stdout and "invalidate=1" in shown.stdout
+    assert "direct inside (4MiB)" in shown.stdout
+    assert "buffered beyond (24MiB)" in shown.stdout
+    assert "SEQ1M Q1T1 write" in shown.stdout
+    assert "invalidate=1" in shown.stdout
 
 
 def test_cachefit_leaves_out_what_does_not_fit_and_needs_a_cache_size(tmp_path: Path) -> None:
     missing = run_ssdlab("plan", "cachefit", str(tmp_path), "--preset", "real")
     assert missing.code == 2
-    assert "--cache-size" in missing.stderr and "--from-run" in missing.stderr
+    assert "--cache-size" in missing.stderr
+    assert "--from-run" in missing.stderr
     planned = run_ssdlab(
         "plan", "cachefit", str(tmp_path), "--size", "16MiB", *FAST, "--check", "--json"
     )
     assert planned.code == 0, planned.stderr
     plan = json.loads(planned.stdout)
-    assert plan["parse_only_failures"] == [] and plan["destructive"] is False
+    assert plan["parse_only_failures"] == []
+    assert plan["destructive"] is False
     assert any("beyond-cache tests left out" in note for note in plan["notes"])
     names = [job["name"] for job in plan["jobs"]]
-    assert len(names) == 1 + 8 and not any("beyond" in name for name in names)
+    assert len(names) == 1 + 8
+    assert not any("beyond" in name for name in names)
     assert not list(tmp_path.glob("ssdlab-*.tmp")), "planning creates no file"
 
 

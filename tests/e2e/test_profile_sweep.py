@@ -27,7 +27,8 @@ def test_sweep_on_a_file(tmp_path: Path) -> None:
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
     cells = doc["result"]["sweep-cells"]["cells"]
-    assert len(cells) == 8 and all(c["iops"] > 0 and c["lat_p99_ns"] for c in cells)
+    assert len(cells) == 8
+    assert all(c["iops"] > 0 and c["lat_p99_ns"] for c in cells)
     assert set(doc["result"]["sweep-knee"]) == {"randread-4k", "randrw70-8k"}
     assert (plots / "sweep-heatmap-randread-4k.svg").exists()
     assert (plots / "sweep-curve-randrw70-8k.png").exists()
@@ -60,4 +61,5 @@ def test_read_only_sweep_of_a_device_needs_no_destroy_data(tmp_path: Path, lab: 
     assert done.code == 0, done.stderr
     assert sha256_of(device, size) == before
     refused = run_ssdlab("run", "sweep", device, *FAST, "--db", str(tmp_path / "db"))
-    assert refused.code == 3 and f"--destroy-data {device}" in refused.stderr
+    assert refused.code == 3
+    assert f"--destroy-data {device}" in refused.stderr

@@ -38,7 +38,8 @@ def test_trim_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     assert result["trim-support"]["supported"] is True
     assert result["zeroes_after_discard"]["zeroes"] is True  # loop devices punch holes
     effect = result["trim-effect"]
-    assert effect["dirty_iops"] > 0 and effect["discarded_iops"] > 0
+    assert effect["dirty_iops"] > 0
+    assert effect["discarded_iops"] > 0
     with sqlite3.connect(db) as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM findings")}
     assert {"trim-support", "trim-effect", "step:zero-check"} <= names
@@ -55,7 +56,8 @@ def test_fstrim_only_on_the_named_mount_point(tmp_path: Path, lab: LoopLab) -> N
         not_mount = run_ssdlab(
             "run", "trim", str(mount), "--fstrim", str(tmp_path), "--size", "1MiB", "--db", str(db)
         )
-        assert not_mount.code == 2 and "not a mount point" in not_mount.stderr
+        assert not_mount.code == 2
+        assert "not a mount point" in not_mount.stderr
         done = run_ssdlab(
             "run",
             "trim",
@@ -70,6 +72,7 @@ def test_fstrim_only_on_the_named_mount_point(tmp_path: Path, lab: LoopLab) -> N
         )
         assert done.code == 0, done.stderr
         fstrim = json.loads(done.stdout)["result"]["fstrim"]
-        assert fstrim["elapsed_s"] >= 0 and fstrim["trimmed_bytes"] > 0
+        assert fstrim["elapsed_s"] >= 0
+        assert fstrim["trimmed_bytes"] > 0
     finally:
         subprocess.run(["umount", str(mount)], check=True)

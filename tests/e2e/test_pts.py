@@ -51,7 +51,8 @@ def test_trial_run_on_a_loop_device(profile: str, tmp_path: Path, lab: LoopLab) 
     plots = tmp_path / "plots"
     argv = [profile, device, "--round-seconds", "0.2", *TRIALS[profile], "--db", str(db)]
     refused = run_ssdlab("run", *argv)
-    assert refused.code == 3 and f"--destroy-data {device}" in refused.stderr
+    assert refused.code == 3
+    assert f"--destroy-data {device}" in refused.stderr
     done = run_ssdlab(
         "run", *argv, "--destroy-data", device, "--json", "--plots", str(plots), timeout=240
     )
@@ -73,9 +74,9 @@ def test_trial_run_on_a_loop_device(profile: str, tmp_path: Path, lab: LoopLab) 
         assert any(n.startswith("pts-steady-state") for n in found)
     if profile == "pts-iops":
         rounds = {i for k, i in steps if k == "rnd-4kib-r0"}
-        assert (
-            min(rounds) == 1 and 5 <= max(rounds) <= 6 and rounds == set(range(1, max(rounds) + 1))
-        )
+        assert min(rounds) == 1
+        assert 5 <= max(rounds) <= 6
+        assert rounds == set(range(1, max(rounds) + 1))
 
 
 def _wait_for(db: Path, count: int, timeout_s: float = 120) -> None:
@@ -116,11 +117,14 @@ def test_a_run_stopped_mid_round_resumes_at_that_round(tmp_path: Path, lab: Loop
     after = stored_steps(db)
     assert len(after) == len(set(after)), "no step stored twice"
     rounds = sorted({i for k, i in after if k == "seq-128kib-r0"})
-    assert rounds == list(range(1, len(rounds) + 1)) and len(rounds) >= 5
+    assert rounds == list(range(1, len(rounds) + 1))
+    assert len(rounds) >= 5
     found = findings(db)
     resumed_at = [n for n in found if n.startswith("resumed-round-")]
-    assert resumed_at and int(resumed_at[0].rsplit("-", 1)[1]) <= cut + 1
+    assert resumed_at
+    assert int(resumed_at[0].rsplit("-", 1)[1]) <= cut + 1
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM runs").fetchone()[0] == "complete"
     again = run_ssdlab("resume", "last", "--destroy-data", device, "--db", str(db))
-    assert again.code == 2 and "only a stopped run can resume" in again.stderr
+    assert again.code == 2
+    assert "only a stopped run can resume" in again.stderr

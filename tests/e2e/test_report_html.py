@@ -74,10 +74,12 @@ def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
     done = run_ssdlab("report", *"123456", "-o", str(out), "--db", str(store))
     assert done.code == 0, done.stderr
     html = out.read_text()
-    assert "http://" not in html and "https://" not in html.replace("https://github.com", "")
+    assert "http://" not in html
+    assert "https://" not in html.replace("https://github.com", "")
     page = visit(out)
     (tmp_path / "report.png").write_bytes(page.screenshot_png)
-    assert page.console_errors == [] and page.page_errors == []
+    assert page.console_errors == []
+    assert page.page_errors == []
     assert page.external_requests == []
     assert page.duplicate_ids == 0
     keys = {chart.key for chart in page.charts}
@@ -94,16 +96,20 @@ def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
     ):
         assert any(key.startswith(expected) for key in keys), (expected, sorted(keys))
     for chart in page.charts:
-        assert chart.natural_width > 100 and chart.natural_height > 100, chart
-        assert chart.shown_width > 100 and chart.shown_height > 50, chart
+        assert chart.natural_width > 100, chart
+        assert chart.natural_height > 100, chart
+        assert chart.shown_width > 100, chart
+        assert chart.shown_height > 50, chart
         assert chart.distinct_colours > 20, chart  # something is drawn, not a blank box
     assert len(page.screenshot_png) > 50_000
     # headline numbers first, then sections, job files, provenance
     text = page.text
     assert text.index("SEQ1M Q1T1") < text.index("Spread of the passes")
-    assert "fio job files" in text and "Provenance" in text
+    assert "fio job files" in text
+    assert "Provenance" in text
     # the capped cache write: long enough to search, one level (a file: no cliff invented)
-    assert "no cliff in" in text and "Segments of the write" in text
+    assert "no cliff in" in text
+    assert "Segments of the write" in text
     # the short one says in words why it has no verdict, on the page a reader sees
     assert "fewer than the 10 the cliff detection needs" in text
     assert "unknown: the write was too short to find a cliff" in text
@@ -128,8 +134,10 @@ def test_capped_cache_write_logs_a_known_number_of_points(store: Path) -> None:
     assert (capped, short) == (3, 6)
     assert points >= 12, points  # ≥ 2 s at 0.1 s (more on a disk slower than the cap)
     assert short_points < 10, short_points
-    assert bodies[0]["short"] is None and bodies[0]["cliff_bytes"] is None
-    assert bodies[1]["short"]["points"] == short_points and bodies[1]["short"]["write_s"] > 0
+    assert bodies[0]["short"] is None
+    assert bodies[0]["cliff_bytes"] is None
+    assert bodies[1]["short"]["points"] == short_points
+    assert bodies[1]["short"]["write_s"] > 0
 
 
 @needs_browser
@@ -154,11 +162,13 @@ def test_html_report_fits_a_phone_and_prints(store: Path, tmp_path: Path) -> Non
                 "() => [...document.querySelectorAll('img[data-chart]')]"
                 ".map(i => i.getBoundingClientRect().right)"
             )
-            assert widths and max(widths) <= 390
+            assert widths
+            assert max(widths) <= 390
             pdf = page.pdf(format="A4")
         finally:
             browser.close()
-    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+    assert pdf.startswith(b"%PDF")
+    assert len(pdf) > 20_000
 
 
 def test_markdown_report_writes_chart_files(store: Path, tmp_path: Path) -> None:
@@ -168,24 +178,28 @@ def test_markdown_report_writes_chart_files(store: Path, tmp_path: Path) -> None
     text = out.read_text()
     assert text.startswith("# ssdlab report: runs 1, 3")
     charts = sorted((tmp_path / "result-charts").iterdir())
-    assert charts and all(p.read_bytes().startswith(b"\x89PNG") for p in charts)
+    assert charts
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in charts)
     for chart in charts:
         assert f"](result-charts/{chart.name})" in text
-    assert "<details><summary>capture" in text and "```ini" in text
+    assert "<details><summary>capture" in text
+    assert "```ini" in text
 
 
 def test_compare_two_real_quick_runs(store: Path) -> None:
     done = run_ssdlab("compare", "1", "2", "--json", "--db", str(store))
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["format"] == "ssdlab-compare" and doc["baseline_run"] == 1
+    assert doc["format"] == "ssdlab-compare"
+    assert doc["baseline_run"] == 1
     changes = doc["comparisons"][0]["changes"]
     assert {c["metric"] for c in changes} >= {"seq1m-q1t1-read", "rnd4k-q1t1-write-lat"}
     for change in changes:
         assert len(change["baseline"]["values"]) == 3  # the three measured passes, no warm-up
         assert change["verdict"] in ("better", "worse", "not significant")
     terminal = run_ssdlab("compare", "1", "2", "--db", str(store))
-    assert terminal.code == 0 and "Against run 1" in terminal.stdout
+    assert terminal.code == 0
+    assert "Against run 1" in terminal.stdout
 
 
 def test_compare_fail_if_gates_on_a_regression(store: Path) -> None:
@@ -193,8 +207,11 @@ def test_compare_fail_if_gates_on_a_regression(store: Path) -> None:
     ok = run_ssdlab("compare", "1", "2", "--fail-if", "seq1m-q1t1-read:-99%", "--db", str(store))
     assert ok.code == 0, ok.stderr
     unknown = run_ssdlab("compare", "1", "2", "--fail-if", "nope:-5%", "--db", str(store))
-    assert unknown.code == 2 and "matches no metric" in unknown.stderr
+    assert unknown.code == 2
+    assert "matches no metric" in unknown.stderr
     bad = run_ssdlab("compare", "1", "2", "--fail-if", "seq1m-q1t1-read:5", "--db", str(store))
-    assert bad.code == 2 and "METRIC:-5%" in bad.stderr
+    assert bad.code == 2
+    assert "METRIC:-5%" in bad.stderr
     mixed = run_ssdlab("compare", "1", "3", "--db", str(store))
-    assert mixed.code == 2 and "same profile" in mixed.stderr
+    assert mixed.code == 2
+    assert "same profile" in mixed.stderr

@@ -67,7 +67,8 @@ def test_runs_json_names_profile_target_date_and_status(store: tuple[Path, Path,
     ]
     for run in runs:
         assert run["status"] == "complete"
-        assert isinstance(run["started_at_s"], float) and isinstance(run["target"], str)
+        assert isinstance(run["started_at_s"], float)
+        assert isinstance(run["target"], str)
         assert set(run) >= {"id", "profile", "kind", "status", "target", "started_at_s"}
     assert str(runs[-1]["target"]).startswith(f"{first}/")
     assert str(runs[2]["target"]).startswith(f"{second}/")
@@ -79,7 +80,8 @@ def test_runs_table_shows_the_columns(store: tuple[Path, Path, Path]) -> None:
     assert result.code == 0, result.stderr
     for column in ("started", "profile", "status", "target"):
         assert column in result.stdout
-    assert "quick (real)" in result.stdout and "import (CDM 8)" in result.stdout
+    assert "quick (real)" in result.stdout
+    assert "import (CDM 8)" in result.stdout
     assert DATE.search(result.stdout)
 
 
@@ -91,7 +93,8 @@ def test_profile_filter(store: tuple[Path, Path, Path]) -> None:
     assert [r["profile"] for r in listed(db, "--profile", "import")] == ["import (CDM 8)"]
     assert listed(db, "--profile", "pts-iops") == []
     empty = run_ssdlab("runs", "--profile", "pts-iops", "--db", str(db))
-    assert empty.code == 0 and "no stored run matches" in empty.stdout
+    assert empty.code == 0
+    assert "no stored run matches" in empty.stdout
 
 
 def test_target_filter_takes_a_folder_or_the_test_file(store: tuple[Path, Path, Path]) -> None:
@@ -114,8 +117,10 @@ def test_since_filter(store: tuple[Path, Path, Path]) -> None:
     assert len(listed(db, "--since", "2000-01-01")) == 5
     assert len(listed(db, "--since", "2000-01-01T00:00", "--profile", "quick")) == 2
     bad = run_ssdlab("runs", "--since", "yesterday-ish", "--db", str(db))
-    assert bad.code == 2 and "Traceback" not in bad.stderr
-    assert len(bad.stderr.strip().splitlines()) == 1 and "--since" in bad.stderr
+    assert bad.code == 2
+    assert "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    assert "--since" in bad.stderr
 
 
 def test_show_prints_the_date(store: tuple[Path, Path, Path]) -> None:

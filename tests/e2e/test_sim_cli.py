@@ -24,17 +24,22 @@ def test_sim_stores_a_run_that_show_report_and_export_read(tmp_path: Path) -> No
     )  # fmt: skip
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["format"] == "ssdlab-sim-run" and doc["run"]["kind"] == "sim"
+    assert doc["format"] == "ssdlab-sim-run"
+    assert doc["run"]["kind"] == "sim"
     result = doc["result"]
-    assert result["waf"] > 1.5 and result["steady_waf"] >= result["waf"]
-    assert result["lifetime_days"] > 0 and result["projected_tbw_bytes"] > 0
-    assert doc["settings"]["spare_logical_pct"] > 6 and doc["settings"]["spare_physical_pct"] > 5
+    assert result["waf"] > 1.5
+    assert result["steady_waf"] >= result["waf"]
+    assert result["lifetime_days"] > 0
+    assert result["projected_tbw_bytes"] > 0
+    assert doc["settings"]["spare_logical_pct"] > 6
+    assert doc["settings"]["spare_physical_pct"] > 5
     assert (plots / "sim-throughput.svg").read_text().startswith("<?xml")
     assert (plots / "sim-waf.png").stat().st_size > 0
 
     shown = run_ssdlab("show", "last", "--db", db)
     assert shown.code == 0, shown.stderr
-    assert "simulated drive" in shown.stdout and "% of logical (OP" in shown.stdout
+    assert "simulated drive" in shown.stdout
+    assert "% of logical (OP" in shown.stdout
     assert "lifetime at" in shown.stdout
     exported = run_ssdlab("export", "last", "--format", "json", "--db", db)
     assert json.loads(exported.stdout)["result"]["waf"] == pytest.approx(result["waf"])
@@ -53,7 +58,8 @@ def test_sweep_over_spare_with_plots(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.code == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["format"] == "ssdlab-sim-sweep" and doc["parameter"] == "spare"
+    assert doc["format"] == "ssdlab-sim-sweep"
+    assert doc["parameter"] == "spare"
     low, high = doc["points"]
     assert low["steady_waf"] > high["steady_waf"]
     assert high["lifetime_days"] > low["lifetime_days"]
@@ -90,7 +96,8 @@ def test_a_real_cache_run_beside_its_simulated_twin(tmp_path: Path) -> None:
     report = tmp_path / "both.html"
     assert run_ssdlab("report", "1", "2", "-o", str(report), "--db", db).code == 0
     html = report.read_text()
-    assert "simulated drive" in html and "sustained" in html
+    assert "simulated drive" in html
+    assert "sustained" in html
 
 
 @pytest.mark.parametrize(
@@ -158,7 +165,8 @@ def test_a_fine_interval_is_coarsened_so_the_store_stays_bounded(tmp_path: Path)
     assert "would store 81,920 intervals; coarsened to 335.9 kB" in done.stderr
     doc = json.loads(done.stdout)
     settings = doc["settings"]
-    assert settings["interval_bytes"] == 335872 and settings["interval_requested_bytes"] == 4096
+    assert settings["interval_bytes"] == 335872
+    assert settings["interval_requested_bytes"] == 4096
     assert "coarsened" in settings["interval_note"]
     size = sum(f.stat().st_size for f in tmp_path.iterdir() if f.name.startswith("db"))
     assert size < STORE_BOUND_BYTES
@@ -188,5 +196,6 @@ def test_trace_addresses_beyond_capacity_are_refused(tmp_path: Path) -> None:
     assert "beyond the drive's logical capacity" in done.stderr
     assert not db.exists()
     swept = run_ssdlab("sim", "sweep", "--spare", "7,0", *SMALL, "--db", str(db))
-    assert swept.code == 2 and "spare must be more than 0" in swept.stderr
+    assert swept.code == 2
+    assert "spare must be more than 0" in swept.stderr
     assert not db.exists()

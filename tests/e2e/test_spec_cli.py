@@ -24,25 +24,31 @@ def test_list_show_and_add(tmp_path: Path) -> None:
     keys = {s["key"] for s in listed["specs"]}
     assert {"samsung-970-evo-500gb", "samsung-860-evo-500gb", "crucial-p2-250gb"} <= keys
     shown = run_ssdlab("spec", "show", "samsung-970-evo-500gb", "--db", db)
-    assert shown.code == 0 and "seq_read_mb_s = 3400" in shown.stdout
-    assert "tbw_tb = 300" in shown.stdout and "sources = [" in shown.stdout
+    assert shown.code == 0
+    assert "seq_read_mb_s = 3400" in shown.stdout
+    assert "tbw_tb = 300" in shown.stdout
+    assert "sources = [" in shown.stdout
     saved = tmp_path / "970.toml"  # what `spec show` prints is a sheet `spec add` takes back
     saved.write_text(shown.stdout)
     assert run_ssdlab("spec", "add", str(saved), "--db", db).code == 0
     sheet = tmp_path / "acme.toml"
     sheet.write_text(SHEET)
     added = run_ssdlab("spec", "add", str(sheet), "--db", db)
-    assert added.code == 0 and "added spec sheet acme-fast-1-1tb" in added.stdout
+    assert added.code == 0
+    assert "added spec sheet acme-fast-1-1tb" in added.stdout
     again = run_ssdlab("spec", "add", str(sheet), "--db", db)
     assert "replaced" in again.stdout
     doc = json.loads(run_ssdlab("spec", "show", "acme-fast-1-1tb", "--json", "--db", db).stdout)
-    assert doc["seq_read_bytes_per_s"] == 3.5e9 and doc["tbw_bytes"] == 6e14
+    assert doc["seq_read_bytes_per_s"] == 3.5e9
+    assert doc["tbw_bytes"] == 6e14
     bad = tmp_path / "bad.toml"
     bad.write_text(SHEET + "seq_write_mbs = 1\n")
     refused = run_ssdlab("spec", "add", str(bad), "--db", db)
-    assert refused.code == 1 and "unknown key 'seq_write_mbs'" in refused.stderr
+    assert refused.code == 1
+    assert "unknown key 'seq_write_mbs'" in refused.stderr
     missing = run_ssdlab("spec", "show", "nope", "--db", db)
-    assert missing.code == 2 and "samsung-970-evo-500gb" in missing.stderr
+    assert missing.code == 2
+    assert "samsung-970-evo-500gb" in missing.stderr
 
 
 def test_an_imported_run_is_set_against_its_spec_sheet(tmp_path: Path) -> None:
@@ -53,7 +59,8 @@ def test_an_imported_run_is_set_against_its_spec_sheet(tmp_path: Path) -> None:
     out = tmp_path / "r.md"
     assert run_ssdlab("report", "last", "-o", str(out), "--db", db).code == 0
     text = out.read_text()
-    assert "Against the spec sheet" in text and "samsung-860-evo-500gb" in text
+    assert "Against the spec sheet" in text
+    assert "samsung-860-evo-500gb" in text
     # KDiskMark's 508.897 "MB/s" is 521.11 MB/s; the sheet claims 550 MB/s
     assert "| sequential read | 550 MB/s | 521.1 MB/s | SEQ1M Q8T1 | 95 % |" in text
 

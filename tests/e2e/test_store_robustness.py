@@ -54,7 +54,8 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> No
         with sqlite3.connect(db) as conn:
             mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-        assert mode == "wal" and version >= 5
+        assert mode == "wal"
+        assert version >= 5
     # and the store made that way works: a run goes in and comes back
     imported = run_ssdlab("import", str(FIO_DATA / "seqwrite-1m.json"), "--db", str(db))
     assert imported.code == 0, imported.stderr
@@ -165,7 +166,8 @@ def _reading_commands(db: Path, run: int, out: Path) -> dict[str, list[str]]:
 def test_a_damaged_store_is_named_with_how_to_recover(
     tmp_path: Path, make: object, damage: object
 ) -> None:
-    assert callable(make) and callable(damage)
+    assert callable(make)
+    assert callable(damage)
     db, run = make(tmp_path)
     settle(db)
     damage(db)

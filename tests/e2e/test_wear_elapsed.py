@@ -88,7 +88,8 @@ def wear_json(tmp_path: Path, before: Path, after: Path, *extra: str) -> dict[st
 
 
 def test_the_numbers_of_the_fixture_are_the_issue_s() -> None:
-    assert ELAPSED_H == 97 and (WEAR_BEFORE, WEAR_AFTER) == (0, 3)
+    assert ELAPSED_H == 97
+    assert (WEAR_BEFORE, WEAR_AFTER) == (0, 3)
     assert HOST_DELTA_BYTES == 3 * 10**12
     assert days_to_eol(97) == pytest.approx(130.68, abs=0.01)  # "about 130 days"
 
@@ -98,7 +99,8 @@ def test_wear_takes_the_elapsed_time_from_power_on_hours(
 ) -> None:
     before, after, _ = snapshots
     report = wear_json(tmp_path, before, after)
-    assert report["before_taken_at_s"] is None and report["after_taken_at_s"] is None
+    assert report["before_taken_at_s"] is None
+    assert report["after_taken_at_s"] is None
     assert report["elapsed_source"] == "power_on_hours"
     assert report["elapsed_s"] == ELAPSED_H * 3600
     assert report["elapsed_resolution_s"] == 3600
@@ -110,7 +112,8 @@ def test_wear_takes_the_elapsed_time_from_power_on_hours(
     nand_delta = report["nand_written_bytes"]["delta"]  # pages × the parser's page size
     assert report["waf"]["waf"] == pytest.approx(nand_delta / HOST_DELTA_BYTES)
     notes = " ".join(report["notes"])
-    assert "elapsed time from Power_On_Hours: 97 h" in notes and "±1 h" in notes
+    assert "elapsed time from Power_On_Hours: 97 h" in notes
+    assert "±1 h" in notes
 
 
 def test_elapsed_overrides_power_on_hours(
@@ -118,7 +121,8 @@ def test_elapsed_overrides_power_on_hours(
 ) -> None:
     before, after, _ = snapshots
     report = wear_json(tmp_path, before, after, "--elapsed", "200h")
-    assert report["elapsed_source"] == "given" and report["elapsed_s"] == 200 * 3600
+    assert report["elapsed_source"] == "given"
+    assert report["elapsed_s"] == 200 * 3600
     assert report["projection"]["days_to_eol"] == pytest.approx(days_to_eol(200))
     assert report["projection"]["host_written_at_eol_bytes"] == pytest.approx(TBW_AT_EOL_BYTES)
     four_days = wear_json(tmp_path, before, after, "--elapsed", "4d")
@@ -174,4 +178,5 @@ def test_bad_elapsed_is_one_clear_line(
     assert result.code == 2
     assert "Traceback" not in result.stderr
     errors = [line for line in result.stderr.splitlines() if "error" in line]
-    assert len(errors) == 1 and words in errors[0], result.stderr
+    assert len(errors) == 1, result.stderr
+    assert words in errors[0], result.stderr

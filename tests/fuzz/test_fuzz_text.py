@@ -138,7 +138,9 @@ def test_spec_sheet_generated(fields: dict[str, str]) -> None:
 def test_mountinfo_mutated(text: str) -> None:
     entries = outcome(parse_mountinfo, text)
     for entry in entries or ():
-        assert entry.mount_point and entry.major >= 0 and entry.minor >= 0
+        assert entry.mount_point
+        assert entry.major >= 0
+        assert entry.minor >= 0
 
 
 @HALF

@@ -172,14 +172,16 @@ def test_endurance_run_stopped_at_a_seeded_point_resumes(
     stop_at_seeded_point(child, db, "step_results", seed, SIGNALS[name], 2)
     assert child.returncode == 130
     status, reason = status_after(db)
-    assert status == "interrupted" and "signal" in reason
+    assert status == "interrupted"
+    assert "signal" in reason
     kept = sorted(r for _, r, _ in steps_of(db))
     assert kept == list(range(1, len(kept) + 1))
     assert target.exists()  # kept for the resume
     resumed = run_ssdlab("endure", "--resume", "last", "--db", str(db))
     assert resumed.code == 0, resumed.stderr
     after = sorted(r for _, r, _ in steps_of(db))
-    assert after == list(range(1, len(after) + 1)) and after[: len(kept)] == kept
+    assert after == list(range(1, len(after) + 1))
+    assert after[: len(kept)] == kept
     assert_store_sound(db)
     assert not target.exists()  # a complete run removes the file it made
 
@@ -211,7 +213,9 @@ def test_fio_killed_from_outside_fails_the_run_with_the_reason(tmp_path: Path) -
     _, stderr = child.communicate(timeout=120)
     assert child.returncode == 1, stderr
     status, reason = status_after(db)
-    assert status == "failed" and "fio" in reason and "Traceback" not in stderr
+    assert status == "failed"
+    assert "fio" in reason
+    assert "Traceback" not in stderr
     with sqlite3.connect(db) as conn:
         codes = [r[0] for r in conn.execute("SELECT exit_code FROM captures WHERE tool = 'fio'")]
     assert any(code != 0 for code in codes)  # the killed fio's evidence is stored
@@ -225,7 +229,8 @@ def test_a_full_disk_under_the_test_file_is_a_clear_error(tmp_path: Path, lab: L
     mount = lab.mount_new_ext4(lab.loop(8 * 2**20).path)
     db = tmp_path / "db"
     result = run_ssdlab("quick", str(mount), "--size", "64MiB", "--db", str(db))
-    assert result.code != 0 and "Traceback" not in result.stderr
+    assert result.code != 0
+    assert "Traceback" not in result.stderr
     assert "free" in result.stderr or "space" in result.stderr
     assert [p.name for p in mount.iterdir() if p.name != "lost+found"] == []
 
@@ -252,12 +257,14 @@ def test_the_store_disk_filling_up_mid_run_loses_nothing(tmp_path: Path, lab: Lo
     filler = _fill(mount)  # the next iteration's raw output no longer fits
     _, stderr = child.communicate(timeout=120)
     assert child.returncode == 1, stderr
-    assert "cannot write to the run store" in stderr and "free space" in stderr
+    assert "cannot write to the run store" in stderr
+    assert "free space" in stderr
     assert "Traceback" not in stderr
     filler.unlink()
     assert_store_sound(db)
     kept = sorted(r for _, r, _ in steps_of(db))
-    assert len(kept) >= 2 and kept == list(range(1, len(kept) + 1))
+    assert len(kept) >= 2
+    assert kept == list(range(1, len(kept) + 1))
     assert status_after(db)[0] in ("interrupted", "failed")
     resumed = run_ssdlab("endure", "--resume", "last", "--for", "0.1", "--db", str(db))
     assert resumed.code == 0, resumed.stderr  # and the run goes on once there is room
@@ -275,7 +282,8 @@ def test_a_read_only_store_is_refused_before_the_target_is_touched(
     target = tmp_path / "t"
     target.mkdir()
     result = run_ssdlab("quick", str(target), *QUICK, "--db", str(mount / "db"))
-    assert result.code != 0 and "Traceback" not in result.stderr
+    assert result.code != 0
+    assert "Traceback" not in result.stderr
     assert "--db" in result.stderr
     assert list(target.iterdir()) == []  # nothing was created on the target
 
@@ -297,6 +305,7 @@ def test_a_hanging_smartctl_is_cut_off_and_the_run_goes_on(tmp_path: Path, lab: 
     assert "time limit" in result.stderr or "no JSON" in result.stderr
     with sqlite3.connect(db) as conn:
         stderr = [r[0] for r in conn.execute("SELECT stderr FROM captures WHERE tool = 'smartctl'")]
-    assert stderr and all("1 s time limit" in text for text in stderr)
+    assert stderr
+    assert all("1 s time limit" in text for text in stderr)
     leftover = subprocess.run(["pgrep", "-f", str(fake)], capture_output=True, check=False)
     assert leftover.returncode != 0, "the hung smartctl was not stopped"

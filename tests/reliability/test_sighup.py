@@ -219,7 +219,8 @@ def test_quick_stops_cleanly_when_the_terminal_closes(tmp_path: Path, temp: Path
     code = hang_up_during_fio(args, db, temp, [str(target)], terminal=how == "terminal closed")
     assert code == 130, run_row(db)
     _, status, reason = run_row(db)
-    assert status == "interrupted" and "signal" in reason  # written by ssdlab itself
+    assert status == "interrupted"
+    assert "signal" in reason
     assert list(target.iterdir()) == []  # the test file was removed on the way out
     assert_store_sound(db)
 
@@ -235,7 +236,8 @@ def test_pts_run_on_a_loop_device_stops_cleanly_when_the_terminal_closes(
     args = ["run", "pts-tp", device, "--destroy-data", device, *slow, "--db", str(db)]
     assert hang_up_during_fio(args, db, temp, [device]) == 130
     _, status, reason = run_row(db)
-    assert status == "interrupted" and "signal" in reason
+    assert status == "interrupted"
+    assert "signal" in reason
     assert_store_sound(db)
 
 
@@ -247,7 +249,8 @@ def test_endurance_run_stops_cleanly_when_the_terminal_closes(tmp_path: Path, te
     args = ["endure", str(target), *ENDURE, "--db", str(db)]
     assert hang_up_during_fio(args, db, temp, [str(target)]) == 130
     _, status, reason = run_row(db)
-    assert status == "interrupted" and "signal" in reason
+    assert status == "interrupted"
+    assert "signal" in reason
     assert target.exists()  # kept for 'endure --resume'
     assert_store_sound(db)
 
@@ -265,7 +268,8 @@ def test_watch_stops_and_records_it_when_the_terminal_closes(tmp_path: Path, lab
     term.close()
     assert term.wait() == 0
     _, status, reason = run_row(db)
-    assert status == "complete" and reason == "stopped by a signal (SIGHUP)"
+    assert status == "complete"
+    assert reason == "stopped by a signal (SIGHUP)"
     assert_store_sound(db)
 
 
@@ -311,9 +315,11 @@ def test_endurance_resume_is_refused_while_the_killed_runs_fio_still_writes(
             refused = run_ssdlab(*attempt, "--db", str(db), env={"TMPDIR": str(temp)})
             assert refused.code == 1, refused.stderr
             message = " ".join(refused.stderr.split())
-            assert "still writes to" in message and str(target) in message
+            assert "still writes to" in message
+            assert str(target) in message
             assert any(f"fio (pid {pid})" in message for pid in orphans), message
-            assert "kill " in message and "Traceback" not in refused.stderr
+            assert "kill " in message
+            assert "Traceback" not in refused.stderr
             assert fio_processes(str(target), str(temp)) == orphans  # no second fio started
         _, status, _ = run_row(db)
         assert status == "interrupted"  # marked by the refused command: its ssdlab is gone
@@ -328,7 +334,8 @@ def test_endurance_resume_is_refused_while_the_killed_runs_fio_still_writes(
     resumed.send_signal(signal.SIGTERM)
     _, stderr = resumed.communicate(timeout=WAIT_S * 2)
     assert resumed.returncode == 130, stderr
-    assert run_row(db)[1] == "interrupted" and fio_processes(str(target)) == set()
+    assert run_row(db)[1] == "interrupted"
+    assert fio_processes(str(target)) == set()
     assert_store_sound(db)
 
 
@@ -354,5 +361,6 @@ def test_pts_resume_on_a_loop_device_is_refused_while_the_killed_runs_fio_still_
             "run", "pts-tp", device, "--destroy-data", device, *slow, "--db", str(db),
             env={"TMPDIR": str(temp)},
         )  # fmt: skip
-        assert again.code == 1 and "still writes to" in " ".join(again.stderr.split())
+        assert again.code == 1
+        assert "still writes to" in " ".join(again.stderr.split())
         assert fio_processes(device, str(temp)) == orphans

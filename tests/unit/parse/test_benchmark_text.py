@@ -153,7 +153,9 @@ def test_cdm8_every_number_in_si_units() -> None:
     )
     assert len(bench.tests) == 8
     bw, iops, lat = cell(bench, "SEQ1M Q8T1", "read")
-    assert bw == 3_500_123_000 and iops == 3338.0 and lat == 2_394_500
+    assert bw == 3_500_123_000
+    assert iops == 3338.0
+    assert lat == 2_394_500
     assert cell(bench, "RND4K Q1T1", "write") == (150_250_000, 36682.1, 27_150)
     first = bench.tests[0]
     assert (first.block_bytes, first.random, first.queue_depth, first.threads) == (
@@ -162,25 +164,34 @@ def test_cdm8_every_number_in_si_units() -> None:
         8,
         1,
     )
-    assert bench.test_size_bytes == 2**30 and bench.count == 5
+    assert bench.test_size_bytes == 2**30
+    assert bench.count == 5
     assert (bench.measure_s, bench.interval_s) == (5.0, 5.0)
-    assert bench.date == "2024/03/01 12:34:56" and bench.os is not None and "Windows 11" in bench.os
-    assert bench.comment == "Samsung 970 EVO 500GB" and bench.zero_fill is False
+    assert bench.date == "2024/03/01 12:34:56"
+    assert bench.os is not None
+    assert "Windows 11" in bench.os
+    assert bench.comment == "Samsung 970 EVO 500GB"
+    assert bench.zero_fill is False
     assert any("best of N passes" in s for s in bench.semantics)
 
 
 def test_cdm9_nvme_preset_mix_and_zero_fill() -> None:
     bench = parse_benchmark_text(CDM9_NVME)
-    assert bench.tool_version == "9.0.1" and bench.count == 3 and bench.zero_fill is True
+    assert bench.tool_version == "9.0.1"
+    assert bench.count == 3
+    assert bench.zero_fill is True
     assert cell(bench, "SEQ128K Q32T1", "read")[0] == 6_900_500_000
     assert cell(bench, "RND4K Q32T16", "read")[1] == 756896.0
     assert cell(bench, "SEQ1M Q8T1", "mix")[0] == 5_200_000_000
-    assert bench.mix_read_pct == 70 and bench.profile == "Default"
+    assert bench.mix_read_pct == 70
+    assert bench.profile == "Default"
 
 
 def test_cdm7_words_instead_of_seq_rnd() -> None:
     bench = parse_benchmark_text(CDM7)
-    assert bench.tool_version == "7.0.0" and bench.interval_s == 5.0 and bench.count == 5
+    assert bench.tool_version == "7.0.0"
+    assert bench.interval_s == 5.0
+    assert bench.count == 5
     assert [t.label for t in bench.tests] == [
         "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T16", "RND4K Q1T1", "SEQ1M Q8T1", "RND4K Q1T1",
     ]  # fmt: skip
@@ -189,7 +200,8 @@ def test_cdm7_words_instead_of_seq_rnd() -> None:
 
 def test_cdm6_interleaved_lines_and_128k_sequential() -> None:
     bench = parse_benchmark_text(CDM6)
-    assert bench.tool_version == "6.0.2" and len(bench.tests) == 8
+    assert bench.tool_version == "6.0.2"
+    assert len(bench.tests) == 8
     seq = bench.tests[0]
     assert (seq.label, seq.direction, seq.block_bytes, seq.iops) == (
         "SEQ128K Q32T1",
@@ -197,9 +209,12 @@ def test_cdm6_interleaved_lines_and_128k_sequential() -> None:
         131072,
         None,
     )
-    assert bench.tests[1].direction == "write" and bench.tests[1].bw_bytes_per_s == 528_893_000
+    assert bench.tests[1].direction == "write"
+    assert bench.tests[1].bw_bytes_per_s == 528_893_000
     assert cell(bench, "RND4K Q8T8", "read") == (390_125_000, 95245.4, None)
-    assert bench.test_size_bytes == 1024 * 2**20 and bench.count == 5 and bench.interval_s == 5.0
+    assert bench.test_size_bytes == 1024 * 2**20
+    assert bench.count == 5
+    assert bench.interval_s == 5.0
     assert bench.measure_s == 5.0  # v6 passes were a fixed 5 s
     assert any("no latency" in s for s in bench.semantics)
 
@@ -208,8 +223,10 @@ def test_kdiskmark_mb_is_1024000_bytes() -> None:
     bench = parse_benchmark_text(KDM)
     assert (bench.tool, bench.tool_version) == ("kdiskmark", "3.1.4")
     bw, iops, lat = cell(bench, "SEQ1M Q8T1", "read")
-    assert math.isclose(bw, 508.897 * 1.024e6, rel_tol=1e-12) and iops == 497.0
-    assert lat is not None and math.isclose(lat, 13_840_050, rel_tol=1e-12)
+    assert math.isclose(bw, 508.897 * 1.024e6, rel_tol=1e-12)
+    assert iops == 497.0
+    assert lat is not None
+    assert math.isclose(lat, 13_840_050, rel_tol=1e-12)
     assert bench.target == "Samsung SSD 860 EVO 500GB"
     assert (bench.measure_s, bench.interval_s, bench.count) == (5.0, 5.0, 5)
     assert any("1,024,000" in s for s in bench.semantics)
@@ -275,9 +292,11 @@ def test_published_format_strings_round_trip(
     line = f"  RND    4KiB (Q={q:3d}, T={t:2d}): {mb:9.3f} MB/s [{iops:9.1f} IOPS] <{lat:9.2f} us>"
     text = f"CrystalDiskMark 8.0.4 x64\n[Write]\n{line}\n"
     (test,) = parse_benchmark_text(text).tests
-    assert test.label == f"RND4K Q{q}T{t}" and test.direction == "write"
+    assert test.label == f"RND4K Q{q}T{t}"
+    assert test.direction == "write"
     assert math.isclose(test.bw_bytes_per_s, round(mb, 3) * 1e6, rel_tol=1e-12)
-    assert test.iops is not None and math.isclose(test.iops, round(iops, 1), rel_tol=1e-12)
+    assert test.iops is not None
+    assert math.isclose(test.iops, round(iops, 1), rel_tol=1e-12)
     assert test.lat_mean_ns is not None
     assert math.isclose(test.lat_mean_ns, round(lat, 2) * 1000, rel_tol=1e-12)
 
@@ -287,14 +306,17 @@ def test_ssdlab_cdm_export_parses_back() -> None:
     from tests.conftest import ROOT
 
     bench = parse_benchmark_text((ROOT / "tests" / "golden" / "report" / "quick.txt").read_text())
-    assert bench.tool == "ssdlab" and bench.count == 2 and bench.test_size_bytes == 2**30
+    assert bench.tool == "ssdlab"
+    assert bench.count == 2
+    assert bench.test_size_bytes == 2**30
     assert [(t.label, t.direction) for t in bench.tests] == [
         ("RND4K Q32T1", "read"),
         ("SEQ1M Q1T1", "write"),
         ("RND4K Q32T1", "mix"),
     ]
     assert cell(bench, "SEQ1M Q1T1", "write") == (3_050_403_000, 2909.1, 2_641_170)
-    assert bench.mix_read_pct == 70 and bench.zero_fill is False
+    assert bench.mix_read_pct == 70
+    assert bench.zero_fill is False
 
 
 # Regressions found by the benchmark corpus (tests/corpus/bench/)
@@ -315,7 +337,8 @@ def test_cdm5_sequential_without_queue_depth_is_1mib_q1t1() -> None:
     """cdm5.1.0_*.txt: CrystalDiskMark 5's 'Seq' test prints '(T= 1)' and no queue depth."""
     bench = parse_benchmark_text(CDM5)
     shapes = {(t.direction, t.block_bytes, t.queue_depth, t.threads) for t in bench.tests}
-    assert ("read", 2**20, 1, 1) in shapes and ("write", 2**20, 1, 1) in shapes
+    assert ("read", 2**20, 1, 1) in shapes
+    assert ("write", 2**20, 1, 1) in shapes
     assert ("read", 128 * 1024, 32, 1) in shapes
     seq_q1 = next(t for t in bench.tests if t.block_bytes == 2**20 and t.direction == "read")
     assert seq_q1.bw_bytes_per_s == pytest.approx(532.327e6)

@@ -82,7 +82,8 @@ def test_nvme_cli_1x_floats_are_rounded_to_counts() -> None:
     assert sample.unsafe_shutdowns.value == 9
     assert sample.temperature_c.value == 32
     provenance = sample.power_on_hours.provenance
-    assert provenance is not None and provenance.raw == 1500.0
+    assert provenance is not None
+    assert provenance.raw == 1500.0
 
 
 def test_implausible_and_zero_kelvin() -> None:
@@ -155,7 +156,8 @@ def test_ocp_c0_wrong_guid_or_missing_field_is_refused() -> None:
 def test_intel_and_solidigm_smart_log_add_are_32_mib_units() -> None:
     intel = parse_intel_smart_log_add(load_json_object(LOGS / "intel-smart-log-add.json"))
     assert intel.value == 200_000_000 * MiB32
-    assert intel.provenance is not None and intel.provenance.resolution == MiB32
+    assert intel.provenance is not None
+    assert intel.provenance.resolution == MiB32
     solidigm = parse_intel_smart_log_add(load_json_object(LOGS / "solidigm-smart-log-add.json"))
     assert solidigm.value == 1_500_123 * MiB32
     with pytest.raises(ParseError, match="Device stats"):
@@ -165,7 +167,8 @@ def test_intel_and_solidigm_smart_log_add_are_32_mib_units() -> None:
 def test_endurance_log_media_units_are_10_9_bytes() -> None:
     endurance = parse_endurance_log(load_json_object(LOGS / "endurance-log.json"))
     assert endurance.value == 91_321 * 10**9
-    assert endurance.provenance is not None and endurance.provenance.resolution == 10**9
+    assert endurance.provenance is not None
+    assert endurance.provenance.resolution == 10**9
     with pytest.raises(ParseError):
         parse_endurance_log({"percent_used": 3})
 

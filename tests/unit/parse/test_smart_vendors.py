@@ -80,7 +80,8 @@ def test_builtin_map_loads_and_every_entry_is_well_formed() -> None:
         if entry.is_bytes and entry.metric != METRIC_NONE:
             assert entry.per_logical_sector or (entry.unit_bytes or 0) > 0, entry
         else:
-            assert entry.unit_bytes is None and not entry.per_logical_sector, entry
+            assert entry.unit_bytes is None, entry
+            assert not entry.per_logical_sector, entry
         if entry.direction == "remaining":
             assert entry.metric == "wear_used_pct"
 
@@ -156,7 +157,8 @@ def test_crucial_bx100_is_silicon_motion_not_crucial_micron() -> None:
 def test_unknown_drive_gets_only_generic_entries() -> None:
     vmap = load_vendor_map()
     entries = vmap.for_drive(family=None, model="ACME NoName SSD 256GB", firmware="X")
-    assert entries and all(e.generic for e in entries)
+    assert entries
+    assert all(e.generic for e in entries)
     assert not vmap.is_known_drive(family=None, model="ACME NoName SSD 256GB", firmware="X")
 
 

@@ -149,10 +149,12 @@ def test_every_known_value_carries_provenance_and_byte_counters_their_resolution
     sample = parse_smartctl_json(shared_smart_sample(expected.file).read_text(encoding="utf-8"))
     for metric, value in known(sample).items():
         assert value.provenance is not None, metric
-        assert value.provenance.source and value.provenance.unit, metric
+        assert value.provenance.source, metric
+        assert value.provenance.unit, metric
         if metric.endswith("_bytes"):
             resolution = value.provenance.resolution
-            assert resolution is not None and resolution > 0, metric
+            assert resolution is not None, metric
+            assert resolution > 0, metric
             assert value.value is not None
             assert math.isclose(value.value / resolution, round(value.value / resolution))
 
@@ -164,8 +166,10 @@ def test_only_the_pm893_sample_is_flagged_and_its_flag_names_the_wrap() -> None:
             assert len(sample.flags) == 1
             flag = sample.flags[0]
             assert "NAND writes look far too small" in flag
-            assert "114" in flag and "32-bit" in flag
-            assert "14 wraps" in flag and "31.3 TB" in flag
+            assert "114" in flag
+            assert "32-bit" in flag
+            assert "14 wraps" in flag
+            assert "31.3 TB" in flag
             assert "Host writes" in flag  # 241 may have wrapped too: lifetime WAF unreliable
         else:
             assert sample.flags == (), expected.file
@@ -189,7 +193,8 @@ def test_860evo_device_statistics_agree_with_attributes_and_identity_is_read() -
     )
     assert sample.host_written_bytes.value == 64_777_770_148 * 512
     provenance = sample.host_written_bytes.provenance
-    assert provenance is not None and provenance.source.startswith("ata_device_statistics")
+    assert provenance is not None
+    assert provenance.source.startswith("ata_device_statistics")
     assert sample.identity.serial == "S3YZNB0KB00864E"
     assert sample.identity.firmware == "RVT02B6Q"
     assert sample.identity.capacity_bytes == 500_107_862_016
@@ -243,7 +248,8 @@ def test_mx500_devstat_truncated_to_32_bits_is_flagged_and_246_is_used() -> None
     )
     assert sample.host_written_bytes.value == 11_500_000_000 * 512
     assert len(sample.flags) == 1
-    assert "modulo 2^32" in sample.flags[0] and "[246]" in sample.flags[0]
+    assert "modulo 2^32" in sample.flags[0]
+    assert "[246]" in sample.flags[0]
     # NAND from pages with the page size calibrated from 246 / 247 (30,195 B -> 30,208 B)
     assert sample.nand_written_bytes.value == (195_000_000 + 130_000_000) * 30208
     assert sample.wear_used_pct.value == 3
@@ -281,7 +287,8 @@ def test_unknown_vendor_gets_generic_values_only_and_says_why_host_writes_are_un
     }
     assert sample.pending_sectors.value is None  # 197 is Not_In_Use there
     assert len(sample.flags) == 1
-    assert "not in the vendor map" in sample.flags[0] and "241" in sample.flags[0]
+    assert "not in the vendor map" in sample.flags[0]
+    assert "241" in sample.flags[0]
 
 
 def test_unknown_vendor_with_device_statistics_gets_host_writes_from_there() -> None:
@@ -386,7 +393,8 @@ def test_nvme_counter_beyond_2_53_is_read_from_the_decimal_string() -> None:
     log["data_units_written_s"] = "18446744073709551621"
     sample = normalise_smartctl(doc)
     provenance = sample.host_written_bytes.provenance
-    assert provenance is not None and provenance.raw == "18446744073709551621"
+    assert provenance is not None
+    assert provenance.raw == "18446744073709551621"
     assert sample.host_written_bytes.value == float(18446744073709551621 * 512_000)
 
 
@@ -461,7 +469,9 @@ def test_writes_beyond_what_nand_could_take_at_the_wear_are_flagged() -> None:
     wear = value(5, 1, "wear")
     # the SanDisk PLUS report of the corpus: 31.2 PB written on a 480 GB drive at 5 % wear
     (finding,) = check_writes_vs_wear(value(31.21e15, 512), wear, capacity)
-    assert "65,0" in finding and "at most 5,000" in finding and "31.21 PB" in finding
+    assert "65,0" in finding
+    assert "at most 5,000" in finding
+    assert "31.21 PB" in finding
     # 4,999 drive writes at 5 %: within what SLC could take, so not flagged
     assert check_writes_vs_wear(value(4_999 * capacity, 512), wear, capacity) == ()
     # a wear counter still at 0 is taken as one step of 1 %
@@ -476,7 +486,9 @@ def test_counter_series_monotonic_is_fine() -> None:
 
 def test_counter_series_32_bit_wrap() -> None:
     findings = check_counter_series([(0, 4_294_000_000), (60, 1_000_000)])
-    assert len(findings) == 1 and "32-bit" in findings[0] and "wrapped" in findings[0]
+    assert len(findings) == 1
+    assert "32-bit" in findings[0]
+    assert "wrapped" in findings[0]
     in_bytes = check_counter_series([(0, 4_294_000_000 * 512), (60, 512)], unit_bytes=512)
     assert "32-bit" in in_bytes[0]
 
@@ -504,7 +516,8 @@ def test_nand_below_host_is_flagged_beyond_resolution_only() -> None:
     host = value(100 * GiB, GiB, "host")
     assert check_nand_vs_host(host, value(99.5 * GiB, 0.5 * GiB)) == ()
     flags = check_nand_vs_host(host, value(50 * GiB, GiB, "nand"))
-    assert len(flags) == 1 and "below host writes" in flags[0]
+    assert len(flags) == 1
+    assert "below host writes" in flags[0]
     assert check_nand_vs_host(host, HealthValue(None)) == ()
 
 
@@ -513,10 +526,12 @@ def test_device_statistics_agreement_truncation_and_disagreement() -> None:
     assert check_against_device_statistics("host_written_bytes", devstat, devstat) == ((), None)
     vendor = value((1000 + 3 * 2**32) * 512, 512, "attr")
     flags, preferred = check_against_device_statistics("host_written_bytes", devstat, vendor)
-    assert preferred is vendor and "modulo 2^32" in flags[0]
+    assert preferred is vendor
+    assert "modulo 2^32" in flags[0]
     other = value(5000 * 512, 512, "attr")
     flags, preferred = check_against_device_statistics("host_written_bytes", devstat, other)
-    assert preferred is None and "disagrees" in flags[0]
+    assert preferred is None
+    assert "disagrees" in flags[0]
 
 
 def test_erase_count_checks() -> None:

@@ -72,14 +72,16 @@ def test_ata_x_has_the_json_shape() -> None:
     assert doc["ata_smart_attributes"]["revision"] == 1
     table = attributes(doc)
     assert table[241]["raw"] == {"value": 64_777_770_148, "string": "64777770148", EXACT_KEY: True}
-    assert table[177]["value"] == 81 and table[177]["flags"]["string"] == "PO--C- "
+    assert table[177]["value"] == 81
+    assert table[177]["flags"]["string"] == "PO--C- "
     pages = {page["number"]: page for page in doc["ata_device_statistics"]["pages"]}
     written = next(e for e in pages[1]["table"] if e["offset"] == 0x018)
     assert written["name"] == "Logical Sectors Written"
     assert written["value"] == 64_777_770_148
     used = pages[7]["table"][0]
     assert used["value"] == 19
-    assert used["flags"]["string"] == "VN-- " and used["flags"]["value"] == 0xE0
+    assert used["flags"]["string"] == "VN-- "
+    assert used["flags"]["value"] == 0xE0
     assert doc["temperature"]["current"] == 36
     assert doc["power_on_time"] == {"hours": 14551}
     assert doc["power_cycle_count"] == 13
@@ -253,7 +255,8 @@ def test_kingston_a400_round_trip_shows_what_text_cannot_recover() -> None:
         if entry["id"] == 194:
             # "38 (Min/Max 28/39)": JSON 120261640230, text only the leading integer.
             assert entry["raw"]["value"] == 120_261_640_230
-            assert mine["raw"]["value"] == 38 and mine["raw"][EXACT_KEY] is False
+            assert mine["raw"]["value"] == 38
+            assert mine["raw"][EXACT_KEY] is False
         else:
             assert mine["raw"]["value"] == entry["raw"]["value"], entry["id"]
     # "50 (Average 17)": word 2 is not printed, the rebuilt value still equals the JSON's.
@@ -339,7 +342,9 @@ def test_brief_flags_with_other_bits_are_marked_inexact() -> None:
         "235 POR_Recovery_Count      -O--C-   099", "235 POR_Recovery_Count      -O--C-+  099"
     )
     flags = attributes(smartctl_text_to_json(text))[235]["flags"]
-    assert flags["string"] == "-O--C-+" and flags["value"] == 0x12 and flags[EXACT_KEY] is False
+    assert flags["string"] == "-O--C-+"
+    assert flags["value"] == 0x12
+    assert flags[EXACT_KEY] is False
 
 
 def test_old_format_flag_word_is_exact_including_other_bits() -> None:
@@ -347,7 +352,9 @@ def test_old_format_flag_word_is_exact_including_other_bits() -> None:
         "  1 Raw_Read_Error_Rate     0x002f", "  1 Raw_Read_Error_Rate     0x012f"
     )
     flags = attributes(smartctl_text_to_json(text))[1]["flags"]
-    assert flags["value"] == 0x12F and flags["other"] == 0x100 and flags["string"] == "POSR-K+"
+    assert flags["value"] == 0x12F
+    assert flags["other"] == 0x100
+    assert flags["string"] == "POSR-K+"
 
 
 def test_missing_normalized_values_and_failures() -> None:
@@ -449,14 +456,16 @@ def test_cron_log_date_lines_and_inherited_identity() -> None:
     ]
     assert all(s.zone_assumed is False and s.time_source == "date line" for s in snapshots)
     first = snapshots[0]
-    assert first.line == 1 and IDENTITY_FROM_LINE_KEY not in first.doc
+    assert first.line == 1
+    assert IDENTITY_FROM_LINE_KEY not in first.doc
     for snapshot in snapshots:
         assert snapshot.doc["model_name"] == "CT1000MX500SSD1"
         assert snapshot.doc["serial_number"] == "2204E600A1B2"
         assert snapshot.doc["user_capacity"]["bytes"] == 1_000_204_886_016
     assert all(s.doc[IDENTITY_FROM_LINE_KEY] == 1 for s in snapshots[1:])
     written = [attributes(s.doc)[246]["raw"]["value"] for s in snapshots]
-    assert written == sorted(written) and len(set(written)) == 6
+    assert written == sorted(written)
+    assert len(set(written)) == 6
     assert [s.doc["temperature"]["current"] for s in snapshots] == [30, 34, 41, 44, 38, 33]
 
 
@@ -520,11 +529,13 @@ def test_a_zoned_local_time_beats_a_zone_less_date_line() -> None:
     run = fixture("cron-nvme-a-localtime.log").split("smartctl 7.3", 2)[1]
     (snapshot,) = split_snapshot_log("=== 2024-06-01 10:00:05 ===\nsmartctl 7.3" + run)
     assert snapshot.taken_at_s == utc(2024, 6, 1, 8, 0, 0)
-    assert snapshot.time_source == "local time" and snapshot.zone_assumed is False
+    assert snapshot.time_source == "local time"
+    assert snapshot.zone_assumed is False
     (assumed,) = split_snapshot_log(
         "=== 2024-06-01 10:00:05 ===\n" + a_only_run(1)  # no Local Time line: the date line
     )
-    assert assumed.taken_at_s == utc(2024, 6, 1, 10, 0, 5) and assumed.zone_assumed is True
+    assert assumed.taken_at_s == utc(2024, 6, 1, 10, 0, 5)
+    assert assumed.zone_assumed is True
 
 
 def test_cron_log_runs_without_date_lines_or_banners() -> None:
@@ -743,7 +754,8 @@ def test_any_log_gives_snapshots_or_parse_error(text: str) -> None:
 def test_fixture_files_are_as_the_generator_writes_them() -> None:
     """The committed synthetic fixtures are exactly what make_fixtures.py renders."""
     spec = importlib.util.spec_from_file_location("make_fixtures", DATA / "make_fixtures.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.render_mx500_a_only() == fixture("mx500-A.txt")

@@ -111,10 +111,16 @@ def test_random_block_and_binary_sizes() -> None:
 
 def test_unknown_is_none_never_zero() -> None:
     sheet = parse_spec_sheet(MINIMAL, "acme.toml")
-    assert sheet.seq_read_bytes_per_s is None and sheet.tbw_bytes is None
-    assert sheet.random_read is None and sheet.random_write is None
-    assert sheet.warranty_years is None and sheet.dwpd is None and sheet.cache_bytes is None
-    assert sheet.interface is None and sheet.part_numbers == () and sheet.notes == ()
+    assert sheet.seq_read_bytes_per_s is None
+    assert sheet.tbw_bytes is None
+    assert sheet.random_read is None
+    assert sheet.random_write is None
+    assert sheet.warranty_years is None
+    assert sheet.dwpd is None
+    assert sheet.cache_bytes is None
+    assert sheet.interface is None
+    assert sheet.part_numbers == ()
+    assert sheet.notes == ()
     assert parse_spec_sheet(render_spec_sheet(sheet), "again") == sheet
 
 
@@ -201,7 +207,8 @@ def test_no_match_is_none() -> None:
     assert match_spec("ACME FAST 2 1TB", None, [one]) is None
     assert match_spec("ACME FAST", None, [one]) is None  # a prefix is not a match
     assert match_spec(None, None, [one]) is None
-    assert match_spec("", None, [one]) is None and match_spec("   ", None, [one]) is None
+    assert match_spec("", None, [one]) is None
+    assert match_spec("   ", None, [one]) is None
     assert match_spec("ACME FAST 1 1TB", None, []) is None
 
 
@@ -239,7 +246,8 @@ def test_a_shared_smart_sample_finds_its_shipped_sheet(name: str, key: str) -> N
     model_name, capacity = _identity(name)
     for given in (capacity, None):
         found = match_spec(model_name, given, sheets)
-        assert found is not None and found.key == key, (name, given)
+        assert found is not None, (name, given)
+        assert found.key == key, (name, given)
     sheet = {s.key: s for s in sheets}[key]
     assert capacity is not None
     assert abs(sheet.capacity_bytes - capacity) <= 0.02 * sheet.capacity_bytes

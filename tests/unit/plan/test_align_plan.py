@@ -32,9 +32,11 @@ def test_every_misaligned_write_is_off_the_4k_grid() -> None:
 
 def test_file_target_is_filled_first_and_device_is_destructive() -> None:
     file_plan = plan_align({}, FILE_TARGET)
-    assert file_plan.steps[0].key == "fill" and not file_plan.destructive
+    assert file_plan.steps[0].key == "fill"
+    assert not file_plan.destructive
     device_plan = plan_align({}, DEVICE_TARGET)
-    assert device_plan.destructive and all(s.key != "fill" for s in device_plan.steps)
+    assert device_plan.destructive
+    assert all(s.key != "fill" for s in device_plan.steps)
     assert len(device_plan.steps) == 10  # 5 block sizes × aligned, misaligned
 
 
@@ -44,7 +46,8 @@ def test_blocks_below_the_logical_sector_are_left_out_with_a_note() -> None:
     plan = plan_align({}, replace(DEVICE_TARGET, logical_block_bytes=4096))
     sizes = {s.param("block_size_bytes") for s in plan.steps}
     assert sizes == {4096, 8192}
-    assert len(plan.notes) == 3 and "logical sector is 4096" in plan.notes[0]
+    assert len(plan.notes) == 3
+    assert "logical sector is 4096" in plan.notes[0]
 
 
 def test_misalign_must_be_whole_sectors() -> None:

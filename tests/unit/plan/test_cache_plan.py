@@ -14,11 +14,14 @@ def test_golden(update_golden: bool) -> None:
 def test_the_whole_region_is_written_once_by_size_not_time() -> None:
     plan = plan_cache({}, DEVICE_TARGET)
     (write,) = plan.steps
-    assert write.job is not None and plan.destructive
+    assert write.job is not None
+    assert plan.destructive
     options = dict(write.job.global_options) | dict(write.job.sections[0][1])
     assert int(options["size"]) == DEVICE_TARGET.size_bytes == write.expected_bytes
-    assert "time_based" not in options and write.expected_s is None
-    assert options["write_bw_log"] == "write" and options["log_avg_msec"] == "1000"
+    assert "time_based" not in options
+    assert write.expected_s is None
+    assert options["write_bw_log"] == "write"
+    assert options["log_avg_msec"] == "1000"
     assert "refill_buffers" in options  # incompressible: no compression can fake a cache
     assert (options["rw"], options["bs"]) == ("write", str(MiB))
 
@@ -26,13 +29,16 @@ def test_the_whole_region_is_written_once_by_size_not_time() -> None:
 def test_random_pattern_and_probe() -> None:
     plan = plan_cache({"pattern": "rand", "log_interval": 0.25, "recovery_idle": 60.0}, FILE_TARGET)
     write, idle, probe = plan.steps
-    assert write.job is not None and probe.job is not None
+    assert write.job is not None
+    assert probe.job is not None
     section = dict(write.job.sections[0][1])
     assert (section["rw"], section["bs"]) == ("randwrite", str(4 * KiB))
     assert dict(write.job.global_options)["log_avg_msec"] == "250"
-    assert idle.idle_s == 60.0 and idle.job is None
+    assert idle.idle_s == 60.0
+    assert idle.job is None
     assert probe.expected_bytes == FILE_TARGET.size_bytes  # default: the region again
-    assert not plan.destructive and plan.notes
+    assert not plan.destructive
+    assert plan.notes
 
 
 def test_rate_caps_both_writes_so_the_log_has_a_known_length() -> None:
@@ -44,5 +50,6 @@ def test_rate_caps_both_writes_so_the_log_has_a_known_length() -> None:
         assert dict(step.params)["rate_bytes_per_s"] == 16 * MiB
     assert any("fio rate=" in note for note in plan.notes)
     (uncapped,) = plan_cache({}, FILE_TARGET).steps
-    assert uncapped.job is not None and "rate" not in dict(uncapped.job.sections[0][1])
+    assert uncapped.job is not None
+    assert "rate" not in dict(uncapped.job.sections[0][1])
     assert "rate_bytes_per_s" not in dict(uncapped.params)

@@ -35,16 +35,19 @@ def test_golden(kind: str, update_golden: bool) -> None:
 
 def test_regions_are_a_fraction_and_a_multiple_of_the_cache() -> None:
     plan = plan_cachefit({"cache_size": CACHE}, DEVICE_TARGET)
-    assert plan.param("inside_bytes") == 128 * MiB and plan.param("beyond_bytes") == 768 * MiB
+    assert plan.param("inside_bytes") == 128 * MiB
+    assert plan.param("beyond_bytes") == 768 * MiB
     sizes = {(s.param("region"), int(options_of(s)["size"])) for s in measured(plan)}
     assert sizes == {("inside", 128 * MiB), ("beyond", 768 * MiB)}
     fill = plan.steps[0]
-    assert fill.key == "fill" and fill.role is StepRole.PREPARE
+    assert fill.key == "fill"
+    assert fill.role is StepRole.PREPARE
     assert int(options_of(fill)["size"]) == 768 * MiB == fill.expected_bytes
     other = plan_cachefit(
         {"cache_size": 100 * MiB, "inside_fraction": 0.25, "beyond_multiple": 2.0}, DEVICE_TARGET
     )
-    assert other.param("inside_bytes") == 25 * MiB and other.param("beyond_bytes") == 200 * MiB
+    assert other.param("inside_bytes") == 25 * MiB
+    assert other.param("beyond_bytes") == 200 * MiB
 
 
 def test_every_quick_test_runs_four_ways_in_both_directions() -> None:
@@ -81,7 +84,8 @@ def test_jobs_are_the_quick_jobs_with_the_region_as_size() -> None:
         mine = options_of(step)
         mine.pop("invalidate", None)
         assert mine == dict(quick.global_options) | dict(quick.sections[0][1])
-        assert step.job is not None and step.job.sections[0][0] == step.key
+        assert step.job is not None
+        assert step.job.sections[0][0] == step.key
 
 
 def test_buffered_jobs_invalidate_the_file_and_buffered_writes_flush() -> None:
@@ -89,10 +93,12 @@ def test_buffered_jobs_invalidate_the_file_and_buffered_writes_flush() -> None:
     for step in measured(plan):
         options = options_of(step)
         if step.param("io_mode") == "buffered":
-            assert options["direct"] == "0" and options["invalidate"] == "1"
+            assert options["direct"] == "0"
+            assert options["invalidate"] == "1"
             assert ("end_fsync" in options) == (step.direction == "write")
         else:
-            assert options["direct"] == "1" and "invalidate" not in options
+            assert options["direct"] == "1"
+            assert "invalidate" not in options
             assert "end_fsync" not in options
 
 

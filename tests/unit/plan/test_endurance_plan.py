@@ -46,14 +46,20 @@ def _sections(plan: object) -> dict[str, dict[str, str]]:
 
 def test_one_open_ended_loop_of_one_iteration_that_writes_incompressible_data() -> None:
     plan = plan_endurance({"iteration_time": 30.0}, DEVICE_TARGET)
-    assert plan.destructive and not plan.steps
+    assert plan.destructive
+    assert not plan.steps
     (loop,) = plan.loops
-    assert loop.unbounded and loop.min_rounds == 1
+    assert loop.unbounded
+    assert loop.min_rounds == 1
     (step,) = loop.steps
-    assert step.job is not None and step.expected_s == 30.0 and step.expected_bytes is None
+    assert step.job is not None
+    assert step.expected_s == 30.0
+    assert step.expected_bytes is None
     options = dict(step.job.global_options)
-    assert options["runtime"] == "30" and "time_based" in options
-    assert "refill_buffers" in options and options["randrepeat"] == "0"
+    assert options["runtime"] == "30"
+    assert "time_based" in options
+    assert "refill_buffers" in options
+    assert options["randrepeat"] == "0"
     assert options["size"] == str(DEVICE_TARGET.size_bytes)
 
 
@@ -61,7 +67,8 @@ def test_jesd219_enterprise_keeps_the_io_ratio_and_the_alignment_split() -> None
     plan = plan_endurance({"workload": "jesd219-enterprise", "iteration_bytes": GiB}, DEVICE_TARGET)
     sections = _sections(plan)
     small, large = sections["sub4k"], sections["large"]
-    assert small["blockalign"] == "512" and large["blockalign"] == str(4 * KiB)
+    assert small["blockalign"] == "512"
+    assert large["blockalign"] == str(4 * KiB)
     assert small["random_distribution"] == large["random_distribution"] == "zoned:50/5:30/15:20/80"
     n_small, n_large = int(small["number_ios"]), int(large["number_ios"])
     assert abs(n_small / (n_small + n_large) - 0.10) < 1e-4  # 10 % of I/Os below 4 KiB
@@ -82,7 +89,8 @@ def test_bssplit_scales_to_one_hundred() -> None:
 def test_jesd219_client_trims_only_devices() -> None:
     on_device = _sections(plan_endurance({"workload": "jesd219-client"}, DEVICE_TARGET))
     on_file = _sections(plan_endurance({"workload": "jesd219-client"}, FILE_TARGET))
-    assert on_device["trims"]["rw"] == "randtrim" and "trims" not in on_file
+    assert on_device["trims"]["rw"] == "randtrim"
+    assert "trims" not in on_file
     assert "approximation" in " ".join(
         plan_endurance({"workload": "jesd219-client"}, FILE_TARGET).notes
     )

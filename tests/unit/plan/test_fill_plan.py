@@ -25,7 +25,8 @@ def test_golden(kind: str, update_golden: bool) -> None:
 def test_fills_add_up_to_each_level_and_writes_stay_inside() -> None:
     plan = plan_fill({"levels": (90, 0, 50, 75)}, DEVICE_TARGET)
     region = DEVICE_TARGET.size_bytes
-    assert plan.destructive and plan.steps[0].key == "discard"
+    assert plan.destructive
+    assert plan.steps[0].key == "discard"
     filled = 0
     for step in plan.steps[1:]:
         options = _options(step)
@@ -38,7 +39,8 @@ def test_fills_add_up_to_each_level_and_writes_stay_inside() -> None:
             assert filled == span
         else:
             assert int(options["size"]) == (span or region)
-            assert options["rw"] == "randwrite" and "time_based" in options
+            assert options["rw"] == "randwrite"
+            assert "time_based" in options
     assert [s.param("level_pct") for s in plan.steps if s.key.startswith("randwrite")] == [
         0, 50, 75, 90,
     ]  # fmt: skip
@@ -48,6 +50,8 @@ def test_rules() -> None:
     with pytest.raises(UsageError, match="0 to 99"):
         plan_fill({"levels": (50, 100)}, DEVICE_TARGET)
     no_discard = plan_fill({}, replace(DEVICE_TARGET, discard_supported=False))
-    assert no_discard.steps[0].key != "discard" and "discard" in no_discard.notes[0]
+    assert no_discard.steps[0].key != "discard"
+    assert "discard" in no_discard.notes[0]
     on_file = plan_fill({}, FILE_TARGET)
-    assert not on_file.destructive and "file system" in on_file.notes[0]
+    assert not on_file.destructive
+    assert "file system" in on_file.notes[0]

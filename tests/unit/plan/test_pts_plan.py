@@ -64,8 +64,10 @@ def test_iops_round_is_mix_outer_block_size_inner_in_spec_order() -> None:
     assert tracked == {"iops 0/100 4KiB", "iops 65/35 64KiB", "iops 100/0 1024KiB"}
     for step in loop.steps:
         options = _options(step)
-        assert options["runtime"] == "60" and "time_based" in options
-        assert options["randseed"] == "20201001" and "refill_buffers" in options
+        assert options["runtime"] == "60"
+        assert "time_based" in options
+        assert options["randseed"] == "20201001"
+        assert "refill_buffers" in options
         assert (options["numjobs"], options["iodepth"]) == ("4", "32")  # PTS-E TC4/QD32
         assert options["size"] == str(4 * GiB)  # ActiveRange 100 %
 
@@ -79,7 +81,8 @@ def test_purge_then_wipc_of_twice_the_active_range_with_one_job() -> None:
     options = _options(wipc)
     assert (options["rw"], options["bs"], options["numjobs"]) == ("write", str(128 * KiB), "1")
     assert int(options["io_size"]) == 2 * 4 * GiB == wipc.expected_bytes
-    assert plan.param("purge_method") == "nvme-format" and plan.param("purge_conformant")
+    assert plan.param("purge_method") == "nvme-format"
+    assert plan.param("purge_conformant")
     assert plan.param("deviations") == ""  # an unchanged run on a whole purged NVMe drive
 
 
@@ -97,7 +100,8 @@ def test_throughput_has_a_purge_and_wipc_per_block_size() -> None:
     assert [loop.name for loop in plan.loops] == ["128kib", "1024kib"]
     for loop, size in zip(plan.loops, (128 * KiB, MiB), strict=True):
         purge, wipc = loop.before
-        assert purge.key.startswith("purge") and _options(wipc)["bs"] == str(size)
+        assert purge.key.startswith("purge")
+        assert _options(wipc)["bs"] == str(size)
         assert [_options(s)["rw"] for s in loop.steps] == ["read", "write"]
         assert {s.param("tracks") for s in loop.steps} - {None} == {
             f"bw_bytes_per_s 0/100 {size // KiB}KiB"
@@ -120,7 +124,8 @@ def test_wsat_has_no_wipc_and_stops_by_bytes_or_time() -> None:
     plan = plan_pts_wsat({}, NVME)
     (loop,) = plan.loops
     assert [s.key for s in loop.before] == ["purge"]
-    assert loop.max_rounds == 24 * 60 and plan.param("stop_bytes") == 4 * 4 * GiB
+    assert loop.max_rounds == 24 * 60
+    assert plan.param("stop_bytes") == 4 * 4 * GiB
 
 
 def test_hir_waits_follow_preconditioning_with_a_baseline_per_state() -> None:
@@ -128,7 +133,8 @@ def test_hir_waits_follow_preconditioning_with_a_baseline_per_state() -> None:
     waits = [s.idle_s for s in plan.after if s.idle_s]
     assert waits == [5, 5, 10, 10, 15, 15, 25, 25, 50, 50]
     baselines = [s for s in plan.after if s.param("baseline")]
-    assert len(baselines) == 5 and all(s.expected_s == 5 * 2 for s in baselines)
+    assert len(baselines) == 5
+    assert all(s.expected_s == 5 * 2 for s in baselines)
     assert "2 repeats per wait state instead of 360" in str(plan.param("deviations"))
 
 
@@ -185,10 +191,13 @@ def test_a_partition_is_purged_within_its_range_only(name: str) -> None:
         for step in (*plan.steps, *(s for loop in plan.loops for s in loop.before))
         if step.key.startswith("purge")
     ]
-    assert purges and all(step.command == () and step.job is not None for step in purges)
+    assert purges
+    assert all(step.command == () and step.job is not None for step in purges)
     for step in purges:
-        assert _options(step)["filename"] == "/dev/nvme0n1p1" and step.direction == "trim"
-    assert plan.param("purge_method") == "trim" and not plan.param("purge_conformant")
+        assert _options(step)["filename"] == "/dev/nvme0n1p1"
+        assert step.direction == "trim"
+    assert plan.param("purge_method") == "trim"
+    assert not plan.param("purge_conformant")
     assert any("erase all of /dev/nvme0n1, not just this partition" in d for d in _deviations(plan))
 
 

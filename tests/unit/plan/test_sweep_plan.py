@@ -17,20 +17,24 @@ def test_golden(kind: str, update_golden: bool) -> None:
 
 def test_default_grid_is_six_by_six_per_workload() -> None:
     plan = plan_sweep({}, DEVICE_TARGET)
-    assert len(plan.steps) == 2 * 36 and plan.destructive
+    assert len(plan.steps) == 2 * 36
+    assert plan.destructive
     cell = plan.steps[-1]
     assert cell.job is not None
     options = dict(cell.job.global_options) | dict(cell.job.sections[0][1])
     assert (options["rw"], options["rwmixread"], options["bs"]) == ("randrw", "70", "8192")
     assert (options["numjobs"], options["iodepth"]) == ("32", "32")
-    assert "group_reporting" in options and options["percentile_list"] == "50:99:99.9"
+    assert "group_reporting" in options
+    assert options["percentile_list"] == "50:99:99.9"
 
 
 def test_a_read_only_sweep_of_a_device_writes_nothing() -> None:
     plan = plan_sweep({**SMALL, "workloads": "randread:4KiB"}, DEVICE_TARGET)
-    assert not plan.destructive and "nothing is written" in plan.notes[0]
+    assert not plan.destructive
+    assert "nothing is written" in plan.notes[0]
     on_file = plan_sweep({**SMALL, "workloads": "randread:4KiB"}, FILE_TARGET)
-    assert on_file.steps[0].key == "fill" and len(on_file.steps) == 5
+    assert on_file.steps[0].key == "fill"
+    assert len(on_file.steps) == 5
 
 
 def test_workloads_are_parsed_or_refused() -> None:

@@ -21,14 +21,19 @@ def test_device_order_and_the_zero_check_never_fails_the_run() -> None:
                     "discarded"]  # fmt: skip
     assert plan.destructive
     check = plan.steps[2].command
-    assert check[0] == "fio" and "--verify_pattern=0x00" in check
+    assert check[0] == "fio"
+    assert "--verify_pattern=0x00" in check
     assert "--continue_on_error=verify" in check  # counts bad blocks instead of failing
 
 
 def test_file_and_no_discard_measure_only_facts() -> None:
     on_file = plan_trim({}, FILE_TARGET)
-    assert on_file.steps == () and not on_file.destructive and "file" in on_file.notes[0]
+    assert on_file.steps == ()
+    assert not on_file.destructive
+    assert "file" in on_file.notes[0]
     fstrim = plan_trim({"fstrim": "/srv/ssd"}, FILE_TARGET)
     assert fstrim.steps[0].command == ("fstrim", "--verbose", "/srv/ssd")
     bare = plan_trim({}, replace(DEVICE_TARGET, discard_supported=False))
-    assert bare.steps == () and not bare.destructive and "does not support" in bare.notes[0]
+    assert bare.steps == ()
+    assert not bare.destructive
+    assert "does not support" in bare.notes[0]

@@ -130,12 +130,15 @@ def test_wipc() -> None:
         assert wipc.capacity_multiple == 2
         assert (wipc.threads, wipc.iodepth) == tc_qd
     v11 = CATALOGUE.test("iops", spec="1.1").wipc
-    assert v11 is not None and (v11.threads, v11.iodepth) == (None, None)
+    assert v11 is not None
+    assert (v11.threads, v11.iodepth) == (None, None)
     for spec in ("2.0.2", "1.1"):
         tp_wipc = CATALOGUE.test("tp", spec=spec).wipc
-        assert tp_wipc is not None and tp_wipc.block_size_bytes is None  # the test's own
+        assert tp_wipc is not None
+        assert tp_wipc.block_size_bytes is None
         lat_wipc = CATALOGUE.test("lat", spec=spec).wipc
-        assert lat_wipc is not None and lat_wipc.block_size_bytes == 128 * KiB
+        assert lat_wipc is not None
+        assert lat_wipc.block_size_bytes == 128 * KiB
     # WSAT, HIR and XSR start from purge (FOB) without WIPC.
     for name in ("wsat", "hir", "xsr"):
         assert CATALOGUE.test(name).wipc is None
@@ -177,7 +180,8 @@ def test_latency_v2_adds_five_nines_and_a_histogram_run() -> None:
     assert v2.latency_percentiles == (99.999,)
     assert v2.histogram == PtsElement(Pattern.RND, 0, 4 * KiB, 1200.0)
     v11 = CATALOGUE.test("lat", spec="1.1")
-    assert v11.latency_percentiles == () and v11.histogram is None
+    assert v11.latency_percentiles == ()
+    assert v11.histogram is None
 
 
 def test_steady_state_rule() -> None:
@@ -188,9 +192,11 @@ def test_steady_state_rule() -> None:
         assert (rule.max_data_excursion_pct, rule.max_slope_excursion_pct) == (20.0, 10.0)
         for test in spec.tests:
             if test.name in ("iops", "tp", "lat", "hir"):
-                assert test.steady_state == rule and test.tracking
+                assert test.steady_state == rule
+                assert test.tracking
             else:
-                assert test.steady_state is None and test.tracking == ()
+                assert test.steady_state is None
+                assert test.tracking == ()
 
 
 def test_wsat() -> None:
@@ -215,7 +221,8 @@ def test_hir() -> None:
     assert (test.hir.access_s, test.hir.access_repeats) == (5.0, 360)
     assert test.hir.baseline_repeats * test.hir.access_s == 1800
     assert test.tracking == (TrackingVariable(TrackingMetric.IOPS, 0, 4 * KiB),)
-    assert test.element_s is None and test.round_s is None
+    assert test.element_s is None
+    assert test.round_s is None
 
 
 def test_xsr_access_groups() -> None:
@@ -226,7 +233,8 @@ def test_xsr_access_groups() -> None:
         ("RND 8KiB 0/100", 6 * 3600.0),
         ("SEQ 1024KiB 0/100", 8 * 3600.0),
     ]
-    assert test.sample_s == 60 and test.sub_tests() == ()
+    assert test.sample_s == 60
+    assert test.sub_tests() == ()
     with pytest.raises(UsageError, match="no client test 'xsr'"):
         CATALOGUE.test("xsr", device_class=C)
 

@@ -28,8 +28,10 @@ def test_counters_and_intervals_add_up(core: str) -> None:
     assert r.intervals[-1].host_write_bytes == 20 * MiB
     assert [i.host_write_bytes for i in r.intervals[:-1]] == [k * 3 * MiB for k in range(1, 7)]
     elapsed = [i.elapsed_s for i in r.intervals]
-    assert elapsed == sorted(elapsed) and elapsed[0] > 0
-    assert r.waf is not None and r.waf > 1.5
+    assert elapsed == sorted(elapsed)
+    assert elapsed[0] > 0
+    assert r.waf is not None
+    assert r.waf > 1.5
     for i in r.intervals:
         assert i.erase_count_min <= i.erase_count_avg <= i.erase_count_max
         assert i.host_read_bytes == i.trim_bytes == i.slc_used_bytes == 0
@@ -85,7 +87,8 @@ def test_trim_lowers_write_amplification(core: str) -> None:
     run = dict(host_bytes=24 * MiB, interval_bytes=4 * MiB, core=core)
     plain = simulate(config, Workload(), **run).steady_waf  # type: ignore[arg-type]
     trimmed = simulate(config, Workload(trim_fraction=0.2), **run).steady_waf  # type: ignore[arg-type]
-    assert plain is not None and trimmed is not None
+    assert plain is not None
+    assert trimmed is not None
     assert trimmed < 0.6 * plain
 
 
@@ -100,7 +103,8 @@ def test_slc_cache_gives_a_cliff_and_shrinks_as_the_drive_fills(core: str) -> No
     cache_empty = max(i.slc_used_bytes for i in empty.intervals)
     # dynamic cache = free space ÷ bits per cell, less the GC reserve
     assert cache_empty == pytest.approx(config.physical_bytes / 3, rel=0.15)
-    assert empty.waf is not None and empty.waf > 1.0  # folded data is programmed twice
+    assert empty.waf is not None
+    assert empty.waf > 1.0
     full = dataclasses.replace(config, initial_state="full")
     r = simulate(full, seq, host_bytes=8 * MiB, interval_bytes=MiB // 4, core=core)
     assert max(i.slc_used_bytes for i in r.intervals) < cache_empty / 4
@@ -164,7 +168,8 @@ def test_bad_run_arguments_are_refused(core: str) -> None:
 
 def test_waf_is_none_without_host_writes() -> None:
     r = SimResult(small(), Workload(), (), "python")
-    assert r.waf is None and r.steady_waf is None
+    assert r.waf is None
+    assert r.steady_waf is None
 
 
 EQUIVALENCE = [

@@ -51,7 +51,8 @@ def test_mapping_counts_and_free_blocks_stay_consistent(
         live = sum(1 for x in ftl.p2l[b * np_ : (b + 1) * np_] if x != NONE)
         assert ftl.valid[b] == live
     for b in ftl.free:
-        assert ftl.state[b] == FREE and ftl.valid[b] == 0
+        assert ftl.state[b] == FREE
+        assert ftl.valid[b] == 0
     assert len(set(ftl.free)) == len(ftl.free)
     if policy is GcPolicy.GREEDY:
         in_buckets = {b for v in range(np_ + 1) for b in _bucket(ftl, v)}

@@ -50,7 +50,9 @@ def test_a_stop_returns_the_intervals_that_finished(core: str) -> None:
         config(), parse_workload("uniform"), host_bytes=host, interval_bytes=16 * MiB,
         core=core, should_stop=should_stop,
     )  # fmt: skip
-    assert r.stopped and r.planned == 128 and len(calls) == 3
+    assert r.stopped
+    assert r.planned == 128
+    assert len(calls) == 3
     # stopped at 3 × 65,536 pages of work = 768 MiB: 48 intervals of 16 MiB had finished
     assert len(r.intervals) == 3 * STOP_CHECK_PAGES * PAGE // (16 * MiB) == 48
     assert r.intervals[-1].host_write_bytes == 48 * 16 * MiB
@@ -62,7 +64,8 @@ def test_no_stop_runs_to_the_end(core: str) -> None:
         config(), parse_workload("uniform"), host_bytes=512 * MiB, interval_bytes=64 * MiB,
         core=core, should_stop=should_stop,
     )  # fmt: skip
-    assert not r.stopped and len(r.intervals) == r.planned == 8
+    assert not r.stopped
+    assert len(r.intervals) == r.planned == 8
     assert len(calls) == 512 * MiB // PAGE // STOP_CHECK_PAGES
 
 
@@ -76,7 +79,9 @@ def test_a_stop_while_the_drive_is_prepared_returns_nothing(core: str, initial: 
         big, parse_workload("uniform"), host_bytes=64 * MiB, interval_bytes=8 * MiB,
         core=core, should_stop=should_stop,
     )  # fmt: skip
-    assert r.stopped and r.intervals == () and r.planned == 8
+    assert r.stopped
+    assert r.intervals == ()
+    assert r.planned == 8
 
 
 STOPPED = [
@@ -166,11 +171,15 @@ def test_a_stopped_run_is_interrupted_and_keeps_the_cut_point_as_evidence(
     assert run.status is RunStatus.INTERRUPTED
     assert run.status_reason == "stopped by a signal during spare 0.28 after 32 of 64 intervals"
     steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id)}
-    assert not steps["p1"].discarded and len(steps["p1"].series) == 64
-    assert steps["p2"].discarded and len(steps["p2"].series) == 32
+    assert not steps["p1"].discarded
+    assert len(steps["p1"].series) == 64
+    assert steps["p2"].discarded
+    assert len(steps["p2"].series) == 32
     findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
     cut = findings[f"{RESULT_FINDING}-p2"]
-    assert cut["stopped"] and cut["intervals"] == 32 and cut["intervals_planned"] == 64
+    assert cut["stopped"]
+    assert cut["intervals"] == 32
+    assert cut["intervals_planned"] == 64
     serials = {s.sample.identity.serial for s in load_health_samples(conn, run_id=run.run_id)}
     assert serials == {f"sim-{run.run_id}-p1"}  # the cut point is not analysed
     document = sim_document(conn, run)

@@ -17,7 +17,9 @@ def test_every_shipped_preset_is_a_valid_drive_with_its_sources() -> None:
         config = preset.config()
         validate_config(config)
         assert config.physical_bytes > config.logical_bytes
-        assert preset.source and preset.assumed and preset.pe_cycles > 0
+        assert preset.source
+        assert preset.assumed
+        assert preset.pe_cycles > 0
         assert preset.source_text().startswith(APPROXIMATION)
 
 

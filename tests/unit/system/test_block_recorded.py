@@ -322,7 +322,8 @@ def test_the_trees_can_be_rebuilt_identically(
 ) -> None:
     """build_trees.py is the recipe: rebuilding it elsewhere gives exactly the recorded files."""
     spec = importlib.util.spec_from_file_location("build_trees", TREES / "build_trees.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "build_trees", module)
     spec.loader.exec_module(module)

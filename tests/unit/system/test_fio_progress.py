@@ -28,7 +28,8 @@ def test_stdout_lines_are_streamed_and_carriage_returns_end_lines() -> None:
         [sys.executable, "-c", script], tool="python", timeout_s=30, on_output=seen.append
     )
     assert seen == ["a 10%", "b 20%", "c"]
-    assert capture.exit_code == 0 and capture.stderr == "err"
+    assert capture.exit_code == 0
+    assert capture.stderr == "err"
     assert capture.stdout == "a 10%\nb 20%\nc\n"  # universal newlines, as the lines were read
 
 

@@ -62,4 +62,5 @@ def test_nvme_adds_smart_log_and_tries_the_nand_logs() -> None:
 def test_missing_smartctl_is_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(shutil, "which", lambda _name: None)
     reading = health.read_health("/dev/sda", ReplayRunner([]))
-    assert reading.sample is None and "smartmontools" in reading.notes[0]
+    assert reading.sample is None
+    assert "smartmontools" in reading.notes[0]

@@ -109,7 +109,9 @@ def test_fio_job_processes_are_named_by_their_main_fio(tmp_path: Path, proc: Rec
     with pytest.raises(TargetError) as refused:
         refuse_while_fio_writes(str(target), proc.root)
     message = str(refused.value)
-    assert "fio (pid 500)" in message and "kill 500" in message and str(target) in message
+    assert "fio (pid 500)" in message
+    assert "kill 500" in message
+    assert str(target) in message
 
 
 def test_a_fio_still_starting_on_the_target_counts(tmp_path: Path, proc: RecordedProc) -> None:
@@ -193,11 +195,13 @@ def test_job_folders_in_use_or_left_behind(tmp_path: Path, proc: RecordedProc) -
     assert set(found) == {p.name for p in (alive, reused, dead, elsewhere, rebooted, orphan, old)}
     assert found[alive.name].in_use == "ssdlab (pid 1200) still runs"
     assert found[reused.name].in_use is None  # the pid names another process now
-    assert found[dead.name].in_use is None and found[dead.name].pid == 1300
+    assert found[dead.name].in_use is None
+    assert found[dead.name].pid == 1300
     assert "another PID namespace" in (found[elsewhere.name].in_use or "")
     assert found[rebooted.name].in_use is None
     assert "fio (pid 1501)" in (found[orphan.name].in_use or "")
-    assert found[old.name].in_use is None and found[old.name].pid is None
+    assert found[old.name].in_use is None
+    assert found[old.name].pid is None
 
 
 def test_a_job_folder_is_marked_with_its_process(
@@ -209,7 +213,8 @@ def test_a_job_folder_is_marked_with_its_process(
         assert folder.parent == tmp_path
         assert folder.name.startswith(f"ssdlab-fio-{os.getpid()}-")
         owner = json.loads((folder / OWNER_FILE).read_text())
-        assert owner["pid"] == os.getpid() and owner["pid_namespace"] == read_pid_namespace()
+        assert owner["pid"] == os.getpid()
+        assert owner["pid_namespace"] == read_pid_namespace()
         assert job_folder_in_use(folder) == f"ssdlab (pid {os.getpid()}) still runs"
     assert not folder.exists()
 
@@ -226,7 +231,8 @@ def test_a_run_of_another_pid_namespace_cannot_be_judged_so_it_counts_as_alive()
     assert run_liveness(_run(gone, read_pid_namespace())) is None
     assert run_liveness(_run(gone, None)) is None  # recorded before schema 5: judged by pid
     reason = run_liveness(_run(gone, "pid:[4026599999]"))
-    assert reason is not None and "another PID namespace" in reason
+    assert reason is not None
+    assert "another PID namespace" in reason
 
 
 def test_a_test_file_stays_while_its_run_may_live_or_a_process_holds_it(
@@ -240,8 +246,10 @@ def test_a_test_file_stays_while_its_run_may_live_or_a_process_holds_it(
         return reason_to_keep_test_file(str(target), run, proc.root)
 
     here = read_pid_namespace()
-    assert keep(_run(gone, here)) is None and keep(None) is None
+    assert keep(_run(gone, here)) is None
+    assert keep(None) is None
     in_container = keep(_run(gone, "pid:[4026599999]"))
-    assert in_container is not None and "namespace" in in_container
+    assert in_container is not None
+    assert "namespace" in in_container
     proc.process(1600, "fio", fds=(target,))
     assert keep(_run(gone, here)) == "fio (pid 1600) still has it open"

@@ -72,14 +72,17 @@ def test_read_purge_support_asks_the_right_tool(
     hdparm.write_text(_security(enabled=False, frozen=False))
     runner = ReplayRunner([("hdparm -I", 0, hdparm)])
     support, captures = read_purge_support(_target("sata"), runner)
-    assert support.ata_security_erase is True and support.discard is True
-    assert runner.calls == [("hdparm", "-I", "/dev/sdz")] and len(captures) == 1
+    assert support.ata_security_erase is True
+    assert support.discard is True
+    assert runner.calls == [("hdparm", "-I", "/dev/sdz")]
+    assert len(captures) == 1
 
     idctrl = tmp_path / "id-ctrl.json"
     idctrl.write_text('{"oacs": 6}')
     runner = ReplayRunner([("id-ctrl", 0, idctrl)])
     support, _ = read_purge_support(_target("nvme"), runner)
-    assert support.nvme_format_erase is True and support.ata_security_erase is None
+    assert support.nvme_format_erase is True
+    assert support.ata_security_erase is None
 
     support, captures = read_purge_support(_target("loop"), ReplayRunner([]))
     assert (support.nvme_format_erase, support.ata_security_erase, support.scsi_format) == (
@@ -109,7 +112,8 @@ def test_a_partition_target_names_its_whole_drive(
 
     runner = ReplayRunner([("id-ctrl", 0, idctrl)])
     partition, _ = read_purge_support(target("nvme0n1p1"), runner, sysfs)
-    assert partition.whole_drive == "nvme0n1" and partition.nvme_format_erase is True
+    assert partition.whole_drive == "nvme0n1"
+    assert partition.nvme_format_erase is True
     whole, _ = read_purge_support(target("nvme0n1"), runner, sysfs)
     assert whole.whole_drive is None
 

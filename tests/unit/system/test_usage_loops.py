@@ -110,7 +110,9 @@ def test_a_loop_in_a_stack_is_refused_through_every_level_below_it() -> None:
     usage = usage_of("loop9")
     assert usage.backing == ("loop9", "loop8")
     inner = usage.backing_usage
-    assert inner is not None and inner.backs_loops == () and inner.backing == ("loop8", "loop7")
+    assert inner is not None
+    assert inner.backs_loops == ()
+    assert inner.backing == ("loop8", "loop7")
     assert refusal_reasons(usage) == ("/dev/loop9 is mounted at /mnt/inner — unmount it first",)
 
 
@@ -145,7 +147,8 @@ def test_two_loops_on_one_image_refuse_each_other(tmp_path: Path) -> None:
     tree = _tree_with_images(tmp_path, str(image), str(image))
     usage = usage_of("loop12", tree)
     assert usage.shares_backing == (LoopBacking("loop12", "loop13", backing_path=str(image)),)
-    assert usage.backing is None and usage.backing_usage is None
+    assert usage.backing is None
+    assert usage.backing_usage is None
     assert refusal_reasons(usage) == (
         f"/dev/loop12 and /dev/loop13 are attached to the same file ({image}) — writing to one "
         "rewrites the other; detach it first: losetup -d /dev/loop13",

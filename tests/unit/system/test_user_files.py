@@ -74,7 +74,8 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     if reader.is_alive():  # unblock the stuck open so the thread ends, then fail
         Path(fifo).write_bytes(b"")  # opening the write end lets the stuck open return
         pytest.fail("read_user_file waited on a FIFO")
-    assert len(outcome) == 1 and isinstance(outcome[0], UsageError)
+    assert len(outcome) == 1
+    assert isinstance(outcome[0], UsageError)
     assert "named pipe (FIFO)" in str(outcome[0])
 
 

@@ -193,7 +193,8 @@ def test_a_test_file_attached_as_a_loop_device_is_not_written(tmp_path: Path) ->
     loop = attached.stdout.strip()
     try:
         problem = ownership_problem(str(path), identity) or ""
-        assert f"backing file of {loop}" in problem and "losetup -d" in problem
+        assert f"backing file of {loop}" in problem
+        assert "losetup -d" in problem
         assert remove_test_file(str(path), identity) is Removal.NOT_OURS
     finally:
         subprocess.run(["losetup", "-d", loop], check=False)
