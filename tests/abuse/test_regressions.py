@@ -124,8 +124,8 @@ def test_spec_sheet_numbers_beyond_any_float() -> None:
     """OverflowError: int too large to convert to float (math.isfinite of a 400-digit int)."""
     with pytest.raises(ParseError, match="a finite number above 0"):
         parse_spec_sheet(SHEET + f'model = "M"\nseq_read_mb_s = {"9" * 400}\n', "evil.toml")
+    text = f'model = "M"\nrandom_read_iops = 5\nrandom_read_qd = {"9" * 400}\n'
     with pytest.raises(ParseError, match="a whole number"):
-        text = f'model = "M"\nrandom_read_iops = 5\nrandom_read_qd = {"9" * 400}\n'
         parse_spec_sheet(SHEET + text, "evil.toml")
 
 

@@ -6,6 +6,7 @@ with every command and flag that writes somewhere other than a named benchmark t
 """
 
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -281,9 +282,9 @@ def test_a_destructive_run_holds_its_device_exclusively(tmp_path: Path, lab: Loo
         assert "another ssdlab run is writing to" in stderr or "still writes to" in stderr
         same_store = run_ssdlab("quick", device, *WRITE, "--destroy-data", device, "--db", str(db))
         refused(same_store)
-        with pytest.raises(OSError) as busy:
+        with pytest.raises(OSError, match=os.strerror(errno.EBUSY)) as busy:
             os.open(device, os.O_RDONLY | os.O_EXCL)
-        assert busy.value.errno == 16  # EBUSY
+        assert busy.value.errno == errno.EBUSY
         for tool in (["mkswap", device], ["mkfs.ext4", "-q", "-F", device]):
             done = subprocess.run(tool, capture_output=True, text=True, check=False)
             assert done.returncode != 0, f"{tool[0]} wrote to a device held by a run"

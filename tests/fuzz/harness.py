@@ -86,7 +86,8 @@ def outcome(
         try:
             result = parse(*args, **kwargs)
         except allowed as error:
-            assert str(error).strip(), "a parse error must say what is wrong"
+            if not str(error).strip():
+                raise AssertionError("a parse error must say what is wrong") from error
             return None
     return result
 

@@ -33,7 +33,7 @@ def test_parse_size_bytes(text: str, expected: int) -> None:
 
 @pytest.mark.parametrize("text", ["", "GiB", "12XB", "-1GiB", "1.3B", "1,5GiB", "1 G i B"])
 def test_parse_size_bytes_rejects(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"is not a size|is not a whole number of bytes"):
         parse_size_bytes(text)
 
 
@@ -65,5 +65,5 @@ def test_parse_duration_s(text: str, seconds: float) -> None:
 
 @pytest.mark.parametrize("text", ["", "5x", "-1m", "m"])
 def test_parse_duration_s_rejects(text: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is not a duration"):
         parse_duration_s(text)

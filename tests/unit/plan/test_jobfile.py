@@ -56,7 +56,7 @@ def test_render_job_writes_flags_bare_and_keeps_order() -> None:
 
 
 def test_render_job_refuses_bad_option_names_and_values() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a fio option name"):
         render_job(FioJob((("bad name", "1"),), ()))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="control character"):
         render_job(FioJob((("rw", "read\nexec_prerun=x"),), ()))
