@@ -6,11 +6,12 @@ from collections.abc import Sequence
 
 from ssdlab import __version__
 from ssdlab.analysis.compare import MetricSamples
-from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
 from ssdlab.analysis.spec_match import match_spec
+from ssdlab.cli.rating import rated_endurance
 from ssdlab.cli.store_access import load_profile_results, run_health
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
 from ssdlab.registry import profile_record, profile_records
@@ -19,24 +20,15 @@ from ssdlab.report.health_document import build_health_document
 from ssdlab.report.html import ReportPart
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import build_quick_document
+from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
 from ssdlab.report.spec_claims import spec_sections
+from ssdlab.runner.sim import RESULT_FINDING, SWEEP_PROFILE
 from ssdlab.store import runs as store
+from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 
 # health runs carry their kind as profile: a `health` check, a `watch` series, an imported log
 HEALTH_PROFILES = ("health", "watch", "import")
-
-
-def rated_endurance(spec: SpecSheet | None) -> RatedEndurance | None:
-    """The spec sheet's rating, for the life projection."""
-    if spec is None or (spec.tbw_bytes is None and spec.dwpd is None):
-        return None
-    return RatedEndurance(
-        tbw_bytes=spec.tbw_bytes,
-        dwpd=spec.dwpd,
-        warranty_years=spec.warranty_years,
-        capacity_bytes=spec.capacity_bytes,
-    )
 
 
 def load_runs(conn: sqlite3.Connection, run_ids: Sequence[int]) -> list[RunRecord]:
@@ -55,8 +47,6 @@ def run_document(
     """The report document of any stored run: a profile's own, a health run's, or the
     quick/import one."""
     if run.kind == "sim":  # simulated drives (ssdlab sim): their own document
-        from ssdlab.cli.sim import sim_document
-
         return sim_document(conn, run)
     if run.profile in HEALTH_PROFILES:
         samples = [s.sample for s in load_health_samples(conn, run_id=run.run_id)]
@@ -143,3 +133,60 @@ def run_metrics(conn: sqlite3.Connection, run: RunRecord) -> tuple[MetricSamples
     """What `compare` compares: every step's passes (PTS: the last five rounds)."""
     window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
     return step_metrics(store.load_step_results(conn, run.run_id), window=window)
+
+
+def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
+    """Every simulated drive of a stored sim run, read back from the store."""
+    settings = run.settings.get("points")
+    stored = settings if isinstance(settings, list) else [run.settings]
+    # a discarded step is a point cut short by a signal: kept as evidence, not analysed
+    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id) if not s.discarded}
+    findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
+    samples: dict[str, list[HealthSample]] = {}
+    for sample in load_health_samples(conn, run_id=run.run_id):
+        serial = sample.sample.identity.serial or ""
+        samples.setdefault(serial.rsplit("-", 1)[-1], []).append(sample.sample)
+    points = []
+    for point in stored:
+        key = str(point.get("key", "write"))
+        step = steps.get(key)
+        if step is None:
+            continue  # not simulated (the run was stopped before this point)
+        points.append(
+            SimPoint(
+                key=key,
+                label=str(point.get("label", key)),
+                step=step,
+                samples=tuple(samples.get(key, ())),
+                settings=point,
+                reported=findings.get(f"{RESULT_FINDING}-{key}", {}),
+            )
+        )
+    return points
+
+
+def _nothing_finished(run: RunRecord) -> str:
+    reason = run.status_reason or run.status.value
+    if run.status.value == "interrupted":
+        return (
+            f"interrupted before the simulation finished ({reason}); intervals finished "
+            "before the signal are kept in the store as a discarded step, not analysed"
+        )
+    return f"nothing was simulated ({reason})"
+
+
+def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
+    """The document of a stored sim run: one simulated drive, or a sweep."""
+    points = _points(conn, run)
+    if run.profile == SWEEP_PROFILE:
+        parameter = str(run.settings.get("sweep_parameter") or "value")
+        return build_sweep_document(run, parameter, points)
+    if not points:
+        return Document(
+            title=f"ssdlab run {run.run_id}: simulated drive",
+            headline=(("run", f"{run.run_id} ({run.status.value})"),),
+            sections=(),
+            verdict=(_nothing_finished(run),),
+            data={"format": "ssdlab-sim-run", "format_version": 1, "run": {"id": run.run_id}},
+        )
+    return build_sim_document(run, points[0])

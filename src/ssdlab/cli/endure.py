@@ -18,12 +18,17 @@ from rich.console import Console
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.profiles.endurance import analyse_endurance
 from ssdlab.analysis.spec_match import match_spec
-from ssdlab.cli.documents import rated_endurance
-from ssdlab.cli.health import rated_from_args
-from ssdlab.cli.run import build_profile_plan, emit_document, given_settings, resumable_target
+from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target
+from ssdlab.cli.rating import rated_endurance, rated_from_args
+from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.specs import known_spec_sheets
-from ssdlab.cli.store_access import db_path, load_profile_results, open_db, run_id_arg
+from ssdlab.cli.store_access import (
+    db_path,
+    known_spec_sheets,
+    load_profile_results,
+    open_db,
+    run_id_arg,
+)
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus

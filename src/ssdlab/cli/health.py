@@ -15,14 +15,11 @@ from typing import Any
 
 from rich.console import Console
 
-from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
-from ssdlab.cli.documents import rated_endurance
+from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.specs import known_spec_sheets
 from ssdlab.cli.store_access import open_db
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
@@ -72,19 +69,6 @@ def _vendor_map(args: argparse.Namespace) -> VendorMap:
         return load_vendor_map(text)
     except ValueError as error:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
-
-
-def rated_from_args(
-    args: argparse.Namespace, conn: sqlite3.Connection, sample: HealthSample
-) -> RatedEndurance | None:
-    """The rating given on the command line, else the one of the drive's spec sheet."""
-    if args.tbw is None and args.dwpd is None and args.warranty_years is None:
-        identity = sample.identity
-        spec = match_spec(identity.model, identity.capacity_bytes, known_spec_sheets(conn))
-        return rated_endurance(spec)
-    return RatedEndurance(
-        tbw_bytes=args.tbw, dwpd=args.dwpd, warranty_years=args.warranty_years, capacity_bytes=None
-    )
 
 
 def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, Any]) -> int:

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.cli.documents import sim_document
 from ssdlab.cli.render import print_document, print_quick_report
 from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
@@ -156,8 +157,6 @@ def _profile_document(args: argparse.Namespace) -> Document | None:
     conn = open_db(args)
     run = store.load_run(conn, run_id_arg(conn, args.run))
     if run is not None and run.kind == "sim":  # simulated drives (ssdlab sim)
-        from ssdlab.cli.sim import sim_document
-
         return sim_document(conn, run)
     if run is None or run.kind != "profile":
         return None

@@ -1,14 +1,17 @@
 """Terminal rendering of stored results (rich tables)."""
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.model.units import format_size
-from ssdlab.report.document import Document
+from ssdlab.report.document import Document, document_json
 from ssdlab.report.health import Section, run_health_sections
+from ssdlab.report.plots import render_chart
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
@@ -19,6 +22,7 @@ from ssdlab.report.quick import (
     report_footnotes,
     settings_line,
 )
+from ssdlab.system.write_gate import make_output_folder, write_output
 
 _DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
 
@@ -117,3 +121,26 @@ def print_document(console: Console, document: Document) -> None:
             console.print(f"  [dim]chart: {title}[/dim]", highlight=False)
         for note in section.notes:
             console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
+
+
+def write_charts(document: Document, folder: str) -> list[Path]:
+    """Every chart of the document as SVG and PNG files in `folder` (created if needed)."""
+    directory = make_output_folder(folder, "--plots")
+    return [
+        write_output(str(directory / f"{chart.key}.{fmt}"), render_chart(chart, fmt), "--plots")
+        for chart in document.charts
+        for fmt in ("svg", "png")
+    ]
+
+
+def emit_document(out: Console, document: Document, *, plots: str | None, as_json: bool) -> bool:
+    """The document as JSON on stdout or on the terminal, its charts written to `plots`.
+    Returns whether it went to the terminal (where a line saying where it is stored follows)."""
+    written = write_charts(document, plots) if plots else []
+    if as_json:
+        sys.stdout.write(document_json(document))
+        return False
+    print_document(out, document)
+    if written:
+        out.print(f"charts written to {plots} ({len(written)} files)", highlight=False)
+    return True

@@ -18,8 +18,7 @@ from ssdlab.analysis.compare import (
 from ssdlab.analysis.run_metrics import kept_figure, with_kept_figure
 from ssdlab.cli.documents import load_runs, report_parts, report_provenance, run_metrics
 from ssdlab.cli.render import print_document
-from ssdlab.cli.specs import known_spec_sheets
-from ssdlab.cli.store_access import open_db, run_id_arg
+from ssdlab.cli.store_access import known_spec_sheets, open_db, run_id_arg
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document

@@ -12,7 +12,6 @@ import argparse
 import json
 import math
 import os
-import sqlite3
 import sys
 import threading
 from collections.abc import Sequence
@@ -23,20 +22,15 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ssdlab.cli.run import emit_document
+from ssdlab.cli.documents import sim_document
+from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
-from ssdlab.model.health import HealthSample
-from ssdlab.model.run import RunRecord
 from ssdlab.model.units import describe_bytes, describe_decimal_bytes, parse_size_bytes
-from ssdlab.report.document import Document
-from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
 from ssdlab.runner.sim import (
     MAX_STORED_INTERVALS,
     MAX_SWEEP_POINTS,
-    RESULT_FINDING,
     STORED_BYTES_PER_INTERVAL,
-    SWEEP_PROFILE,
     SimPlan,
     SimRunSpec,
     run_simulation,
@@ -48,8 +42,6 @@ from ssdlab.sim.presets import APPROXIMATION, Preset, find_preset, load_presets
 from ssdlab.sim.trace import read_trace
 from ssdlab.sim.workload import Workload, parse_workload, validate_workload
 from ssdlab.store import runs as store
-from ssdlab.store.findings import load_findings
-from ssdlab.store.health import load_health_samples
 from ssdlab.system.meminfo import mem_available_bytes
 from ssdlab.system.user_files import read_user_file
 
@@ -457,60 +449,3 @@ def _presets(args: argparse.Namespace, out: Console) -> int:
         highlight=False,
     )
     return 0
-
-
-def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
-    """Every simulated drive of a stored sim run, read back from the store."""
-    settings = run.settings.get("points")
-    stored = settings if isinstance(settings, list) else [run.settings]
-    # a discarded step is a point cut short by a signal: kept as evidence, not analysed
-    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id) if not s.discarded}
-    findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
-    samples: dict[str, list[HealthSample]] = {}
-    for sample in load_health_samples(conn, run_id=run.run_id):
-        serial = sample.sample.identity.serial or ""
-        samples.setdefault(serial.rsplit("-", 1)[-1], []).append(sample.sample)
-    points = []
-    for point in stored:
-        key = str(point.get("key", "write"))
-        step = steps.get(key)
-        if step is None:
-            continue  # not simulated (the run was stopped before this point)
-        points.append(
-            SimPoint(
-                key=key,
-                label=str(point.get("label", key)),
-                step=step,
-                samples=tuple(samples.get(key, ())),
-                settings=point,
-                reported=findings.get(f"{RESULT_FINDING}-{key}", {}),
-            )
-        )
-    return points
-
-
-def _nothing_finished(run: RunRecord) -> str:
-    reason = run.status_reason or run.status.value
-    if run.status.value == "interrupted":
-        return (
-            f"interrupted before the simulation finished ({reason}); intervals finished "
-            "before the signal are kept in the store as a discarded step, not analysed"
-        )
-    return f"nothing was simulated ({reason})"
-
-
-def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
-    """The document of a stored sim run: one simulated drive, or a sweep."""
-    points = _points(conn, run)
-    if run.profile == SWEEP_PROFILE:
-        parameter = str(run.settings.get("sweep_parameter") or "value")
-        return build_sweep_document(run, parameter, points)
-    if not points:
-        return Document(
-            title=f"ssdlab run {run.run_id}: simulated drive",
-            headline=(("run", f"{run.run_id} ({run.status.value})"),),
-            sections=(),
-            verdict=(_nothing_finished(run),),
-            data={"format": "ssdlab-sim-run", "format_version": 1, "run": {"id": run.run_id}},
-        )
-    return build_sim_document(run, points[0])

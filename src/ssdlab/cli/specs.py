@@ -11,28 +11,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ssdlab.cli.store_access import open_db
-from ssdlab.errors import ParseError, SsdlabError, UsageError
+from ssdlab.cli.store_access import known_spec_sheets, open_db
+from ssdlab.errors import UsageError
 from ssdlab.model.spec import SpecSheet
 from ssdlab.model.units import MB, TB, format_size
 from ssdlab.parse.spec_sheet import parse_spec_sheet, render_spec_sheet
-from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.specs import StoredSpecSheet, load_spec_sheets, put_spec_sheet
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
-
-
-def known_spec_sheets(conn: sqlite3.Connection) -> list[SpecSheet]:
-    """Shipped sheets, with any the user added under the same key taking their place."""
-    by_key = {sheet.key: sheet for sheet in load_builtin_spec_sheets()}
-    for stored in load_spec_sheets(conn):
-        try:
-            by_key[stored.key] = parse_spec_sheet(stored.toml_text, stored.origin)
-        except ParseError as error:
-            raise SsdlabError(
-                f"the stored spec sheet {stored.key} no longer parses ({error}); "
-                f"add it again with 'ssdlab spec add FILE'"
-            ) from error
-    return sorted(by_key.values(), key=lambda s: s.key)
 
 
 def _origin_of(conn: sqlite3.Connection) -> dict[str, str]:

@@ -4,10 +4,13 @@ import argparse
 import sqlite3
 from pathlib import Path
 
-from ssdlab.errors import UsageError
+from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.spec import SpecSheet
+from ssdlab.parse.spec_sheet import parse_spec_sheet
 from ssdlab.runner.profile import FACTS_FINDING
+from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.db import default_db_path, open_store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
@@ -19,6 +22,7 @@ from ssdlab.store.runs import (
     load_step_results,
     mark_dead_runs,
 )
+from ssdlab.store.specs import load_spec_sheets
 from ssdlab.system.environment import run_process_alive
 from ssdlab.system.write_gate import check_store_path
 
@@ -74,3 +78,17 @@ def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResult
         findings=findings,
         capture_times=capture_times(conn, run_id),
     )
+
+
+def known_spec_sheets(conn: sqlite3.Connection) -> list[SpecSheet]:
+    """Shipped sheets, with any the user added under the same key taking their place."""
+    by_key = {sheet.key: sheet for sheet in load_builtin_spec_sheets()}
+    for stored in load_spec_sheets(conn):
+        try:
+            by_key[stored.key] = parse_spec_sheet(stored.toml_text, stored.origin)
+        except ParseError as error:
+            raise SsdlabError(
+                f"the stored spec sheet {stored.key} no longer parses ({error}); "
+                f"add it again with 'ssdlab spec add FILE'"
+            ) from error
+    return sorted(by_key.values(), key=lambda s: s.key)

@@ -14,7 +14,7 @@ import pytest
 from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.wear import compare_samples
 from ssdlab.analysis.write_series import bytes_series
-from ssdlab.cli.sim import sim_document
+from ssdlab.cli.documents import sim_document
 from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding

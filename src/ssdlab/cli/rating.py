@@ -1,0 +1,36 @@
+"""The rated endurance a life projection uses: the one given on the command line, else the
+one of the drive's spec sheet."""
+
+import argparse
+import sqlite3
+
+from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.spec_match import match_spec
+from ssdlab.cli.store_access import known_spec_sheets
+from ssdlab.model.health import HealthSample
+from ssdlab.model.spec import SpecSheet
+
+
+def rated_endurance(spec: SpecSheet | None) -> RatedEndurance | None:
+    """The spec sheet's rating, for the life projection."""
+    if spec is None or (spec.tbw_bytes is None and spec.dwpd is None):
+        return None
+    return RatedEndurance(
+        tbw_bytes=spec.tbw_bytes,
+        dwpd=spec.dwpd,
+        warranty_years=spec.warranty_years,
+        capacity_bytes=spec.capacity_bytes,
+    )
+
+
+def rated_from_args(
+    args: argparse.Namespace, conn: sqlite3.Connection, sample: HealthSample
+) -> RatedEndurance | None:
+    """The rating given on the command line, else the one of the drive's spec sheet."""
+    if args.tbw is None and args.dwpd is None and args.warranty_years is None:
+        identity = sample.identity
+        spec = match_spec(identity.model, identity.capacity_bytes, known_spec_sheets(conn))
+        return rated_endurance(spec)
+    return RatedEndurance(
+        tbw_bytes=args.tbw, dwpd=args.dwpd, warranty_years=args.warranty_years, capacity_bytes=None
+    )
