@@ -1,11 +1,11 @@
 """Findings of a run: analysis verdicts with their criteria, and facts about the target."""
 
-import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.store.runs import to_json, transaction
+from ssdlab.store.codec import FINDING_BODY, loads_blob, to_blob
+from ssdlab.store.runs import transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +25,7 @@ def add_finding(
             " VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (run_id, name) DO UPDATE SET kind = excluded.kind,"
             " body_json = excluded.body_json, created_at_s = excluded.created_at_s",
-            (run_id, name, kind, to_json(body), at_s),
+            (run_id, name, kind, to_blob(body, FINDING_BODY), at_s),
         )
 
 
@@ -33,4 +33,7 @@ def load_findings(conn: sqlite3.Connection, run_id: int) -> list[Finding]:
     rows = conn.execute(
         "SELECT name, kind, body_json FROM findings WHERE run_id = ? ORDER BY id", (run_id,)
     ).fetchall()
-    return [Finding(str(r[0]), str(r[1]), json.loads(r[2])) for r in rows]
+    return [
+        Finding(name, kind, loads_blob(body, FINDING_BODY, f"run {run_id}'s finding {name}"))
+        for name, kind, body in ((str(r[0]), str(r[1]), r[2]) for r in rows)
+    ]

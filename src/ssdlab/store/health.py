@@ -1,13 +1,13 @@
 """Insert and load normalised health samples."""
 
-import dataclasses
 import json
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
-from ssdlab.store.runs import to_json, transaction
+from ssdlab.model.health import DriveIdentity, HealthSample
+from ssdlab.store.codec import HEALTH_SAMPLE, from_blob, to_blob
+from ssdlab.store.runs import transaction
 
 
 def device_key(identity: DriveIdentity) -> str:
@@ -15,30 +15,9 @@ def device_key(identity: DriveIdentity) -> str:
     return f"{identity.model or '?'}|{identity.serial or '?'}"
 
 
-def _value_from_dict(data: dict[str, Any] | None) -> HealthValue:
-    if data is None:
-        return HealthValue(None, None)
-    provenance = data.get("provenance")
-    return HealthValue(
-        value=data.get("value"),
-        provenance=Provenance(**provenance) if provenance else None,
-    )
-
-
-def health_sample_from_dict(data: dict[str, Any]) -> HealthSample:
-    """The inverse of dataclasses.asdict for HealthSample (as stored in sample_json)."""
-    kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(HealthSample):
-        raw = data.get(f.name)
-        if f.name == "identity":
-            kwargs[f.name] = DriveIdentity(**(raw or {}))
-        elif isinstance(f.default, HealthValue):
-            kwargs[f.name] = _value_from_dict(raw)
-        elif f.name in ("exit_findings", "flags", "sources"):
-            kwargs[f.name] = tuple(raw or ())
-        else:
-            kwargs[f.name] = raw
-    return HealthSample(**kwargs)
+def health_sample_from_dict(data: dict[str, Any], where: str = "a health sample") -> HealthSample:
+    """A HealthSample from its stored JSON (sample_json, versioned or not)."""
+    return from_blob(HealthSample, data, HEALTH_SAMPLE, where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +52,7 @@ def add_health_sample(
                 sample.nand_written_bytes.value,
                 sample.wear_used_pct.value,
                 sample.temperature_c.value,
-                to_json(sample),
+                to_blob(sample, HEALTH_SAMPLE),
                 json.dumps(list(capture_ids)),
             ),
         )
@@ -85,7 +64,9 @@ def _stored(row: sqlite3.Row) -> StoredHealthSample:
         sample_id=int(row["id"]),
         run_id=int(row["run_id"]),
         phase=row["phase"],
-        sample=health_sample_from_dict(json.loads(row["sample_json"])),
+        sample=health_sample_from_dict(
+            json.loads(row["sample_json"]), f"health sample {row['id']} of run {row['run_id']}"
+        ),
         capture_ids=tuple(json.loads(row["capture_ids_json"])),
     )
 

@@ -13,19 +13,26 @@ from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import DeviceIdentity, FileIdentity
+from ssdlab.store.codec import (
+    DEVICE_IDENTITY,
+    RUN_ENVIRONMENT,
+    RUN_PLAN,
+    RUN_SETTINGS,
+    RUN_TARGET,
+    STEP_METRICS,
+    BlobKind,
+    dumps,
+    from_blob,
+    open_blob,
+    to_blob,
+    versioned,
+)
 
 
 def to_json(value: object) -> str:
-    """Canonical JSON of dataclasses, dicts and tuples (sorted keys, no NaN)."""
-
-    def default(obj: object) -> object:
-        if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-            return dataclasses.asdict(obj)
-        if isinstance(obj, frozenset | set):
-            return sorted(obj)
-        raise TypeError(f"cannot store {type(obj).__name__} as JSON")
-
-    return json.dumps(value, default=default, sort_keys=True, allow_nan=False)
+    """Canonical JSON of dataclasses, dicts and tuples (sorted keys, no NaN): what callers
+    hand to `create_run` and `replace_run_plan`, which put each blob's version in."""
+    return dumps(value)
 
 
 STORE_WRITE_ADVICE = (
@@ -68,9 +75,13 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def upsert_device(conn: sqlite3.Connection, device: DeviceIdentity) -> int:
-    identity = to_json(device)
+    identity = to_blob(device, DEVICE_IDENTITY)
     with transaction(conn):
-        row = conn.execute("SELECT id FROM devices WHERE identity_json = ?", (identity,)).fetchone()
+        # a device first stored before blobs had versions is found by its unversioned JSON
+        row = conn.execute(
+            "SELECT id FROM devices WHERE identity_json IN (?, ?) ORDER BY id",
+            (identity, dumps(device)),
+        ).fetchone()
         if row is not None:
             return int(row[0])
         cursor = conn.execute(
@@ -124,11 +135,11 @@ def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
                 run.preset,
                 run.target_kind,
                 run.target_path,
-                run.target_json,
+                versioned(run.target_json, RUN_TARGET),
                 run.device_id,
-                run.settings_json,
-                run.plan_json,
-                run.environment_json,
+                versioned(run.settings_json, RUN_SETTINGS),
+                versioned(run.plan_json, RUN_PLAN),
+                versioned(run.environment_json, RUN_ENVIRONMENT),
                 run.started_at_s,
                 run.host,
                 run.pid,
@@ -174,7 +185,7 @@ def replace_run_plan(
     with transaction(conn):
         conn.execute(
             "UPDATE runs SET settings_json = ?, plan_json = ? WHERE id = ?",
-            (settings_json, plan_json, run_id),
+            (versioned(settings_json, RUN_SETTINGS), versioned(plan_json, RUN_PLAN), run_id),
         )
 
 
@@ -226,8 +237,8 @@ def add_step_result(conn: sqlite3.Connection, run_id: int, step: StepResult) -> 
                 step.bw_bytes_per_s,
                 step.iops,
                 step.lat_mean_ns,
-                to_json(step.read) if step.read else None,
-                to_json(step.write) if step.write else None,
+                to_blob(step.read, STEP_METRICS) if step.read else None,
+                to_blob(step.write, STEP_METRICS) if step.write else None,
             ),
         )
         step_id = int(cursor.lastrowid or 0)
@@ -339,14 +350,18 @@ def unreadable_run_error(bad: UnreadableRun) -> StoreError:
     )
 
 
-def _json_object(row: sqlite3.Row, column: str) -> dict[str, Any]:
+def _json_object(row: sqlite3.Row, column: str, kind: BlobKind) -> dict[str, Any]:
+    """A JSON object column in today's shape, without its blob version."""
     try:
         value = json.loads(row[column])
     except (TypeError, ValueError) as error:
         raise ValueError(f"column {column} is not valid JSON ({error})") from None
     if not isinstance(value, dict):
         raise ValueError(f"column {column} holds JSON {type(value).__name__}, not an object")
-    return value
+    try:
+        return open_blob(value, kind, f"column {column}")
+    except StoreError as error:
+        raise ValueError(str(error)) from None
 
 
 def _status(row: sqlite3.Row) -> RunStatus:
@@ -414,10 +429,10 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
         status_reason=row["status_reason"],
         target_kind=row["target_kind"],
         target_path=row["target_path"],
-        target=_json_object(row, "target_json"),
-        settings=_json_object(row, "settings_json"),
-        plan=_json_object(row, "plan_json"),
-        environment=_json_object(row, "environment_json"),
+        target=_json_object(row, "target_json", RUN_TARGET),
+        settings=_json_object(row, "settings_json", RUN_SETTINGS),
+        plan=_json_object(row, "plan_json", RUN_PLAN),
+        environment=_json_object(row, "environment_json", RUN_ENVIRONMENT),
         started_at_s=float(row["started_at_s"]),
         ended_at_s=row["ended_at_s"],
         host=row["host"],
@@ -599,12 +614,14 @@ def latest_run_id(conn: sqlite3.Connection) -> int | None:
     return None if row[0] is None else int(row[0])
 
 
-def _metrics_from_json(text: str | None) -> DirectionMetrics | None:
+def _metrics_from_json(text: str | None, where: str) -> DirectionMetrics | None:
     if text is None:
         return None
-    data: dict[str, Any] = json.loads(text)
-    data["clat_percentiles_ns"] = tuple(tuple(pair) for pair in data["clat_percentiles_ns"])
-    return DirectionMetrics(**data)
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise StoreError(f"{where} is not valid JSON ({error})") from None
+    return from_blob(DirectionMetrics, data, STEP_METRICS, where)
 
 
 def load_step_results(
@@ -639,8 +656,8 @@ def load_step_results(
                 bw_bytes_per_s=float(row["bw_bytes_per_s"]),
                 iops=float(row["iops"]),
                 lat_mean_ns=row["lat_mean_ns"],
-                read=_metrics_from_json(row["read_json"]),
-                write=_metrics_from_json(row["write_json"]),
+                read=_metrics_from_json(row["read_json"], f"step result {row['id']}'s read"),
+                write=_metrics_from_json(row["write_json"], f"step result {row['id']}'s write"),
                 capture_id=row["capture_id"],
                 series=series,
             )
