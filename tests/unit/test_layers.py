@@ -189,7 +189,7 @@ def test_pending_exceptions_are_still_needed() -> None:
 
 
 def test_no_relative_imports() -> None:
-    """Imports name their module in full (`from ssdlab.cli.args import ...`), project-wide,
+    """Imports name their module in full (`from ssdlab.cli.arg_types import ...`), project-wide,
     so an import reads the same wherever it is moved and the layer rules see every one."""
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
