@@ -9,7 +9,13 @@ report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with s
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
 spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
+health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
+
+Each handler module's options are declared beside it in cli/<module>_options.py, which imports
+no handler, so building the parser stays fast; argument types shared by several commands are in
+cli/arg_types.py, options shared by several (--db, --json, a profile's option table) in
+cli/common_options.py.
 """
 
 import argparse
