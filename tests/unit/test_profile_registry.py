@@ -68,3 +68,16 @@ def test_the_command_line_loads_no_profile_parts() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert found.strip() == "['ssdlab.report.document']"
+
+
+def test_reports_lay_out_stored_verdicts_and_make_none() -> None:
+    """report/ reads the verdicts a run stored: it imports no profile analysis and no parser."""
+    from tests.unit.test_layers import SRC, imports_of
+
+    for path in sorted((SRC / "report").rglob("*.py")):
+        made_here = {
+            m
+            for m in imports_of(path)
+            if m.startswith(("ssdlab.analysis.profiles", "ssdlab.parse"))
+        }
+        assert not made_here, f"{path.name} imports {sorted(made_here)}"

@@ -25,3 +25,8 @@ def write_seconds(step: StepResult) -> float | None:
         return step.write.runtime_s
     ends = [p.elapsed_s for p in step.series if p.direction == "write"]
     return max(ends) if ends else None
+
+
+def seconds_text(value: float) -> str:
+    """How long a write took, as the cache verdict and report say it: '0.52 s', '1,234 s'."""
+    return f"{value:.2g} s" if value < 10 else f"{value:,.0f} s"

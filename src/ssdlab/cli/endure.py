@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.profiles.endurance import analyse_endurance
+from ssdlab.analysis.profiles.endurance import analyse_endurance, status_of
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target
 from ssdlab.cli.rating import rated_endurance, rated_from_args
@@ -229,7 +229,9 @@ def _finish(
     database: Path,
 ) -> int:
     results = load_profile_results(conn, outcome.run_id)
-    document = build_endurance_document(results, _rating(args, conn, results.health))
+    document = build_endurance_document(
+        results, status_of(results, _rating(args, conn, results.health))
+    )
     if emit_document(out, document, plots=getattr(args, "plots", None), as_json=args.json):
         out.print(f"stored as run {outcome.run_id} in {database}", highlight=False)
     reason = outcome.reason or ""
@@ -268,7 +270,9 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     run_id = run_id_arg(conn, args.run)
     _endurance_run(conn, run_id, f"'ssdlab show {run_id}' shows it")
     results = load_profile_results(conn, run_id)
-    document = build_endurance_document(results, _rating(args, conn, results.health))
+    document = build_endurance_document(
+        results, status_of(results, _rating(args, conn, results.health))
+    )
     emit_document(out, document, plots=args.plots, as_json=args.json)
     return 0
 

@@ -1,12 +1,13 @@
-"""The `align` report: IOPS per block size at aligned and misaligned offsets, and the verdict
-(analysis/profiles/align.py's)."""
+"""The `align` report: IOPS per block size at aligned and misaligned offsets, and the stored
+verdict (analysis/profiles/align.py makes it)."""
 
 from ssdlab.analysis.alignment import AlignmentVerdict
-from ssdlab.analysis.profiles.align import VERDICT, analyse_align
+from ssdlab.model.finding_names import ALIGNMENT
 from ssdlab.model.profile import ProfileResults
-from ssdlab.model.units import format_size
+from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import block_text, compose, fmt_count, fmt_latency_us
+from ssdlab.report.profile_common import compose
+from ssdlab.report.stored_verdicts import verdict_of
 
 
 def _yes_no(value: bool | None) -> str:
@@ -14,7 +15,7 @@ def _yes_no(value: bool | None) -> str:
 
 
 def build_align_document(results: ProfileResults) -> doc.Document:
-    verdict = analyse_align(results.plan, results.steps, results.facts, results.outputs)[VERDICT]
+    verdict = verdict_of(AlignmentVerdict, results.findings[ALIGNMENT])
     latency = {(r.step_key): r.lat_mean_ns for r in results.steps if not r.discarded}
     keys = {
         (s.param("block_size_bytes"), s.param("offset_align_bytes")): s.key

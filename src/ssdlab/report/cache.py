@@ -8,19 +8,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.analysis.cliff import CacheCliffVerdict
-from ssdlab.analysis.profiles.cache import (
-    CLIFF,
-    RECOVERY,
-    analyse_cache,
-    cliff_verdict,
-    measured_steps,
-    seconds_text,
-)
-from ssdlab.analysis.waf import describe_gb
+from ssdlab.analysis.write_series import seconds_text
+from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
+from ssdlab.model.units import describe_gb, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_mbps
+from ssdlab.report.profile_common import compose
+from ssdlab.report.stored_verdicts import verdict_of
 
 MB = 10**6
 GB = 10**9
@@ -149,19 +144,28 @@ def _write_section(
     )
 
 
+def _cliff_of(body: object) -> CacheCliffVerdict | None:
+    """A stored cliff body as its verdict; None when the write was not run (no segments)."""
+    if not isinstance(body, Mapping) or "segments" not in body:
+        return None
+    return verdict_of(CacheCliffVerdict, body)
+
+
 def build_cache_document(results: ProfileResults) -> doc.Document:
-    found = measured_steps(results.steps)
-    write = cliff_verdict(found.get("write"))
-    probe = cliff_verdict(found.get("probe"))
+    stored = results.findings
+    data = {name: stored[name] for name in (CACHE_CLIFF, CACHE_RECOVERY) if name in stored}
+    write = _cliff_of(data.get(CACHE_CLIFF))
+    recovery = data.get(CACHE_RECOVERY)
+    probe = _cliff_of(recovery.get("probe")) if isinstance(recovery, Mapping) else None
     sections: list[doc.Section] = []
     verdict: list[str] = []
-    data = analyse_cache(results.plan, results.steps, results.facts, results.outputs)
     if write is not None:
-        body = data[CLIFF]
+        body = data[CACHE_CLIFF]
         verdict += _sentences(write, body)
-        sections.append(_write_section(write, body, found.get("write")))
-    recovery = data.get(RECOVERY)
-    if probe is not None and isinstance(recovery, dict):
+        measured = {s.step_key: s for s in results.steps if not s.discarded}
+        write_step = measured.get("write")
+        sections.append(_write_section(write, body, write_step))
+    if probe is not None and isinstance(recovery, Mapping):
         fraction = recovery.get("fraction")
         line = (
             f"after {recovery.get('idle_s') or 0:g} s idle, "

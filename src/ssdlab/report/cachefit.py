@@ -1,14 +1,16 @@
 """The `cachefit` report: the quick tests direct and buffered, inside and beyond the drive's
-write cache, in one table with the ratios that show each cache's effect (the verdict is
-analysis/profiles/cachefit.py's)."""
+write cache, in one table with the ratios that show each cache's effect, from the stored
+verdict (analysis/profiles/cachefit.py makes it)."""
 
 from typing import Any
 
-from ssdlab.analysis.profiles.cachefit import VERDICT, CachefitRow, CachefitTable, analyse_cachefit
+from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
+from ssdlab.model.finding_names import CACHEFIT_TABLE
 from ssdlab.model.profile import ProfileResults
-from ssdlab.model.units import format_size
+from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_latency_us
+from ssdlab.report.profile_common import compose
+from ssdlab.report.stored_verdicts import verdict_of
 
 COMBINATIONS = (
     ("direct", "inside"),
@@ -130,8 +132,7 @@ INTERPRETATION = (
 
 
 def build_cachefit_document(results: ProfileResults) -> doc.Document:
-    analysed = analyse_cachefit(results.plan, results.steps, results.facts, results.outputs)
-    table = analysed[VERDICT]
+    table = verdict_of(CachefitTable, results.findings[CACHEFIT_TABLE])
     figures, latency = _tables(table)
     charts = tuple(c for c in (_chart(table, "seq"), _chart(table, "rnd")) if c is not None)
     cache = table.cache_bytes

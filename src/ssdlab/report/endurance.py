@@ -6,23 +6,16 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from ssdlab.analysis.endurance import EnduranceStatus, Iteration, endurance_status, iterations_of
-from ssdlab.analysis.lifetime import RatedEndurance
+from ssdlab.analysis.endurance import EnduranceStatus, Iteration
 from ssdlab.analysis.steps import CounterStep
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.model.units import describe_decimal_bytes, fmt_mbps, fmt_tb, fmt_time
 from ssdlab.report import document as doc
-from ssdlab.report.health import fmt_tb, fmt_time, fmt_waf, series_sections
-from ssdlab.report.profile_common import compose, fmt_mbps
+from ssdlab.report.health import fmt_waf, series_sections
+from ssdlab.report.profile_common import compose
 
 S_PER_DAY = 86400.0
-
-
-def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> EnduranceStatus:
-    samples = [sample for _phase, sample in results.health]
-    iterations = iterations_of(results.steps, results.capture_times)
-    return endurance_status(dict(results.plan.settings), iterations, samples, rated=rated)
 
 
 def _time_axis(span_s: float) -> tuple[float, str]:
@@ -300,10 +293,8 @@ def status_json(status: EnduranceStatus) -> dict[str, Any]:
     return data
 
 
-def build_endurance_document(
-    results: ProfileResults, rated: RatedEndurance | None = None
-) -> doc.Document:
-    status = status_of(results, rated)
+def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -> doc.Document:
+    """The run's document; `status`: where it stands (analysis/profiles/endurance.status_of)."""
     run = results.run
     charts = [_throughput_chart(status, results.steps, run.started_at_s), _iteration_chart(status)]
     health_charts = [c for c in (_waf_chart(status), _wear_chart(status)) if c is not None]

@@ -1,14 +1,15 @@
-"""The `fill` profile's report: random-write speed against how full the drive is (the verdict
-is analysis/profiles/fill.py's)."""
+"""The `fill` profile's report: random-write speed against how full the drive is, from the
+stored verdict (analysis/profiles/fill.py makes it)."""
 
-from ssdlab.analysis.profiles.fill import VERDICT, analyse_fill
+from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.report.profile_common import compose
 
 
 def build_fill_document(results: ProfileResults) -> doc.Document:
-    found = analyse_fill(results.plan, results.steps, results.facts, results.outputs)[VERDICT]
+    found = results.findings[FILL_LEVELS]
     rows = found["levels"]
     table = doc.Table(
         "Random writes by fill level",
@@ -49,5 +50,5 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
         title="Fill level",
         verdict=verdict,
         sections=(doc.Section("Fill levels", tables=(table,), charts=(chart,)),),
-        data=found,
+        data=dict(found),
     )

@@ -1,24 +1,33 @@
-"""The SNIA PTS tests' report (pts.md §4): `build_pts_document` lays the verdicts of
-analysis/profiles/pts.py out as tables and charts."""
+"""The SNIA PTS tests' report (pts.md §4): `build_pts_document` lays the stored verdicts of
+analysis/profiles/pts.py out as tables and charts, with each round loop's steady-state
+determination and its tracking variables by round."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.analysis.profiles.pts import (
-    GB,
-    MIXES,
-    analyse_pts,
-    loop_results,
-    plan_number,
-    plan_whole,
-    steady_verdict,
-    tracking_series,
-)
 from ssdlab.analysis.steady_state import SteadyStateVerdict
+from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
-from ssdlab.model.step import StepResult
+from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.report.profile_common import compose
+
+MIXES = (100, 95, 65, 50, 35, 5, 0)  # the R/W mixes in the spec's order
+
+
+@dataclass(frozen=True, slots=True)
+class LoopRounds:
+    """A round loop as its report shows it: the steady-state verdict over its rounds (None when
+    the loop tracks nothing) and each tracking variable's value by round."""
+
+    steady: SteadyStateVerdict | None
+    tracking: Mapping[str, Sequence[float]]
+
+
+def _param_number(plan: ProfilePlan, name: str) -> float | None:
+    value = plan.param(name)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _size_label(size: object) -> str:
@@ -28,8 +37,9 @@ def _size_label(size: object) -> str:
 
 
 def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
-    active = plan_whole(plan, "active_range_bytes") or 0
-    element = plan_number(plan, "element_s")
+    active = plan.param("active_range_bytes")
+    active = active if isinstance(active, int) and not isinstance(active, bool) else 0
+    element = _param_number(plan, "element_s")
     facts = (
         ("specification", f"SNIA PTS {plan.param('pts_version')}, {plan.param('device_class')}"),
         ("result", str(label["label"])),
@@ -101,11 +111,7 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
     return (doc.Section(f"Steady state{name}", tables=(table,), charts=tuple(charts)),)
 
 
-def _convergence(
-    plan: ProfilePlan, loop: RoundLoop, steps: Sequence[StepResult]
-) -> doc.Chart | None:
-    rounds = max((s.round_index for s in loop_results(loop, steps)), default=0)
-    series = tracking_series(loop, steps, rounds)
+def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> doc.Chart | None:
     if not series:
         return None
     suffix = f"-{loop.name}" if loop.name else ""
@@ -194,18 +200,22 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
     ))  # fmt: skip
 
 
-def build_pts_document(results: ProfileResults) -> doc.Document:
+def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds]) -> doc.Document:
+    """The document of a PTS run from its stored verdicts; `loop_rounds`: one per round loop."""
     plan = results.plan
-    found = analyse_pts(plan, results.steps, results.facts, results.outputs)
-    label = found["pts-conformance"]
-    data = found["pts-results"]
+    found = {
+        name: body
+        for name, body in results.findings.items()
+        if name in (PTS_CONFORMANCE, PTS_RESULTS) or name.startswith(PTS_STEADY_STATE)
+    }
+    label = found[PTS_CONFORMANCE]
+    data = found[PTS_RESULTS]
     sections = [_setup_section(plan, label)]
     verdict = [str(label["label"])]
-    for loop, entry in zip(plan.loops, data["loops"], strict=True):
+    for loop, entry, rounds in zip(plan.loops, data["loops"], loop_rounds, strict=True):
         name = f" {loop.name}" if loop.name else ""
-        steady = steady_verdict(plan, loop, results.steps, entry["rounds_run"])
-        determination = _determination(steady, name)
-        convergence = _convergence(plan, loop, results.steps)
+        determination = _determination(rounds.steady, name)
+        convergence = _convergence(loop, rounds.tracking)
         if determination and convergence is not None:
             first = determination[0]
             determination = (doc.Section(first.title, tables=first.tables,

@@ -1,19 +1,27 @@
 """The `trim` profile's report: discard support, zeroes after discard, fstrim, and random
-writes on a dirty region against a discarded one (the verdicts are analysis/profiles/trim.py's)."""
+writes on a dirty region against a discarded one, from the stored verdicts and the checks of
+the zero-check and fstrim steps (analysis/profiles/trim.py makes both)."""
 
-from ssdlab.analysis.profiles.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
+from collections.abc import Mapping
+from typing import Any
+
+from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
 from ssdlab.model.profile import ProfileResults
-from ssdlab.model.units import format_size
+from ssdlab.model.units import fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us
+from ssdlab.report.profile_common import compose
 
 
-def build_trim_document(results: ProfileResults) -> doc.Document:
-    found = analyse_trim(results.plan, results.steps, results.facts, results.outputs)
-    support = found[SUPPORT]
-    zeroes = zero_check(results.findings.get("step:zero-check"))
-    fstrim = fstrim_result(results.findings.get("step:fstrim"))
-    effect = found.get(EFFECT)
+def build_trim_document(
+    results: ProfileResults,
+    zeroes: Mapping[str, Any] | None = None,
+    fstrim: Mapping[str, Any] | None = None,
+) -> doc.Document:
+    """`zeroes` and `fstrim`: what the zero-check and fstrim steps found, None when not run."""
+    stored = results.findings
+    found = {name: stored[name] for name in (TRIM_SUPPORT, TRIM_EFFECT) if name in stored}
+    support = found[TRIM_SUPPORT]
+    effect = found.get(TRIM_EFFECT)
     facts = [
         (
             "discard",

@@ -16,6 +16,7 @@ from ssdlab.plan.cachefit import cache_size_from_finding
 from ssdlab.report.cache import build_cache_document
 from ssdlab.report.document import Document, render_markdown
 from tests.unit.plan.profile_golden import FILE_TARGET
+from tests.unit.report.stored_findings import with_stored_verdicts
 
 MB = 10**6
 
@@ -67,7 +68,8 @@ def test_recovery_probe_and_document() -> None:
     assert found[RECOVERY]["fraction"] == pytest.approx(0.5, abs=0.08)
     run = RunRecord(1, "profile", "cache", 1, None, RunStatus.COMPLETE, None, "file",
                     FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
-    document = build_cache_document(ProfileResults(run, plan, (write, probe), {}, {}, (), {}))
+    results = ProfileResults(run, plan, (write, probe), {}, {}, (), {})
+    document = build_cache_document(with_stored_verdicts(results))
     assert {c.key for c in document.charts} == {"cache-cliff", "cache-recovery"}
     assert document.verdict[0].startswith("write cache ≈ 40")
     assert "came back" in render_markdown(document)
@@ -76,7 +78,9 @@ def test_recovery_probe_and_document() -> None:
 def _document(plan: ProfilePlan, *steps: StepResult) -> Document:
     run = RunRecord(1, "profile", "cache", 1, None, RunStatus.COMPLETE, None, "file",
                     FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
-    return build_cache_document(ProfileResults(run, plan, steps, {}, {}, (), {}))
+    return build_cache_document(
+        with_stored_verdicts(ProfileResults(run, plan, steps, {}, {}, (), {}))
+    )
 
 
 def _with_runtime(step: StepResult, runtime_s: float) -> StepResult:

@@ -5,7 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from ssdlab.analysis.profiles.cachefit import EFFECT_RATIO, VERDICT, CachefitTable, analyse_cachefit
+from ssdlab.analysis.cachefit_table import CachefitTable
+from ssdlab.analysis.profiles.cachefit import EFFECT_RATIO, VERDICT, analyse_cachefit
 from ssdlab.model.profile import ProfilePlan, ProfileResults, StepRole
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
@@ -17,6 +18,7 @@ from ssdlab.report.document import document_json, render_markdown
 from ssdlab.report.plots import render_chart
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
+from tests.unit.report.stored_findings import with_stored_verdicts
 
 CACHE = 256 * MiB
 
@@ -156,7 +158,8 @@ def results_of(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
         environment={"fio_version": "fio-3.33"}, started_at_s=1.0, ended_at_s=2.0,
         host="bench", pid=1, boot_id=None,
     )  # fmt: skip
-    return ProfileResults(run=run, plan=plan, steps=tuple(steps), facts={}, outputs={})
+    results = ProfileResults(run=run, plan=plan, steps=tuple(steps), facts={}, outputs={})
+    return with_stored_verdicts(results)
 
 
 def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:

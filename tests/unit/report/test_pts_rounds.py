@@ -12,10 +12,11 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB
 from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
+from ssdlab.registry import profile_record
 from ssdlab.report.document import render_markdown
 from ssdlab.report.plots import render_chart
-from ssdlab.report.pts import build_pts_document
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
+from tests.unit.report.stored_findings import with_stored_verdicts
 
 NVME = replace(
     DEVICE_TARGET,
@@ -111,6 +112,10 @@ def _results(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
     return ProfileResults(run, plan, tuple(steps), {}, {}, (), {})
 
 
+def _stored(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
+    return with_stored_verdicts(_results(plan, steps))
+
+
 def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
     plan = plan_pts_iops(TRIAL, NVME)
     (loop,) = plan.loops
@@ -123,7 +128,7 @@ def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
     assert cells["rnd-4kib-r0"]["iops"] == 100
     assert cells["rnd-64kib-r65"]["iops"] == pytest.approx((45 + 55 + 50 + 50 + 50) / 5)
     assert "rnd-8kib-r0" not in cells  # never planned, so never a 0
-    document = build_pts_document(_results(plan, steps))
+    document = profile_record(plan.profile).build_document(_stored(plan, steps))
     text = render_markdown(document)
     assert "IOPS by block size and R/W mix" in text and "steady state in rounds 3–7" in text
     keys = {c.key for c in document.charts}

@@ -5,6 +5,7 @@ import json
 from ssdlab.analysis.profiles.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
+from ssdlab.parse.tool_outputs import fstrim_trimmed_bytes, read_back_of
 from ssdlab.plan.trim import plan_trim
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
@@ -31,15 +32,16 @@ def test_support_from_the_kernel_limits() -> None:
 
 
 def test_zero_check_and_fstrim_outputs() -> None:
-    ok = {"stdout": json.dumps({"jobs": [{"total_err": 0, "read": {"io_bytes": 16 << 20}}]})}
-    bad = {"stdout": json.dumps({"jobs": [{"total_err": 3, "read": {"io_bytes": 16 << 20}}]})}
-    assert zero_check(ok) == {
+    ok = json.dumps({"jobs": [{"total_err": 0, "read": {"io_bytes": 16 << 20}}]})
+    bad = json.dumps({"jobs": [{"total_err": 3, "read": {"io_bytes": 16 << 20}}]})
+    assert read_back_of(ok) == (0, 16 << 20) and read_back_of("garbage") is None
+    assert zero_check(read_back_of(ok)) == {
         "zeroes": True, "blocks_not_zero": 0, "read_bytes": 16 << 20,
         "sentence": "discarded blocks read back as zeroes",
     }  # fmt: skip
-    assert zero_check(bad)["zeroes"] is False  # type: ignore[index]
-    assert zero_check({"stdout": "garbage"})["zeroes"] is None  # type: ignore[index]
-    assert zero_check(None) is None
-    trimmed = fstrim_result({"stdout": "/mnt: 1.1 GiB (1181155328 bytes) trimmed\n",
-                             "elapsed_s": 0.5})  # fmt: skip
-    assert trimmed is not None and trimmed["trimmed_bytes"] == 1181155328
+    assert zero_check(read_back_of(bad))["zeroes"] is False
+    assert zero_check(None)["zeroes"] is None
+    trimmed_bytes = fstrim_trimmed_bytes("/mnt: 1.1 GiB (1181155328 bytes) trimmed\n")
+    assert trimmed_bytes == 1181155328
+    trimmed = fstrim_result(0.5, trimmed_bytes)
+    assert trimmed["sentence"] == "fstrim took 0.50 s and trimmed 1153472KiB"

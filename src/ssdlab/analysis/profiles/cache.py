@@ -18,11 +18,11 @@ from ssdlab.analysis.cliff import (
     detect_cache_cliff,
     recovery_fraction,
 )
-from ssdlab.analysis.waf import describe_gb
-from ssdlab.analysis.write_series import bytes_series, write_seconds
+from ssdlab.analysis.write_series import bytes_series, seconds_text, write_seconds
 from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
+from ssdlab.model.units import describe_gb
 
 CLIFF = CACHE_CLIFF  # cachefit --from-run reads cliff_bytes from this finding
 RECOVERY = CACHE_RECOVERY
@@ -31,10 +31,6 @@ RECOVERY = CACHE_RECOVERY
 def cliff_verdict(step: StepResult | None) -> CacheCliffVerdict | None:
     """The cliff verdict of a write step; a step with no log point at all is a short series."""
     return None if step is None else detect_cache_cliff(bytes_series(step))
-
-
-def seconds_text(value: float) -> str:
-    return f"{value:.2g} s" if value < 10 else f"{value:,.0f} s"
 
 
 def _plural(count: int, word: str) -> str:

@@ -5,9 +5,10 @@ report is built (analysis/endurance.py)."""
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ssdlab.analysis.endurance import iterations_of
+from ssdlab.analysis.endurance import EnduranceStatus, endurance_status, iterations_of
+from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.model.finding_names import ENDURANCE_ITERATIONS
-from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.profile import ProfilePlan, ProfileResults
 from ssdlab.model.step import StepResult
 
 ITERATIONS = ENDURANCE_ITERATIONS
@@ -36,3 +37,11 @@ def analyse_endurance(
             "or wrote at less than 1/1.5 of the median speed",
         }
     }
+
+
+def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> EnduranceStatus:
+    """Where the run stands, from its stored iterations (with their captures' wall-clock
+    times) and health samples: what its status and report show."""
+    samples = [sample for _phase, sample in results.health]
+    iterations = iterations_of(results.steps, results.capture_times)
+    return endurance_status(dict(results.plan.settings), iterations, samples, rated=rated)

@@ -16,10 +16,9 @@ from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict
 from ssdlab.model.step import StepResult
+from ssdlab.model.units import GB
 
-GB = 10**9
 HIR_MIN_FILLS = 2  # [IMPL] pts.md §2.4: no steady state before 2 drive fills on a fresh drive
-MIXES = (100, 95, 65, 50, 35, 5, 0)
 
 
 def plan_number(plan: ProfilePlan, name: str) -> float | None:
@@ -96,7 +95,8 @@ def steady_verdict(
     )
 
 
-def _finding_name(loop: RoundLoop) -> str:
+def steady_state_finding(loop: RoundLoop) -> str:
+    """The name of a loop's steady-state verdict among the run's findings."""
     return PTS_STEADY_STATE + (f"-{loop.name}" if loop.name else "")
 
 
@@ -346,7 +346,7 @@ def analyse_pts(
             "elements": element_table(loop, steps, rounds),
         }
         if verdict is not None:
-            found[_finding_name(loop)] = {"loop": loop.name, **asdict(verdict)}
+            found[steady_state_finding(loop)] = {"loop": loop.name, **asdict(verdict)}
         if plan.profile == "pts-wsat":
             entry["wsat"] = _wsat_rounds(loop, steps, plan_whole(plan, "active_range_bytes") or 0)
         loops.append(entry)

@@ -1,8 +1,6 @@
 """The `trim` profile's verdicts: discard support from the kernel's limits, random writes on a
 dirty region against a freshly discarded one, and what the zero-check and fstrim steps found."""
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,7 +11,6 @@ from ssdlab.model.units import format_size
 
 SUPPORT = TRIM_SUPPORT
 EFFECT = TRIM_EFFECT
-_TRIMMED = re.compile(r"\((\d+) bytes\) trimmed")
 
 
 def _support(facts: Mapping[str, Any]) -> dict[str, Any]:
@@ -70,16 +67,12 @@ def analyse_trim(
     return found
 
 
-def zero_check(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """From the zero-check step's fio JSON: how many blocks did not read back as zeroes."""
-    if not finding:
-        return None
-    try:
-        job = json.loads(str(finding.get("stdout", "")))["jobs"][0]
-        errors = int(job.get("total_err", 0))
-        read = int(job["read"]["io_bytes"])
-    except (json.JSONDecodeError, KeyError, IndexError, TypeError, ValueError):
+def zero_check(read_back: tuple[int, int] | None) -> dict[str, Any]:
+    """From the zero-check step's read (parse/tool_outputs.read_back_of: blocks that did not
+    verify, bytes read): did the discarded blocks read back as zeroes."""
+    if read_back is None:
         return {"zeroes": None, "sentence": "the read-back could not be read"}
+    errors, read = read_back
     zeroes = errors == 0 and read > 0
     return {
         "zeroes": zeroes,
@@ -91,12 +84,8 @@ def zero_check(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def fstrim_result(finding: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if not finding:
-        return None
-    match = _TRIMMED.search(str(finding.get("stdout", "")))
-    trimmed = int(match.group(1)) if match else None
-    elapsed = finding.get("elapsed_s")
+def fstrim_result(elapsed: Any, trimmed: int | None) -> dict[str, Any]:
+    """How long fstrim took (the step's `elapsed_s`) and what it trimmed."""
     return {
         "elapsed_s": elapsed,
         "trimmed_bytes": trimmed,
