@@ -2,16 +2,23 @@
 SOURCES.md) through the real command: `ssdlab import`, every export format, `show` and both
 report formats. Nothing may end in a traceback; a file ssdlab cannot read is refused in one
 clear line. The imported figures are checked against the file by a small reader written here,
-independent of ssdlab's parsers."""
+independent of ssdlab's parsers.
+
+Four files go through the real command, a new interpreter for every step: the first refused
+text, CrystalDiskMark 8 text, KDiskMark text and fio JSON. The others go through ssdlab's entry
+point in this process (the same code without the interpreter start-up, as the SMART corpus
+does), so the ~300 steps take seconds instead of minutes."""
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from ssdlab.parse.fio_json import parse_fio_json
+from tests.abuse.probes import ssdlab_in_process
 from tests.e2e.conftest import Result, run_ssdlab
 
 BENCH = Path(__file__).parent / "bench"
@@ -25,6 +32,7 @@ REFUSED = {
     "fio-plot_fio-3.33_party_fio_1m_run-1_write-64-1.json": "no job that did any I/O",
 }
 CDM_UNIT = 10**6  # CrystalDiskMark: MB/s = 10^6 B/s
+Run = Callable[..., Result]
 KDM_UNIT = 1024 * 1000  # KDiskMark: fio KiB/s ÷ 1000
 
 
@@ -95,14 +103,42 @@ def _fio_document(text: str) -> dict[str, object]:
     return document
 
 
-def _run(*args: str) -> Result:
+def _real_command(*args: str) -> Result:
     return run_ssdlab(*args, timeout=120)
+
+
+def _in_process(*args: str) -> Result:
+    return Result(*ssdlab_in_process(*args))
+
+
+def _family(path: Path) -> str:
+    found = re.match(r"cdm\d|kdiskmark|fio-plot|fio", path.name)
+    assert found is not None, f"{path.name}: name it after its tool, as SOURCES.md says"
+    return found.group()
+
+
+# what the command line adds to the code (argv, exit codes, output streams) is the same for
+# every file: one file of each kind of outcome and input goes through it
+REAL_COMMAND = {
+    min(p for p in FILES if _family(p) == f) for f in ("cdm3", "cdm8", "kdiskmark", "fio-plot")
+}
+
+
+def test_the_real_command_reads_a_refused_file_and_each_kind_of_input() -> None:
+    assert len(REAL_COMMAND) == 4
+    assert len([p for p in REAL_COMMAND if p.name in REFUSED]) == 1
+    assert {_family(p) for p in REAL_COMMAND if p.name not in REFUSED} == {
+        "cdm8",
+        "kdiskmark",
+        "fio-plot",
+    }
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
+    run = _real_command if path in REAL_COMMAND else _in_process
     db = str(tmp_path / "store.db")
-    done = _run("import", str(path), "--db", db)
+    done = run("import", str(path), "--db", db)
     assert "Traceback" not in done.stderr + done.stdout, done.stderr
     if path.name in REFUSED:
         assert done.code == 1, done.stdout
@@ -114,17 +150,17 @@ def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
     _ok(done, "import")
     exports = {}
     for fmt in ("json", "csv", "md", "cdm"):
-        done = _run("export", "last", "--format", fmt, "--db", db)
+        done = run("export", "last", "--format", fmt, "--db", db)
         _ok(done, f"export {fmt}")
         if fmt != "json":
             _no_none(done.stdout, f"export {fmt}")
         exports[fmt] = done.stdout
-    done = _run("show", "last", "--db", db)
+    done = run("show", "last", "--db", db)
     _ok(done, "show")
     _no_none(done.stdout, "show")
     for name in ("x.html", "x.md"):
         out = tmp_path / name
-        done = _run("report", "last", "-o", str(out), "--db", db)
+        done = run("report", "last", "-o", str(out), "--db", db)
         _ok(done, f"report {name}")
         _no_none(out.read_text(encoding="utf-8"), f"report {name}")
 
@@ -133,10 +169,12 @@ def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
     if '"fio version"' in text:
         _check_fio(text, tests)
     else:
-        _check_text(text, tests, exports["cdm"], tmp_path)
+        _check_text(text, tests, exports["cdm"], tmp_path, run)
 
 
-def _check_text(text: str, tests: dict[str, dict[str, object]], cdm: str, tmp: Path) -> None:
+def _check_text(
+    text: str, tests: dict[str, dict[str, object]], cdm: str, tmp: Path, run: Run
+) -> None:
     unit, printed = read_benchmark_text(text)
     assert printed, "the corpus reader found no results"
     assert sorted(tests) == sorted(p.key for p in printed)
@@ -159,8 +197,8 @@ def _check_text(text: str, tests: dict[str, dict[str, object]], cdm: str, tmp: P
     exported = tmp / "again.txt"
     exported.write_text(cdm, encoding="utf-8")
     db = str(tmp / "again.db")
-    _ok(_run("import", str(exported), "--db", db), "re-import of the cdm export")
-    done = _run("export", "last", "--format", "json", "--db", db)
+    _ok(run("import", str(exported), "--db", db), "re-import of the cdm export")
+    done = run("export", "last", "--format", "json", "--db", db)
     _ok(done, "export of the re-import")
     for t in json.loads(done.stdout)["tests"]:
         original = float(str(tests[t["key"]]["best_bw_bytes_per_s"]))
