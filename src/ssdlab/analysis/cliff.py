@@ -58,8 +58,7 @@ from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 from itertools import pairwise
 
-from ssdlab.analysis.waf import describe_gb
-from ssdlab.model.units import MB
+from ssdlab.model.units import MB, describe_gb
 
 MAD_TO_SIGMA = 1.4826
 """Scale factor from the median absolute deviation to σ for normal data."""

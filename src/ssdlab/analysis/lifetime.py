@@ -12,8 +12,8 @@ both are known.
 
 from dataclasses import dataclass, replace
 
-from ssdlab.analysis.waf import CounterChange, describe_gb
-from ssdlab.model.units import TB
+from ssdlab.analysis.waf import CounterChange
+from ssdlab.model.units import TB, describe_gb
 
 MIN_RATE_STEPS = 3
 """Fewest counter steps a wear rate is computed from."""

@@ -20,18 +20,12 @@ error is None and an assumption says so (it is still refused if the known part a
 from dataclasses import dataclass
 
 from ssdlab.model.health import HEALTH_METRICS, HealthSample, HealthValue
-from ssdlab.model.units import GB
+from ssdlab.model.units import describe_gb
 
 MAX_WAF_ERROR_PCT = 5.0
 """Largest worst-case quantisation error (%) a WAF may carry before it is refused."""
 
 _U32 = 2**32
-
-
-def describe_gb(value_bytes: float) -> str:
-    """Decimal gigabytes for messages: 38.4e9 -> '38.4 GB', 33554432 -> '0.0336 GB'."""
-    gb = value_bytes / GB
-    return f"{gb:,.0f} GB" if abs(gb) >= 100 else f"{gb:.3g} GB"
 
 
 def describe_value(metric: str, value: float) -> str:

@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from ssdlab.model.profile import ProfileStep, StepRole
-from ssdlab.report.quick import fmt_mb
+from ssdlab.model.units import fmt_mb
 from ssdlab.runner.events import (
     Event,
     Notice,

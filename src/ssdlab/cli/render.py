@@ -8,17 +8,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.model.units import format_size
+from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
 from ssdlab.report.document import Document, document_json
 from ssdlab.report.health import Section, run_health_sections
 from ssdlab.report.plots import render_chart
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
-    fmt_iops,
-    fmt_mb,
     fmt_spread,
-    fmt_us,
     report_footnotes,
     settings_line,
 )

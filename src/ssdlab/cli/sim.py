@@ -26,7 +26,7 @@ from ssdlab.cli.documents import sim_document
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
-from ssdlab.model.units import describe_bytes, describe_decimal_bytes, parse_size_bytes
+from ssdlab.model.units import describe_binary_bytes, describe_decimal_bytes, parse_size_bytes
 from ssdlab.runner.sim import (
     MAX_STORED_INTERVALS,
     MAX_SWEEP_POINTS,
@@ -210,7 +210,8 @@ def memory_limit() -> MemoryLimit | None:
         return None
     return MemoryLimit(
         int(available * MEMORY_SHARE),
-        f"{MEMORY_SHARE:.0%} of the {describe_bytes(available)} available now (MemAvailable); "
+        f"{MEMORY_SHARE:.0%} of the {describe_binary_bytes(available)} available now "
+        f"(MemAvailable); "
         f"{MEMORY_LIMIT_ENV}=SIZE or =none changes it",
     )
 

@@ -1,10 +1,13 @@
-"""Byte and time units, and the one parser for sizes typed by people.
+"""Byte and time units, the one parser for sizes typed by people, and the one home of the
+human-readable numbers ssdlab prints (sizes, rates, counts, latencies, byte counts, times).
 
-MB means 10**6 bytes and MiB 2**20 bytes, in output as in code.
+MB means 10**6 bytes and MiB 2**20 bytes, in output as in code. A number that is unknown
+(None) prints as "n/a", an unknown time as "unknown".
 """
 
 import math
 import re
+import time
 
 KB = 10**3
 MB = 10**6
@@ -74,7 +77,7 @@ def format_block_label(size_bytes: int) -> str:
     return f"{size_bytes}B"
 
 
-def describe_bytes(size_bytes: int) -> str:
+def describe_binary_bytes(size_bytes: int) -> str:
     """Approximate binary size for messages: 16646144 -> '15.9 MiB'."""
     value = float(size_bytes)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -92,6 +95,79 @@ def describe_decimal_bytes(size_bytes: float) -> str:
             return f"{value:.0f} B" if unit == "B" else f"{value:.4g} {unit}"
         value /= 1000
     raise AssertionError("unreachable")
+
+
+def describe_counter_bytes(value: float) -> str:
+    """A drive's byte counter in decimal GB, TB or PB (smaller counts in bytes), as drives
+    rate their writes: 334100000000 -> '334.1 GB', 6.6e13 -> '66 TB', 3.12e16 -> '31.2 PB'."""
+    if abs(value) >= 1000 * TB:
+        return f"{value / (1000 * TB):.4g} PB"
+    if abs(value) >= TB:
+        return f"{value / TB:.4g} TB"
+    if abs(value) >= GB:
+        return f"{value / GB:.4g} GB"
+    return f"{value:.0f} B"
+
+
+def describe_gb(value_bytes: float) -> str:
+    """Decimal gigabytes for messages: 38.4e9 -> '38.4 GB', 33554432 -> '0.0336 GB'."""
+    gb = value_bytes / GB
+    return f"{gb:,.0f} GB" if abs(gb) >= 100 else f"{gb:.3g} GB"
+
+
+def block_text(size_bytes: int) -> str:
+    """'512 B', '4 KiB', '1 MiB': block sizes as people write them."""
+    for unit, name in ((2**20, "MiB"), (2**10, "KiB")):
+        if size_bytes >= unit and size_bytes % unit == 0:
+            return f"{size_bytes // unit} {name}"
+    return f"{size_bytes} B"
+
+
+def fmt_mb(bytes_per_s: float | None) -> str:
+    """MB/s as CrystalDiskMark prints it: '1224.55'."""
+    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"
+
+
+def fmt_iops(iops: float | None) -> str:
+    """IOPS as the quick suite prints them: '14477.5'."""
+    return "n/a" if iops is None else f"{iops:.1f}"
+
+
+def fmt_us(ns: float | None) -> str:
+    """A latency in µs as the quick suite prints it: '68.63'."""
+    return "n/a" if ns is None else f"{ns / 1000:.2f}"
+
+
+def fmt_mbps(bytes_per_s: float | None) -> str:
+    """MB/s in a profile's tables: '3,512.4'."""
+    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:,.1f}"
+
+
+def fmt_count(value: float | None) -> str:
+    """A count (IOPS, operations) in a profile's tables: '145,859'."""
+    return "n/a" if value is None else f"{value:,.0f}"
+
+
+def fmt_latency_us(ns: float | None) -> str:
+    """A latency in µs in a profile's tables: '1,234.5'."""
+    return "n/a" if ns is None else f"{ns / 1000:,.1f}"
+
+
+def fmt_tb(value: float | None) -> str:
+    """Bytes in decimal TB with three decimals: '12.750 TB'."""
+    return "n/a" if value is None else f"{value / TB:,.3f} TB"
+
+
+def fmt_number(value: float | None, unit: str = "", digits: int = 0) -> str:
+    """A number with thousands separators, `digits` decimals and a unit: '8,123 h'."""
+    if value is None:
+        return "n/a"
+    return f"{value:,.{digits}f}{(' ' + unit) if unit else ''}"
+
+
+def fmt_time(ts: float | None) -> str:
+    """A Unix time in UTC: '2024-05-01 12:00:01 UTC'."""
+    return "unknown" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
 
 
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)?\s*$")

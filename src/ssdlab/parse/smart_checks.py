@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 
 from ssdlab.model.health import HealthValue
-from ssdlab.model.units import GB, TB
+from ssdlab.model.units import describe_counter_bytes
 
 WRAP_32 = 2**32
 
@@ -22,17 +22,6 @@ so the bound is loose; the Samsung PM893 sample sits at 0.016."""
 
 ERASE_TOO_HIGH_FACTOR = 5.0
 """NAND writes above this multiple of (avg_erase + 1) x raw NAND capacity are implausible."""
-
-
-def describe_bytes(value: float) -> str:
-    """Decimal units for messages: 334100000000 -> '334.1 GB', 6.6e13 -> '66.56 TB'."""
-    if abs(value) >= 1000 * TB:
-        return f"{value / (1000 * TB):.4g} PB"
-    if abs(value) >= TB:
-        return f"{value / TB:.4g} TB"
-    if abs(value) >= GB:
-        return f"{value / GB:.4g} GB"
-    return f"{value:.0f} B"
 
 
 def raw_nand_capacity_bytes(capacity_bytes: float) -> int:
@@ -79,8 +68,10 @@ def check_nand_vs_host(host: HealthValue, nand: HealthValue) -> tuple[str, ...]:
     if nand.value + slack >= host.value:
         return ()
     return (
-        f"NAND writes ({describe_bytes(nand.value)}, {_source(nand)}) are below host writes "
-        f"({describe_bytes(host.value)}, {_source(host)}); flash cannot absorb fewer bytes than "
+        f"NAND writes ({describe_counter_bytes(nand.value)}, {_source(nand)}) are below host "
+        f"writes "
+        f"({describe_counter_bytes(host.value)}, {_source(host)}); flash cannot absorb fewer "
+        f"bytes than "
         "the host wrote unless the controller compresses — one of the counters has the wrong "
         "unit, wrapped, or counts only part of the writes. WAF from these counters is not "
         "meaningful.",
@@ -106,8 +97,9 @@ def check_writes_vs_wear(
     if drive_writes <= ceiling:
         return ()
     return (
-        f"{_source(written)} = {describe_bytes(written.value)} is {drive_writes:,.0f} full "
-        f"writes of this {describe_bytes(capacity_bytes)} drive at {wear_used_pct.value:g} % "
+        f"{_source(written)} = {describe_counter_bytes(written.value)} is {drive_writes:,.0f} full "
+        f"writes of this {describe_counter_bytes(capacity_bytes)} drive at "
+        f"{wear_used_pct.value:g} % "
         f"wear used ({_source(wear_used_pct)}): more than NAND could take (at most "
         f"{ceiling:,.0f} at {MAX_PE_CYCLES:,} P/E cycles). The write counter's unit or the wear "
         "indicator is wrong for this drive; figures derived from them are not meaningful.",
@@ -134,12 +126,14 @@ def check_erase_vs_nand(
     high_bound = ERASE_TOO_HIGH_FACTOR * (avg_erase.value + 1) * raw_capacity
     basis = (
         f"the average erase count {avg_erase.value:g} ({_source(avg_erase)}) x "
-        f"~{describe_bytes(raw_capacity)} raw NAND (estimated from the "
-        f"{describe_bytes(capacity_bytes)} capacity) implies ≈ {describe_bytes(expected)}"
+        f"~{describe_counter_bytes(raw_capacity)} raw NAND (estimated from the "
+        f"{describe_counter_bytes(capacity_bytes)} capacity) implies ≈ "
+        f"{describe_counter_bytes(expected)}"
     )
     if nand.value < low_bound:
         text = (
-            f"NAND writes look far too small: {_source(nand)} = {describe_bytes(nand.value)}, "
+            f"NAND writes look far too small: {_source(nand)} = "
+            f"{describe_counter_bytes(nand.value)}, "
             f"but {basis}."
         )
         wrap = _wrap_explanation(nand, expected)
@@ -147,14 +141,16 @@ def check_erase_vs_nand(
             text += " " + wrap
         if host is not None and _below_32_bits(host):
             text += (
-                f" Host writes ({_source(host)}, {describe_bytes(host.value or 0)}) are below "
+                f" Host writes ({_source(host)}, {describe_counter_bytes(host.value or 0)}) are "
+                f"below "
                 "2^32 counts too and may have wrapped as well: the lifetime WAF from these "
                 "counters is not meaningful."
             )
         return (text,)
     if nand.value > high_bound:
         return (
-            f"NAND writes look far too large: {_source(nand)} = {describe_bytes(nand.value)}, "
+            f"NAND writes look far too large: {_source(nand)} = "
+            f"{describe_counter_bytes(nand.value)}, "
             f"but {basis}; the counter's unit may be wrong for this drive.",
         )
     return ()
@@ -218,7 +214,8 @@ def _wrap_explanation(nand: HealthValue, expected: float) -> str | None:
     corrected = nand.value + wraps * span
     return (
         f"The counter is below 2^32 counts and very likely 32-bit: {wraps} wraps of 2^32 x "
-        f"{_resolution(nand):g} B would give {describe_bytes(corrected)}, consistent with the "
+        f"{_resolution(nand):g} B would give {describe_counter_bytes(corrected)}, consistent "
+        f"with the "
         "erase count."
     )
 
@@ -242,5 +239,5 @@ def _show(metric: str, value: HealthValue) -> str:
     if value.value is None:
         return "unknown"
     if metric.endswith("_bytes"):
-        return describe_bytes(value.value)
+        return describe_counter_bytes(value.value)
     return f"{value.value:g}"

@@ -3,7 +3,6 @@
 Values print `n/a — reason` when unknown; bytes are decimal (TB = 10^12 B).
 """
 
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -12,7 +11,7 @@ from ssdlab.analysis.steps import CounterStep
 from ssdlab.analysis.waf import WafEstimate, lifetime_waf
 from ssdlab.analysis.wear import SeriesReport, WearReport, compare_samples
 from ssdlab.model.health import HealthSample, HealthValue
-from ssdlab.model.units import TB
+from ssdlab.model.units import fmt_number, fmt_tb, fmt_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,20 +19,6 @@ class Section:
     title: str
     rows: tuple[tuple[str, str], ...]
     notes: tuple[str, ...] = ()
-
-
-def fmt_tb(value: float | None) -> str:
-    return "n/a" if value is None else f"{value / TB:,.3f} TB"
-
-
-def fmt_number(value: float | None, unit: str = "", digits: int = 0) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:,.{digits}f}{(' ' + unit) if unit else ''}"
-
-
-def fmt_time(ts: float | None) -> str:
-    return "unknown" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
 
 
 def fmt_series_time(ts: float | None, source: str | None) -> str:

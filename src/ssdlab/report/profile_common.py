@@ -6,7 +6,7 @@ from typing import Any
 
 from ssdlab.model.profile import ProfileResults, SettingValue
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, format_size
+from ssdlab.model.units import format_size
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
 from ssdlab.report.quick import environment_line, memory_label, memory_reason
@@ -26,26 +26,6 @@ def fmt_setting(name: str, value: SettingValue) -> str:
     if isinstance(value, int) and (name.endswith(("_bytes", "_size")) or name == "size"):
         return format_size(value)
     return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def block_text(size_bytes: int) -> str:
-    """'512 B', '4 KiB', '1 MiB': block sizes as people write them."""
-    for unit, name in ((2**20, "MiB"), (2**10, "KiB")):
-        if size_bytes >= unit and size_bytes % unit == 0:
-            return f"{size_bytes // unit} {name}"
-    return f"{size_bytes} B"
-
-
-def fmt_mbps(bytes_per_s: float | None) -> str:
-    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:,.1f}"
-
-
-def fmt_count(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:,.0f}"
-
-
-def fmt_latency_us(ns: float | None) -> str:
-    return "n/a" if ns is None else f"{ns / 1000:,.1f}"
 
 
 def measured(results: ProfileResults) -> tuple[StepResult, ...]:

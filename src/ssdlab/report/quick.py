@@ -8,7 +8,7 @@ from ssdlab.analysis.run_metrics import kept_figure
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, format_size
+from ssdlab.model.units import MB, fmt_iops, fmt_mb, fmt_us, format_size
 
 DIRECTION_ORDER = ("read", "write", "mix")
 FORMAT_VERSION = 1
@@ -54,18 +54,6 @@ def mb_per_s(bytes_per_s: float) -> float:
 
 def us(ns: float | None) -> float | None:
     return None if ns is None else ns / 1000
-
-
-def fmt_mb(bytes_per_s: float | None) -> str:
-    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"
-
-
-def fmt_iops(iops: float | None) -> str:
-    return "n/a" if iops is None else f"{iops:.1f}"
-
-
-def fmt_us(ns: float | None) -> str:
-    return "n/a" if ns is None else f"{ns / 1000:.2f}"
 
 
 NOISY_MARKER = "‼"

@@ -9,7 +9,7 @@ from typing import Any
 
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, format_size
+from ssdlab.model.units import MB, fmt_mb, fmt_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
@@ -17,8 +17,6 @@ from ssdlab.report.quick import (
     QuickReport,
     environment_line,
     figure_caption,
-    fmt_mb,
-    fmt_us,
     grid_cells,
     memory_label,
     memory_reason,

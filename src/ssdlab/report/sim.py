@@ -28,13 +28,12 @@ from typing import Any
 from ssdlab.analysis.cliff import CacheCliffVerdict, detect_cache_cliff
 from ssdlab.analysis.lifetime import DAYS_PER_YEAR, RatedEndurance
 from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
-from ssdlab.analysis.waf import describe_gb
 from ssdlab.analysis.wear import WearReport, compare_samples
 from ssdlab.analysis.write_series import bytes_series
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, format_size
+from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, describe_gb, format_size
 from ssdlab.report import document as doc
 
 FORMAT_VERSION = 1

@@ -12,8 +12,9 @@ from typing import Any
 from ssdlab.analysis.knee import KneeVerdict, SweepCell
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.report.profile_common import compose
 
 
 def _workload_section(

@@ -3,7 +3,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssdlab.model.units import (
-    describe_bytes,
+    block_text,
+    describe_binary_bytes,
+    describe_counter_bytes,
+    describe_decimal_bytes,
+    describe_gb,
+    fmt_count,
+    fmt_iops,
+    fmt_latency_us,
+    fmt_mb,
+    fmt_mbps,
+    fmt_number,
+    fmt_tb,
+    fmt_time,
+    fmt_us,
     format_block_label,
     format_size,
     parse_duration_s,
@@ -51,8 +64,44 @@ def test_labels_and_descriptions() -> None:
     assert format_block_label(2**20) == "1M"
     assert format_block_label(128 * 1024) == "128K"
     assert format_block_label(512) == "512B"
-    assert describe_bytes(16646144) == "15.9 MiB"
-    assert describe_bytes(100) == "100 B"
+    assert describe_binary_bytes(16646144) == "15.9 MiB"
+    assert describe_binary_bytes(100) == "100 B"
+
+
+def test_the_byte_descriptions_say_which_units_they_use() -> None:
+    # binary steps of 1024 / decimal steps of 1000 up to TB / a drive's counters up to PB
+    assert describe_binary_bytes(1_500_000) == "1.4 MiB"
+    assert describe_decimal_bytes(1_500_000) == "1.5 MB"
+    assert describe_counter_bytes(1_500_000) == "1500000 B"
+    assert describe_counter_bytes(334_100_000_000) == "334.1 GB"
+    assert describe_counter_bytes(3.12e16) == "31.2 PB"
+    assert describe_decimal_bytes(3.12e16) == "3.12e+04 TB"
+    assert describe_gb(38.4e9) == "38.4 GB" and describe_gb(33554432) == "0.0336 GB"
+    assert describe_gb(1.234e12) == "1,234 GB"
+
+
+def test_table_numbers() -> None:
+    # the quick suite prints as CrystalDiskMark does; profile tables group thousands
+    assert (fmt_mb(1_224_550_000), fmt_iops(14477.46), fmt_us(68_634)) == (
+        "1224.55",
+        "14477.5",
+        "68.63",
+    )
+    assert (fmt_mbps(3_512_400_000), fmt_count(145859.1), fmt_latency_us(1_234_500)) == (
+        "3,512.4",
+        "145,859",
+        "1,234.5",
+    )
+    assert (
+        block_text(512) == "512 B" and block_text(4096) == "4 KiB" and block_text(2**20) == "1 MiB"
+    )
+    assert fmt_tb(12.75e12) == "12.750 TB" and fmt_number(8123.0, "h") == "8,123 h"
+    assert (
+        fmt_number(2.5, digits=1) == "2.5" and fmt_time(1714564801.0) == "2024-05-01 12:00:01 UTC"
+    )
+    for unknown in (fmt_mb, fmt_iops, fmt_us, fmt_mbps, fmt_count, fmt_latency_us, fmt_tb):
+        assert unknown(None) == "n/a"
+    assert fmt_number(None) == "n/a" and fmt_time(None) == "unknown"
 
 
 @pytest.mark.parametrize(
