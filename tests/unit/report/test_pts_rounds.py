@@ -1,10 +1,11 @@
 """PTS round checks and results on synthetic rounds built against real plans."""
 
+import json
 from dataclasses import replace
 
 import pytest
 
-from ssdlab.analysis.profiles.pts import analyse_pts, check_pts_round
+from ssdlab.analysis.profiles.pts import PtsConformance, analyse_pts, check_pts_round
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
@@ -15,6 +16,7 @@ from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_w
 from ssdlab.registry import profile_record
 from ssdlab.report.document import render_markdown
 from ssdlab.report.plots import render_chart
+from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 from tests.unit.report.stored_findings import with_stored_verdicts
 
@@ -139,9 +141,13 @@ def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
 
 def test_conformance_label() -> None:
     clean = analyse_pts(plan_pts_tp({}, NVME), [], {}, {})["pts-conformance"]
-    assert clean["conformant"] and clean["label"] == (
-        "conformant to SNIA PTS 2.0.2, enterprise class"
-    )
+    assert isinstance(clean, PtsConformance)
+    assert clean.conformant and clean.label == "conformant to SNIA PTS 2.0.2, enterprise class"
     trial = analyse_pts(plan_pts_tp({}, FILE_TARGET), [], {}, {})["pts-conformance"]
-    assert not trial["conformant"]
-    assert "the target is a file, not a block device" in trial["deviations"]
+    assert isinstance(trial, PtsConformance) and not trial.conformant
+    assert "the target is a file, not a block device" in trial.deviations
+    stored = json.loads(to_json(trial))
+    assert set(stored) == {
+        "conformant", "label", "deviations", "pts_version", "device_class", "purge_method",
+    }  # fmt: skip
+    assert stored["deviations"] == list(trial.deviations)

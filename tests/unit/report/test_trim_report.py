@@ -2,11 +2,20 @@
 
 import json
 
-from ssdlab.analysis.profiles.trim import EFFECT, SUPPORT, analyse_trim, fstrim_result, zero_check
+from ssdlab.analysis.profiles.trim import (
+    EFFECT,
+    SUPPORT,
+    TrimEffect,
+    TrimSupport,
+    analyse_trim,
+    fstrim_result,
+    zero_check,
+)
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.parse.tool_outputs import fstrim_trimmed_bytes, read_back_of
 from ssdlab.plan.trim import plan_trim
+from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 
@@ -18,17 +27,27 @@ def _step(key: str, iops: float) -> StepResult:
 def test_support_from_the_kernel_limits() -> None:
     plan = plan_trim({}, DEVICE_TARGET)
     none = analyse_trim(plan, [], {"discard_max_bytes": 0, "discard_granularity_bytes": 0}, {})
-    assert none[SUPPORT]["supported"] is False and "no TRIM support" in none[SUPPORT]["sentence"]
+    assert isinstance(support := none[SUPPORT], TrimSupport)
+    assert support.supported is False and "no TRIM support" in support.sentence
     unknown = analyse_trim(plan, [], {}, {})[SUPPORT]
-    assert unknown["supported"] is None
+    assert isinstance(unknown, TrimSupport) and unknown.supported is None
+    assert json.loads(to_json(unknown)) == {
+        "supported": None, "discard_granularity_bytes": None, "discard_max_bytes": None,
+        "sentence": "the kernel does not say whether the device supports discard",
+    }  # fmt: skip
     found = analyse_trim(
         plan,
         [_step("dirty", 20_000), _step("discarded", 50_000)],
         {"discard_max_bytes": 2**31, "discard_granularity_bytes": 4096},
         {},
     )
-    assert found[SUPPORT]["supported"] is True
-    assert found[EFFECT]["ratio"] == 2.5
+    assert isinstance(support := found[SUPPORT], TrimSupport) and support.supported is True
+    assert isinstance(effect := found[EFFECT], TrimEffect) and effect.ratio == 2.5
+    assert json.loads(to_json(effect)) == {
+        "dirty_iops": 20_000, "discarded_iops": 50_000, "dirty_lat_mean_ns": 250.0,
+        "discarded_lat_mean_ns": 250.0, "ratio": 2.5,
+        "sentence": "random writes after a discard ran at 2.50× the speed on the dirty region",
+    }  # fmt: skip
 
 
 def test_zero_check_and_fstrim_outputs() -> None:

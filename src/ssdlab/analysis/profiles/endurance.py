@@ -3,6 +3,7 @@ reason is stored by the runner; the health analysis is made from the stored samp
 report is built (analysis/endurance.py)."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.endurance import EnduranceStatus, endurance_status, iterations_of
@@ -14,28 +15,46 @@ from ssdlab.model.step import StepResult
 ITERATIONS = ENDURANCE_ITERATIONS
 
 
+@dataclass(frozen=True, slots=True)
+class EnduranceIterations:
+    """The iteration times of a finished run, and the criterion that makes one an outlier."""
+
+    count: int
+    written_bytes: int
+    writing_s: float
+    slowest_s: float
+    fastest_s: float
+    outliers: tuple[int, ...]  # iteration numbers
+    criteria: str
+
+
+OUTLIER_CRITERIA = (
+    "an iteration is an outlier when it took more than 1.5× the median time or wrote at less "
+    "than 1/1.5 of the median speed"
+)
+
+
 def analyse_endurance(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
     facts: Mapping[str, Any],
     outputs: Mapping[int, str],
-) -> Mapping[str, Any]:
+) -> dict[str, EnduranceIterations]:
     """Verdicts at the end of a run: the iteration times."""
     iterations = iterations_of(steps, {})
     if not iterations:
         return {}
     times = [i.elapsed_s for i in iterations]
     return {
-        ITERATIONS: {
-            "count": len(iterations),
-            "written_bytes": sum(i.written_bytes for i in iterations),
-            "writing_s": sum(times),
-            "slowest_s": max(times),
-            "fastest_s": min(times),
-            "outliers": [i.index for i in iterations if i.outlier],
-            "criteria": "an iteration is an outlier when it took more than 1.5× the median time "
-            "or wrote at less than 1/1.5 of the median speed",
-        }
+        ITERATIONS: EnduranceIterations(
+            count=len(iterations),
+            written_bytes=sum(i.written_bytes for i in iterations),
+            writing_s=sum(times),
+            slowest_s=max(times),
+            fastest_s=min(times),
+            outliers=tuple(i.index for i in iterations if i.outlier),
+            criteria=OUTLIER_CRITERIA,
+        )
     }
 
 

@@ -9,12 +9,12 @@ measurement window, the conformance label with every deviation.
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
-from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict
+from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict, SettingValue
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import GB
 
@@ -314,8 +314,20 @@ def _xsr_recovery(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def conformance(plan: ProfilePlan) -> dict[str, Any]:
-    deviations = [d for d in str(plan.param("deviations") or "").split("\n") if d]
+@dataclass(frozen=True, slots=True)
+class PtsConformance:
+    """Whether the run follows SNIA PTS, with every deviation the planner recorded."""
+
+    conformant: bool
+    label: str
+    deviations: tuple[str, ...]
+    pts_version: SettingValue
+    device_class: SettingValue
+    purge_method: SettingValue
+
+
+def conformance(plan: ProfilePlan) -> PtsConformance:
+    deviations = tuple(d for d in str(plan.param("deviations") or "").split("\n") if d)
     version = plan.param("pts_version")
     device_class = plan.param("device_class")
     label = (
@@ -323,9 +335,14 @@ def conformance(plan: ProfilePlan) -> dict[str, Any]:
         if not deviations
         else "trial run, not conformant to SNIA PTS"
     )
-    return {"conformant": not deviations, "label": label, "deviations": deviations,
-            "pts_version": version, "device_class": device_class,
-            "purge_method": plan.param("purge_method")}  # fmt: skip
+    return PtsConformance(
+        conformant=not deviations,
+        label=label,
+        deviations=deviations,
+        pts_version=version,
+        device_class=device_class,
+        purge_method=plan.param("purge_method"),
+    )
 
 
 def analyse_pts(

@@ -2,6 +2,7 @@
 dirty region against a freshly discarded one, and what the zero-check and fstrim steps found."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
@@ -13,7 +14,29 @@ SUPPORT = TRIM_SUPPORT
 EFFECT = TRIM_EFFECT
 
 
-def _support(facts: Mapping[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class TrimSupport:
+    """What the kernel says of discard on the target (None: it does not say)."""
+
+    supported: bool | None
+    discard_granularity_bytes: int | None
+    discard_max_bytes: int | None
+    sentence: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrimEffect:
+    """Random writes on a dirty region against a freshly discarded one."""
+
+    dirty_iops: float
+    discarded_iops: float
+    dirty_lat_mean_ns: float | None
+    discarded_lat_mean_ns: float | None
+    ratio: float | None  # discarded / dirty IOPS
+    sentence: str
+
+
+def _support(facts: Mapping[str, Any]) -> TrimSupport:
     granularity = facts.get("discard_granularity_bytes")
     largest = facts.get("discard_max_bytes")
     if not isinstance(largest, int):
@@ -28,30 +51,25 @@ def _support(facts: Mapping[str, Any]) -> dict[str, Any]:
             + (format_size(granularity) if isinstance(granularity, int) else "an unknown size")
         )
         supported = True
-    return {
-        "supported": supported,
-        "discard_granularity_bytes": granularity,
-        "discard_max_bytes": largest,
-        "sentence": sentence,
-    }
+    return TrimSupport(supported, granularity, largest, sentence)
 
 
-def _effect(steps: Sequence[StepResult]) -> dict[str, Any] | None:
+def _effect(steps: Sequence[StepResult]) -> TrimEffect | None:
     found = {s.step_key: s for s in steps if not s.discarded}
     dirty, fresh = found.get("dirty"), found.get("discarded")
     if dirty is None or fresh is None:
         return None
     ratio = fresh.iops / dirty.iops if dirty.iops else None
-    return {
-        "dirty_iops": dirty.iops,
-        "discarded_iops": fresh.iops,
-        "dirty_lat_mean_ns": dirty.lat_mean_ns,
-        "discarded_lat_mean_ns": fresh.lat_mean_ns,
-        "ratio": ratio,
-        "sentence": "n/a"
+    return TrimEffect(
+        dirty_iops=dirty.iops,
+        discarded_iops=fresh.iops,
+        dirty_lat_mean_ns=dirty.lat_mean_ns,
+        discarded_lat_mean_ns=fresh.lat_mean_ns,
+        ratio=ratio,
+        sentence="n/a"
         if ratio is None
-        else (f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region"),
-    }
+        else f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region",
+    )
 
 
 def analyse_trim(
@@ -59,8 +77,8 @@ def analyse_trim(
     steps: Sequence[StepResult],
     facts: Mapping[str, Any],
     outputs: Mapping[int, str],
-) -> dict[str, Any]:
-    found: dict[str, Any] = {SUPPORT: _support(facts)}
+) -> dict[str, TrimSupport | TrimEffect]:
+    found: dict[str, TrimSupport | TrimEffect] = {SUPPORT: _support(facts)}
     effect = _effect(steps)
     if effect is not None:
         found[EFFECT] = effect
