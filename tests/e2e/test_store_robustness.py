@@ -4,7 +4,9 @@ answer (or in success), never a traceback, and nothing stored is lost or changed
 
 import hashlib
 import json
+import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -145,6 +147,26 @@ def flip_file_header(db: Path) -> None:
 
 DAMAGE = {"page-headers": flip_page_headers, "schema-page": flip_schema_page}
 MAKERS = {"imports": store_of_imports, "quick-run": store_of_a_quick_run}
+StoreCopy = Callable[[str, Path], tuple[Path, int]]
+
+
+@pytest.fixture(scope="module")
+def store_copy(tmp_path_factory: pytest.TempPathFactory) -> StoreCopy:
+    """copy(name, folder): a copy in `folder` of the store MAKERS[name] makes, and its run. Each
+    store is made once for the module and settled (nothing left in its write-ahead log), so a
+    test that damages its copy changes no other test's."""
+    made: dict[str, tuple[Path, int]] = {}
+
+    def copy(name: str, folder: Path) -> tuple[Path, int]:
+        if name not in made:
+            db, run = MAKERS[name](tmp_path_factory.mktemp(name))
+            settle(db)
+            made[name] = (db, run)
+        db, run = made[name]
+        shutil.copyfile(db, folder / db.name)
+        return folder / db.name, run
+
+    return copy
 
 
 def _reading_commands(db: Path, run: int, out: Path) -> dict[str, list[str]]:
@@ -162,14 +184,12 @@ def _reading_commands(db: Path, run: int, out: Path) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
-@pytest.mark.parametrize("make", MAKERS.values(), ids=MAKERS.keys())
+@pytest.mark.parametrize("make", MAKERS)
 def test_a_damaged_store_is_named_with_how_to_recover(
-    tmp_path: Path, make: object, damage: object
+    tmp_path: Path, store_copy: StoreCopy, make: str, damage: object
 ) -> None:
-    assert callable(make)
     assert callable(damage)
-    db, run = make(tmp_path)
-    settle(db)
+    db, run = store_copy(make, tmp_path)
     damage(db)
     damaged = file_digest(db)
     out = tmp_path / "out"
@@ -183,11 +203,11 @@ def test_a_damaged_store_is_named_with_how_to_recover(
     assert list(out.iterdir()) == []  # and wrote no report from it
 
 
-@pytest.mark.parametrize("make", MAKERS.values(), ids=MAKERS.keys())
-def test_a_store_whose_header_is_damaged_is_named(tmp_path: Path, make: object) -> None:
-    assert callable(make)
-    db, run = make(tmp_path)
-    settle(db)
+@pytest.mark.parametrize("make", MAKERS)
+def test_a_store_whose_header_is_damaged_is_named(
+    tmp_path: Path, store_copy: StoreCopy, make: str
+) -> None:
+    db, run = store_copy(make, tmp_path)
     flip_file_header(db)
     damaged = file_digest(db)
     out = tmp_path / "out"
@@ -218,8 +238,10 @@ BAD_ROWS = {
 
 
 @pytest.mark.parametrize("bad", BAD_ROWS.values(), ids=BAD_ROWS.keys())
-def test_one_unreadable_row_hides_no_other_run(tmp_path: Path, bad: tuple[str, str]) -> None:
-    db, _ = store_of_imports(tmp_path)
+def test_one_unreadable_row_hides_no_other_run(
+    tmp_path: Path, store_copy: StoreCopy, bad: tuple[str, str]
+) -> None:
+    db, _ = store_copy("imports", tmp_path)
     before = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert len(before) >= 4
     broken = 2
@@ -251,8 +273,10 @@ def test_one_unreadable_row_hides_no_other_run(tmp_path: Path, bad: tuple[str, s
         assert integrity(db) == "ok"
 
 
-def test_text_that_is_not_utf8_in_a_result_names_its_column(tmp_path: Path) -> None:
-    db, _ = store_of_imports(tmp_path)
+def test_text_that_is_not_utf8_in_a_result_names_its_column(
+    tmp_path: Path, store_copy: StoreCopy
+) -> None:
+    db, _ = store_copy("imports", tmp_path)
     with sqlite3.connect(db) as conn:
         conn.execute("UPDATE step_results SET step_label = CAST(X'52FF' AS TEXT) WHERE run_id = 2")
     conn.close()
