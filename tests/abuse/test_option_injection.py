@@ -11,7 +11,7 @@ import pytest
 
 from ssdlab.cli import main as cli_main
 from ssdlab.model.profile import OptionKind
-from ssdlab.registry import profile_records
+from ssdlab.registry import run_profiles
 from tests.abuse.probes import RUNS_CODE, fio_parsed_options, ssdlab_in, ssdlab_in_process
 from tests.conftest import needs_fio
 
@@ -45,7 +45,7 @@ def _assert_no_injection(plan_json: str, folder: Path) -> None:
 
 def _cases() -> list[tuple[str, str, str]]:
     cases = [("quick", flag, value) for flag in QUICK_FLAGS for value in HOSTILE_VALUES]
-    for name, record in profile_records().items():
+    for name, record in run_profiles().items():
         for option in record.spec.options:
             if option.kind is not OptionKind.FLAG:
                 cases += [(name, option.flag, value) for value in HOSTILE_VALUES]

@@ -5,16 +5,28 @@ import argparse
 import pytest
 
 from ssdlab.cli.main import build_parser
-from ssdlab.registry import profile_record, profile_records
+from ssdlab.registry import profile_record, profile_records, run_profiles
 
-NAMES = sorted(profile_records())
+NAMES = sorted(run_profiles())
 
 
 def test_every_profile_is_registered_in_listing_order() -> None:
     assert list(profile_records()) == [
-        "cache", "align", "sweep", "cachefit", "trim", "fill", "endurance",
+        "quick", "cache", "align", "sweep", "cachefit", "trim", "fill", "endurance",
         "pts-iops", "pts-tp", "pts-lat", "pts-wsat", "pts-hir", "pts-xsr",
     ]  # fmt: skip
+    assert list(run_profiles()) == list(profile_records())[1:]  # quick has its own command
+
+
+def test_quick_is_a_profile_with_its_own_command() -> None:
+    record = profile_record("quick")
+    assert record.run_kind == "quick"
+    parts = record.parts()
+    assert parts.analyse is None  # best of the measured passes, read from them by its report
+    assert parts.check_round is None and parts.read_facts is None
+    parser = build_parser()
+    with pytest.raises(SystemExit):
+        parser.parse_args(["run", "quick", "/tmp"])  # one way to run it: ssdlab quick
 
 
 @pytest.mark.parametrize("name", NAMES)

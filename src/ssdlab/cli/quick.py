@@ -2,11 +2,13 @@
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 
 from ssdlab.cli.jobs import emit_plan
+from ssdlab.cli.profile_setup import plan_target_of
 from ssdlab.cli.render import print_quick_report
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import run_health
@@ -18,11 +20,12 @@ from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import (
     PREPARE_KEY,
     parse_mode,
-    plan_quick,
     quick_settings_of,
     resolve_settings,
+    settings_pairs,
 )
 from ssdlab.profiles.quick import SPEC, load_quick_profile
+from ssdlab.registry import profile_record
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.runner.profile import ProfileOutcome
@@ -91,13 +94,8 @@ def build_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target]:
     settings = _settings(args)
     target = _resolve_target(args, settings)
     writes = any(d is not Direction.READ for d in parse_mode(settings.mode))
-    plan = plan_quick(
-        load_quick_profile(),
-        settings,
-        target_path=target.path,
-        target_kind=target.kind.value,
-        fill=_needs_fill(target, settings, writes),
-    )
+    where = replace(plan_target_of(target), needs_fill=_needs_fill(target, settings, writes))
+    plan = profile_record("quick").parts().plan(dict(settings_pairs(settings)), where)
     return plan, target
 
 

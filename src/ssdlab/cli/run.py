@@ -22,7 +22,6 @@ from ssdlab.model.profile import (
 from ssdlab.model.target import Target
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
-from ssdlab.profiles.quick import load_quick_profile
 from ssdlab.registry import profile_record, profile_records
 from ssdlab.runner.profile import (
     FACTS_FINDING,
@@ -171,15 +170,12 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         )
     if run.status.value not in ("interrupted", "failed"):
         raise UsageError(f"run {run_id} is {run.status.value}; only a stopped run can resume")
-    if run.profile not in profile_records() and run.kind != "quick":
+    record = profile_records().get(run.profile)
+    if record is None or record.run_kind != run.kind:
         raise UsageError(f"this ssdlab has no profile {run.profile!r}; run {run_id} cannot resume")
     if run.profile == "endurance":
         return resume_endurance(args, out, run_id)
-    version = (
-        load_quick_profile().version
-        if run.kind == "quick"
-        else profile_record(run.profile).spec.version
-    )
+    version = record.spec.version
     if version != run.profile_version:
         raise UsageError(
             f"run {run_id} was planned by {run.profile} version {run.profile_version}; this "
@@ -189,14 +185,8 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     target = resumable_target(run)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
-    calls = (
-        RunCalls(kind="quick")
-        if run.kind == "quick"
-        else RunCalls(
-            check_round=profile_record(run.profile).parts().check_round,
-            analyse=profile_record(run.profile).parts().analyse,
-        )
-    )
+    parts = record.parts()
+    calls = RunCalls(check_round=parts.check_round, analyse=parts.analyse, kind=record.run_kind)
     outcome = session.resume(
         plan,
         run_id,
@@ -206,6 +196,6 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
     )
     args.keep = True
-    if run.kind == "quick":
+    if record.run_kind == "quick":
         return show_quick_outcome(args, out, session, outcome, target)
     return _report_outcome(args, out, conn, outcome, target, run.profile, session.database)

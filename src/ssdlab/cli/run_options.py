@@ -13,7 +13,7 @@ from ssdlab.cli.common_options import (
     json_output,
     literal,
 )
-from ssdlab.registry import profile_records
+from ssdlab.registry import run_profiles
 
 PLOTS_HELP = "also write the report's charts here as SVG and PNG"
 
@@ -29,7 +29,7 @@ def _add_plan(commands: Commands) -> None:
     )
     planned = plan.add_subparsers(dest="profile", metavar="PROFILE", required=True)
     quick_options.add_plan_command(planned)
-    for name, record in profile_records().items():
+    for name, record in run_profiles().items():
         spec = record.spec
         # --db: options that name a stored run (cachefit --from-run) read it there
         sub = planned.add_parser(
@@ -54,7 +54,7 @@ def _add_run(commands: Commands) -> None:
         "  ssdlab run align /mnt/ssd\n  ssdlab run sweep /mnt/ssd --plots plots/\n",
     )
     profiles = run.add_subparsers(dest="profile", metavar="PROFILE", required=True)
-    for name, record in profile_records().items():
+    for name, record in run_profiles().items():
         spec = record.spec
         sub = add_profile_parser(
             profiles,

@@ -6,6 +6,7 @@ tests, then the mixes, with a pause before every test but the first. The plan is
 plan like any other: the passes are its steps, stored under their test's key and pass number.
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
 from ssdlab.errors import UsageError
@@ -17,11 +18,18 @@ from ssdlab.model.plan import (
     QuickSettings,
     QuickTest,
 )
-from ssdlab.model.profile import ProfilePlan, ProfileStep, SettingValue, StepRole
+from ssdlab.model.profile import (
+    PlanTarget,
+    ProfilePlan,
+    ProfileStep,
+    Settings,
+    SettingValue,
+    StepRole,
+)
 from ssdlab.model.units import MiB
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import fill_job, format_runtime
-from ssdlab.profiles.quick import QuickProfile, preset_named
+from ssdlab.profiles.quick import QuickProfile, load_quick_profile, preset_named
 
 MODES: dict[str, tuple[Direction, ...]] = {
     "all": (Direction.READ, Direction.WRITE, Direction.MIX),
@@ -184,7 +192,12 @@ def settings_pairs(settings: QuickSettings) -> tuple[tuple[str, SettingValue], .
 
 def quick_settings_of(plan: ProfilePlan) -> QuickSettings:
     """The settings a quick plan was made from."""
-    values = dict(plan.settings)
+    return settings_from_values(plan.settings)
+
+
+def settings_from_values(settings: Settings | Sequence[tuple[str, SettingValue]]) -> QuickSettings:
+    """Resolved quick settings given as a profile's settings (by QuickSettings' field names)."""
+    values = dict(settings.items() if isinstance(settings, Mapping) else settings)
     return QuickSettings(
         preset=str(values["preset"]),
         size_bytes=int(str(values["size_bytes"])),
@@ -278,4 +291,16 @@ def plan_quick(
         target_kind=target_kind,
         destructive=target_kind == "device" and (writes or fill),
         steps=tuple(steps),
+    )
+
+
+def plan_quick_run(settings: Settings, target: PlanTarget) -> ProfilePlan:
+    """The quick profile's planner: resolved settings (see `resolve_settings`) on a target;
+    the test region is filled first when the target needs it."""
+    return plan_quick(
+        load_quick_profile(),
+        settings_from_values(settings),
+        target_path=target.path,
+        target_kind=target.kind,
+        fill=target.needs_fill,
     )

@@ -1,5 +1,6 @@
-"""The profiles `ssdlab run` knows, found in this package: every module but `record` exports
-`RECORDS`, the typed records (registry/record.py) of the profiles it binds."""
+"""Every profile ssdlab runs, found in this package: every module but `record` exports
+`RECORDS`, the typed records (registry/record.py) of the profiles it binds — the profiles of
+`ssdlab run`, and the quick suite of `ssdlab quick`."""
 
 import importlib
 import pkgutil
@@ -22,6 +23,11 @@ def profile_records() -> dict[str, ProfileRecord]:
         ).RECORDS
         found.extend(records)
     return {record.name: record for record in sorted(found, key=lambda r: r.rank)}
+
+
+def run_profiles() -> dict[str, ProfileRecord]:
+    """The profiles of `ssdlab run` and `ssdlab plan PROFILE` (quick has its own command)."""
+    return {name: r for name, r in profile_records().items() if r.run_kind == "profile"}
 
 
 def profile_record(name: str) -> ProfileRecord:

@@ -40,7 +40,7 @@ class ProfileParts:
     and build the document (pure: from the stored findings)."""
 
     plan: Planner
-    analyse: Analyser
+    analyse: Analyser | None  # None: the profile stores no verdicts (quick: best of N passes)
     build_document: DocumentBuilder
     read_facts: FactsReader | None
     check_round: RoundCheck | None = None
@@ -50,7 +50,8 @@ class ProfileParts:
 class ProfileRecord:
     """One profile: `spec` names it; `load` imports and returns its parts (cached by the
     profile's module); `rank` orders the profiles in listings (`ssdlab run --help`); `run_kind`
-    is the kind of run it stores ("profile")."""
+    is the kind of run it stores: "profile" for the profiles of `ssdlab run`, "quick" for the
+    suite `ssdlab quick` runs."""
 
     spec: ProfileSpec
     load: Callable[[], ProfileParts]
@@ -68,7 +69,7 @@ class ProfileRecord:
         """The run's document from its stored findings; a run that stopped before its analysis
         (interrupted, failed) has none, so the analysis fills what is missing first."""
         parts = self.load()
-        if results.run.status is not RunStatus.COMPLETE:
+        if results.run.status is not RunStatus.COMPLETE and parts.analyse is not None:
             results = fill_verdicts(results, parts.analyse)
         return parts.build_document(results)
 
