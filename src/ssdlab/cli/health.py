@@ -54,19 +54,20 @@ from ssdlab.system.environment import (
 )
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.process import ProcessRunner
-from ssdlab.system.user_files import LOG_FILE_BYTES, SMALL_FILE_BYTES, read_user_file
+from ssdlab.system.user_files import (
+    LOG_FILE_BYTES,
+    SMALL_FILE_BYTES,
+    read_user_file,
+    read_user_text,
+)
 
 
 def _vendor_map(args: argparse.Namespace) -> VendorMap:
     if not getattr(args, "vendor_map", None):
         return load_vendor_map()
-    data = read_user_file(args.vendor_map, SMALL_FILE_BYTES, "the --vendor-map file")
+    text = read_user_text(args.vendor_map, SMALL_FILE_BYTES, "the --vendor-map file")
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"--vendor-map {args.vendor_map} is not UTF-8 text") from None
-    try:
-        return load_vendor_map(text)
+        return load_vendor_map(text, origin=str(args.vendor_map))
     except ValueError as error:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
 

@@ -17,7 +17,7 @@ from ssdlab.model.spec import SpecSheet
 from ssdlab.model.units import MB, TB, format_size
 from ssdlab.parse.spec_sheet import parse_spec_sheet, render_spec_sheet
 from ssdlab.store.specs import StoredSpecSheet, load_spec_sheets, put_spec_sheet
-from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
+from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_text
 
 
 def _origin_of(conn: sqlite3.Connection) -> dict[str, str]:
@@ -30,10 +30,7 @@ def _mb(value: float | None) -> str:
 
 def _spec_add(args: argparse.Namespace, out: Console) -> int:
     path = Path(args.file)
-    try:
-        text = read_user_file(path, SMALL_FILE_BYTES, "the spec sheet").decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"cannot read the spec sheet {path}: {error}") from None
+    text = read_user_text(path, SMALL_FILE_BYTES, "the spec sheet")
     sheet = parse_spec_sheet(text, str(path))
     conn = open_db(args)
     replaced = put_spec_sheet(conn, StoredSpecSheet(sheet.key, text, str(path), time.time()))

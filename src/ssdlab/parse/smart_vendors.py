@@ -9,7 +9,6 @@ or override entries with a TOML file in the same schema: ``load_vendor_map(extra
 
 import functools
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -17,6 +16,7 @@ from typing import Any, Literal
 
 from ssdlab.errors import ParseError
 from ssdlab.model.health import HEALTH_METRICS
+from ssdlab.model.toml_text import TomlError, parse_toml
 
 METRIC_NONE = "none"
 """An entry with this metric declares the attribute meaningless on the matching drives."""
@@ -182,15 +182,16 @@ class VendorMap:
         )
 
 
-def load_vendor_map(extra_toml: str | None = None) -> VendorMap:
-    """The built-in map, plus (and overridden by) the entries of a user TOML text.
+def load_vendor_map(extra_toml: str | None = None, origin: str = "user") -> VendorMap:
+    """The built-in map, plus (and overridden by) the entries of a user TOML text (read
+    from `origin`, the name its errors give).
 
     Raises ParseError naming the bad entry when either text breaks the schema.
     """
     builtin = _builtin_entries()
     if extra_toml is None:
         return VendorMap(builtin)
-    user = parse_vendor_map(extra_toml, origin="user", default_priority=USER_PRIORITY)
+    user = parse_vendor_map(extra_toml, origin=origin, default_priority=USER_PRIORITY)
     replaced = {e.key for e in user}
     return VendorMap(user + tuple(e for e in builtin if e.key not in replaced))
 
@@ -206,11 +207,9 @@ def parse_vendor_map(
 ) -> tuple[VendorEntry, ...]:
     """Validate a vendor-map TOML text (schema in smart_vendors.toml) into entries."""
     try:
-        data = tomllib.loads(text)
-    except (ValueError, RecursionError) as error:  # TOMLDecodeError; int too long; nesting
-        raise ParseError(
-            f"{origin} vendor map: not valid TOML ({error or 'nested too deeply'})"
-        ) from error
+        data = parse_toml(text, f"{origin} vendor map")
+    except TomlError as error:
+        raise ParseError(str(error)) from None
     unknown_top = set(data) - {"vendor"}
     if unknown_top:
         raise ParseError(f"{origin} vendor map: unknown top-level keys {sorted(unknown_top)}")

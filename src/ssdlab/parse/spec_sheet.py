@@ -29,13 +29,13 @@ silently drops a claim. Schema (src/ssdlab/specs/README.md):
 """
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from ssdlab.errors import ParseError
 from ssdlab.model.spec import ClaimedIops, SpecSheet
+from ssdlab.model.toml_text import TomlError, parse_toml
 from ssdlab.model.units import MB, TB, KiB, parse_size_bytes
 
 SCHEMA_VERSION = 1
@@ -139,9 +139,9 @@ def _claim(read: _Reader, direction: str, block: int) -> ClaimedIops | None:
 def parse_spec_sheet(text: str, origin: str) -> SpecSheet:
     """One sheet; every problem is a ParseError naming the file, the key and what it wants."""
     try:
-        data = tomllib.loads(text)
-    except (ValueError, RecursionError) as error:  # TOMLDecodeError; int too long; nesting
-        raise ParseError(f"{origin}: not valid TOML ({error or 'nested too deeply'})") from None
+        data = parse_toml(text, origin)
+    except TomlError as error:
+        raise ParseError(str(error)) from None
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         names = ", ".join(repr(k) for k in unknown)

@@ -11,7 +11,6 @@ None means the spec leaves the value to the Test Operator or the reference does 
 """
 
 import math
-import tomllib
 from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any, TypeVar
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import Pattern
+from ssdlab.model.toml_text import parse_toml
 from ssdlab.model.units import KiB, parse_size_bytes
 
 
@@ -280,9 +280,9 @@ _E = TypeVar("_E", bound=StrEnum)
 _SUB_TEST_SIZE = "test"
 
 
-def parse_pts_catalogue(text: str) -> PtsCatalogue:
+def parse_pts_catalogue(text: str, origin: str = "profiles/pts.toml") -> PtsCatalogue:
     """Validate the TOML text of the PTS catalogue; raise ValueError naming the bad entry."""
-    data = tomllib.loads(text)
+    data = parse_toml(text, origin)
     _keys("catalogue", data, {"catalogue", "version", "default_spec", "specs"})
     specs: dict[str, PtsSpec] = {}
     for version, entry in _table("specs", data.get("specs")).items():

@@ -1,13 +1,13 @@
 """Load and validate the quick suite's presets from profiles/quick.toml; its option table
 (`SPEC`) is built from them."""
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import TestShape, parse_test_shape
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.toml_text import parse_toml
 from ssdlab.model.units import parse_size_bytes
 
 
@@ -33,9 +33,9 @@ class QuickProfile:
     presets: dict[str, Preset]
 
 
-def parse_quick_profile(text: str) -> QuickProfile:
+def parse_quick_profile(text: str, origin: str = "profiles/quick.toml") -> QuickProfile:
     """Validate the TOML text of a quick profile; raise ValueError naming the bad entry."""
-    data = tomllib.loads(text)
+    data = parse_toml(text, origin)
     defaults = data["defaults"]
     presets: dict[str, Preset] = {}
     for name, entry in data["presets"].items():

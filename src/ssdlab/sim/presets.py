@@ -6,12 +6,12 @@ another logical capacity (raw flash and static SLC cache scaled alike), so a dri
 can be simulated in seconds at a fraction of its size.
 """
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
 from ssdlab.errors import UsageError
+from ssdlab.model.toml_text import parse_toml
 from ssdlab.sim.config import GcPolicy, SimConfig
 
 APPROXIMATION = "approximation from published data, not the vendor's firmware"
@@ -80,9 +80,9 @@ _FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 
 
-def parse_presets(text: str) -> dict[str, Preset]:
+def parse_presets(text: str, origin: str = "sim/presets.toml") -> dict[str, Preset]:
     """Presets from TOML text; a missing or mistyped field is an error naming it."""
-    data = tomllib.loads(text)
+    data = parse_toml(text, origin)
     presets = {}
     for name, table in data.items():
         if not isinstance(table, dict):

@@ -74,3 +74,15 @@ def _read_limited(fd: int, path: Path, limit_bytes: int, what: str) -> bytes:
         chunks.append(chunk)
         total += len(chunk)
     raise _too_large(path, limit_bytes, what)
+
+
+def read_user_text(path: str | os.PathLike[str], limit_bytes: int, what: str) -> str:
+    """`read_user_file` of a text file the user wrote (a spec sheet, a vendor map): UTF-8,
+    else a UsageError naming `what` and the path."""
+    data = read_user_file(path, limit_bytes, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(
+            f"{what} {path} is not UTF-8 text (byte {error.start + 1} is not UTF-8)"
+        ) from None

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ssdlab.errors import UsageError
-from ssdlab.system.user_files import read_user_file
+from ssdlab.system.user_files import read_user_file, read_user_text
 
 
 def test_a_regular_file_up_to_the_limit_is_read(tmp_path: Path) -> None:
@@ -84,3 +84,14 @@ def test_a_missing_file_or_a_name_too_long_is_a_usage_error(tmp_path: Path) -> N
         read_user_file(tmp_path / "nope", 10, "the input")
     with pytest.raises(UsageError, match="File name too long"):
         read_user_file(tmp_path / ("n" * 256), 10, "the input")
+
+
+def test_text_is_read_as_utf8_or_refused_naming_the_file(tmp_path: Path) -> None:
+    sheet = tmp_path / "sheet.toml"
+    sheet.write_text('model = "Ä"\n', encoding="utf-8")
+    assert read_user_text(sheet, 100, "the spec sheet") == 'model = "Ä"\n'
+    sheet.write_bytes(b'model = "\xc4"\n')
+    with pytest.raises(
+        UsageError, match=r"^the spec sheet .*sheet\.toml is not UTF-8 text \(byte 10"
+    ):
+        read_user_text(sheet, 100, "the spec sheet")
