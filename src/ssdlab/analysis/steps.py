@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ssdlab.analysis.waf import counter_change, describe_value, health_value
+from ssdlab.analysis.waf import counter_change, health_value
 from ssdlab.model.health import HEALTH_METRICS, HealthSample
+from ssdlab.model.units import describe_value
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,21 +20,12 @@ error is None and an assumption says so (it is still refused if the known part a
 from dataclasses import dataclass
 
 from ssdlab.model.health import HEALTH_METRICS, HealthSample, HealthValue
-from ssdlab.model.units import describe_gb
+from ssdlab.model.units import describe_gb, describe_value
 
 MAX_WAF_ERROR_PCT = 5.0
 """Largest worst-case quantisation error (%) a WAF may carry before it is refused."""
 
 _U32 = 2**32
-
-
-def describe_value(metric: str, value: float) -> str:
-    """A counter value in its own unit, bytes as decimal GB."""
-    if metric.endswith("_bytes"):
-        return describe_gb(value)
-    if metric.endswith("_pct"):
-        return f"{value:g} %"
-    return f"{value:g}"
 
 
 @dataclass(frozen=True, slots=True)

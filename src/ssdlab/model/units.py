@@ -115,6 +115,15 @@ def describe_gb(value_bytes: float) -> str:
     return f"{gb:,.0f} GB" if abs(gb) >= 100 else f"{gb:.3g} GB"
 
 
+def describe_value(metric: str, value: float) -> str:
+    """A counter value in its own unit, bytes as decimal GB."""
+    if metric.endswith("_bytes"):
+        return describe_gb(value)
+    if metric.endswith("_pct"):
+        return f"{value:g} %"
+    return f"{value:g}"
+
+
 def block_text(size_bytes: int) -> str:
     """'512 B', '4 KiB', '1 MiB': block sizes as people write them."""
     for unit, name in ((2**20, "MiB"), (2**10, "KiB")):
