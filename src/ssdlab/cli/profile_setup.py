@@ -10,6 +10,7 @@ from ssdlab.errors import UsageError
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileSpec, SettingValue, Writes
 from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target, TargetKind
+from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
 from ssdlab.registry import profile_record
 from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
@@ -111,8 +112,6 @@ def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, P
 
 def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue]) -> None:
     """cachefit --from-run RUN: the write-cache size a stored `cache` run found."""
-    from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
-
     if given.get("cache_size") is not None:
         raise UsageError("give --cache-size or --from-run, not both")
     run_id = int(str(given["from_run"]))
