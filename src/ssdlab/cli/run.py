@@ -10,6 +10,7 @@ from rich.console import Console
 from ssdlab.cli.endure import cmd_endure, resume_endurance
 from ssdlab.cli.jobs import emit_plan
 from ssdlab.cli.profile_setup import build_profile_plan, resumable_target
+from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
 from ssdlab.cli.quick import show_quick_outcome
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
@@ -98,8 +99,6 @@ def _other_steps(plan: ProfilePlan) -> list[str]:
 
 def cmd_plan(args: argparse.Namespace, out: Console) -> int:
     if args.profile == "quick":
-        from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
-
         return cmd_plan_quick(args, out)
     plan, target, _spec = build_profile_plan(args)
     return emit_plan(
