@@ -30,7 +30,7 @@ from ssdlab.store.codec import (
     to_blob,
     versioned,
 )
-from ssdlab.store.db import open_store
+from ssdlab.store.db import SCHEMA_VERSION, open_store
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import add_health_sample, load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
@@ -294,3 +294,15 @@ def test_a_plan_stored_with_one_round_loop_under_rounds_reads_back_with_it(
     assert profile_plan_of(older) == profile_plan_of(run)
     none = dataclasses.replace(run, plan={**plan, "rounds": None})
     assert profile_plan_of(none).loops == ()
+
+
+def test_a_store_from_before_blob_versions_is_migrated_and_reads_the_same(
+    tmp_path: Path, old: sqlite3.Connection
+) -> None:
+    copy = tmp_path / "old.sqlite"
+    copy.write_bytes(OLD_STORE.read_bytes())
+    assert old.execute("PRAGMA user_version").fetchone()[0] == 5
+    conn = open_store(copy)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION >= 6
+    assert store.list_runs(conn) == store.list_runs(old)
+    assert load_health_samples(conn) == load_health_samples(old)
