@@ -10,14 +10,19 @@ Nothing here depends on how fast the machine's disk is: the cache runs are cappe
 import contextlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from ssdlab.system.filetarget import probe_direct_io
 from tests.conftest import ROOT, needs_fio
-from tests.e2e.browser import needs_browser, visit
+from tests.e2e.browser import chromium, needs_browser, visit
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 pytestmark = [needs_fio, pytest.mark.slow]
 # passes longer than fio's 1 s log interval, so the time series have points; reads and
@@ -87,15 +92,22 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator["Browser"]:
+    """One Chromium for the module's pages (each test opens its own page)."""
+    with chromium() as started:
+        yield started
+
+
 @needs_browser
-def test_html_report_in_chromium(store: Path, tmp_path: Path) -> None:
+def test_html_report_in_chromium(store: Path, browser: "Browser", tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     done = run_ssdlab("report", *"123456", "-o", str(out), "--db", str(store))
     assert done.code == 0, done.stderr
     html = out.read_text()
     assert "http://" not in html
     assert "https://" not in html.replace("https://github.com", "")
-    page = visit(out)
+    page = visit(browser, out)
     (tmp_path / "report.png").write_bytes(page.screenshot_png)
     assert page.console_errors == []
     assert page.page_errors == []
@@ -160,32 +172,28 @@ def test_capped_cache_write_logs_a_known_number_of_points(store: Path) -> None:
 
 
 @needs_browser
-def test_html_report_fits_a_phone_and_prints(store: Path, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    from tests.e2e.browser import CHROMIUM
-
+def test_html_report_fits_a_phone_and_prints(
+    store: Path, browser: "Browser", tmp_path: Path
+) -> None:
     out = tmp_path / "report.html"
     assert run_ssdlab("report", "1", "2", "-o", str(out), "--db", str(store)).code == 0
     assert "Against run 1" in out.read_text()  # two quick runs: their comparison up front
-    with sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            page.goto(out.resolve().as_uri())
-            overflow = page.evaluate(
-                "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-            )
-            assert overflow <= 0, "the page scrolls sideways on a phone"
-            widths = page.evaluate(
-                "() => [...document.querySelectorAll('img[data-chart]')]"
-                ".map(i => i.getBoundingClientRect().right)"
-            )
-            assert widths
-            assert max(widths) <= 390
-            pdf = page.pdf(format="A4")
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        page.goto(out.resolve().as_uri())
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, "the page scrolls sideways on a phone"
+        widths = page.evaluate(
+            "() => [...document.querySelectorAll('img[data-chart]')]"
+            ".map(i => i.getBoundingClientRect().right)"
+        )
+        assert widths
+        assert max(widths) <= 390
+        pdf = page.pdf(format="A4")
+    finally:
+        page.close()
     assert pdf.startswith(b"%PDF")
     assert len(pdf) > 20_000
 
