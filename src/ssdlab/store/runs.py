@@ -9,6 +9,7 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from ssdlab.errors import StoreError
+from ssdlab.model.json_fields import dumps
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
@@ -21,7 +22,6 @@ from ssdlab.store.codec import (
     RUN_TARGET,
     STEP_METRICS,
     BlobKind,
-    dumps,
     from_blob,
     open_blob,
     to_blob,

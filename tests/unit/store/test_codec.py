@@ -13,6 +13,7 @@ import pytest
 
 from ssdlab.errors import StoreError
 from ssdlab.model.health import HealthSample
+from ssdlab.model.json_fields import dumps
 from ssdlab.model.profile import ProfilePlan, ProfileStep, SettingValue, StepRole
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.store import runs as store
@@ -23,7 +24,6 @@ from ssdlab.store.codec import (
     VERSION_KEY,
     BlobKind,
     decode,
-    dumps,
     from_blob,
     loads_blob,
     open_blob,
