@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ssdlab import __version__
 from ssdlab.analysis.compare import MetricSamples
 from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
+from ssdlab.analysis.simulated_drive import SimPoint, analyse_point
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.cli.rating import rated_endurance
 from ssdlab.cli.store_access import load_profile_results, run_health
@@ -20,7 +21,7 @@ from ssdlab.report.health_document import build_health_document
 from ssdlab.report.html import ReportPart
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import build_quick_document
-from ssdlab.report.sim import SimPoint, build_sim_document, build_sweep_document
+from ssdlab.report.sim import build_sim_document, build_sweep_document
 from ssdlab.report.spec_claims import spec_sections
 from ssdlab.runner.sim import RESULT_FINDING, SWEEP_PROFILE
 from ssdlab.store import runs as store
@@ -180,7 +181,7 @@ def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
     points = _points(conn, run)
     if run.profile == SWEEP_PROFILE:
         parameter = str(run.settings.get("sweep_parameter") or "value")
-        return build_sweep_document(run, parameter, points)
+        return build_sweep_document(run, parameter, [(p, analyse_point(p)) for p in points])
     if not points:
         return Document(
             title=f"ssdlab run {run.run_id}: simulated drive",
@@ -189,4 +190,4 @@ def sim_document(conn: sqlite3.Connection, run: RunRecord) -> Document:
             verdict=(_nothing_finished(run),),
             data={"format": "ssdlab-sim-run", "format_version": 1, "run": {"id": run.run_id}},
         )
-    return build_sim_document(run, points[0])
+    return build_sim_document(run, points[0], analyse_point(points[0]))

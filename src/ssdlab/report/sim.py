@@ -1,181 +1,32 @@
-"""Simulated drives (`ssdlab sim`) as report documents, built from what the store holds.
+"""Simulated drives (`ssdlab sim`) as report documents, built from what the store holds and
+the verdicts analysis/simulated_drive.py makes from it with the analyses real drives get.
 
 A simulated run is stored like a measured one (runner/sim.py): its sustained write as a step
 whose per-interval series is the simulated throughput, and a SMART-like health sample per
-interval (host and NAND bytes, erase counts, wear used). Everything here is read back from those
-with the analyses real drives get, unchanged:
-
-- the write-cache cliff: `analysis.cliff.detect_cache_cliff` on (bytes written, B/s), exactly as
-  the `cache` profile reads fio's bandwidth log;
-- steady state: `analysis.steady_state.detect_steady_state` with the SNIA PTS criteria, one
-  "round" per simulated interval, tracking write MB/s and the interval WAF; windows are only
-  evaluated once the host has written twice the drive's logical capacity (the PTS's
-  workload-independent preconditioning; a fresh drive's first fill looks steady and is not:
-  pts.md §9 pitfall 7);
-- WAF, wear rate and projected life: `analysis.wear.compare_samples` over the whole run and over
-  the last fifth of the run (the same tail the simulator's own steady WAF is taken over), with
-  a note when the PTS check found no steady state. The projected host writes at 100 % wear
-  (TBW at this workload) come from that tail's wear rate; the lifetime is that TBW
-  divided by the daily write volume the user gave.
+interval (host and NAND bytes, erase counts, wear used).
 """
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
-from itertools import pairwise
+from dataclasses import asdict
 from typing import Any
 
-from ssdlab.analysis.cliff import CacheCliffVerdict, detect_cache_cliff
-from ssdlab.analysis.lifetime import DAYS_PER_YEAR, RatedEndurance
-from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
-from ssdlab.analysis.wear import WearReport, compare_samples
+from ssdlab.analysis.cliff import CacheCliffVerdict
+from ssdlab.analysis.lifetime import DAYS_PER_YEAR
+from ssdlab.analysis.simulated_drive import SimAnalysis, SimPoint
+from ssdlab.analysis.wear import WearReport
 from ssdlab.analysis.write_series import bytes_series
-from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
-from ssdlab.model.step import StepResult
 from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, describe_gb, format_size
 from ssdlab.report import document as doc
 
 FORMAT_VERSION = 1
-STEADY_WINDOW = 5
-TAIL_FRACTION = 0.2  # the life projection's share of the run: its last fifth
-PRECONDITION_DRIVE_WRITES = 2  # PTS WIPC: twice the user capacity before rounds count
 SWEEP_PARAMETERS = {
     "spare": "spare (%)",
     "skew": "hot/cold skew (% of writes to % of LBAs)",
     "trim": "TRIM share of operations (%)",
     "fill": "fill level (% of LBAs in use)",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class SimPoint:
-    """One simulated drive as stored: its write step, its samples (the fresh drive first), the
-    settings it was simulated with and what the simulator itself reported."""
-
-    key: str
-    label: str
-    step: StepResult
-    samples: tuple[HealthSample, ...]
-    settings: Mapping[str, Any]
-    reported: Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class SimAnalysis:
-    cliff: CacheCliffVerdict | None
-    steady: SteadyStateVerdict | None
-    steady_reason: str | None
-    steady_offset: int  # intervals before the first one the steady-state check evaluates
-    window: tuple[int, int] | None  # intervals (1-based) the life projection is taken over
-    overall: WearReport | None
-    projected: WearReport | None
-    interval_waf: tuple[tuple[float, float], ...]  # (host bytes at the interval's end, WAF)
-    tbw_bytes: float | None
-    daily_write_bytes: float | None
-    lifetime_days: float | None
-    notes: tuple[str, ...]
-
-
-def _rated(point: SimPoint) -> RatedEndurance:
-    pe = point.settings.get("pe_cycles")
-    capacity = point.settings.get("logical_bytes")
-    return RatedEndurance(
-        tbw_bytes=None,
-        dwpd=None,
-        warranty_years=None,
-        capacity_bytes=int(capacity) if isinstance(capacity, int | float) else None,
-        pe_cycles=float(pe) if isinstance(pe, int | float) and pe > 0 else None,
-    )
-
-
-def _raw_capacity(point: SimPoint) -> int | None:
-    value = point.settings.get("physical_bytes")
-    return int(value) if isinstance(value, int | float) else None
-
-
-def interval_wafs(samples: Sequence[HealthSample]) -> tuple[tuple[float, float], ...]:
-    """(host bytes at the end of the interval, ΔNAND / Δhost) for every interval with writes."""
-    points = []
-    for before, after in pairwise(samples):
-        host = (after.host_written_bytes.value or 0.0) - (before.host_written_bytes.value or 0.0)
-        nand = (after.nand_written_bytes.value or 0.0) - (before.nand_written_bytes.value or 0.0)
-        if host > 0 and after.host_written_bytes.value is not None:
-            points.append((after.host_written_bytes.value, nand / host))
-    return tuple(points)
-
-
-def _steady(
-    point: SimPoint, series: Sequence[tuple[float, float]], wafs: Sequence[tuple[float, float]]
-) -> tuple[SteadyStateVerdict | None, str | None, int]:
-    """The PTS steady-state check over the intervals after preconditioning; returns the
-    verdict (rounds numbered from the first evaluated interval) and that interval's offset."""
-    logical = point.settings.get("logical_bytes")
-    fill = PRECONDITION_DRIVE_WRITES * float(logical) if isinstance(logical, int | float) else 0.0
-    count = min(len(series), len(wafs))
-    start = next((i for i in range(count) if series[i][0] >= fill), count)
-    rounds = count - start
-    if rounds < STEADY_WINDOW:
-        return (
-            None,
-            f"n/a: {rounds} interval(s) after preconditioning ({describe_gb(fill)}"
-            f" written); the PTS window needs {STEADY_WINDOW}",
-            start,
-        )
-    tracking = {
-        "write MB/s": [series[i][1] / MB for i in range(start, count)],
-        "WAF": [wafs[i][1] for i in range(start, count)],
-    }
-    verdict = detect_steady_state(tracking, window=STEADY_WINDOW, max_rounds=rounds)
-    return verdict, verdict.reason, start
-
-
-def analyse_point(point: SimPoint) -> SimAnalysis:
-    """Cliff, steady state, WAF, wear and lifetime of one simulated drive."""
-    notes: list[str] = []
-    series = bytes_series(point.step)
-    cliff = detect_cache_cliff(series) if series else None
-    wafs = interval_wafs(point.samples)
-    steady, steady_reason, offset = _steady(point, series, wafs)
-    samples = point.samples
-    rated = _rated(point)
-    raw = _raw_capacity(point)
-    overall = None
-    projected = None
-    window: tuple[int, int] | None = None
-    if len(samples) >= 2:
-        overall = compare_samples(samples[0], samples[-1], raw_nand_capacity_bytes=raw, rated=rated)
-        intervals = len(samples) - 1
-        window = (intervals - max(1, math.ceil(intervals * TAIL_FRACTION)) + 1, intervals)
-        if steady is None or not steady.steady:
-            notes.append(
-                "not in steady state by the PTS criteria: the WAF may still be changing, so the "
-                "projection may be off; write more (--write) or start from --initial steady"
-            )
-        # sample i is the state after interval i; the window starts after interval first − 1
-        projected = compare_samples(
-            samples[window[0] - 1], samples[window[1]], raw_nand_capacity_bytes=raw, rated=rated
-        )
-    tbw = None if projected is None else projected.projection.host_written_at_eol_bytes
-    daily = point.settings.get("daily_write_bytes")
-    daily_bytes = float(daily) if isinstance(daily, int | float) and daily > 0 else None
-    days = None if tbw is None or daily_bytes is None else tbw / daily_bytes
-    if rated.pe_cycles is None:
-        notes.append("no rated P/E cycle count: wear and lifetime cannot be projected")
-    return SimAnalysis(
-        cliff,
-        steady,
-        steady_reason,
-        offset,
-        window,
-        overall,
-        projected,
-        wafs,
-        tbw,
-        daily_bytes,
-        days,
-        tuple(notes),
-    )
 
 
 def _num(value: float | None, fmt: str = "{:,.2f}") -> str:
@@ -404,9 +255,9 @@ def _headline(run: RunRecord) -> tuple[tuple[str, str], ...]:
     )
 
 
-def build_sim_document(run: RunRecord, point: SimPoint) -> doc.Document:
-    """One simulated drive: WAF, cliff, steady state, wear and projected lifetime."""
-    analysis = analyse_point(point)
+def build_sim_document(run: RunRecord, point: SimPoint, analysis: SimAnalysis) -> doc.Document:
+    """One simulated drive: WAF, cliff, steady state, wear and projected lifetime
+    (`analysis`: analysis/simulated_drive.analyse_point's)."""
     waf = _waf_text(analysis.overall)
     steady_waf = _waf_text(analysis.projected)
     verdict = [f"WAF {waf} over the whole simulation, {steady_waf} in the projection window."]
@@ -528,11 +379,10 @@ def _sweep_charts(
 
 
 def build_sweep_document(
-    run: RunRecord, parameter: str, points: Sequence[SimPoint]
+    run: RunRecord, parameter: str, analysed: Sequence[tuple[SimPoint, SimAnalysis]]
 ) -> doc.Document:
-    """A sweep: WAF and projected lifetime per point, with charts."""
-    analysed = [(p, analyse_point(p)) for p in points]
-    base = points[0].settings if points else {}
+    """A sweep: WAF and projected lifetime per point (each with its analysis), with charts."""
+    base = analysed[0][0].settings if analysed else {}
     table = sweep_table(parameter, analysed)
     verdict = []
     lives = [(p.label, a.lifetime_days) for p, a in analysed if a.lifetime_days is not None]
