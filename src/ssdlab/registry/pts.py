@@ -49,8 +49,8 @@ def _build_document(results: ProfileResults) -> Document:
         tracking_series,
     )
     from ssdlab.analysis.steady_state import SteadyStateVerdict
+    from ssdlab.model.json_fields import decode_fields
     from ssdlab.report.pts import LoopRounds, build_pts_document
-    from ssdlab.report.stored_verdicts import verdict_of
 
     plan, steps = results.plan, results.steps
     loops = []
@@ -58,7 +58,7 @@ def _build_document(results: ProfileResults) -> Document:
         rounds = max((s.round_index for s in loop_results(loop, steps)), default=0)
         stored = results.findings.get(steady_state_finding(loop))
         steady = (
-            verdict_of(SteadyStateVerdict, stored)
+            decode_fields(SteadyStateVerdict, {k: v for k, v in stored.items() if k != "loop"})
             if stored is not None
             else steady_verdict(plan, loop, steps, rounds)
         )

@@ -3,11 +3,11 @@ verdict (analysis/profiles/align.py makes it)."""
 
 from ssdlab.analysis.alignment import AlignmentVerdict
 from ssdlab.model.finding_names import ALIGNMENT
+from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import compose
-from ssdlab.report.stored_verdicts import verdict_of
 
 
 def _yes_no(value: bool | None) -> str:
@@ -15,7 +15,7 @@ def _yes_no(value: bool | None) -> str:
 
 
 def build_align_document(results: ProfileResults) -> doc.Document:
-    verdict = verdict_of(AlignmentVerdict, results.findings[ALIGNMENT])
+    verdict = decode_fields(AlignmentVerdict, results.findings[ALIGNMENT])
     latency = {(r.step_key): r.lat_mean_ns for r in results.steps if not r.discarded}
     keys = {
         (s.param("block_size_bytes"), s.param("offset_align_bytes")): s.key

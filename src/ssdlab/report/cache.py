@@ -4,18 +4,19 @@ analysis/profiles/cache.py's). A write too short to find a cliff is said in word
 verdict and the cache section, never reported as "no cliff".
 """
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from ssdlab.analysis.cliff import CacheCliffVerdict
+from ssdlab.analysis.cliff import CacheCliffVerdict, ShortSeries
 from ssdlab.analysis.write_series import seconds_text
 from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
+from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_gb, fmt_mbps
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import compose
-from ssdlab.report.stored_verdicts import verdict_of
 
 MB = 10**6
 GB = 10**9
@@ -148,7 +149,11 @@ def _cliff_of(body: object) -> CacheCliffVerdict | None:
     """A stored cliff body as its verdict; None when the write was not run (no segments)."""
     if not isinstance(body, Mapping) or "segments" not in body:
         return None
-    return verdict_of(CacheCliffVerdict, body)
+    fields = {k: v for k, v in body.items() if k != "total_bytes"}  # total_bytes: a property
+    short = body.get("short")
+    if isinstance(short, Mapping):  # the verdict's ShortSeries, and what the analysis added
+        fields["short"] = {f.name: short[f.name] for f in dataclasses.fields(ShortSeries)}
+    return decode_fields(CacheCliffVerdict, fields)
 
 
 def build_cache_document(results: ProfileResults) -> doc.Document:

@@ -6,11 +6,11 @@ from typing import Any
 
 from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
 from ssdlab.model.finding_names import CACHEFIT_TABLE
+from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import compose
-from ssdlab.report.stored_verdicts import verdict_of
 
 COMBINATIONS = (
     ("direct", "inside"),
@@ -132,7 +132,7 @@ INTERPRETATION = (
 
 
 def build_cachefit_document(results: ProfileResults) -> doc.Document:
-    table = verdict_of(CachefitTable, results.findings[CACHEFIT_TABLE])
+    table = decode_fields(CachefitTable, results.findings[CACHEFIT_TABLE])
     figures, latency = _tables(table)
     charts = tuple(c for c in (_chart(table, "seq"), _chart(table, "rnd")) if c is not None)
     cache = table.cache_bytes

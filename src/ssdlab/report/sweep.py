@@ -9,8 +9,9 @@ and maximum are fio's total latency (submission + completion). The spread is p99
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ssdlab.analysis.knee import KneeVerdict, SweepCell
+from ssdlab.analysis.knee import KneeVerdict
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
+from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
@@ -93,41 +94,12 @@ def _knee_sentence(workload: str, knee: KneeVerdict) -> str:
     )  # fmt: skip
 
 
-def _cell(body: Mapping[str, Any] | None) -> SweepCell | None:
-    return None if body is None else SweepCell(**body)
-
-
-def _cells(bodies: Sequence[Mapping[str, Any]]) -> tuple[SweepCell, ...]:
-    return tuple(SweepCell(**body) for body in bodies)
-
-
-def knee_of(body: Mapping[str, Any]) -> KneeVerdict:
-    """A stored knee finding as the verdict it was made from."""
-    return KneeVerdict(
-        cells=_cells(body["cells"]),
-        latency_metric=body["latency_metric"],
-        max_latency_ns=body["max_latency_ns"],
-        method=body["method"],
-        usable=_cells(body["usable"]),
-        excluded=_cells(body["excluded"]),
-        front=_cells(body["front"]),
-        knee=_cell(body["knee"]),
-        peak=_cell(body["peak"]),
-        knee_latency_ns=body["knee_latency_ns"],
-        knee_iops_of_peak_pct=body["knee_iops_of_peak_pct"],
-        next_on_front=_cell(body["next_on_front"]),
-        next_iops_gain_pct=body["next_iops_gain_pct"],
-        next_latency_increase_pct=body["next_latency_increase_pct"],
-        reason=body["reason"],
-    )
-
-
 def build_sweep_document(results: ProfileResults) -> doc.Document:
     cells = results.findings.get(SWEEP_CELLS) or {}
     stored_knees = results.findings.get(SWEEP_KNEE) or {}
     rows: list[Mapping[str, Any]] = list(cells.get("cells") or ())
     knees = {  # in the order the workloads were measured, as they were found
-        workload: knee_of(stored_knees[workload])
+        workload: decode_fields(KneeVerdict, stored_knees[workload])
         for workload in dict.fromkeys(r["workload"] for r in rows)
         if workload in stored_knees
     }
