@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ssdlab.model.json_fields import dumps
 from ssdlab.model.profile import (
     PlanTarget,
     ProfilePlan,
@@ -21,7 +22,6 @@ from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import Target
 from ssdlab.report.document import Document
-from ssdlab.store.runs import to_json
 from ssdlab.system.process import ProcessRunner
 
 Planner = Callable[[Settings, PlanTarget], ProfilePlan]
@@ -79,7 +79,7 @@ def fill_verdicts(results: ProfileResults, analyse: Analyser) -> ProfileResults:
     give it back (its JSON body read back); a stored verdict is kept as stored."""
     found = analyse(results.plan, results.steps, results.facts, results.outputs)
     missing = {
-        name: json.loads(to_json(body))
+        name: json.loads(dumps(body))
         for name, body in found.items()
         if name not in results.findings
     }
