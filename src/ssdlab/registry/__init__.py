@@ -18,10 +18,17 @@ def profile_records() -> dict[str, ProfileRecord]:
     for module in pkgutil.iter_modules(__path__):
         if module.name in _NOT_RECORDS:
             continue
-        records: tuple[ProfileRecord, ...] = importlib.import_module(
-            f"{__name__}.{module.name}"
-        ).RECORDS
+        records: object = importlib.import_module(f"{__name__}.{module.name}").RECORDS
+        if not isinstance(records, tuple) or not all(
+            isinstance(record, ProfileRecord) for record in records
+        ):
+            raise TypeError(f"registry/{module.name}.py: RECORDS must be a tuple of ProfileRecords")
         found.extend(records)
+    names = [record.name for record in found]
+    if len(set(names)) != len(names):
+        raise ValueError(
+            f"profiles registered twice: {sorted({n for n in names if names.count(n) > 1})}"
+        )
     return {record.name: record for record in sorted(found, key=lambda r: r.rank)}
 
 
