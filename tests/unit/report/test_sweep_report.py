@@ -2,7 +2,7 @@
 
 import json
 
-from ssdlab.analysis.profiles.sweep import CELLS, KNEE, analyse_sweep, histogram_of
+from ssdlab.analysis.profiles.sweep import CELLS, KNEE, SweepCells, analyse_sweep, histogram_of
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
@@ -12,6 +12,7 @@ from ssdlab.registry import profile_record
 from ssdlab.registry.record import fill_verdicts
 from ssdlab.report.document import document_json
 from ssdlab.report.sweep import build_sweep_document
+from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import FILE_TARGET
 
 
@@ -47,15 +48,23 @@ def test_cells_and_knee_under_a_bound() -> None:
         # reads are all fast, writes hold the tail: only the sum shows the mix's p99
         outputs[number] = _output({low * 1000: 98}, {low * 1000: 0, high * 1000: 2})
     found = analyse_sweep(plan, steps, {}, clat_bins_by_capture(outputs))
-    rows = {(r["threads"], r["iodepth"]): r for r in found[CELLS]["cells"]}
-    assert rows[(2, 8)]["lat_p99_ns"] == 900_000 and rows[(1, 1)]["lat_p50_ns"] == 100_000
-    knee = found[KNEE]["randrw70-8k"]["knee"]
-    assert (knee["numjobs"], knee["iodepth"]) == (1, 8)
+    cells, knees = found[CELLS], found[KNEE]
+    assert isinstance(cells, SweepCells) and isinstance(knees, dict)
+    rows = {(r.threads, r.iodepth): r for r in cells.cells}
+    assert rows[(2, 8)].lat_p99_ns == 900_000 and rows[(1, 1)].lat_p50_ns == 100_000
+    knee = knees["randrw70-8k"].knee
+    assert knee is not None and (knee.numjobs, knee.iodepth) == (1, 8)
     run = RunRecord(1, "profile", "sweep", 1, None, RunStatus.COMPLETE, None, "file",
                     FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
     results = ProfileResults(run, plan, tuple(steps), {}, outputs, (), {})
     stored = fill_verdicts(results, profile_record("sweep").parts().analyse)
-    assert dict(stored.findings) == json.loads(json.dumps(found))  # as the store keeps them
+    assert dict(stored.findings) == json.loads(to_json(found))  # as the store keeps them
+    assert set(stored.findings[CELLS]) == {"cells", "percentiles", "spread"}
+    assert stored.findings[CELLS]["cells"][0] == {
+        "workload": "randrw70-8k", "threads": 1, "iodepth": 1, "iops": 10_000,
+        "bw_bytes_per_s": 10_000 * 8192, "lat_mean_ns": 100_000.0, "lat_p50_ns": 100_000,
+        "lat_p99_ns": 200_000, "lat_p999_ns": 200_000, "lat_max_ns": None, "spread": 2.0,
+    }  # fmt: skip
     document = build_sweep_document(stored)
     assert json.loads(document_json(document))["result"] == stored.findings
     assert {c.key for c in document.charts} == {

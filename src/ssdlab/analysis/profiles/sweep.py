@@ -6,7 +6,7 @@ and maximum are fio's total latency (submission + completion). The spread is p99
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
@@ -33,9 +33,42 @@ def _max(step: StepResult) -> float | None:
     return max(found) if found else None
 
 
+@dataclass(frozen=True, slots=True)
+class SweepCellRow:
+    """One measured cell: workload, threads × queue depth, and its numbers (latencies in ns;
+    the percentiles are completion latencies, `spread` p99.9 / p50)."""
+
+    workload: str
+    threads: int
+    iodepth: int
+    iops: float
+    bw_bytes_per_s: float
+    lat_mean_ns: float | None
+    lat_p50_ns: int | None
+    lat_p99_ns: int | None
+    lat_p999_ns: int | None
+    lat_max_ns: float | None
+    spread: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SweepCells:
+    """The cells verdict: every cell in run order, and how its latencies were read."""
+
+    cells: tuple[SweepCellRow, ...]
+    percentiles: str = "clat from json+ histograms, reads and writes added"
+    spread: str = "p99.9 / p50"
+
+
+def _whole(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"a sweep cell's threads and queue depth are whole numbers, not {value!r}")
+    return value
+
+
 def cell_rows(
     plan: ProfilePlan, steps: Sequence[StepResult], clat_bins: ClatBins
-) -> list[dict[str, Any]]:
+) -> tuple[SweepCellRow, ...]:
     params = {s.key: dict(s.params) for s in plan.steps if s.param("workload") is not None}
     rows = []
     for step in steps:
@@ -49,39 +82,39 @@ def cell_rows(
         }
         p50, p999 = pcts["p50"], pcts["p999"]
         rows.append(
-            {
-                "workload": p["workload"],
-                "threads": p["threads"],
-                "iodepth": p["iodepth"],
-                "iops": step.iops,
-                "bw_bytes_per_s": step.bw_bytes_per_s,
-                "lat_mean_ns": step.lat_mean_ns,
-                "lat_p50_ns": p50,
-                "lat_p99_ns": pcts["p99"],
-                "lat_p999_ns": p999,
-                "lat_max_ns": _max(step),
-                "spread": None if not p50 or p999 is None else p999 / p50,
-            }
+            SweepCellRow(
+                workload=str(p["workload"]),
+                threads=_whole(p["threads"]),
+                iodepth=_whole(p["iodepth"]),
+                iops=step.iops,
+                bw_bytes_per_s=step.bw_bytes_per_s,
+                lat_mean_ns=step.lat_mean_ns,
+                lat_p50_ns=p50,
+                lat_p99_ns=pcts["p99"],
+                lat_p999_ns=p999,
+                lat_max_ns=_max(step),
+                spread=None if not p50 or p999 is None else p999 / p50,
+            )
         )
-    return rows
+    return tuple(rows)
 
 
-def _cells(rows: Sequence[Mapping[str, Any]]) -> list[SweepCell]:
+def _cells(rows: Sequence[SweepCellRow]) -> list[SweepCell]:
     return [
-        SweepCell(int(r["threads"]), int(r["iodepth"]), r["iops"], r["bw_bytes_per_s"],
-                  r["lat_mean_ns"], r["lat_p99_ns"], r["lat_p999_ns"], r["lat_max_ns"])
+        SweepCell(r.threads, r.iodepth, r.iops, r.bw_bytes_per_s, r.lat_mean_ns, r.lat_p99_ns,
+                  r.lat_p999_ns, r.lat_max_ns)
         for r in rows
     ]  # fmt: skip
 
 
-def knees(plan: ProfilePlan, rows: Sequence[Mapping[str, Any]]) -> dict[str, KneeVerdict]:
+def knees(plan: ProfilePlan, rows: Sequence[SweepCellRow]) -> dict[str, KneeVerdict]:
     """Each workload's knee, in the order the workloads first appear among the cells."""
     bound_us = plan.setting("max_latency_us")
     bound = float(bound_us) * 1000 if isinstance(bound_us, int | float) else None
     metric = str(plan.setting("latency_metric"))
     found = {}
-    for workload in dict.fromkeys(r["workload"] for r in rows):
-        cells = _cells([r for r in rows if r["workload"] == workload])
+    for workload in dict.fromkeys(r.workload for r in rows):
+        cells = _cells([r for r in rows if r.workload == workload])
         found[workload] = select_knee(cells, max_latency_ns=bound, latency_metric=metric)
     return found
 
@@ -91,15 +124,8 @@ def analyse_sweep(
     steps: Sequence[StepResult],
     facts: Mapping[str, Any],
     clat_bins: ClatBins,
-) -> dict[str, Any]:
+) -> dict[str, SweepCells | dict[str, KneeVerdict]]:
     """The cells and knees; `clat_bins` are the steps' fio json+ histograms by capture id
     (parse/fio_histogram.clat_bins_by_capture)."""
     rows = cell_rows(plan, steps, clat_bins)
-    return {
-        CELLS: {
-            "cells": rows,
-            "percentiles": "clat from json+ histograms, reads and writes added",
-            "spread": "p99.9 / p50",
-        },
-        KNEE: {workload: asdict(knee) for workload, knee in knees(plan, rows).items()},
-    }
+    return {CELLS: SweepCells(rows), KNEE: knees(plan, rows)}
