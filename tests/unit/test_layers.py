@@ -68,7 +68,6 @@ ALLOWED = {
         "ssdlab.system",
         "ssdlab.analysis",
         "ssdlab.report",
-        "ssdlab.store",
         "ssdlab.registry",
     },
     "cli": {EVERYTHING},
