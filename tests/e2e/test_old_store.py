@@ -1,10 +1,10 @@
 """A store written by ssdlab at commit 98b38bc, opened by today's code.
 
-`tests/data/store/main-98b38bc.sqlite` (made by `make_main-98b38bc.sh` beside it, see its
+`tests/data/store/main-98b38bc.sqlite` (made by `make_main_98b38bc.py` beside it, see its
 README) holds every kind of run that commit wrote: quick runs complete and interrupted, profile
 runs complete and interrupted, imports, a simulation, health imports and an endurance run.
 `tests/data/store/main-98b38bc/` holds what that commit printed for them
-(`outputs_main-98b38bc.sh`). Today's code must list, show, export, report and compare them
+(`outputs_main_98b38bc.py`). Today's code must list, show, export, report and compare them
 exactly as it did, and resume its interrupted runs. Every test works on a copy of the store."""
 
 import fcntl
@@ -29,7 +29,7 @@ KEPT_FILE = Path("/tmp/ssdlab-old-store-98b38bc/cache-run.tmp")
 WIDTH = {"COLUMNS": "100"}
 
 # (file in PRINTED, arguments, whether the document is the command's stdout and stderr
-# together, as for an export that refuses a format); the same list as outputs_main-98b38bc.sh
+# together, as for an export that refuses a format); outputs_main_98b38bc.py prints them
 DOCUMENTS: list[tuple[str, tuple[str, ...], bool]] = [
     ("runs.json", ("runs", "--json"), False),
     *[(f"show-{run}.json", ("show", str(run), "--json"), False) for run in range(1, 15)],
