@@ -70,11 +70,12 @@ def _add_run(commands: Commands) -> None:
 def _add_resume(commands: Commands) -> None:
     resume = commands.add_parser(
         "resume",
-        help="continue an interrupted profile run (a cut-short round runs again)",
-        description="Continue a profile run that was interrupted or failed: finished steps and "
-        "rounds are kept, a round that was cut short runs again from its start, and the "
-        "resumption is recorded. Refuses a run planned by another profile version, a device "
-        "with another serial number, or a test file that is gone.",
+        help="continue an interrupted quick or profile run (a cut-short round runs again)",
+        description="Continue a quick or profile run that was interrupted or failed: finished "
+        "steps and rounds are kept, a round (or a quick test) that was cut short runs again "
+        "from its start, and the resumption is recorded. Refuses a run planned by another "
+        "profile version, a device with another serial number, or a test file that is gone "
+        "(a quick run on a file resumes only when it was started with --keep).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  ssdlab resume last --destroy-data /dev/nvme0n1\n"
         "  ssdlab resume 42 --plots plots/\n",
