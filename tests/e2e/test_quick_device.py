@@ -73,7 +73,8 @@ def test_mounted_device_is_refused(tmp_path: Path, lab: LoopLab) -> None:
     device = lab.loop(SIZE, pattern=b"keep me").path
     mount_point = lab.mount_new_ext4(device, OWNED)
     stderr = refused(device, tmp_path, device, "--destroy-data", device)
-    assert "mounted" in stderr and str(mount_point) in stderr
+    assert "mounted" in stderr
+    assert str(mount_point) in stderr
 
 
 def test_symlink_to_a_mounted_device_is_refused(tmp_path: Path, lab: LoopLab) -> None:
@@ -103,7 +104,8 @@ def test_device_holding_the_database_is_refused(tmp_path: Path, lab: LoopLab) ->
 def test_device_smaller_than_the_test_size_is_refused(tmp_path: Path, lab: LoopLab) -> None:
     device = lab.loop(4 * 2**20).path
     result = run_ssdlab("quick", device, *FAST, "--mode", "read", "--db", str(tmp_path / "db"))
-    assert result.code == 1 and "smaller --size" in result.stderr
+    assert result.code == 1
+    assert "smaller --size" in result.stderr
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root")

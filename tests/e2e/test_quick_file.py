@@ -24,7 +24,8 @@ def test_quick_on_a_directory_runs_stores_and_cleans_up(tmp_path: Path) -> None:
     target.mkdir()
     db = tmp_path / "runs.db"
     doc = quick_json(target, db, "--mode", "read,write,mix")
-    assert doc["format"] == "ssdlab-run" and doc["format_version"] == 1
+    assert doc["format"] == "ssdlab-run"
+    assert doc["format_version"] == 1
     run = doc["run"]
     assert isinstance(run, dict)
     assert run["status"] == "complete"
@@ -44,7 +45,9 @@ def test_quick_on_a_directory_runs_stores_and_cleans_up(tmp_path: Path) -> None:
     assert len(passes) == 12  # one warm-up and one measured pass per test
     assert sum(p["warmup"] for p in passes) == 6
     for p in passes:
-        assert p["bw_bytes_per_s"] > 0 and p["iops"] > 0 and p["lat_mean_ns"] > 0
+        assert p["bw_bytes_per_s"] > 0
+        assert p["iops"] > 0
+        assert p["lat_mean_ns"] > 0
         # MB/s from bytes: io_bytes / runtime, fio's own numbers, converted once
         for side in ("read", "write"):
             metrics = p[side]
@@ -65,7 +68,8 @@ def test_quick_on_a_directory_runs_stores_and_cleans_up(tmp_path: Path) -> None:
         series = conn.execute("SELECT COUNT(*) FROM series").fetchone()[0]
         removed = conn.execute("SELECT removed_at_s FROM test_files").fetchone()[0]
     assert captures == 13  # the fill plus 12 passes, stored raw
-    assert logs > 0 and series > 0
+    assert logs > 0
+    assert series > 0
     assert removed is not None
 
 
@@ -78,11 +82,15 @@ def test_show_runs_and_every_export_format(tmp_path: Path) -> None:
     assert [r["status"] for r in listed] == ["complete"]
     run_id = str(listed[0]["id"])
     show = run_ssdlab("show", run_id, "--db", str(db))
-    assert show.code == 0 and "SEQ1M Q1T1" in show.stdout and "MB/s" in show.stdout
+    assert show.code == 0
+    assert "SEQ1M Q1T1" in show.stdout
+    assert "MB/s" in show.stdout
     jobs = run_ssdlab("show", "last", "--db", str(db), "--jobs")
-    assert "rw=randread" in jobs.stdout and "time_based" in jobs.stdout
+    assert "rw=randread" in jobs.stdout
+    assert "time_based" in jobs.stdout
     cdm = run_ssdlab("export", run_id, "--format", "cdm", "--db", str(db))
-    assert "[Read]" in cdm.stdout and "SEQ    1MiB (Q=  1, T= 1):" in cdm.stdout
+    assert "[Read]" in cdm.stdout
+    assert "SEQ    1MiB (Q=  1, T= 1):" in cdm.stdout
     md = run_ssdlab("export", run_id, "--format", "md", "--db", str(db))
     assert "| SEQ1M Q1T1 |" in md.stdout
     csv = run_ssdlab("export", run_id, "--format", "csv", "--db", str(db))
@@ -90,7 +98,8 @@ def test_show_runs_and_every_export_format(tmp_path: Path) -> None:
     assert len(csv.stdout.splitlines()) == 1 + 4
     out = tmp_path / "r.json"
     written = run_ssdlab("export", "last", "-o", str(out), "--db", str(db))
-    assert written.code == 0 and json.loads(out.read_text())["run"]["id"] == int(run_id)
+    assert written.code == 0
+    assert json.loads(out.read_text())["run"]["id"] == int(run_id)
 
 
 def test_keep_leaves_the_test_file_and_it_can_be_reused(tmp_path: Path) -> None:
@@ -99,7 +108,8 @@ def test_keep_leaves_the_test_file_and_it_can_be_reused(tmp_path: Path) -> None:
     run = doc["run"]
     assert isinstance(run, dict)
     kept = Path(str(run["target"]["path"]))  # type: ignore[index]
-    assert kept.exists() and kept.stat().st_size == 8 * 2**20
+    assert kept.exists()
+    assert kept.stat().st_size == 8 * 2**20
     again = quick_json(kept, db, "--mode", "read,write")
     assert again["run"]["status"] == "complete"  # type: ignore[index]
     assert kept.exists()  # an existing file is never removed by ssdlab
@@ -110,7 +120,8 @@ def test_existing_file_that_is_not_a_test_file_is_never_overwritten(tmp_path: Pa
     precious.write_bytes(b"do not touch" * 1000)
     result = run_ssdlab("quick", str(precious), *FAST, "--db", str(tmp_path / "db"))
     assert result.code == 1
-    assert "does not overwrite" in result.stderr and "Traceback" not in result.stderr
+    assert "does not overwrite" in result.stderr
+    assert "Traceback" not in result.stderr
     assert precious.read_bytes() == b"do not touch" * 1000
 
 
@@ -148,7 +159,8 @@ def test_paths_with_spaces_equals_and_dashes_work(tmp_path: Path) -> None:
 def test_bad_option_values_exit_2_with_usage(tmp_path: Path, args: list[str], message: str) -> None:
     result = run_ssdlab("quick", str(tmp_path), *args, "--db", str(tmp_path / "db"))
     assert result.code == 2
-    assert message in result.stderr and "usage:" in result.stderr
+    assert message in result.stderr
+    assert "usage:" in result.stderr
     assert "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []  # nothing written, not even the store
 
@@ -163,7 +175,8 @@ def test_missing_fio_is_a_clear_error(tmp_path: Path) -> None:
         env={"SSDLAB_FIO": str(tmp_path / "no-such-fio")},
     )
     assert result.code == 1
-    assert "fio was not found" in result.stderr and "apt-get install fio" in result.stderr
+    assert "fio was not found" in result.stderr
+    assert "apt-get install fio" in result.stderr
     assert not any(p.name.startswith("ssdlab-") for p in tmp_path.iterdir())
 
 
@@ -176,7 +189,8 @@ def test_too_old_fio_is_a_clear_error(tmp_path: Path) -> None:
         "quick", str(tmp_path), *FAST, "--db", str(tmp_path / "db"), env={"SSDLAB_FIO": str(old)}
     )
     assert result.code == 1
-    assert "fio-2.2.10" in result.stderr and "3.16 or newer" in result.stderr
+    assert "fio-2.2.10" in result.stderr
+    assert "3.16 or newer" in result.stderr
 
 
 def test_fio_failure_shows_its_stderr(tmp_path: Path) -> None:
@@ -206,7 +220,8 @@ def test_a_newer_store_is_refused(tmp_path: Path) -> None:
         conn.execute("PRAGMA user_version = 99")
     result = run_ssdlab("runs", "--db", str(db))
     assert result.code == 1
-    assert "schema version 99" in result.stderr and "upgrade ssdlab" in result.stderr
+    assert "schema version 99" in result.stderr
+    assert "upgrade ssdlab" in result.stderr
 
 
 def test_plan_prints_job_files_that_fio_accepts(tmp_path: Path) -> None:
@@ -216,4 +231,5 @@ def test_plan_prints_job_files_that_fio_accepts(tmp_path: Path) -> None:
     assert "[seq128k-q32t1-read]" in result.stdout
     assert list(tmp_path.iterdir()) == []  # plan runs nothing and creates nothing
     as_json = json.loads(run_ssdlab("plan", "quick", str(tmp_path), "--json").stdout)
-    assert as_json["format"] == "ssdlab-plan" and len(as_json["jobs"]) == 73
+    assert as_json["format"] == "ssdlab-plan"
+    assert len(as_json["jobs"]) == 73

@@ -23,7 +23,8 @@ def test_quick_is_a_profile_with_its_own_command() -> None:
     assert record.run_kind == "quick"
     parts = record.parts()
     assert parts.analyse is None  # best of the measured passes, read from them by its report
-    assert parts.check_round is None and parts.read_facts is None
+    assert parts.check_round is None
+    assert parts.read_facts is None
     parser = build_parser()
     with pytest.raises(SystemExit):
         parser.parse_args(["run", "quick", "/tmp"])  # one way to run it: ssdlab quick
@@ -33,16 +34,21 @@ def test_quick_is_a_profile_with_its_own_command() -> None:
 def test_profile_is_complete(name: str) -> None:
     record = profile_record(name)
     spec = record.spec
-    assert record.name == spec.name == name and spec.version >= 1
+    assert record.name == spec.name == name
+    assert spec.version >= 1
     assert record.run_kind == "profile"
-    assert spec.summary and spec.description and spec.examples
+    assert spec.summary
+    assert spec.description
+    assert spec.examples
     assert all(example.startswith("ssdlab ") for example in spec.examples)
     flags = [option.flag for option in spec.options]
     assert len(flags) == len(set(flags))
     assert not {"--size", "--buffered", "--json", "--db", "--keep"} & set(flags)
     assert all(option.help for option in spec.options)
     parts = record.parts()
-    assert callable(parts.plan) and callable(parts.analyse) and callable(parts.build_document)
+    assert callable(parts.plan)
+    assert callable(parts.analyse)
+    assert callable(parts.build_document)
     assert (parts.check_round is not None) == name.startswith("pts-")
 
 
@@ -50,7 +56,8 @@ def test_profile_is_complete(name: str) -> None:
 def test_every_option_reaches_the_command_line(name: str) -> None:
     parser = build_parser()
     args = parser.parse_args(["run", name, "/tmp"])
-    assert isinstance(args, argparse.Namespace) and args.profile == name
+    assert isinstance(args, argparse.Namespace)
+    assert args.profile == name
     for option in profile_record(name).spec.options:
         assert hasattr(args, option.name)
         assert getattr(args, option.name) in (None, False)  # the table's default applies later

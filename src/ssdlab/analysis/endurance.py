@@ -106,7 +106,8 @@ def wear_rise(samples: Sequence[HealthSample]) -> tuple[float | None, str | None
         return None, "the drive reports no wear indicator"
     first = known[0].wear_used_pct.value
     last = known[-1].wear_used_pct.value
-    assert first is not None and last is not None
+    assert first is not None
+    assert last is not None
     return last - first, None
 
 

@@ -39,7 +39,8 @@ def test_field_report_16299_aligned_against_1802_misaligned() -> None:
     (row,) = verdict.rows
     assert (row.block_size_bytes, row.aligned_iops, row.misaligned_iops) == (4096, 16_299, 1_802)
     assert (row.aligned_offset_bytes, row.misaligned_offset_bytes) == (4096, 512)
-    assert row.ratio == pytest.approx(16_299 / 1_802) and row.reason is None
+    assert row.ratio == pytest.approx(16_299 / 1_802)
+    assert row.reason is None
     assert verdict.misaligned_ratio == pytest.approx(9.045, abs=1e-3)
     assert verdict.misaligned_block_size_bytes == 4096
     assert verdict.works_in_4k_units is True
@@ -48,7 +49,8 @@ def test_field_report_16299_aligned_against_1802_misaligned() -> None:
         "this drive works in 4 KiB units; keep writes 4 KiB-aligned"
     )
     assert "The partition starts at 1 MiB: aligned" in verdict.sentences
-    assert verdict.partition_aligned_4k and verdict.partition_aligned_1m
+    assert verdict.partition_aligned_4k
+    assert verdict.partition_aligned_1m
     assert verdict.use_physical_sector is False
     assert verdict.sentences[-1] == (
         "The drive reports 512-byte logical and physical sectors, but it measures like a 4 KiB "
@@ -77,7 +79,8 @@ def test_sub_4k_writes_on_a_4k_drive() -> None:
         "multiples of 4 KiB"
     )
     assert verdict.rows[-1].ratio == pytest.approx(8.0)
-    assert verdict.partition_aligned_4k is None and verdict.use_physical_sector is None
+    assert verdict.partition_aligned_4k is None
+    assert verdict.use_physical_sector is None
     assert len(verdict.sentences) == 2
 
 
@@ -101,7 +104,8 @@ def test_penalty_threshold_is_a_parameter() -> None:
     results = matrix({4 * KiB: (13_000, 10_000)})  # 1.3×
     assert alignment_verdict(results, **NO_DEVICE).works_in_4k_units is False
     verdict = alignment_verdict(results, **NO_DEVICE, min_penalty_ratio=1.2)
-    assert verdict.works_in_4k_units is True and verdict.min_penalty_ratio == 1.2
+    assert verdict.works_in_4k_units is True
+    assert verdict.min_penalty_ratio == 1.2
     with pytest.raises(ValueError, match="min_penalty_ratio"):
         alignment_verdict(results, **NO_DEVICE, min_penalty_ratio=1.0)
 
@@ -131,9 +135,12 @@ def test_missing_sides_are_unknown_not_zero() -> None:
         **NO_DEVICE,
     )
     small, four, eight = verdict.rows
-    assert small.ratio is None and small.reason == "not measured at misaligned offsets"
-    assert four.ratio is None and four.reason == "no write completed at misaligned offsets"
-    assert eight.ratio is None and eight.reason == "not measured at 4 KiB-aligned offsets"
+    assert small.ratio is None
+    assert small.reason == "not measured at misaligned offsets"
+    assert four.ratio is None
+    assert four.reason == "no write completed at misaligned offsets"
+    assert eight.ratio is None
+    assert eight.reason == "not measured at 4 KiB-aligned offsets"
     assert verdict.misaligned_ratio is None
     assert verdict.sub_4k_ratio == pytest.approx(5.0)  # 4 KiB aligned against 512 B aligned
     assert verdict.works_in_4k_units is True
@@ -141,8 +148,10 @@ def test_missing_sides_are_unknown_not_zero() -> None:
 
 def test_nothing_measured_is_unknown() -> None:
     verdict = alignment_verdict([], **NO_DEVICE)
-    assert verdict.rows == () and verdict.sentences == ()
-    assert verdict.works_in_4k_units is None and verdict.misaligned_ratio is None
+    assert verdict.rows == ()
+    assert verdict.sentences == ()
+    assert verdict.works_in_4k_units is None
+    assert verdict.misaligned_ratio is None
 
 
 def test_misalignment_falls_back_to_the_smallest_block_of_at_least_4k() -> None:
@@ -251,7 +260,8 @@ def test_nvme_namespace_offers_a_better_format() -> None:
         "The namespace uses 512-byte LBAs (relative performance: good) but offers 4096-byte LBAs "
         "(relative performance: better); reformatting (destroys data) could help"
     )
-    assert verdict.lba_formats == tuple(formats) and verdict.lba_format_in_use == 0
+    assert verdict.lba_formats == tuple(formats)
+    assert verdict.lba_format_in_use == 0
 
 
 def test_nvme_formats_without_a_better_one() -> None:
@@ -271,7 +281,8 @@ def test_nvme_formats_without_a_better_one() -> None:
         "The namespace's LBA format in use (#7) is not among those it lists; cannot tell "
         "whether a better one is offered"
     ]
-    assert nvme([], None) == [] and nvme([LBAF_512_GOOD], None) == []
+    assert nvme([], None) == []
+    assert nvme([LBAF_512_GOOD], None) == []
 
 
 def test_nvme_prefers_4k_among_equally_ranked_formats() -> None:

@@ -100,7 +100,8 @@ def test_two_levels_cliff_within_two_intervals(seed: int, cv: float, interval_s:
     assert verdict.reason is None
     assert verdict.cliff_bytes is not None
     assert verdict.cliff_bytes == pytest.approx(20.3 * GB, abs=2 * interval_s * 2000 * MB)
-    assert verdict.cliff_segment == 1 and len(verdict.segments) == 2
+    assert verdict.cliff_segment == 1
+    assert len(verdict.segments) == 2
     fast, slow = verdict.segments
     assert verdict.in_cache_bw_bytes_per_s == pytest.approx(
         2000 * MB, rel=median_tolerance(cv, fast.points)
@@ -171,7 +172,8 @@ def test_segment_numbers_match_numpy() -> None:
         )
     first, second = verdict.segments
     assert (first.start_index, first.start_bytes, second.end_index) == (0, 0.0, len(series))
-    assert first.end_index == second.start_index and first.end_bytes == second.start_bytes
+    assert first.end_index == second.start_index
+    assert first.end_bytes == second.start_bytes
     assert verdict.sustained_bw_bytes_per_s == pytest.approx(bw[second.start_index :].mean())
     assert verdict.criteria.noise_bw_bytes_per_s == pytest.approx(
         1.4826 * np.median(np.abs(np.diff(bw))) / math.sqrt(2)
@@ -196,7 +198,8 @@ def test_no_false_cliff_on_flat_noisy_data(
     verdict = detect_cache_cliff(series_of(bw, 0.5))
     assert verdict.cliff_bytes is None
     assert len(verdict.segments) == 1
-    assert verdict.in_cache_bw_bytes_per_s is None and verdict.post_cache_bw_bytes_per_s is None
+    assert verdict.in_cache_bw_bytes_per_s is None
+    assert verdict.post_cache_bw_bytes_per_s is None
     assert verdict.reason is not None
     assert verdict.reason.startswith("no sustained drop of ≥ 30 % found")
 
@@ -234,10 +237,13 @@ def test_scaling_by_any_factor(k: float, seed: int) -> None:
 def test_too_short_series_has_no_cliff_and_says_why(n: int) -> None:
     bw = np.r_[np.full(n // 2, 2000 * MB), np.full(n - n // 2, 500 * MB)]
     verdict = detect_cache_cliff(series_of(bw))
-    assert verdict.cliff_bytes is None and verdict.in_cache_bw_bytes_per_s is None
-    assert verdict.reason is not None and verdict.reason.startswith("series too short")
+    assert verdict.cliff_bytes is None
+    assert verdict.in_cache_bw_bytes_per_s is None
+    assert verdict.reason is not None
+    assert verdict.reason.startswith("series too short")
     assert "needs at least 10" in verdict.reason
-    assert verdict.criteria.noise_bw_bytes_per_s is None and verdict.criteria.penalty is None
+    assert verdict.criteria.noise_bw_bytes_per_s is None
+    assert verdict.criteria.penalty is None
     # what it had and what it needed, as numbers a report can put in words
     written = float(bw.sum()) if n else 0.0  # one-second intervals: bytes = B/s
     assert verdict.short == ShortSeries(n, 10, pytest.approx(written), None)
@@ -245,17 +251,21 @@ def test_too_short_series_has_no_cliff_and_says_why(n: int) -> None:
 
 def test_a_long_enough_series_is_not_short() -> None:
     verdict = detect_cache_cliff(series_of(np.full(10, 900 * MB)))
-    assert verdict.short is None and verdict.cliff_bytes is None
-    assert verdict.reason is not None and "larger than the write" in verdict.reason
+    assert verdict.short is None
+    assert verdict.cliff_bytes is None
+    assert verdict.reason is not None
+    assert "larger than the write" in verdict.reason
 
 
 def test_too_few_bytes_for_the_minimum_segment() -> None:
     bw = np.r_[np.full(50, 2000 * MB), np.full(50, 500 * MB)]
     verdict = detect_cache_cliff(series_of(bw), min_segment_bytes=100 * GB)
     assert verdict.cliff_bytes is None
-    assert verdict.reason is not None and "125 GB written" in verdict.reason
+    assert verdict.reason is not None
+    assert "125 GB written" in verdict.reason
     assert "200 GB" in verdict.reason
-    assert verdict.short is not None and verdict.short.points == 100
+    assert verdict.short is not None
+    assert verdict.short.points == 100
     assert verdict.short.bytes_needed == 200 * GB
 
 
@@ -279,7 +289,8 @@ def test_minimum_segment_bytes_ignores_a_longer_dip() -> None:
     series = series_of(bw)
     assert detect_cache_cliff(series).cliff_bytes == 200 * GB
     verdict = detect_cache_cliff(series, min_segment_bytes=10 * GB)
-    assert verdict.cliff_bytes is None and len(verdict.segments) == 1
+    assert verdict.cliff_bytes is None
+    assert len(verdict.segments) == 1
     assert verdict.criteria.min_segment_bytes == 10 * GB
 
 
@@ -295,7 +306,8 @@ def test_a_temporary_slowdown_in_the_middle_is_found() -> None:
     )
     verdict = detect_cache_cliff(series)
     assert boundaries(verdict) == pytest.approx([40 * GB, 50 * GB], abs=2 * 2000 * MB)
-    assert verdict.segments[2].change_pct is not None and verdict.segments[2].change_pct > 200
+    assert verdict.segments[2].change_pct is not None
+    assert verdict.segments[2].change_pct > 200
 
 
 def test_ramp_up_at_the_start_is_not_the_cache() -> None:
@@ -342,14 +354,17 @@ def test_a_cliff_with_a_short_ramp_is_still_a_cliff(seed: int) -> None:
 def test_only_a_rise_is_no_cliff() -> None:
     bw = np.r_[np.full(50, 500 * MB), np.full(50, 2000 * MB)]
     verdict = detect_cache_cliff(series_of(bw))
-    assert verdict.cliff_bytes is None and len(verdict.segments) == 2
-    assert verdict.reason is not None and "only rose (500 MB/s → 2,000 MB/s)" in verdict.reason
+    assert verdict.cliff_bytes is None
+    assert len(verdict.segments) == 2
+    assert verdict.reason is not None
+    assert "only rose (500 MB/s → 2,000 MB/s)" in verdict.reason
 
 
 def test_a_stalled_write_says_so() -> None:
     verdict = detect_cache_cliff([(0.0, 0.0)] * 20)
     assert verdict.cliff_bytes is None
-    assert verdict.reason is not None and "made no progress" in verdict.reason
+    assert verdict.reason is not None
+    assert "made no progress" in verdict.reason
 
 
 def test_drop_threshold_is_a_parameter() -> None:
@@ -387,7 +402,7 @@ def test_impossible_series_are_refused(series: Series, message: str) -> None:
     ],
 )
 def test_nonsensical_criteria_are_refused(kwargs: dict[str, float]) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):  # the message names the criterion
         detect_cache_cliff([(1.0, 1.0)], **kwargs)  # type: ignore[arg-type]
 
 
@@ -404,20 +419,23 @@ def test_recovery_fraction_of_a_refilled_cache() -> None:
     probe = two_level(25, 30)  # 50 GB came back
     recovery = recovery_fraction(before, probe)
     assert recovery.fraction == pytest.approx(0.25)
-    assert recovery.recovered_bytes == 50 * GB and recovery.reason is None
+    assert recovery.recovered_bytes == 50 * GB
+    assert recovery.reason is None
     assert recovery.notes == ()
 
 
 def test_recovery_with_a_different_fast_speed_is_noted() -> None:
     recovery = recovery_fraction(two_level(100, 100), two_level(25, 30, fast=1000 * MB))
     assert recovery.fraction == pytest.approx(0.125)
-    assert recovery.notes and "different cache" in recovery.notes[0]
+    assert recovery.notes
+    assert "different cache" in recovery.notes[0]
 
 
 def test_no_recovery_is_zero_not_unknown() -> None:
     probe = detect_cache_cliff(series_of(np.full(30, 510 * MB)))
     recovery = recovery_fraction(two_level(100, 100), probe)
-    assert recovery.fraction == 0.0 and recovery.recovered_bytes == 0.0
+    assert recovery.fraction == 0.0
+    assert recovery.recovered_bytes == 0.0
     assert recovery.reason is None
 
 
@@ -426,21 +444,25 @@ def test_probe_that_never_left_the_cache_gives_a_lower_bound() -> None:
     recovery = recovery_fraction(two_level(100, 100), probe)
     assert recovery.fraction is None
     assert recovery.at_least_fraction == pytest.approx(30 * 1990 / (200 * 1000))
-    assert recovery.reason is not None and "at least 30 %" in recovery.reason
+    assert recovery.reason is not None
+    assert "at least 30 %" in recovery.reason
 
 
 def test_recovery_needs_a_first_cliff() -> None:
     flat = detect_cache_cliff(series_of(np.full(30, 1000 * MB)))
     recovery = recovery_fraction(flat, two_level(20, 20))
     assert recovery.fraction is None
-    assert recovery.reason is not None and "no cache cliff" in recovery.reason
+    assert recovery.reason is not None
+    assert "no cache cliff" in recovery.reason
 
 
 def test_probe_at_an_unrelated_speed_is_unknown() -> None:
     probe = detect_cache_cliff(series_of(np.full(30, 1100 * MB)))
     recovery = recovery_fraction(two_level(100, 100), probe)
-    assert recovery.fraction is None and recovery.at_least_fraction is None
-    assert recovery.reason is not None and "cannot tell" in recovery.reason
+    assert recovery.fraction is None
+    assert recovery.at_least_fraction is None
+    assert recovery.reason is not None
+    assert "cannot tell" in recovery.reason
 
 
 # --- the building blocks against independent oracles ----------------------------------------

@@ -33,13 +33,15 @@ def latency(key: str, *values_us: float) -> MetricSamples:
 def test_welch_matches_the_textbook_example() -> None:
     # R: t.test(c(1,2,3,4,5), c(2,4,6,8,10)) -> t = -1.8974, df = 5.8824, p-value = 0.1075
     p = welch_p_value([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
-    assert p is not None and math.isclose(p, 0.1075, abs_tol=5e-4)
+    assert p is not None
+    assert math.isclose(p, 0.1075, abs_tol=5e-4)
 
 
 def test_nearly_identical_passes_give_a_p_value_not_an_error() -> None:
     # found by hypothesis: scipy warns of catastrophic cancellation here
     p = welch_p_value([1.0, 1.0000000000000002], [2.0, 2.0000000000000004])
-    assert p is not None and 0 <= p <= 1
+    assert p is not None
+    assert 0 <= p <= 1
 
 
 def test_welch_needs_two_values_a_side() -> None:
@@ -54,8 +56,10 @@ def test_a_clear_fall_in_throughput_is_worse() -> None:
         mbps("rnd4k-q1t1-read", 50.2, 50.0, 49.9, 50.1, 50.3),
     )
     assert change.verdict is Verdict.WORSE
-    assert change.ratio is not None and math.isclose(change.ratio, 50.1 / 60.1, rel_tol=1e-9)
-    assert change.p_value is not None and change.p_value < 1e-6
+    assert change.ratio is not None
+    assert math.isclose(change.ratio, 50.1 / 60.1, rel_tol=1e-9)
+    assert change.p_value is not None
+    assert change.p_value < 1e-6
     assert change.marker == "-"
 
 
@@ -67,14 +71,17 @@ def test_lower_latency_is_better() -> None:
 def test_a_large_change_the_passes_do_not_support_is_not_significant() -> None:
     # 20 % lower on average, but the passes are all over the place
     change = compare_metric(mbps("k", 100, 40, 160, 100), mbps("k", 80, 20, 150, 70))
-    assert change.change_pct is not None and change.change_pct < -5
-    assert change.p_value is not None and change.p_value > 0.05
+    assert change.change_pct is not None
+    assert change.change_pct < -5
+    assert change.p_value is not None
+    assert change.p_value > 0.05
     assert change.verdict is Verdict.NOT_SIGNIFICANT
 
 
 def test_a_significant_change_below_the_threshold_is_not_flagged() -> None:
     change = compare_metric(mbps("k", 100.0, 100.1, 99.9), mbps("k", 102.0, 102.1, 101.9))
-    assert change.p_value is not None and change.p_value < 0.001
+    assert change.p_value is not None
+    assert change.p_value < 0.001
     assert change.verdict is Verdict.NOT_SIGNIFICANT
     flagged = compare_metric(
         mbps("k", 100.0, 100.1, 99.9), mbps("k", 102.0, 102.1, 101.9), threshold_pct=1.0
@@ -85,7 +92,8 @@ def test_a_significant_change_below_the_threshold_is_not_flagged() -> None:
 def test_one_pass_a_side_is_untested_with_its_ratio() -> None:
     change = compare_metric(mbps("k", 100), mbps("k", 50))
     assert change.verdict is Verdict.UNTESTED
-    assert change.ratio == 0.5 and change.p_value is None
+    assert change.ratio == 0.5
+    assert change.p_value is None
 
 
 def test_metrics_in_one_run_only_are_missing() -> None:
@@ -106,7 +114,8 @@ def test_verdict_follows_direction(values: list[float], factor: float) -> None:
     base = MetricSamples("k", "k", "bytes_per_s", True, tuple(values))
     other = MetricSamples("k", "k", "bytes_per_s", True, tuple(v * factor for v in values))
     change = compare_metric(base, other)
-    assert change.ratio is not None and math.isclose(change.ratio, factor, rel_tol=1e-9)
+    assert change.ratio is not None
+    assert math.isclose(change.ratio, factor, rel_tol=1e-9)
     if change.verdict is Verdict.BETTER:
         assert factor > 1
     if change.verdict is Verdict.WORSE:
@@ -149,21 +158,26 @@ def test_a_best_only_side_is_compared_best_with_best() -> None:
     (change,) = comparison.changes
     assert change.basis == "best"
     assert change.ratio == pytest.approx(480 / 500)
-    assert change.other is not None and change.other.values == (480e6,)
+    assert change.other is not None
+    assert change.other.values == (480e6,)
 
 
 def test_best_of_latency_is_the_lowest() -> None:
     imported = replace(latency("k-lat", 100), summary="best")
     quick = latency("k-lat", 90, 80, 120)
     (change,) = compare_runs(1, [imported], 2, [quick]).changes
-    assert change.ratio == pytest.approx(0.8) and change.basis == "best"
+    assert change.ratio == pytest.approx(0.8)
+    assert change.basis == "best"
     assert change.verdict is Verdict.UNTESTED
 
 
 def test_a_mean_only_side_is_compared_mean_with_mean() -> None:
     a, b = like_for_like(replace(mbps("k", 100), summary="mean"), mbps("k", 80, 120, 130))
-    assert a is not None and b is not None
-    assert len(b.values) == 1 and b.values[0] == pytest.approx(110e6) and b.summary == "mean"
+    assert a is not None
+    assert b is not None
+    assert len(b.values) == 1
+    assert b.values[0] == pytest.approx(110e6)
+    assert b.summary == "mean"
 
 
 def test_full_runs_are_left_alone() -> None:
@@ -176,7 +190,8 @@ def test_full_runs_are_left_alone() -> None:
 def test_a_ten_fold_change_with_one_pass_a_side_is_untested_not_cannot_tell() -> None:
     change = compare_metric(mbps("k", 100), mbps("k", 980))
     assert change.verdict is Verdict.UNTESTED
-    assert change.ratio == pytest.approx(9.8) and change.p_value is None
+    assert change.ratio == pytest.approx(9.8)
+    assert change.p_value is None
 
 
 def test_within_the_threshold_one_pass_a_side_is_not_significant() -> None:

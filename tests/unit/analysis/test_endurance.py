@@ -38,8 +38,10 @@ def test_iterations_in_order_with_wall_times_and_slow_ones_flagged() -> None:
     assert [i.index for i in found] == [1, 2, 3]
     assert (found[0].started_at_s, found[0].ended_at_s) == (100.0, 111.0)
     assert found[2].started_at_s is None  # no capture time known: None, not 0
-    assert found[2].outlier is not None and "2.5" in found[2].outlier
-    assert found[0].outlier is None and found[1].outlier is None
+    assert found[2].outlier is not None
+    assert "2.5" in found[2].outlier
+    assert found[0].outlier is None
+    assert found[1].outlier is None
 
 
 def test_a_time_bound_iteration_that_wrote_slowly_is_flagged() -> None:
@@ -51,10 +53,13 @@ def test_stop_conditions_first_reached_stops() -> None:
     its = [_it(1, 60.0, 5 * 10**9), _it(2, 60.0, 5 * 10**9)]
     assert not decide_stop({"for_time": 121.0}, its, []).stop
     decision = decide_stop({"for_time": 120.0, "until_written": 10**12}, its, [])
-    assert decision.stop and decision.reason is not None and "--for" in decision.reason
+    assert decision.stop
+    assert decision.reason is not None
+    assert "--for" in decision.reason
     assert [p.fraction for p in decision.progress] == [1.0, 0.01]
     written = decide_stop({"until_written": 10**10}, its, [])
-    assert written.stop and "10 GB" in (written.reason or "")
+    assert written.stop
+    assert "10 GB" in (written.reason or "")
     assert not decide_stop({}, its, []).stop  # no condition: runs until stopped
 
 
@@ -64,7 +69,9 @@ def test_wear_stop_counts_from_the_runs_first_sample() -> None:
     assert not decide_stop({"until_wear": 3.5}, [], samples).stop
     unknown = decide_stop({"until_wear": 1.0}, [], [make_sample(0)])
     (progress,) = unknown.progress
-    assert not unknown.stop and progress.done is None and "no wear" in (progress.reason or "")
+    assert not unknown.stop
+    assert progress.done is None
+    assert "no wear" in (progress.reason or "")
 
 
 def _hot(sample: HealthSample, **values: float) -> HealthSample:
@@ -114,16 +121,20 @@ def test_status_projects_life_from_replayed_samples(tmp_path: Path) -> None:
     settings = {"last_hours": 2.0, "health_replay": "log.txt", "until_wear": 5.0}
     status = endurance_status(settings, its, samples)
     series = status.series
-    assert series is not None and series.overall is not None
+    assert series is not None
+    assert series.overall is not None
     assert series.overall.waf.waf == pytest.approx(3.0, rel=1e-6)
-    assert series.recent is not None and series.recent.end_s - series.recent.start_s == 7200
+    assert series.recent is not None
+    assert series.recent.end_s - series.recent.start_s == 7200
     assert series.wear_fit.pct_per_day == pytest.approx(24.0)  # 1 point an hour
     # from 10 % at 24 %/day: 90 / 24 days; the drive's host counter: 100 GB an hour
     assert series.projection.days_to_eol == pytest.approx(90 / 24)
     assert status.drive_host_written_bytes == pytest.approx(5 * 100e9)
     assert status.drive_nand_written_bytes == pytest.approx(3 * 5 * 100e9, rel=1e-6)
-    assert status.stop.stop and "wear rose by 5" in (status.stop.reason or "")
-    assert status.replayed_from == "log.txt" and any("REPLAYED" in n for n in status.notes)
+    assert status.stop.stop
+    assert "wear rose by 5" in (status.stop.reason or "")
+    assert status.replayed_from == "log.txt"
+    assert any("REPLAYED" in n for n in status.notes)
     assert [(s.from_value, s.to_value) for s in status.wear_steps] == [
         (5.0 + i, 6.0 + i) for i in range(5)
     ]
@@ -134,6 +145,7 @@ def test_status_projects_life_from_replayed_samples(tmp_path: Path) -> None:
 
 def test_status_without_health_says_so() -> None:
     status = endurance_status({}, [_it(1, 10.0, 10**9)], [])
-    assert status.series is None and status.drive_nand_written_bytes is None
+    assert status.series is None
+    assert status.drive_nand_written_bytes is None
     assert status.mean_write_bytes_per_s == 10**8
     assert "no health samples" in status.notes[0]

@@ -47,7 +47,8 @@ SWEEP = [T1Q1, T1Q4, T1Q16, T1Q32, T4Q32, T8Q32, T2Q32]
 def test_knee_without_a_bound_is_the_most_iops_per_latency() -> None:
     # IOPS / p99 µs: 100, 345, 1077, 1222, 433, 175, 500
     verdict = select_knee(SWEEP)
-    assert verdict.method == "max IOPS/latency" and verdict.reason is None
+    assert verdict.method == "max IOPS/latency"
+    assert verdict.reason is None
     assert verdict.knee == T1Q32
     assert verdict.front == (T1Q1, T1Q4, T1Q16, T1Q32, T4Q32, T8Q32)
     assert verdict.peak == T8Q32
@@ -56,7 +57,8 @@ def test_knee_without_a_bound_is_the_most_iops_per_latency() -> None:
     assert verdict.next_on_front == T4Q32
     assert verdict.next_iops_gain_pct == pytest.approx(100 * (260 - 220) / 220)
     assert verdict.next_latency_increase_pct == pytest.approx(100 * (600 - 180) / 180)
-    assert verdict.cells == tuple(SWEEP) and verdict.excluded == ()
+    assert verdict.cells == tuple(SWEEP)
+    assert verdict.excluded == ()
 
 
 @pytest.mark.parametrize(
@@ -72,7 +74,8 @@ def test_most_iops_within_the_bound(bound_us: float, want: SweepCell) -> None:
 
 def test_no_cell_within_the_bound_says_which_comes_closest() -> None:
     verdict = select_knee(SWEEP, max_latency_ns=50 * US)
-    assert verdict.knee is None and verdict.knee_iops_of_peak_pct is None
+    assert verdict.knee is None
+    assert verdict.knee_iops_of_peak_pct is None
     assert verdict.reason == "no cell has p99 latency ≤ 50.0 µs; the lowest is 100.0 µs at T1 Q1"
     assert verdict.peak == T8Q32
 
@@ -80,7 +83,8 @@ def test_no_cell_within_the_bound_says_which_comes_closest() -> None:
 def test_last_cell_on_the_front_has_nothing_beyond() -> None:
     verdict = select_knee(SWEEP, max_latency_ns=1e9)
     assert verdict.knee == T8Q32
-    assert verdict.next_on_front is None and verdict.next_iops_gain_pct is None
+    assert verdict.next_on_front is None
+    assert verdict.next_iops_gain_pct is None
 
 
 def test_latency_metric_changes_the_answer() -> None:
@@ -118,7 +122,8 @@ def test_cells_without_the_latency_or_without_io_are_excluded() -> None:
 def test_nothing_usable() -> None:
     assert select_knee([]).reason == "the sweep has no cells"
     verdict = select_knee([cell(1, 1, 10_000, None)])
-    assert verdict.knee is None and verdict.peak is None
+    assert verdict.knee is None
+    assert verdict.peak is None
     assert verdict.reason == "no cell has both IOPS and a p99 latency to choose by"
 
 
@@ -138,7 +143,8 @@ def test_littles_law_device_knee_is_where_it_saturates() -> None:
     assert (verdict.knee.numjobs, verdict.knee.iodepth) == (1, 32)
     assert verdict.knee.iops == pytest.approx(400_000)
     bounded = select_knee(cells, latency_metric="mean", max_latency_ns=200 * US)
-    assert bounded.knee is not None and bounded.knee.iops == pytest.approx(500_000)
+    assert bounded.knee is not None
+    assert bounded.knee.iops == pytest.approx(500_000)
     assert bounded.knee.outstanding == 64  # the fewest outstanding I/Os at the top IOPS
 
 
@@ -159,8 +165,10 @@ def test_invalid_requests_are_refused() -> None:
 
 
 def test_cell_helpers() -> None:
-    assert T4Q32.outstanding == 128 and T4Q32.label == "T4 Q32"
-    assert T4Q32.latency_ns("p99") == 600 * US and T4Q32.latency_ns("max") is None
+    assert T4Q32.outstanding == 128
+    assert T4Q32.label == "T4 Q32"
+    assert T4Q32.latency_ns("p99") == 600 * US
+    assert T4Q32.latency_ns("max") is None
 
 
 # --- properties -------------------------------------------------------------------------------
@@ -240,7 +248,8 @@ def test_front_matches_numpy_brute_force(cells: list[SweepCell]) -> None:
 def test_knee_has_the_greatest_power_and_obeys_the_rule(cells: list[SweepCell]) -> None:
     verdict = select_knee(cells)
     knee = verdict.knee
-    assert knee is not None and knee.lat_p99_ns is not None
+    assert knee is not None
+    assert knee.lat_p99_ns is not None
     power = np.array([c.iops / c.lat_p99_ns for c in cells if c.lat_p99_ns])
     assert knee.iops / knee.lat_p99_ns == pytest.approx(power.max(), rel=1e-12)
     assert knee in verdict.front
@@ -263,6 +272,7 @@ def test_knee_does_not_depend_on_units(
         for c in cells
     ]
     knee, scaled_knee = select_knee(cells).knee, select_knee(scaled).knee
-    assert knee is not None and scaled_knee is not None
+    assert knee is not None
+    assert scaled_knee is not None
     assert scaled_knee.iops == pytest.approx(knee.iops * iops_scale)
     assert scaled_knee.lat_p99_ns == pytest.approx((knee.lat_p99_ns or 0) * latency_scale)

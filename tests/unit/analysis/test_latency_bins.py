@@ -20,7 +20,7 @@ def test_merge_is_bucketwise_and_percentiles_follow_the_running_count() -> None:
 
 def test_empty_and_bad_input() -> None:
     assert percentile_ns({}, 99) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="a percentile is in"):
         percentile_ns({1: 1}, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot be negative"):
         merge_bins([{1: -1}])

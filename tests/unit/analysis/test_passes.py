@@ -39,8 +39,10 @@ def test_best_pass_is_max_throughput_and_min_latency_warmup_excluded() -> None:
 
 def test_one_pass_has_unknown_spread_not_zero() -> None:
     (summary,) = summarize_tests([step(1e6, 1.0, None, 1)])
-    assert summary.stdev_bw_bytes_per_s is None and summary.cv_pct is None
-    assert summary.best_lat_mean_ns is None and summary.mean_lat_mean_ns is None
+    assert summary.stdev_bw_bytes_per_s is None
+    assert summary.cv_pct is None
+    assert summary.best_lat_mean_ns is None
+    assert summary.mean_lat_mean_ns is None
 
 
 @given(st.lists(st.floats(min_value=1.0, max_value=1e10), min_size=2, max_size=20))
@@ -56,10 +58,12 @@ def test_mix_is_a_total_and_latency_is_io_weighted() -> None:
     result = parse_fio_json((FIO / "randrw-70-30.json").read_text())
     metrics = pass_metrics(result)
     read, write = result.jobs[0].read, result.jobs[0].write
-    assert read is not None and write is not None
+    assert read is not None
+    assert write is not None
     assert metrics.bw_bytes_per_s == read.bw_bytes_per_s + write.bw_bytes_per_s
     assert metrics.iops == pytest.approx(read.iops + write.iops)
-    assert read.lat_mean_ns is not None and write.lat_mean_ns is not None
+    assert read.lat_mean_ns is not None
+    assert write.lat_mean_ns is not None
     expected = (read.lat_mean_ns * read.total_ios + write.lat_mean_ns * write.total_ios) / (
         read.total_ios + write.total_ios
     )
@@ -67,22 +71,25 @@ def test_mix_is_a_total_and_latency_is_io_weighted() -> None:
 
 
 def test_no_io_at_all_is_an_error() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no I/O"):
         pass_metrics(FioResult("fio-3.33", 0, (FioJobResult("x", 0, None, None),)))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no jobs"):
         pass_metrics(FioResult("fio-3.33", 0, ()))
 
 
 def test_read_only_result_keeps_its_direction() -> None:
     d = DirectionMetrics(1, 1, 1.0, 1.0, 1.0, None, None, None, None, None)
     metrics = pass_metrics(FioResult(None, None, (FioJobResult("x", 0, d, None),)))
-    assert metrics.read == d and metrics.write is None and metrics.lat_mean_ns is None
+    assert metrics.read == d
+    assert metrics.write is None
+    assert metrics.lat_mean_ns is None
 
 
 def test_passes_that_vary_more_than_the_limit_are_flagged_noisy() -> None:
     varied = [step(bw, 100.0, None, i) for i, bw in enumerate((100e6, 300e6, 150e6), start=1)]
     (summary,) = summarize_tests(varied)
-    assert summary.cv_pct is not None and summary.cv_pct > 10
+    assert summary.cv_pct is not None
+    assert summary.cv_pct > 10
     assert summary.noisy is True
     assert summary.noisy_cv_limit_pct == 10.0
     steady = [step(bw, 100.0, None, i) for i, bw in enumerate((100e6, 101e6, 99e6), start=1)]

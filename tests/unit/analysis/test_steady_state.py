@@ -30,10 +30,15 @@ def test_flat_window_passes_with_zero_excursions() -> None:
     check = window_of([100.0] * 5)
     assert check.rounds == (1, 5)
     assert check.average == 100.0
-    assert check.data_excursion == 0.0 and check.slope == 0.0 and check.slope_excursion == 0.0
+    assert check.data_excursion == 0.0
+    assert check.slope == 0.0
+    assert check.slope_excursion == 0.0
     assert check.intercept == 100.0
-    assert check.allowed_data_excursion == 20.0 and check.allowed_slope_excursion == 10.0
-    assert check.passes_range and check.passes_slope and check.passes
+    assert check.allowed_data_excursion == 20.0
+    assert check.allowed_slope_excursion == 10.0
+    assert check.passes_range
+    assert check.passes_slope
+    assert check.passes
 
 
 def test_data_excursion_of_exactly_20_pct_passes() -> None:
@@ -41,10 +46,15 @@ def test_data_excursion_of_exactly_20_pct_passes() -> None:
     # Σ(x − x̄)·y = −2·90 − 1·110 + 0 + 1·100 + 2·100 = 10 → m = 1, slope excursion 4·1 = 4 ≤ 10.
     check = window_of([90.0, 110.0, 100.0, 100.0, 100.0])
     assert check.average == 100.0
-    assert check.data_excursion == 20.0 and check.allowed_data_excursion == 20.0
+    assert check.data_excursion == 20.0
+    assert check.allowed_data_excursion == 20.0
     assert check.data_excursion_pct == 20.0
-    assert check.slope == 1.0 and check.intercept == 97.0 and check.slope_excursion == 4.0
-    assert check.passes_range and check.passes_slope and check.passes
+    assert check.slope == 1.0
+    assert check.intercept == 97.0
+    assert check.slope_excursion == 4.0
+    assert check.passes_range
+    assert check.passes_slope
+    assert check.passes
 
 
 def test_data_excursion_just_above_20_pct_fails() -> None:
@@ -53,7 +63,9 @@ def test_data_excursion_just_above_20_pct_fails() -> None:
     check = window_of([90.0, 110.001, 100.0, 100.0, 99.999])
     assert check.data_excursion == pytest.approx(20.001)
     assert check.slope == pytest.approx(0.9997)
-    assert not check.passes_range and check.passes_slope and not check.passes
+    assert not check.passes_range
+    assert check.passes_slope
+    assert not check.passes
 
 
 def test_slope_excursion_of_exactly_10_pct_passes() -> None:
@@ -61,10 +73,14 @@ def test_slope_excursion_of_exactly_10_pct_passes() -> None:
     # Σ(x − x̄)·y = −190 − 97.5 + 0 + 102.5 + 210 = 25 → m = 2.5, b = 100 − 3·2.5 = 92.5,
     # slope excursion = |m|·(5 − 1) = 10 = 10 % of 100.
     check = window_of([95.0, 97.5, 100.0, 102.5, 105.0])
-    assert check.slope == 2.5 and check.intercept == 92.5
-    assert check.slope_excursion == 10.0 and check.allowed_slope_excursion == 10.0
+    assert check.slope == 2.5
+    assert check.intercept == 92.5
+    assert check.slope_excursion == 10.0
+    assert check.allowed_slope_excursion == 10.0
     assert check.slope_excursion_pct == 10.0
-    assert check.passes_range and check.passes_slope and check.passes
+    assert check.passes_range
+    assert check.passes_slope
+    assert check.passes
 
 
 def test_slope_excursion_just_above_10_pct_fails() -> None:
@@ -73,14 +89,17 @@ def test_slope_excursion_just_above_10_pct_fails() -> None:
     check = window_of(values)
     assert check.slope == pytest.approx(2.5001)
     assert check.slope_excursion == pytest.approx(10.0004)
-    assert check.passes_range and not check.passes_slope and not check.passes
+    assert check.passes_range
+    assert not check.passes_slope
+    assert not check.passes
 
 
 def test_falling_line_fails_slope_by_absolute_value() -> None:
     # y = 105, 102.5, 100, 97.5, 95: m = −2.5, excursion |m|·4 = 10 → passes; steeper fails.
     assert window_of([105.0, 102.5, 100.0, 97.5, 95.0]).passes
     steeper = window_of([106.0, 103.0, 100.0, 97.0, 94.0])  # m = −3, excursion 12 > 10
-    assert steeper.slope == -3.0 and not steeper.passes_slope
+    assert steeper.slope == -3.0
+    assert not steeper.passes_slope
 
 
 def test_passes_range_but_fails_slope() -> None:
@@ -88,23 +107,31 @@ def test_passes_range_but_fails_slope() -> None:
     # Σ(x − x̄)·y = −188 − 97 + 0 + 103 + 212 = 30 → m = 3, excursion 12 > 10 fails.
     check = window_of([94.0, 97.0, 100.0, 103.0, 106.0])
     assert (check.data_excursion, check.slope, check.slope_excursion) == (12.0, 3.0, 12.0)
-    assert check.passes_range and not check.passes_slope and not check.passes
+    assert check.passes_range
+    assert not check.passes_slope
+    assert not check.passes
 
 
 def test_passes_slope_but_fails_range() -> None:
     # y = 110, 85, 100, 115, 90: Σ = 500, Ave = 100, range 115 − 85 = 30 > 20 fails;
     # Σ(x − x̄)·y = −220 − 85 + 0 + 115 + 180 = −10 → m = −1, b = 100 + 3 = 103, excursion 4 ≤ 10.
     check = window_of([110.0, 85.0, 100.0, 115.0, 90.0])
-    assert check.data_excursion == 30.0 and check.data_excursion_pct == 30.0
-    assert check.slope == -1.0 and check.intercept == 103.0 and check.slope_excursion == 4.0
-    assert not check.passes_range and check.passes_slope and not check.passes
+    assert check.data_excursion == 30.0
+    assert check.data_excursion_pct == 30.0
+    assert check.slope == -1.0
+    assert check.intercept == 103.0
+    assert check.slope_excursion == 4.0
+    assert not check.passes_range
+    assert check.passes_slope
+    assert not check.passes
 
 
 def test_fit_uses_round_numbers_not_window_positions() -> None:
     # The same values in rounds 8..12: x̄ = 10, m unchanged (2.5), b = 100 − 10·2.5 = 75.
     check = window_of([95.0, 97.5, 100.0, 102.5, 105.0], first_round=8)
     assert check.rounds == (8, 12)
-    assert check.slope == 2.5 and check.intercept == 75.0
+    assert check.slope == 2.5
+    assert check.intercept == 75.0
 
 
 def test_range_criterion_is_max_minus_min_not_distance_from_average() -> None:
@@ -121,7 +148,8 @@ def test_range_criterion_is_max_minus_min_not_distance_from_average() -> None:
 def test_zero_average_is_not_steady_and_has_no_percentages() -> None:
     check = window_of([0.0] * 5)
     assert check.average == 0.0
-    assert check.data_excursion_pct is None and check.slope_excursion_pct is None
+    assert check.data_excursion_pct is None
+    assert check.slope_excursion_pct is None
     assert not check.passes
 
 
@@ -149,11 +177,13 @@ def test_first_window_where_all_variables_pass_together() -> None:
     assert check_window("a", a[0:5], first_round=1).passes
     assert check_window("b", b[3:8], first_round=4).passes
     three_to_seven = check_window("b", b[2:7], first_round=3)
-    assert three_to_seven.passes_range and not three_to_seven.passes_slope
+    assert three_to_seven.passes_range
+    assert not three_to_seven.passes_slope
     assert three_to_seven.slope == -4.0
 
     verdict = detect_steady_state({"a": a, "b": b})
-    assert verdict.steady and verdict.reason is None
+    assert verdict.steady
+    assert verdict.reason is None
     assert verdict.window == verdict.measurement_window == (8, 12)
     assert verdict.rounds_examined == 12
     assert [c.variable for c in verdict.checks] == ["a", "b"]
@@ -173,11 +203,13 @@ def test_fresh_drive_cliff_is_steady_only_past_the_fall() -> None:
     #      Σ(x − x̄)·y = −208 − 100 + 0 + 97 + 194 = −17 → m = −1.7, excursion 6.8 ≤ 9.92;
     #      b = 99.2 − 10·(−1.7) = 116.2.
     seven_to_eleven = check_window("iops", iops[6:11], first_round=7)
-    assert seven_to_eleven.passes_range and not seven_to_eleven.passes_slope
+    assert seven_to_eleven.passes_range
+    assert not seven_to_eleven.passes_slope
     assert seven_to_eleven.slope == pytest.approx(-3.2)
 
     verdict = detect_steady_state({"iops": iops})
-    assert verdict.steady and verdict.window == (8, 12)
+    assert verdict.steady
+    assert verdict.window == (8, 12)
     (check,) = verdict.checks
     assert check.values == (104.0, 100.0, 98.0, 97.0, 97.0)
     assert check.average == pytest.approx(99.2)
@@ -192,27 +224,34 @@ def test_not_steady_within_25_rounds() -> None:
     # Alternating 100, 150: every window has range 50 > 20 % of an average ≤ 130.
     values = [100.0 if r % 2 else 150.0 for r in range(1, 26)]
     verdict = detect_steady_state({"iops": values})
-    assert not verdict.steady and verdict.window is None
+    assert not verdict.steady
+    assert verdict.window is None
     assert verdict.reason == "not steady after 25 rounds"
-    assert verdict.rounds_examined == 25 and verdict.max_rounds == 25
+    assert verdict.rounds_examined == 25
+    assert verdict.max_rounds == 25
     assert verdict.measurement_window == (21, 25)
     (check,) = verdict.checks
-    assert check.rounds == (21, 25) and not check.passes_range
+    assert check.rounds == (21, 25)
+    assert not check.passes_range
 
 
 def test_rounds_past_max_rounds_are_not_examined() -> None:
     # Steady only in rounds 26-30: not steady under the default limit of 25; steady with 30.
     values = [100.0 if r % 2 else 150.0 for r in range(1, 26)] + [120.0] * 5
     verdict = detect_steady_state({"iops": values})
-    assert not verdict.steady and verdict.rounds_examined == 25
+    assert not verdict.steady
+    assert verdict.rounds_examined == 25
     assert verdict.measurement_window == (21, 25)
     longer = detect_steady_state({"iops": values}, max_rounds=30)
-    assert longer.steady and longer.window == (26, 30) and longer.max_rounds == 30
+    assert longer.steady
+    assert longer.window == (26, 30)
+    assert longer.max_rounds == 30
 
 
 def test_still_running_is_not_steady_yet() -> None:
     verdict = detect_steady_state({"iops": [100.0, 150.0] * 4})
-    assert not verdict.steady and verdict.rounds_examined == 8
+    assert not verdict.steady
+    assert verdict.rounds_examined == 8
     assert verdict.reason == "not steady after 8 rounds"
     assert verdict.measurement_window == (4, 8)
 
@@ -234,18 +273,22 @@ def test_too_few_rounds() -> None:
 
 def test_criteria_are_reported() -> None:
     criteria = detect_steady_state({"iops": [1.0] * 5}).criteria
-    assert criteria.window_rounds == 5 and criteria.max_rounds == 25
-    assert criteria.max_data_excursion_pct == 20.0 and criteria.max_slope_excursion_pct == 10.0
+    assert criteria.window_rounds == 5
+    assert criteria.max_rounds == 25
+    assert criteria.max_data_excursion_pct == 20.0
+    assert criteria.max_slope_excursion_pct == 10.0
     assert "2.1.24" in criteria.spec
 
 
 def test_window_size_is_a_parameter() -> None:
     # Window of 3 over [130, 100, 100, 100]: 1-3 range 30 > 22 fails; 2-4 flat passes.
     verdict = detect_steady_state({"iops": [130.0, 100.0, 100.0, 100.0]}, window=3)
-    assert verdict.window == (2, 4) and verdict.criteria.window_rounds == 3
+    assert verdict.window == (2, 4)
+    assert verdict.criteria.window_rounds == 3
     # slope excursion over 3 rounds is |m|·2: y = 95, 100, 105 → m = 5, 10 = 10 % → passes.
     three = check_window("y", [95.0, 100.0, 105.0], first_round=1)
-    assert three.slope_excursion == 10.0 and three.passes
+    assert three.slope_excursion == 10.0
+    assert three.passes
 
 
 @pytest.mark.parametrize(

@@ -36,10 +36,13 @@ def test_steps_bounds_midpoints_and_bytes_by_hand() -> None:
     first, second = counter_step_timing(samples, "erase_count_avg")
     assert (first.from_value, first.to_value, first.step) == (5, 6, 1)
     assert (first.last_before_s, first.first_after_s) == (2 * HOUR, 3 * HOUR)
-    assert first.midpoint_s == 2.5 * HOUR and first.uncertainty_s == 0.5 * HOUR
+    assert first.midpoint_s == 2.5 * HOUR
+    assert first.uncertainty_s == 0.5 * HOUR
     assert first.samples_at_from_value == 3
-    assert first.since_previous_step_s is None and first.host_written_bytes is None
-    assert first.reason is not None and "first step" in first.reason
+    assert first.since_previous_step_s is None
+    assert first.host_written_bytes is None
+    assert first.reason is not None
+    assert "first step" in first.reason
 
     assert (second.last_before_s, second.first_after_s) == (4 * HOUR, 5 * HOUR)
     assert second.samples_at_from_value == 2
@@ -93,10 +96,13 @@ def test_matches_uniq_c_on_monotonic_counters(increments: list[int]) -> None:
     assert [s.to_value for s in steps] == [v for v, _ in runs[1:]]
     assert sum(s.step for s in steps) == values[-1] - values[0]
     for s in steps:
-        assert s.last_before_s < s.first_after_s and s.step > 0
+        assert s.last_before_s < s.first_after_s
+        assert s.step > 0
     for previous, s in itertools.pairwise(steps):
-        assert s.since_previous_step_s is not None and s.since_previous_step_s > 0
-        assert s.since_previous_min_s is not None and s.since_previous_max_s is not None
+        assert s.since_previous_step_s is not None
+        assert s.since_previous_step_s > 0
+        assert s.since_previous_min_s is not None
+        assert s.since_previous_max_s is not None
         assert 0 <= s.since_previous_min_s <= s.since_previous_step_s <= s.since_previous_max_s
         assert (
             s.host_written_bytes

@@ -31,7 +31,8 @@ def test_three_pct_of_life_in_three_days_leaves_about_a_hundred_days() -> None:
     assert rate.quantisation_error_pct == pytest.approx(100 / 3)  # ±1 step of 3
     days = report.projection.days_to_eol
     assert days == pytest.approx(97.0)
-    assert days is not None and 3 + days == pytest.approx(100.0)  # ~100 days of life in all
+    assert days is not None
+    assert 3 + days == pytest.approx(100.0)
     # 300 GiB per 3 %: 100 % at 10,000 GiB of host writes
     assert report.projection.host_written_at_eol_bytes == pytest.approx(10_000 * GiB)
 
@@ -183,10 +184,12 @@ def test_counter_that_went_down_is_refused_as_wrap_or_reset() -> None:
         sample(DAY, host=3_000_000 * 512, nand=11 * TB, host_res=512),
     )
     host = report.host_written_bytes
-    assert host.delta is None and host.decreased
+    assert host.delta is None
+    assert host.decreased
     assert "wrapped or was reset" in (host.reason or "")
     assert "32-bit wrap is likely" in (host.reason or "")
-    assert report.waf.waf is None and "went down" in (report.waf.reason or "")
+    assert report.waf.waf is None
+    assert "went down" in (report.waf.reason or "")
     assert report.wear_rate.pct_per_host_tb is None
 
 
@@ -196,9 +199,12 @@ def test_samples_of_different_drives_are_refused() -> None:
         sample(DAY, host=TB, nand=2 * TB, wear=10.0, serial="B"),
     )
     for change in (report.host_written_bytes, report.nand_written_bytes, report.wear_used_pct):
-        assert change.delta is None and "different drives" in (change.reason or "")
-    assert report.waf.waf is None and report.wear_rate.pct_per_day is None
-    assert report.projection.days_to_eol is None and report.projection.reason
+        assert change.delta is None
+        assert "different drives" in (change.reason or "")
+    assert report.waf.waf is None
+    assert report.wear_rate.pct_per_day is None
+    assert report.projection.days_to_eol is None
+    assert report.projection.reason
 
 
 def test_no_nand_counter_is_na_with_a_reason_never_zero() -> None:
@@ -207,8 +213,10 @@ def test_no_nand_counter_is_na_with_a_reason_never_zero() -> None:
     assert "nand_written_bytes is unknown" in (report.waf.reason or "")
     assert report.lifetime_waf.waf is None
     assert "no NAND-writes counter" in (report.lifetime_waf.reason or "")
-    assert report.erase_count_waf.waf is None and report.erase_count_waf.reason
-    assert report.wear_rate.pct_per_day is None and report.wear_rate.reason
+    assert report.erase_count_waf.waf is None
+    assert report.erase_count_waf.reason
+    assert report.wear_rate.pct_per_day is None
+    assert report.wear_rate.reason
 
 
 def test_unknown_resolution_computes_but_does_not_bound_the_error() -> None:
@@ -251,7 +259,8 @@ def test_one_wear_step_without_rated_pe_is_refused_with_both_reasons() -> None:
         sample(0.0, host=0.0, wear=1.0, erase=10.0), sample(DAY, host=TB, wear=2.0, erase=20.0)
     )
     rate = report.wear_rate
-    assert rate.pct_per_day is None and rate.pct_per_host_tb is None
+    assert rate.pct_per_day is None
+    assert rate.pct_per_host_tb is None
     assert "moved only 1 step" in (rate.reason or "")
     assert "rated P/E cycles are unknown" in (rate.reason or "")
     assert report.projection.days_to_eol is None
@@ -277,7 +286,8 @@ def test_rated_pe_back_solved_from_the_indicator() -> None:
 
 def test_no_time_gives_a_rate_per_tb_but_not_per_day() -> None:
     report = compare_samples(sample(None, host=0.0, wear=0.0), sample(None, host=TB, wear=4.0))
-    assert report.elapsed_s is None and "no time" in (report.elapsed_reason or "")
+    assert report.elapsed_s is None
+    assert "no time" in (report.elapsed_reason or "")
     assert report.wear_rate.pct_per_day is None
     assert report.wear_rate.pct_per_host_tb == pytest.approx(4.0)
     assert report.projection.days_to_eol is None
@@ -304,7 +314,8 @@ def test_compare_with_rating_by_hand() -> None:
     rated = RatedEndurance(300 * TB, None, 5, None)
     report = compare_samples(before, after, rated=rated)
     rating = report.rating
-    assert rating is not None and rating == compare_with_rating(report, rated)
+    assert rating is not None
+    assert rating == compare_with_rating(report, rated)
     projected = 10.3 * TB + 97 * 100 * GB  # host now + 97 % left at 100 GB per %
     assert rating.projected_tbw_bytes == pytest.approx(projected)
     assert rating.tbw_ratio == pytest.approx(projected / (300 * TB))
@@ -323,5 +334,7 @@ def test_compare_with_rating_by_hand() -> None:
 def test_rating_without_figures_is_na_with_reasons() -> None:
     report = compare_samples(sample(0.0, wear=0.0), sample(DAY, wear=0.0))
     rating = compare_with_rating(report, RatedEndurance(None, None, None, None))
-    assert rating.tbw_ratio is None and rating.observed_dwpd is None
-    assert rating.reason is not None and "no rated TBW" in rating.reason
+    assert rating.tbw_ratio is None
+    assert rating.observed_dwpd is None
+    assert rating.reason is not None
+    assert "no rated TBW" in rating.reason

@@ -57,12 +57,14 @@ def test_single_intervals_are_refused_and_resolved_windows_merge_them() -> None:
     assert report.recent is not None
     assert (report.recent.start_s, report.recent.end_s) == (24 * HOUR, 48 * HOUR)
     assert report.recent.waf.waf == pytest.approx(2.0)
-    assert report.overall is not None and report.overall.waf.waf == pytest.approx(2.0)
+    assert report.overall is not None
+    assert report.overall.waf.waf == pytest.approx(2.0)
 
 
 def test_recent_window_longer_than_the_series_is_noted() -> None:
     report = analyse_series(hourly_series(10), last_hours=24)
-    assert report.recent is not None and report.recent.start_s == 0.0
+    assert report.recent is not None
+    assert report.recent.start_s == 0.0
     assert any("covers only 10 h" in n for n in report.notes)
 
 
@@ -92,7 +94,8 @@ def test_fitted_wear_rate_against_numpy_and_projection() -> None:
     ]
     report = analyse_series(samples)
     fit = report.wear_fit
-    assert fit.reason is None and fit.source == "wear_used_pct"
+    assert fit.reason is None
+    assert fit.source == "wear_used_pct"
     days = np.array(times) / DAY
     wear = np.floor(0.7 * days)
     slope, _ = np.polyfit(days, wear, 1)
@@ -102,7 +105,9 @@ def test_fitted_wear_rate_against_numpy_and_projection() -> None:
     assert fit.pct_per_host_tb == pytest.approx(np.polyfit(host_tb, wear, 1)[0])
     assert fit.steps == 14
     assert fit.quantisation_error_pct == pytest.approx(100 / 14)
-    assert fit.confidence is not None and "14 steps" in fit.confidence and "R²" in fit.confidence
+    assert fit.confidence is not None
+    assert "14 steps" in fit.confidence
+    assert "R²" in fit.confidence
     projection = report.projection
     assert fit.pct_per_host_tb is not None
     assert projection.wear_now_pct == 14
@@ -120,7 +125,8 @@ def test_fit_refused_below_three_steps_then_erase_counts_take_over() -> None:
     assert report.wear_fit.pct_per_day is None
     assert "2 step(s)" in (report.wear_fit.reason or "")
     assert "rated P/E cycles are unknown" in (report.wear_fit.reason or "")
-    assert report.projection.days_to_eol is None and report.projection.reason
+    assert report.projection.days_to_eol is None
+    assert report.projection.reason
 
     with_erase = [
         sample(t, host=t / DAY * TB, wear=math.floor(t / DAY / 5), erase=float(30 * i))
@@ -137,10 +143,13 @@ def test_fit_refused_below_three_steps_then_erase_counts_take_over() -> None:
 
 def test_series_of_one_sample_or_mixed_drives_is_refused() -> None:
     one = analyse_series([sample(0.0, host=0.0)])
-    assert one.reason is not None and "at least 2" in one.reason
-    assert one.overall is None and one.projection.days_to_eol is None
+    assert one.reason is not None
+    assert "at least 2" in one.reason
+    assert one.overall is None
+    assert one.projection.days_to_eol is None
     mixed = analyse_series([sample(0.0, serial="A"), sample(HOUR, serial="B")])
-    assert mixed.reason is not None and "different drives" in mixed.reason
+    assert mixed.reason is not None
+    assert "different drives" in mixed.reason
 
 
 def test_untimed_samples_are_left_out_and_order_does_not_matter() -> None:

@@ -76,7 +76,8 @@ def test_the_byte_descriptions_say_which_units_they_use() -> None:
     assert describe_counter_bytes(334_100_000_000) == "334.1 GB"
     assert describe_counter_bytes(3.12e16) == "31.2 PB"
     assert describe_decimal_bytes(3.12e16) == "3.12e+04 TB"
-    assert describe_gb(38.4e9) == "38.4 GB" and describe_gb(33554432) == "0.0336 GB"
+    assert describe_gb(38.4e9) == "38.4 GB"
+    assert describe_gb(33554432) == "0.0336 GB"
     assert describe_gb(1.234e12) == "1,234 GB"
 
 
@@ -92,16 +93,17 @@ def test_table_numbers() -> None:
         "145,859",
         "1,234.5",
     )
-    assert (
-        block_text(512) == "512 B" and block_text(4096) == "4 KiB" and block_text(2**20) == "1 MiB"
-    )
-    assert fmt_tb(12.75e12) == "12.750 TB" and fmt_number(8123.0, "h") == "8,123 h"
-    assert (
-        fmt_number(2.5, digits=1) == "2.5" and fmt_time(1714564801.0) == "2024-05-01 12:00:01 UTC"
-    )
+    assert block_text(512) == "512 B"
+    assert block_text(4096) == "4 KiB"
+    assert block_text(2**20) == "1 MiB"
+    assert fmt_tb(12.75e12) == "12.750 TB"
+    assert fmt_number(8123.0, "h") == "8,123 h"
+    assert fmt_number(2.5, digits=1) == "2.5"
+    assert fmt_time(1714564801.0) == "2024-05-01 12:00:01 UTC"
     for unknown in (fmt_mb, fmt_iops, fmt_us, fmt_mbps, fmt_count, fmt_latency_us, fmt_tb):
         assert unknown(None) == "n/a"
-    assert fmt_number(None) == "n/a" and fmt_time(None) == "unknown"
+    assert fmt_number(None) == "n/a"
+    assert fmt_time(None) == "unknown"
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,8 @@ def test_presets_match_crystaldiskmark() -> None:
 def test_defaults_are_crystaldiskmark_8() -> None:
     assert PROFILE.default_size_bytes == 2**30
     assert PROFILE.default_count == 5
-    assert PROFILE.default_measure_s == 5 and PROFILE.default_interval_s == 5
+    assert PROFILE.default_measure_s == 5
+    assert PROFILE.default_interval_s == 5
     assert PROFILE.default_mix_read_pct == 70
 
 
@@ -44,7 +45,7 @@ def test_parse_test_shape() -> None:
         32,
         16,
     )
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="is not of the form"):
         parse_test_shape("SEQ1G Q1T1")
 
 

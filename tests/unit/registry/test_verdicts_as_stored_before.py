@@ -29,11 +29,13 @@ def test_analysis_makes_the_stored_verdicts(run_id: int, tmp_path: Path) -> None
         stored = {f.name: f.body for f in load_findings(conn, run_id) if f.kind == "verdict"}
     finally:
         conn.close()
-    assert results.run.status is RunStatus.COMPLETE and results.plan.profile == RUNS[run_id]
+    assert results.run.status is RunStatus.COMPLETE
+    assert results.plan.profile == RUNS[run_id]
     analyse = profile_record(RUNS[run_id]).parts().analyse
     assert analyse is not None
     made = analyse(results.plan, results.steps, results.facts, results.outputs)
-    assert made and {name: json.loads(to_json(body)) for name, body in made.items()} == {
+    assert made
+    assert {name: json.loads(to_json(body)) for name, body in made.items()} == {
         name: stored[name] for name in made
     }
     assert {name: to_json(body) for name, body in made.items()} == {

@@ -57,7 +57,8 @@ def test_a_known_cliff_is_found_and_readable_by_cachefit() -> None:
 
 def test_flat_noisy_write_has_no_cliff() -> None:
     found = analyse_cache(plan_cache({}, FILE_TARGET), [_write("write", [(80, 900.0)])], {}, {})
-    assert found[CLIFF]["cliff_bytes"] is None and found[CLIFF]["reason"]
+    assert found[CLIFF]["cliff_bytes"] is None
+    assert found[CLIFF]["reason"]
 
 
 def test_recovery_probe_and_document() -> None:
@@ -100,16 +101,20 @@ def test_a_write_too_short_for_a_cliff_says_so_everywhere() -> None:
         "the write took 0.52 s — 5 log points (one every 0.1 s), fewer than the 10 the cliff "
         "detection needs: too short to tell whether the speed falls"
     )
-    assert "--size" in cliff["reason"] and "at least 1.1 s" in cliff["reason"]
-    assert cliff["short"]["points"] == 5 and cliff["short"]["points_needed"] == 10
-    assert cliff["short"]["write_s"] == 0.52 and cliff["short"]["log_interval_s"] == 0.1
+    assert "--size" in cliff["reason"]
+    assert "at least 1.1 s" in cliff["reason"]
+    assert cliff["short"]["points"] == 5
+    assert cliff["short"]["points_needed"] == 10
+    assert cliff["short"]["write_s"] == 0.52
+    assert cliff["short"]["log_interval_s"] == 0.1
     assert found[RECOVERY]["probe"]["reason"].startswith("the recovery write took 0.31 s")
 
     document = _document(plan, step, probe)
     assert document.verdict[0] == cliff["reason"]  # first, and not "no cliff"
     assert not any("no cliff" in line for line in document.verdict)
     (section, recovery) = document.sections[:2]
-    assert section.title == "Write-cache cliff" and section.notes == (cliff["reason"],)
+    assert section.title == "Write-cache cliff"
+    assert section.notes == (cliff["reason"],)
     assert ("log points", "5 of the 10 needed") in section.facts
     assert [c.key for c in section.charts] == ["cache-cliff"]  # the points it has are drawn
     assert recovery.notes[0] == found[RECOVERY]["probe"]["reason"]
@@ -128,7 +133,8 @@ def test_a_write_that_logged_no_point_still_has_its_section() -> None:
     )
     document = _document(plan, step)
     (section,) = document.sections[:1]
-    assert section.title == "Write-cache cliff" and section.charts == ()
+    assert section.title == "Write-cache cliff"
+    assert section.charts == ()
     assert section.notes == (found[CLIFF]["reason"],)
     assert ("written", "0.001 GB") in section.facts  # fio's count: the log has none
     assert "no log point" in render_markdown(document)
@@ -137,5 +143,6 @@ def test_a_write_that_logged_no_point_still_has_its_section() -> None:
 def test_a_long_enough_flat_write_is_no_cliff_not_too_short() -> None:
     plan = plan_cache({}, FILE_TARGET)
     found = analyse_cache(plan, [_write("write", [(20, 900.0)])], {}, {})
-    assert found[CLIFF]["short"] is None and "larger than the write" in found[CLIFF]["reason"]
+    assert found[CLIFF]["short"] is None
+    assert "larger than the write" in found[CLIFF]["reason"]
     assert _document(plan, _write("write", [(20, 900.0)])).verdict[0].startswith("no cliff in")

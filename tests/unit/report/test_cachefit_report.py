@@ -51,7 +51,8 @@ def synthetic_steps(plan: ProfilePlan, *, short: bool = False) -> list[StepResul
         ]
         bs = step.param("block_size_bytes")
         region = step.param("region_bytes")
-        assert isinstance(bs, int) and isinstance(region, int)
+        assert isinstance(bs, int)
+        assert isinstance(region, int)
         iops = seq_mbps * MB / bs if step.param("pattern") == "seq" else rnd_iops
         bw = iops * bs
         moved = region // 2 if short else region * 3
@@ -90,7 +91,8 @@ def test_rows_hold_the_four_combinations_and_their_ratios() -> None:
         "RND4K Q1T1 write",
     ]
     seq_read = table.rows[0]
-    assert seq_read.figure == "mb_per_s" and len(seq_read.cells) == 4
+    assert seq_read.figure == "mb_per_s"
+    assert len(seq_read.cells) == 4
     assert seq_read.value("buffered", "inside") == pytest.approx(8000.0)
     assert seq_read.buffered_over_direct_inside == pytest.approx(4.0)
     assert seq_read.buffered_over_direct_beyond == pytest.approx(1.2)
@@ -102,8 +104,10 @@ def test_rows_hold_the_four_combinations_and_their_ratios() -> None:
     assert rnd_write.inside_over_beyond_buffered == pytest.approx(3.0)
     assert rnd_write.buffered_over_direct_inside == pytest.approx(1.2)
     cell = rnd_write.cell("direct", "inside")
-    assert cell is not None and cell.lat_mean_ns == pytest.approx(1e9 / 30_000)
-    assert cell.region_bytes == 128 * MiB and cell.covered_region is True
+    assert cell is not None
+    assert cell.lat_mean_ns == pytest.approx(1e9 / 30_000)
+    assert cell.region_bytes == 128 * MiB
+    assert cell.covered_region is True
 
 
 def test_verdict_names_each_cache_effect_and_keeps_its_criterion() -> None:
@@ -117,11 +121,14 @@ def test_verdict_names_each_cache_effect_and_keeps_its_criterion() -> None:
         128 * MiB,
         768 * MiB,
     )
-    assert "2 of 4 tests" in table.sentences[0] and "20.0×" in table.sentences[0]
-    assert "2 tests of direct writes" in table.sentences[1] and "3.0×" in table.sentences[1]
+    assert "2 of 4 tests" in table.sentences[0]
+    assert "20.0×" in table.sentences[0]
+    assert "2 tests of direct writes" in table.sentences[1]
+    assert "3.0×" in table.sentences[1]
     assert table.not_covered == ()
     body = json.loads(to_json(table))  # stored as a finding: plain JSON, no NaN
-    assert body["effect_ratio"] == 1.5 and len(body["rows"]) == 4
+    assert body["effect_ratio"] == 1.5
+    assert len(body["rows"]) == 4
 
 
 def test_tests_that_move_less_than_their_region_are_flagged() -> None:
@@ -135,7 +142,8 @@ def test_tests_that_move_less_than_their_region_are_flagged() -> None:
 def test_missing_beyond_region_is_said_and_ratios_are_none() -> None:
     plan = make_plan(cache_size=2 * 1024 * MiB)  # 3 × 2 GiB does not fit the 4 GiB device
     table = analysed(plan, synthetic_steps(plan))
-    assert table.beyond_bytes is None and table.drive_cache_effect == ()
+    assert table.beyond_bytes is None
+    assert table.drive_cache_effect == ()
     assert all(row.inside_over_beyond_direct is None for row in table.rows)
     assert any("did not fit" in s for s in table.sentences)
 
@@ -146,8 +154,10 @@ def test_no_effect_below_the_criterion() -> None:
         replace(s, bw_bytes_per_s=1e8, iops=1000.0, lat_mean_ns=1e6) for s in synthetic_steps(plan)
     ]
     table = analysed(plan, flat)
-    assert table.page_cache_effect == () and table.drive_cache_effect == ()
-    assert "within 1.5×" in table.sentences[0] and "within 1.5×" in table.sentences[1]
+    assert table.page_cache_effect == ()
+    assert table.drive_cache_effect == ()
+    assert "within 1.5×" in table.sentences[0]
+    assert "within 1.5×" in table.sentences[1]
 
 
 def results_of(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:

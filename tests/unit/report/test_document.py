@@ -54,8 +54,10 @@ def test_markdown_has_tables_verdict_and_chart_links() -> None:
 
 def test_charts_are_deterministic_svg_and_png() -> None:
     svg = render_svg(CHART)
-    assert svg.startswith("<?xml") and "<svg" in svg
+    assert svg.startswith("<?xml")
+    assert "<svg" in svg
     assert render_svg(CHART) == svg  # no dates, no random ids
     assert "MB/s against GB written" in svg  # text stays text (svg.fonttype none)
     png = render_chart(HEAT, "png")
-    assert png.startswith(b"\x89PNG") and render_chart(HEAT, "png") == png
+    assert png.startswith(b"\x89PNG")
+    assert render_chart(HEAT, "png") == png

@@ -3,7 +3,6 @@
 import csv
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -95,8 +94,10 @@ def test_export_matches_golden(fmt: str, update_golden: bool) -> None:
 
 def test_json_document_is_versioned_and_complete() -> None:
     doc = json.loads(EXPORTERS["json"](REPORT))
-    assert doc["format"] == "ssdlab-run" and doc["format_version"] == 1
-    assert len(doc["passes"]) == 9 and len(doc["tests"]) == 3
+    assert doc["format"] == "ssdlab-run"
+    assert doc["format_version"] == 1
+    assert len(doc["passes"]) == 9
+    assert len(doc["tests"]) == 3
     assert doc == json.loads(json.dumps(report_document(REPORT)))
 
 
@@ -114,7 +115,7 @@ def test_cdm_layout_lines() -> None:
     assert "Time: Measure 5 sec / Interval 5 sec" in text
 
 
-def test_headline_is_best_pass_not_warmup(tmp_path: Path) -> None:
+def test_headline_is_best_pass_not_warmup() -> None:
     seq = next(s for s in REPORT.summaries if s.direction == "write")
     passes = [s for s in REPORT.steps if s.step_key == seq.key and not s.discarded]
     assert seq.best_bw_bytes_per_s == max(p.bw_bytes_per_s for p in passes)

@@ -66,16 +66,19 @@ def test_range_passes_but_slope_fails_and_the_reverse() -> None:
     # a steady climb: range 16 % of the average (≤ 20 %) but slope excursion 16 % (> 10 %)
     climb = _rounds(loop, {"rnd-4kib-r0": [92, 96, 100, 104, 108]})
     verdict = check_pts_round(plan, loop, climb, 5)
-    assert not verdict.stop and "slope" in verdict.summary
+    assert not verdict.stop
+    assert "slope" in verdict.summary
     (check,) = [c for c in verdict.body["checks"] if c["variable"] == "iops 0/100 4KiB"]
-    assert check["passes_range"] and not check["passes_slope"]
+    assert check["passes_range"]
+    assert not check["passes_slope"]
     # flat ends, one outlier: slope 0, range 30 % of the average
     spike = _rounds(loop, {"rnd-4kib-r0": [100, 100, 130, 100, 100]})
     (check,) = [
         c for c in check_pts_round(plan, loop, spike, 5).body["checks"]
         if c["variable"] == "iops 0/100 4KiB"
     ]  # fmt: skip
-    assert check["passes_slope"] and not check["passes_range"]
+    assert check["passes_slope"]
+    assert not check["passes_range"]
 
 
 def test_gives_up_at_max_rounds_with_the_last_window() -> None:
@@ -83,7 +86,8 @@ def test_gives_up_at_max_rounds_with_the_last_window() -> None:
     (loop,) = plan.loops
     steps = _rounds(loop, {"rnd-4kib-r0": [100, 200, 100, 200, 100, 200]})
     verdict = check_pts_round(plan, loop, steps, 6)
-    assert verdict.stop and verdict.body["steady"] is False
+    assert verdict.stop
+    assert verdict.body["steady"] is False
     assert verdict.body["measurement_window"] == (2, 6)
 
 
@@ -105,7 +109,8 @@ def test_wsat_stops_at_the_byte_limit() -> None:
     steps = [_result("rnd-4kib-r0", r, 5000.0, quarter) for r in range(1, 5)]
     assert not check_pts_round(plan, loop, steps, 3).stop
     last = check_pts_round(plan, loop, steps, 4)
-    assert last.stop and last.body["drive_fills"] == pytest.approx(1.0)
+    assert last.stop
+    assert last.body["drive_fills"] == pytest.approx(1.0)
 
 
 def _results(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
@@ -125,14 +130,16 @@ def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
                            "rnd-64kib-r65": [50, 50, 45, 55, 50, 50, 50]})  # fmt: skip
     found = analyse_pts(plan, steps, {}, {})
     (entry,) = found["pts-results"]["loops"]
-    assert entry["measurement_window"] == [3, 7] and entry["steady_state_reached"] is True
+    assert entry["measurement_window"] == [3, 7]
+    assert entry["steady_state_reached"] is True
     cells = {e["key"]: e for e in entry["elements"]}
     assert cells["rnd-4kib-r0"]["iops"] == 100
     assert cells["rnd-64kib-r65"]["iops"] == pytest.approx((45 + 55 + 50 + 50 + 50) / 5)
     assert "rnd-8kib-r0" not in cells  # never planned, so never a 0
     document = profile_record(plan.profile).build_document(_stored(plan, steps))
     text = render_markdown(document)
-    assert "IOPS by block size and R/W mix" in text and "steady state in rounds 3–7" in text
+    assert "IOPS by block size and R/W mix" in text
+    assert "steady state in rounds 3–7" in text
     keys = {c.key for c in document.charts}
     assert {"pts-convergence", "pts-iops-2d", "pts-iops-map", "pts-window-iops-0-100-4kib"} <= keys
     for chart in document.charts:
@@ -142,9 +149,11 @@ def test_results_are_window_means_and_left_out_elements_are_absent() -> None:
 def test_conformance_label() -> None:
     clean = analyse_pts(plan_pts_tp({}, NVME), [], {}, {})["pts-conformance"]
     assert isinstance(clean, PtsConformance)
-    assert clean.conformant and clean.label == "conformant to SNIA PTS 2.0.2, enterprise class"
+    assert clean.conformant
+    assert clean.label == "conformant to SNIA PTS 2.0.2, enterprise class"
     trial = analyse_pts(plan_pts_tp({}, FILE_TARGET), [], {}, {})["pts-conformance"]
-    assert isinstance(trial, PtsConformance) and not trial.conformant
+    assert isinstance(trial, PtsConformance)
+    assert not trial.conformant
     assert "the target is a file, not a block device" in trial.deviations
     stored = json.loads(to_json(trial))
     assert set(stored) == {

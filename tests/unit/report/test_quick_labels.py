@@ -55,9 +55,12 @@ def steps(*bws: float) -> list[StepResult]:
 def test_a_file_on_tmpfs_measures_memory() -> None:
     target = {"filesystem": {"fs_type": "tmpfs", "mount_point": "/mnt/t"}, "warnings": []}
     reason = memory_reason(target)
-    assert reason is not None and "tmpfs" in reason and "/mnt/t" in reason
+    assert reason is not None
+    assert "tmpfs" in reason
+    assert "/mnt/t" in reason
     label = memory_label(target)
-    assert label is not None and label.startswith("MEASURES MEMORY")
+    assert label is not None
+    assert label.startswith("MEASURES MEMORY")
 
 
 def test_a_file_backed_loop_without_direct_io_measures_memory() -> None:

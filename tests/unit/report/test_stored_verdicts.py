@@ -23,7 +23,8 @@ def test_cliff_knee_alignment_and_steady_state_read_back_equal() -> None:
     assert cliff.cliff_bytes is not None
     assert decode_fields(CacheCliffVerdict, _stored(cliff)) == cliff
     short = detect_cache_cliff(series[:3])
-    assert short.short is not None and decode_fields(CacheCliffVerdict, _stored(short)) == short
+    assert short.short is not None
+    assert decode_fields(CacheCliffVerdict, _stored(short)) == short
     cells = [
         SweepCell(t, q, 1000.0 * t * q, 4096e3 * t * q, 50e3 * q, 90e3 * q, 150e3 * q, None)
         for t in (1, 2)

@@ -25,7 +25,8 @@ def _output(read_bins: dict[int, int], write_bins: dict[int, int]) -> str:
 
 def test_histograms_of_both_directions_are_added() -> None:
     assert histogram_of(clat_bins_of(_output({100: 1}, {100: 2, 300: 1}))) == {100: 3, 300: 1}
-    assert clat_bins_of("not json") == () and histogram_of(()) is None
+    assert clat_bins_of("not json") == ()
+    assert histogram_of(()) is None
 
 
 def test_cells_and_knee_under_a_bound() -> None:
@@ -49,11 +50,14 @@ def test_cells_and_knee_under_a_bound() -> None:
         outputs[number] = _output({low * 1000: 98}, {low * 1000: 0, high * 1000: 2})
     found = analyse_sweep(plan, steps, {}, clat_bins_by_capture(outputs))
     cells, knees = found[CELLS], found[KNEE]
-    assert isinstance(cells, SweepCells) and isinstance(knees, dict)
+    assert isinstance(cells, SweepCells)
+    assert isinstance(knees, dict)
     rows = {(r.threads, r.iodepth): r for r in cells.cells}
-    assert rows[(2, 8)].lat_p99_ns == 900_000 and rows[(1, 1)].lat_p50_ns == 100_000
+    assert rows[(2, 8)].lat_p99_ns == 900_000
+    assert rows[(1, 1)].lat_p50_ns == 100_000
     knee = knees["randrw70-8k"].knee
-    assert knee is not None and (knee.numjobs, knee.iodepth) == (1, 8)
+    assert knee is not None
+    assert (knee.numjobs, knee.iodepth) == (1, 8)
     run = RunRecord(1, "profile", "sweep", 1, None, RunStatus.COMPLETE, None, "file",
                     FILE_TARGET.path, {}, {}, {}, {}, 0.0, 1.0, "host", 1, None)  # fmt: skip
     results = ProfileResults(run, plan, tuple(steps), {}, outputs, (), {})

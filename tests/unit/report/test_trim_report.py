@@ -28,9 +28,11 @@ def test_support_from_the_kernel_limits() -> None:
     plan = plan_trim({}, DEVICE_TARGET)
     none = analyse_trim(plan, [], {"discard_max_bytes": 0, "discard_granularity_bytes": 0}, {})
     assert isinstance(support := none[SUPPORT], TrimSupport)
-    assert support.supported is False and "no TRIM support" in support.sentence
+    assert support.supported is False
+    assert "no TRIM support" in support.sentence
     unknown = analyse_trim(plan, [], {}, {})[SUPPORT]
-    assert isinstance(unknown, TrimSupport) and unknown.supported is None
+    assert isinstance(unknown, TrimSupport)
+    assert unknown.supported is None
     assert json.loads(to_json(unknown)) == {
         "supported": None, "discard_granularity_bytes": None, "discard_max_bytes": None,
         "sentence": "the kernel does not say whether the device supports discard",
@@ -41,8 +43,10 @@ def test_support_from_the_kernel_limits() -> None:
         {"discard_max_bytes": 2**31, "discard_granularity_bytes": 4096},
         {},
     )
-    assert isinstance(support := found[SUPPORT], TrimSupport) and support.supported is True
-    assert isinstance(effect := found[EFFECT], TrimEffect) and effect.ratio == 2.5
+    assert isinstance(support := found[SUPPORT], TrimSupport)
+    assert support.supported is True
+    assert isinstance(effect := found[EFFECT], TrimEffect)
+    assert effect.ratio == 2.5
     assert json.loads(to_json(effect)) == {
         "dirty_iops": 20_000, "discarded_iops": 50_000, "dirty_lat_mean_ns": 250.0,
         "discarded_lat_mean_ns": 250.0, "ratio": 2.5,
@@ -53,7 +57,8 @@ def test_support_from_the_kernel_limits() -> None:
 def test_zero_check_and_fstrim_outputs() -> None:
     ok = json.dumps({"jobs": [{"total_err": 0, "read": {"io_bytes": 16 << 20}}]})
     bad = json.dumps({"jobs": [{"total_err": 3, "read": {"io_bytes": 16 << 20}}]})
-    assert read_back_of(ok) == (0, 16 << 20) and read_back_of("garbage") is None
+    assert read_back_of(ok) == (0, 16 << 20)
+    assert read_back_of("garbage") is None
     assert zero_check(read_back_of(ok)) == {
         "zeroes": True, "blocks_not_zero": 0, "read_bytes": 16 << 20,
         "sentence": "discarded blocks read back as zeroes",

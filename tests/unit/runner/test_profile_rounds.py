@@ -59,7 +59,7 @@ TARGET = Target(TargetKind.FILE, "/dev/null", 16 * 2**20, "/dev/null")
 
 
 def _stop_after_round_3(
-    plan: ProfilePlan, loop: RoundLoop, steps: Sequence[StepResult], round_index: int
+    _plan: ProfilePlan, _loop: RoundLoop, steps: Sequence[StepResult], round_index: int
 ) -> RoundVerdict:
     rounds = sorted({s.round_index for s in steps if s.step_key == "a"})
     return RoundVerdict(round_index >= 3, f"{len(rounds)} rounds", {"rounds": rounds})
@@ -128,7 +128,8 @@ def test_resume_repeats_the_cut_short_round_and_loses_nothing(tmp_path: Path) ->
     findings = {f.name: f.body for f in load_findings(conn2, first.run_id)}  # type: ignore[arg-type]
     assert findings["resumed-round-2"]["partial_steps_set_aside"] == ["a"]
     run = load_run(conn2, first.run_id)  # type: ignore[arg-type]
-    assert run is not None and run.status is RunStatus.COMPLETE
+    assert run is not None
+    assert run.status is RunStatus.COMPLETE
     assert conn2.execute("PRAGMA integrity_check").fetchone()[0] == "ok"  # type: ignore[attr-defined]
 
 
@@ -141,7 +142,7 @@ def test_resume_after_the_preconditioning_does_not_purge_again(tmp_path: Path) -
     loop = RoundLoop(steps=(_step("a", "randwrite"),), max_rounds=2, before=(purge, wipc))
     plan = dataclasses.replace(PLAN, steps=(), loops=(loop,), after=())
     conn = open_store(tmp_path / "db")
-    runner = ProfileRunner(conn, find_fio(ProcessRunner()), lambda event: None, ProcessRunner())
+    runner = ProfileRunner(conn, find_fio(ProcessRunner()), lambda _event: None, ProcessRunner())
     first = runner.execute(plan, TARGET, collect_environment("fio-3.33"), device_id=None,
                            keep_file=True)  # fmt: skip
     keys = [(s.step_key, s.round_index) for s in first.steps]

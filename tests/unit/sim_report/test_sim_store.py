@@ -98,7 +98,8 @@ def test_a_simulated_run_is_stored_like_a_measured_one(conn: sqlite3.Connection)
     assert run.settings["config"]["physical_bytes"] == config.physical_bytes
 
     (step,) = store.load_step_results(conn, run_id)
-    assert step.step_key == "write" and len(step.series) == len(result.intervals)
+    assert step.step_key == "write"
+    assert len(step.series) == len(result.intervals)
     # the cache profile's own conversion gives back the simulated host bytes
     written, _ = bytes_series(step)[-1]
     assert written == pytest.approx(result.intervals[-1].host_write_bytes, rel=1e-9)
@@ -112,7 +113,8 @@ def test_a_simulated_run_is_stored_like_a_measured_one(conn: sqlite3.Connection)
         assert sample.erase_count_max.value == interval.erase_count_max
         assert sample.wear_used_pct.value == pytest.approx(100 * interval.erase_count_avg / PE)
         provenance = sample.nand_written_bytes.provenance
-        assert provenance is not None and provenance.note == "simulated"
+        assert provenance is not None
+        assert provenance.note == "simulated"
     # WAF through the real-drive analysis equals the simulator's own
     report = compare_samples(samples[0], samples[-1])
     assert report.waf.waf == pytest.approx(result.waf, rel=1e-12)
@@ -138,7 +140,8 @@ def test_the_document_reads_waf_cliff_steady_state_and_lifetime(conn: sqlite3.Co
     assert {c.key for c in document.charts} == {"sim-throughput", "sim-waf", "sim-erase"}
     assert render_chart(document.charts[0]).startswith(b"<?xml")
     text = render_markdown(document)
-    assert "% of logical" in text and "% of physical" in text
+    assert "% of logical" in text
+    assert "% of physical" in text
 
 
 def test_a_static_slc_cache_gives_a_cliff_that_cachefit_can_read(conn: sqlite3.Connection) -> None:
@@ -164,7 +167,8 @@ def test_a_sweep_stores_every_point_and_life_grows_with_spare(conn: sqlite3.Conn
     points = [_plan(f"p{n}", spare) for n, spare in enumerate((0.07, 0.28, 0.5), 1)]
     run_id, results = _simulated(conn, _spec(*points, parameter="spare"))
     run = store.load_run(conn, run_id)
-    assert run is not None and run.profile == "sim-sweep"
+    assert run is not None
+    assert run.profile == "sim-sweep"
     document = sim_document(conn, run)
     stored = document.data["points"]
     assert [p["key"] for p in stored] == ["p1", "p2", "p3"]
@@ -172,7 +176,8 @@ def test_a_sweep_stores_every_point_and_life_grows_with_spare(conn: sqlite3.Conn
         assert point["waf"] == pytest.approx(result.waf)
     wafs = [p["steady_waf"] for p in stored]
     lives = [p["lifetime_days"] for p in stored]
-    assert wafs == sorted(wafs, reverse=True) and lives == sorted(lives)
+    assert wafs == sorted(wafs, reverse=True)
+    assert lives == sorted(lives)
     assert {c.key for c in document.charts} == {"sim-sweep-waf", "sim-sweep-lifetime"}
     # each point is its own simulated drive in the health store
     serials = {s.sample.identity.serial for s in load_health_samples(conn, run_id=run_id)}

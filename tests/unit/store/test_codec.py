@@ -81,14 +81,17 @@ def assert_holds(encoded: Any, stored: Any, added: dict[str, Any]) -> None:
             if key in stored:
                 assert_holds(value, stored[key], added)
             else:
-                assert key in added and value == added[key], key
+                assert key in added, key
+                assert value == added[key], key
         assert set(stored) <= set(encoded)
     elif isinstance(stored, list):
-        assert isinstance(encoded, list) and len(encoded) == len(stored)
+        assert isinstance(encoded, list)
+        assert len(encoded) == len(stored)
         for mine, theirs in zip(encoded, stored, strict=True):
             assert_holds(mine, theirs, added)
     else:
-        assert encoded == stored and type(encoded) is type(stored)
+        assert encoded == stored
+        assert type(encoded) is type(stored)
 
 
 def test_the_quick_plans_of_the_old_store_read_back_as_profile_plans(
@@ -150,7 +153,8 @@ OUTER = Outer(
 
 def test_a_dataclass_round_trips_field_by_field() -> None:
     data = json.loads(dumps(OUTER))
-    assert data["colour"] == "blue" and data["pair"] == ["x", 3]
+    assert data["colour"] == "blue"
+    assert data["pair"] == ["x", 3]
     assert decode(Outer, data, "it") == OUTER
 
 
@@ -255,7 +259,9 @@ def test_run_columns_are_stored_versioned_and_read_back_without_it(tmp_path: Pat
     assert json.loads(row[0]) == {"count": 1, VERSION_KEY: 1}
     assert json.loads(row[1]) == {"steps": [], VERSION_KEY: 1}
     run = store.load_run(conn, run_id)
-    assert run is not None and run.settings == {"count": 1} and run.plan == {"steps": []}
+    assert run is not None
+    assert run.settings == {"count": 1}
+    assert run.plan == {"steps": []}
 
 
 def test_a_run_with_a_newer_plan_is_unreadable_with_its_reason(tmp_path: Path) -> None:

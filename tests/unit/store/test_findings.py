@@ -67,4 +67,5 @@ def test_findings_are_replaced_when_analysed_again(tmp_path: Path) -> None:
     add_finding(conn, run_id, "cliff", "verdict", {"cliff_bytes": 2.0}, 6.0)
     found = {f.name: f for f in load_findings(conn, run_id)}
     assert found["cliff"].body == {"cliff_bytes": 2.0}
-    assert found["target-facts"].kind == "facts" and found["target-facts"].body["partition"] is None
+    assert found["target-facts"].kind == "facts"
+    assert found["target-facts"].body["partition"] is None

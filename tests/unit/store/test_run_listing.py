@@ -67,7 +67,8 @@ def test_listing_has_the_columns_and_the_source_tool_of_an_import(
     rows = store.list_run_listings(conn)
     assert ids(rows) == [imported, quick]  # newest first
     first, second = rows
-    assert isinstance(first, store.RunListing) and isinstance(second, store.RunListing)
+    assert isinstance(first, store.RunListing)
+    assert isinstance(second, store.RunListing)
     assert first.source_tool == "CrystalDiskMark 8.0.4"
     assert second.source_tool is None  # only imports name a source tool
     assert (second.kind, second.preset, second.status) == ("quick", "real", RunStatus.RUNNING)
@@ -77,7 +78,8 @@ def test_listing_has_the_columns_and_the_source_tool_of_an_import(
 def test_the_plan_is_never_decoded_for_the_list(conn: sqlite3.Connection) -> None:
     run_id = add(conn, plan="not json at all {")
     (row,) = store.list_run_listings(conn)
-    assert isinstance(row, store.RunListing) and row.run_id == run_id
+    assert isinstance(row, store.RunListing)
+    assert row.run_id == run_id
 
 
 def test_profile_filter_matches_kind_or_profile(conn: sqlite3.Connection) -> None:
@@ -138,7 +140,8 @@ def test_an_undecodable_row_is_marked_not_fatal(conn: sqlite3.Connection) -> Non
     conn.commit()
     rows = store.list_run_listings(conn)
     assert ids(rows) == [bad, good]
-    assert isinstance(rows[0], store.UnreadableRun) and "target_path" in rows[0].problem
+    assert isinstance(rows[0], store.UnreadableRun)
+    assert "target_path" in rows[0].problem
     assert isinstance(rows[1], store.RunListing)
 
 
@@ -152,4 +155,5 @@ def test_a_damaged_json_column_is_marked_but_the_plan_is_not_read(
     rows = store.list_run_listings(conn)
     assert isinstance(rows[0], store.UnreadableRun)
     assert rows[0].problem.startswith("column target_json holds JSON array")
-    assert isinstance(rows[1], store.RunListing) and rows[1].run_id == good
+    assert isinstance(rows[1], store.RunListing)
+    assert rows[1].run_id == good

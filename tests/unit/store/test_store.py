@@ -119,7 +119,8 @@ def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
     assert store.load_step_results(conn, run_id) == [step]
     loaded = store.load_run(conn, run_id)
     assert isinstance(loaded, RunRecord)
-    assert loaded.status is RunStatus.COMPLETE and loaded.settings == {"count": 1}
+    assert loaded.status is RunStatus.COMPLETE
+    assert loaded.settings == {"count": 1}
     assert store.load_capture_inputs(conn, run_id) == [(capture_id, "fio", "[global]\n")]
     assert store.latest_run_id(conn) == run_id
     with pytest.raises(StoreError):  # the same pass twice is a bug, not a second row
@@ -137,7 +138,7 @@ def test_dead_runs_become_interrupted_and_their_files_leftovers(tmp_path: Path) 
     assert store.load_run(conn, alive).status is RunStatus.RUNNING  # type: ignore[union-attr]
     assert [f.path for f in store.leftover_test_files(conn)] == ["/tmp/ssdlab-dead.tmp"]
     store.mark_test_file_removed(conn, kept, 2.0)
-    assert store.mark_dead_runs(conn, lambda run: True) == []
+    assert store.mark_dead_runs(conn, lambda _run: True) == []
 
 
 def test_read_only_store_is_a_clear_error(tmp_path: Path) -> None:
@@ -178,8 +179,10 @@ def test_health_samples_round_trip_with_provenance(tmp_path: Path) -> None:
     )
     sample_id = add_health_sample(conn, run_id, "before", sample, (1, 2))
     (stored,) = load_health_samples(conn, run_id=run_id)
-    assert stored.sample == sample and stored.capture_ids == (1, 2)
-    assert stored.sample_id == sample_id and stored.phase == "before"
+    assert stored.sample == sample
+    assert stored.capture_ids == (1, 2)
+    assert stored.sample_id == sample_id
+    assert stored.phase == "before"
     assert load_health_samples(conn, key=device_key(sample.identity)) == [stored]
     assert load_health_sample(conn, sample_id) == stored
     assert load_health_sample(conn, sample_id + 1) is None

@@ -108,20 +108,22 @@ def test_one_bad_row_is_marked_and_the_others_read(
     listed = store.list_run_rows(conn)
     assert [r.run_id for r in listed] == ids[::-1]
     bad = listed[1]
-    assert isinstance(bad, store.UnreadableRun) and bad.problem.startswith(problem)
+    assert isinstance(bad, store.UnreadableRun)
+    assert bad.problem.startswith(problem)
     assert all(isinstance(r, RunRecord) for r in (listed[0], listed[2]))
     assert [r.run_id for r in store.list_runs(conn)] == [ids[2], ids[0]]
     assert [r.run_id for r in store.list_run_rows(conn, limit=2)] == [ids[2], ids[1]]
     with pytest.raises(StoreError, match=f"run {ids[1]} in the run store is unreadable"):
         store.load_run(conn, ids[1])
     loaded = store.load_run(conn, ids[0])
-    assert loaded is not None and loaded.run_id == ids[0]
+    assert loaded is not None
+    assert loaded.run_id == ids[0]
 
 
 def test_a_bad_running_row_does_not_stop_dead_run_recovery(conn: sqlite3.Connection) -> None:
     ids = [new_run(conn, pid=10 + i) for i in range(3)]  # all 'running'
     _break(conn, ids[0], "target_path", "CAST(X'FF' AS TEXT)")
-    marked = store.mark_dead_runs(conn, lambda run: False)
+    marked = store.mark_dead_runs(conn, lambda _run: False)
     assert sorted(marked) == ids[1:]
 
 
@@ -160,7 +162,8 @@ def test_damage_is_told_apart_from_other_failures(tmp_path: Path) -> None:
     error = _damaged_error(path, range((runs_root - 1) * page, (runs_root - 1) * page + 8))
     assert is_damage(error)
     message = str(store_failure(path, error))
-    assert f"the run store {path} is damaged" in message and ".recover" in message
+    assert f"the run store {path} is damaged" in message
+    assert ".recover" in message
     assert not is_damage(sqlite3.OperationalError("database is locked"))
 
 
