@@ -151,6 +151,64 @@ def alignment_verdict(
     Raises ValueError for a negative partition start, a non-positive sector size or a
     `min_penalty_ratio` not above 1.
     """
+    _check_inputs(
+        partition_start_bytes, logical_block_bytes, physical_block_bytes, min_penalty_ratio
+    )
+    rows = tuple(_row(results, size) for size in sorted({r.block_size_bytes for r in results}))
+    sentences: list[str] = []
+    misaligned, mis_ratio = _misalignment(rows, min_penalty_ratio, sentences)
+    sub_ratio, sub_size = _sub_4k_penalty(rows, min_penalty_ratio, sentences)
+    measured = [x for x in (mis_ratio, sub_ratio) if x is not None]
+    works_4k = None if not measured else max(measured) >= min_penalty_ratio
+
+    # partition start
+    aligned_4k = aligned_1m = aligned_phys = None
+    if partition_start_bytes is not None:
+        start = partition_start_bytes
+        aligned_4k = start % UNIT_BYTES == 0
+        aligned_1m = start % PARTITION_ALIGN_BYTES == 0
+        if physical_block_bytes is not None:
+            aligned_phys = start % physical_block_bytes == 0
+        sentences.append(_partition_sentence(start, aligned_4k, aligned_1m, physical_block_bytes))
+
+    # sector sizes
+    use_physical = None
+    if logical_block_bytes is not None and physical_block_bytes is not None:
+        use_physical = physical_block_bytes > logical_block_bytes
+        sentences.append(_sector_sentence(logical_block_bytes, physical_block_bytes, works_4k))
+
+    formats = tuple(lba_formats)
+    in_use, recommended = _lba_formats(formats, lba_format_in_use, sentences)
+    return AlignmentVerdict(
+        tuple(results),
+        rows,
+        min_penalty_ratio,
+        mis_ratio,
+        None if misaligned is None else misaligned.block_size_bytes,
+        sub_ratio,
+        sub_size,
+        works_4k,
+        partition_start_bytes,
+        aligned_4k,
+        aligned_1m,
+        aligned_phys,
+        logical_block_bytes,
+        physical_block_bytes,
+        use_physical,
+        formats,
+        lba_format_in_use,
+        in_use,
+        recommended,
+        tuple(sentences),
+    )
+
+
+def _check_inputs(
+    partition_start_bytes: int | None,
+    logical_block_bytes: int | None,
+    physical_block_bytes: int | None,
+    min_penalty_ratio: float,
+) -> None:
     if partition_start_bytes is not None and partition_start_bytes < 0:
         raise ValueError(f"partition start must be ≥ 0, not {partition_start_bytes}")
     for name, size in (("logical", logical_block_bytes), ("physical", physical_block_bytes)):
@@ -159,10 +217,12 @@ def alignment_verdict(
     if not min_penalty_ratio > 1:
         raise ValueError(f"min_penalty_ratio must be above 1, not {min_penalty_ratio}")
 
-    rows = tuple(_row(results, size) for size in sorted({r.block_size_bytes for r in results}))
-    sentences: list[str] = []
 
-    # measured: misalignment at ≥ 4 KiB
+def _misalignment(
+    rows: Sequence[AlignmentRow], min_penalty_ratio: float, sentences: list[str]
+) -> tuple[AlignmentRow | None, float | None]:
+    """Measured: writes of 4 KiB or more at misaligned offsets against aligned ones (the row
+    compared and its ratio); its sentence is added to `sentences`."""
     full = [r for r in rows if r.block_size_bytes >= UNIT_BYTES and r.ratio is not None]
     misaligned = next((r for r in full if r.block_size_bytes == UNIT_BYTES), None) or (
         full[0] if full else None
@@ -183,8 +243,14 @@ def alignment_verdict(
                 f"{_cap(what)} are about as fast as 4 KiB-aligned ones ({mis_ratio:.2f}×, below "
                 f"the {min_penalty_ratio:g}× that counts as a penalty): no misalignment penalty"
             )
+    return misaligned, mis_ratio
 
-    # measured: sub-4 KiB against 4 KiB-aligned 4 KiB
+
+def _sub_4k_penalty(
+    rows: Sequence[AlignmentRow], min_penalty_ratio: float, sentences: list[str]
+) -> tuple[float | None, int | None]:
+    """Measured: writes smaller than 4 KiB against 4 KiB-aligned 4 KiB writes (the largest
+    slowdown and its block size); its sentence is added to `sentences`."""
     base = next((r for r in rows if r.block_size_bytes == UNIT_BYTES), None)
     base_iops = None if base is None else base.aligned_iops
     sub_ratios: list[tuple[float, int]] = []
@@ -212,27 +278,14 @@ def alignment_verdict(
                 f"Sub-4 KiB writes are about as fast as 4 KiB-aligned ones ({detail}): no "
                 "sign of a 4 KiB internal unit"
             )
-    measured = [x for x in (mis_ratio, sub_ratio) if x is not None]
-    works_4k = None if not measured else max(measured) >= min_penalty_ratio
+    return sub_ratio, sub_size
 
-    # partition start
-    aligned_4k = aligned_1m = aligned_phys = None
-    if partition_start_bytes is not None:
-        start = partition_start_bytes
-        aligned_4k = start % UNIT_BYTES == 0
-        aligned_1m = start % PARTITION_ALIGN_BYTES == 0
-        if physical_block_bytes is not None:
-            aligned_phys = start % physical_block_bytes == 0
-        sentences.append(_partition_sentence(start, aligned_4k, aligned_1m, physical_block_bytes))
 
-    # sector sizes
-    use_physical = None
-    if logical_block_bytes is not None and physical_block_bytes is not None:
-        use_physical = physical_block_bytes > logical_block_bytes
-        sentences.append(_sector_sentence(logical_block_bytes, physical_block_bytes, works_4k))
-
-    # NVMe LBA formats
-    formats = tuple(lba_formats)
+def _lba_formats(
+    formats: tuple[LbaFormat, ...], lba_format_in_use: int | None, sentences: list[str]
+) -> tuple[LbaFormat | None, LbaFormat | None]:
+    """The NVMe LBA format in use and a better one offered, if any; their sentences are added
+    to `sentences`."""
     in_use = next((f for f in formats if f.index == lba_format_in_use), None)
     recommended = _better_format(formats, in_use)
     if lba_format_in_use is not None and formats and in_use is None:
@@ -242,29 +295,7 @@ def alignment_verdict(
         )
     elif in_use is not None:
         sentences.extend(_format_sentences(formats, in_use, recommended))
-
-    return AlignmentVerdict(
-        tuple(results),
-        rows,
-        min_penalty_ratio,
-        mis_ratio,
-        None if misaligned is None else misaligned.block_size_bytes,
-        sub_ratio,
-        sub_size,
-        works_4k,
-        partition_start_bytes,
-        aligned_4k,
-        aligned_1m,
-        aligned_phys,
-        logical_block_bytes,
-        physical_block_bytes,
-        use_physical,
-        formats,
-        lba_format_in_use,
-        in_use,
-        recommended,
-        tuple(sentences),
-    )
+    return in_use, recommended
 
 
 def _row(results: Sequence[AlignResult], size: int) -> AlignmentRow:
