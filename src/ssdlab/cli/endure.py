@@ -65,7 +65,7 @@ def _read_job_file(args: argparse.Namespace) -> None:
 
 
 def _health_source(
-    settings: Mapping[str, object], target: Target, processes: ProcessRunner, skip: int = 0
+    settings: Mapping[str, object], target: Target, _processes: ProcessRunner, skip: int = 0
 ) -> Callable[[], HealthReading] | None:
     """The replay when one is named, else the device (or the device under a file target)."""
     replay = settings.get("health_replay")

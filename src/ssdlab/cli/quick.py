@@ -111,7 +111,7 @@ def plan_job_files(plan: ProfilePlan) -> list[tuple[str, str]]:
     ]
 
 
-def cmd_plan(args: argparse.Namespace, out: Console) -> int:
+def cmd_plan(args: argparse.Namespace, _out: Console) -> int:
     plan, target = build_plan(args)
     return emit_plan(
         plan_job_files(plan),

@@ -360,7 +360,7 @@ class _PointProgress:
     def __exit__(self, *exc: object) -> None:
         self._progress.stop()
 
-    def __call__(self, number: int, total: int, plan: SimPlan) -> None:
+    def __call__(self, number: int, _total: int, plan: SimPlan) -> None:
         self._progress.update(
             self._task, completed=number - 1, description=f"simulating {plan.label}"
         )

@@ -48,7 +48,7 @@ def _find(conn: sqlite3.Connection, key: str) -> SpecSheet:
     raise UsageError(f"no spec sheet {key!r}; known: {keys}")
 
 
-def _spec_show(args: argparse.Namespace, out: Console) -> int:
+def _spec_show(args: argparse.Namespace, _out: Console) -> int:
     conn = open_db(args)
     sheet = _find(conn, args.key)
     if args.json:

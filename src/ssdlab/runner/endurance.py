@@ -211,7 +211,7 @@ class EnduranceRunner(ProfileRunner):
         return RunStatus.INTERRUPTED, f"safety stop: {problem}"
 
     def check_iteration(
-        self, plan: ProfilePlan, loop: RoundLoop, steps: Sequence[StepResult], round_index: int
+        self, plan: ProfilePlan, _loop: RoundLoop, steps: Sequence[StepResult], round_index: int
     ) -> RoundVerdict:
         """After each iteration: the stop decision, with the iteration and progress numbers."""
         assert self._run_id is not None

@@ -67,7 +67,7 @@ class SignalGuard:
         self._terminals: frozenset[int] = frozenset()
         self._previous: dict[int, object] = {}
 
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if signum == signal.SIGHUP:
             if self._hung_up:
                 return  # the same hangup again (the shell passes it on too)

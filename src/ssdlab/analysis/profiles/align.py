@@ -42,7 +42,7 @@ def analyse_align(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
     facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _outputs: Mapping[int, str],
 ) -> dict[str, AlignmentVerdict]:
     start = facts.get("partition_start_bytes")
     if start is None and facts.get("whole_device"):

@@ -95,8 +95,8 @@ def measured_steps(steps: Sequence[StepResult]) -> dict[str, StepResult]:
 def analyse_cache(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _facts: Mapping[str, Any],
+    _outputs: Mapping[int, str],
 ) -> dict[str, Any]:
     found = measured_steps(steps)
     write_step = found.get("write")

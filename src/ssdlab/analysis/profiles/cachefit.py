@@ -166,8 +166,8 @@ def _sentences(
 def analyse_cachefit(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _facts: Mapping[str, Any],
+    _outputs: Mapping[int, str],
 ) -> dict[str, CachefitTable]:
     rows = cachefit_rows(plan, steps)
     page = tuple(

@@ -35,10 +35,10 @@ OUTLIER_CRITERIA = (
 
 
 def analyse_endurance(
-    plan: ProfilePlan,
+    _plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _facts: Mapping[str, Any],
+    _outputs: Mapping[int, str],
 ) -> dict[str, EnduranceIterations]:
     """Verdicts at the end of a run: the iteration times."""
     iterations = iterations_of(steps, {})

@@ -81,7 +81,7 @@ def fill_levels(plan: ProfilePlan, steps: Sequence[StepResult]) -> FillLevels:
 def analyse_fill(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _facts: Mapping[str, Any],
+    _outputs: Mapping[int, str],
 ) -> dict[str, FillLevels]:
     return {VERDICT: fill_levels(plan, steps)}

@@ -348,8 +348,8 @@ def conformance(plan: ProfilePlan) -> PtsConformance:
 def analyse_pts(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _facts: Mapping[str, Any],
+    _outputs: Mapping[int, str],
 ) -> dict[str, Any]:
     found: dict[str, Any] = {PTS_CONFORMANCE: conformance(plan)}
     loops = []

@@ -122,7 +122,7 @@ def knees(plan: ProfilePlan, rows: Sequence[SweepCellRow]) -> dict[str, KneeVerd
 def analyse_sweep(
     plan: ProfilePlan,
     steps: Sequence[StepResult],
-    facts: Mapping[str, Any],
+    _facts: Mapping[str, Any],
     clat_bins: ClatBins,
 ) -> dict[str, SweepCells | dict[str, KneeVerdict]]:
     """The cells and knees; `clat_bins` are the steps' fio json+ histograms by capture id

@@ -73,10 +73,10 @@ def _effect(steps: Sequence[StepResult]) -> TrimEffect | None:
 
 
 def analyse_trim(
-    plan: ProfilePlan,
+    _plan: ProfilePlan,
     steps: Sequence[StepResult],
     facts: Mapping[str, Any],
-    outputs: Mapping[int, str],
+    _outputs: Mapping[int, str],
 ) -> dict[str, TrimSupport | TrimEffect]:
     found: dict[str, TrimSupport | TrimEffect] = {SUPPORT: _support(facts)}
     effect = _effect(steps)
