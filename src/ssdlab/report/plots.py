@@ -50,6 +50,22 @@ def render_svg(chart: Chart) -> str:
 
 
 def _draw_xy(ax: "Axes", chart: Chart) -> None:
+    _draw_series(ax, chart)
+    _draw_markers(ax, chart)
+    if chart.x_log:
+        ax.set_xscale("log")
+    if chart.y_log:
+        ax.set_yscale("log")
+    if chart.x_ticks:
+        ax.set_xticks([p for p, _ in chart.x_ticks], [label for _, label in chart.x_ticks])
+    ax.set_xlabel(chart.x_label)
+    ax.set_ylabel(chart.y_label)
+    if chart.series or chart.markers:
+        ax.legend(loc="best", fontsize=7)
+
+
+def _draw_series(ax: "Axes", chart: Chart) -> None:
+    """Each series as points, steps, side-by-side bars or a line."""
     for index, series in enumerate(chart.series):
         colour = _COLOURS[index % len(_COLOURS)]
         if series.style == "points":
@@ -63,6 +79,10 @@ def _draw_xy(ax: "Axes", chart: Chart) -> None:
             ax.bar(xs, series.ys, width=width, color=colour, label=series.label)
         else:
             ax.plot(series.xs, series.ys, "-", lw=1.2, color=colour, label=series.label)
+
+
+def _draw_markers(ax: "Axes", chart: Chart) -> None:
+    """Vertical and horizontal lines and shaded bands."""
     for marker in chart.markers:
         if marker.kind == "vline" and marker.x is not None:
             ax.axvline(marker.x, color="#444444", ls="--", lw=1, label=marker.label)
@@ -70,16 +90,6 @@ def _draw_xy(ax: "Axes", chart: Chart) -> None:
             ax.axhline(marker.y, color="#888888", ls=":", lw=1, label=marker.label)
         elif marker.kind == "band" and marker.x is not None and marker.x2 is not None:
             ax.axvspan(marker.x, marker.x2, color="#bbbbbb", alpha=0.25, label=marker.label)
-    if chart.x_log:
-        ax.set_xscale("log")
-    if chart.y_log:
-        ax.set_yscale("log")
-    if chart.x_ticks:
-        ax.set_xticks([p for p, _ in chart.x_ticks], [label for _, label in chart.x_ticks])
-    ax.set_xlabel(chart.x_label)
-    ax.set_ylabel(chart.y_label)
-    if chart.series or chart.markers:
-        ax.legend(loc="best", fontsize=7)
 
 
 def _draw_heat(fig: "Figure", ax: "Axes", heat: Heat) -> None:
