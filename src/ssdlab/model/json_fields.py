@@ -90,6 +90,17 @@ def _decode_type(cls: type, data: object, path: str) -> Any:
             return cls(data)
         except ValueError:
             raise FieldMismatch(path, f"{_shown(data)} is not a {cls.__name__}") from None
+    if cls in (bool, int, float, str):
+        return _decode_scalar(cls, data, path)
+    if cls is tuple:
+        return _decode_tuple((Any, ...), data, path)
+    if cls is dict:
+        return _decode_mapping((str, Any), data, path)
+    raise FieldMismatch(path, f"cannot decode a {cls.__name__}")
+
+
+def _decode_scalar(cls: type, data: object, path: str) -> Any:
+    """A bool, int, float or str, refused when the JSON holds another kind of value."""
     if cls is bool:
         if not isinstance(data, bool):
             raise FieldMismatch(path, f"expected true or false, found {_shown(data)}")
@@ -102,15 +113,9 @@ def _decode_type(cls: type, data: object, path: str) -> Any:
         if isinstance(data, bool) or not isinstance(data, int | float):
             raise FieldMismatch(path, f"expected a number, found {_shown(data)}")
         return data
-    if cls is str:
-        if not isinstance(data, str):
-            raise FieldMismatch(path, f"expected text, found {_shown(data)}")
-        return data
-    if cls is tuple:
-        return _decode_tuple((Any, ...), data, path)
-    if cls is dict:
-        return _decode_mapping((str, Any), data, path)
-    raise FieldMismatch(path, f"cannot decode a {cls.__name__}")
+    if not isinstance(data, str):
+        raise FieldMismatch(path, f"expected text, found {_shown(data)}")
+    return data
 
 
 def _decode_dataclass(cls: type, data: object, path: str) -> Any:
