@@ -36,7 +36,7 @@ from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.profile_runs import load_fio_outputs
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
-from ssdlab.system.fio import run_fio_job
+from ssdlab.system.fio import FioRun, run_fio_job
 from ssdlab.system.health import HealthReading
 from ssdlab.system.purge import whole_drive_refusal
 
@@ -477,6 +477,24 @@ class ProfileRunner(RunnerBase):
             return f"{step.command[0]} exited with status {capture.exit_code}: " + " ".join(tail)
         return None
 
+    def _start_fio(self, step: ProfileStep, text: str) -> FioRun | str:
+        """fio run on the job text: timed out past the step's expected length plus a margin,
+        or, for a step whose length is not known, reporting its progress; why it could not
+        run, else."""
+        timeout = None if step.expected_s is None else step.expected_s + STEP_TIMEOUT_MARGIN_S
+        on_fraction = None
+        if step.expected_s is None:
+
+            def on_fraction(fraction: float) -> None:
+                self._emit(StepProgress(step, fraction))
+
+        try:
+            return run_fio_job(
+                self._processes, self._fio, text, timeout_s=timeout, on_fraction=on_fraction
+            )
+        except ToolError as error:
+            return str(error)
+
     def _run_fio_step(
         self,
         plan: ProfilePlan,
@@ -491,19 +509,9 @@ class ProfileRunner(RunnerBase):
         if step.job is None:
             raise ValueError(f"step {step.key} has no fio job")
         text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
-        timeout = None if step.expected_s is None else step.expected_s + STEP_TIMEOUT_MARGIN_S
-        on_fraction = None
-        if step.expected_s is None:
-
-            def on_fraction(fraction: float) -> None:
-                self._emit(StepProgress(step, fraction))
-
-        try:
-            run = run_fio_job(
-                self._processes, self._fio, text, timeout_s=timeout, on_fraction=on_fraction
-            )
-        except ToolError as error:
-            return str(error)
+        run = self._start_fio(step, text)
+        if isinstance(run, str):
+            return run
         capture_id = store.add_capture(self._conn, run_id, run.capture, run.logs)
         if self._stop_requested:
             return "stopped"  # a step cut short is kept as evidence, not counted
