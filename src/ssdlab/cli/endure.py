@@ -65,9 +65,11 @@ def _read_job_file(args: argparse.Namespace) -> None:
 
 
 def _health_source(
-    settings: Mapping[str, object], target: Target, _processes: ProcessRunner, skip: int = 0
+    settings: Mapping[str, object], target: Target, skip: int = 0
 ) -> Callable[[], HealthReading] | None:
-    """The replay when one is named, else the device (or the device under a file target)."""
+    """The replay when one is named, else the device (or the device under a file target),
+    read by a process runner of its own: the sampler runs while fio runs, and a stop signal
+    stops fio, not a health read."""
     replay = settings.get("health_replay")
     if isinstance(replay, str) and replay:
         source = HealthReplay(replay)
@@ -120,7 +122,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     plan, target, _spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    health = _health_source(dict(plan.settings), target, session.processes)
+    health = _health_source(dict(plan.settings), target)
     outcome = session.run(
         plan,
         target,
@@ -180,7 +182,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     settings = dict(plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
-    health = _health_source(settings, target, session.processes, skip=replayed)
+    health = _health_source(settings, target, skip=replayed)
     facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
     outcome = session.resume(
         plan,
