@@ -16,9 +16,9 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.profiles.endurance import analyse_endurance, status_of
+from ssdlab.analysis.profiles.endurance import status_of
 from ssdlab.analysis.spec_match import match_spec
-from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target
+from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target, run_calls
 from ssdlab.cli.rating import rated_endurance, rated_from_args
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
@@ -46,7 +46,6 @@ from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.process import ProcessRunner
-from ssdlab.system.targetfacts import read_target_facts
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
 from ssdlab.system.write_gate import Removal, remove_test_file
 
@@ -93,7 +92,7 @@ def _calls(settings: Mapping[str, object], health: HealthSource | None) -> RunCa
         health_every_s=float(every) if isinstance(every, int | float) else 300.0,
         max_temperature_c=float(limit) if isinstance(limit, int | float) else 70.0,
     )
-    return RunCalls(read_facts=read_target_facts, analyse=analyse_endurance, runner=runner)
+    return dataclasses.replace(run_calls(profile_record(PROFILE)), runner=runner)
 
 
 RESUME_ADVICE = "'ssdlab endure --resume RUN' continues the run"

@@ -12,6 +12,8 @@ from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target, TargetKind
 from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
 from ssdlab.registry import profile_record
+from ssdlab.registry.record import ProfileRecord
+from ssdlab.runner.session import RunCalls
 from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.system.devicetarget import (
@@ -23,6 +25,18 @@ from ssdlab.system.filetarget import resolve_file_target
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
+
+
+def run_calls(record: ProfileRecord) -> RunCalls:
+    """What a run of the profile calls: its facts reader, round check and analysis, and the
+    kind of run it is stored as."""
+    parts = record.parts()
+    return RunCalls(
+        read_facts=parts.read_facts,
+        check_round=parts.check_round,
+        analyse=parts.analyse,
+        kind=record.run_kind,
+    )
 
 
 def given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:

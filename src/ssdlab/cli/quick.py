@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profile_setup import plan_target_of
+from ssdlab.cli.profile_setup import plan_target_of, run_calls
 from ssdlab.cli.render import print_quick_report
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import run_health
@@ -29,7 +29,7 @@ from ssdlab.registry import profile_record
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.runner.profile import ProfileOutcome
-from ssdlab.runner.session import RunCalls, RunSession
+from ssdlab.runner.session import RunSession
 from ssdlab.store import runs as store
 from ssdlab.system.devicetarget import (
     is_block_device_path,
@@ -140,7 +140,11 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
             highlight=False,
         )
     outcome = session.run(
-        plan, target, RunCalls(kind="quick"), keep_file=args.keep, preset=settings.preset
+        plan,
+        target,
+        run_calls(profile_record("quick")),
+        keep_file=args.keep,
+        preset=settings.preset,
     )
     return show_quick_outcome(args, out, session, outcome, target)
 

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from ssdlab.cli.endure import cmd_endure, resume_endurance
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profile_setup import build_profile_plan, resumable_target
+from ssdlab.cli.profile_setup import build_profile_plan, resumable_target, run_calls
 from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
 from ssdlab.cli.quick import show_quick_outcome
 from ssdlab.cli.render import emit_document
@@ -29,7 +29,6 @@ from ssdlab.runner.profile import (
     ProfileOutcome,
     describe_step,
 )
-from ssdlab.runner.session import RunCalls
 from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.profile_runs import profile_plan_of
@@ -118,11 +117,9 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     plan, target, spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    parts = profile_record(args.profile).parts()
-    calls = RunCalls(
-        read_facts=parts.read_facts, check_round=parts.check_round, analyse=parts.analyse
+    outcome = session.run(
+        plan, target, run_calls(profile_record(args.profile)), keep_file=args.keep
     )
-    outcome = session.run(plan, target, calls, keep_file=args.keep)
     return _report_outcome(args, out, session.conn, outcome, target, spec.name, session.database)
 
 
@@ -184,14 +181,12 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     target = resumable_target(run)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
-    parts = record.parts()
-    calls = RunCalls(check_round=parts.check_round, analyse=parts.analyse, kind=record.run_kind)
     outcome = session.resume(
         plan,
         run_id,
         target,
         dict(facts) if isinstance(facts, dict) else {},
-        calls,
+        run_calls(record),
         hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
     )
     args.keep = True
