@@ -37,10 +37,10 @@ from ssdlab.plan.profile import resolve_profile_settings
 from ssdlab.registry import profile_record
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
-from ssdlab.runner.profile import FACTS_FINDING, ProfileOutcome
+from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import HealthSource, RunCalls
 from ssdlab.store import runs as store
-from ssdlab.store.findings import add_finding, load_findings
+from ssdlab.store.findings import add_finding
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.health import HealthReading, read_health
@@ -182,12 +182,10 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
     settings = dict(plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
     health = _health_source(settings, target, skip=replayed)
-    facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
     outcome = session.resume(
         plan,
         run_id,
         target,
-        dict(facts) if isinstance(facts, dict) else {},
         _calls(settings, health),
         hard_exit_advice=RESUME_ADVICE,
     )

@@ -25,12 +25,10 @@ from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
 from ssdlab.registry import profile_record, profile_records
 from ssdlab.runner.profile import (
-    FACTS_FINDING,
     ProfileOutcome,
     describe_step,
 )
 from ssdlab.store import runs as store
-from ssdlab.store.findings import load_findings
 from ssdlab.store.profile_runs import profile_plan_of
 
 
@@ -180,12 +178,10 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     plan = profile_plan_of(run)
     target = resumable_target(run)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    facts = {f.name: f.body for f in load_findings(conn, run_id)}.get(FACTS_FINDING, {})
     outcome = session.resume(
         plan,
         run_id,
         target,
-        dict(facts) if isinstance(facts, dict) else {},
         run_calls(record),
         hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
     )

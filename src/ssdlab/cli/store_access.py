@@ -9,7 +9,7 @@ from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.spec import SpecSheet
 from ssdlab.parse.spec_sheet import parse_spec_sheet
-from ssdlab.runner.profile import FACTS_FINDING
+from ssdlab.runner.profile import stored_facts
 from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.db import default_db_path, open_store
 from ssdlab.store.findings import load_findings
@@ -72,7 +72,7 @@ def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResult
         run=run,
         plan=profile_plan_of(run),
         steps=tuple(load_step_results(conn, run_id)),
-        facts=findings.get(FACTS_FINDING, {}),
+        facts=stored_facts(conn, run_id),
         outputs=load_fio_outputs(conn, run_id),
         health=tuple(run_health(conn, run_id)),
         findings=findings,

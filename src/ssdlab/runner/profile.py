@@ -7,6 +7,7 @@ Order of work (each line one transaction; the run's life is runner/lifecycle.py)
 """
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from ssdlab.runner.events import (
 from ssdlab.runner.lifecycle import RunnerBase, fio_failure
 from ssdlab.runner.run_row import RunHeader
 from ssdlab.store import runs as store
-from ssdlab.store.findings import add_finding
+from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.profile_runs import load_fio_outputs
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.fio import FioRun, run_fio_job
@@ -107,6 +108,12 @@ def describe_step(
     return f"ssdlab {plan.profile} {where}step {number}{of}: {step.label} ({step.role})"
 
 
+def stored_facts(conn: sqlite3.Connection, run_id: int) -> dict[str, Any]:
+    """The facts a run stored about its target when it started (empty when it stored none)."""
+    body = next((f.body for f in load_findings(conn, run_id) if f.name == FACTS_FINDING), None)
+    return dict(body) if isinstance(body, Mapping) else {}
+
+
 def stored_round(step: ProfileStep, number: int) -> int:
     """The round a step outside a round loop is stored under: its own, or its position."""
     return number if step.round_index is None else step.round_index
@@ -163,7 +170,6 @@ class ProfileRunner(RunnerBase):
         plan: ProfilePlan,
         run_id: int,
         target: Target,
-        facts: dict[str, Any],
         *,
         keep_file: bool,
         analyse: Analyse | None = None,
@@ -171,7 +177,9 @@ class ProfileRunner(RunnerBase):
     ) -> ProfileOutcome:
         """Continue an interrupted run: finished steps and rounds are kept, a round that was
         cut short is run again from its start (its partial results are set aside, their raw
-        captures kept), and the resumption is recorded as a finding."""
+        captures kept), and the resumption is recorded as a finding. The facts the run stored
+        about its target are the ones its analysis reads."""
+        facts = stored_facts(self._conn, run_id)
         kept = store.load_step_results(self._conn, run_id, with_series=False)
         done = frozenset((step.step_key, step.round_index) for step in kept)
         files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]

@@ -115,7 +115,7 @@ def test_resume_repeats_the_cut_short_round_and_loses_nothing(tmp_path: Path) ->
     again: list[Event] = []
     runner2, conn2 = _runner(tmp_path / "db", again)
     second = runner2.resume(
-        PLAN, first.run_id, TARGET, {}, keep_file=True, check_round=_stop_after_round_3
+        PLAN, first.run_id, TARGET, keep_file=True, check_round=_stop_after_round_3
     )
     assert second.status is RunStatus.COMPLETE
     stored = load_step_results(conn2, first.run_id)  # type: ignore[arg-type]
@@ -150,6 +150,6 @@ def test_resume_after_the_preconditioning_does_not_purge_again(tmp_path: Path) -
     delete_step_results(conn, first.run_id, [("a", 1), ("a", 2)])  # as if killed there
     events: list[object] = []
     again = ProfileRunner(conn, find_fio(ProcessRunner()), events.append, ProcessRunner())
-    again.resume(plan, first.run_id, TARGET, {}, keep_file=True)
+    again.resume(plan, first.run_id, TARGET, keep_file=True)
     started = [e.step.key for e in events if isinstance(e, StepStarted)]
     assert started == ["a", "a"], "neither the purge nor the WIPC runs again"
