@@ -10,7 +10,7 @@ import shlex
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
@@ -38,12 +38,11 @@ from ssdlab.registry import profile_record
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import ProfileOutcome
-from ssdlab.runner.session import HealthSource, RunCalls
+from ssdlab.runner.session import HealthSource, RunCalls, RunSession
 from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
-from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
@@ -64,22 +63,17 @@ def _read_job_file(args: argparse.Namespace) -> None:
 
 
 def _health_source(
-    settings: Mapping[str, object], target: Target, skip: int = 0
-) -> Callable[[], HealthReading] | None:
+    session: RunSession, settings: Mapping[str, object], target: Target, skip: int = 0
+) -> HealthSource | None:
     """The replay when one is named, else the device (or the device under a file target),
-    read by a process runner of its own: the sampler runs while fio runs, and a stop signal
-    stops fio, not a health read."""
+    read by a process runner of its own: the sampler runs while fio runs."""
     replay = settings.get("health_replay")
     if isinstance(replay, str) and replay:
         source = HealthReplay(replay)
         for _ in range(skip):
             source()
         return source
-    if target.device is None:
-        return None
-    return functools.partial(
-        read_health, target.device.path, ProcessRunner(), usb=target.device.transport == "usb"
-    )
+    return session.health_reader(target, ProcessRunner())
 
 
 def _calls(settings: Mapping[str, object], health: HealthSource | None) -> RunCalls:
@@ -121,7 +115,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     plan, target, _spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    health = _health_source(dict(plan.settings), target)
+    health = _health_source(session, dict(plan.settings), target)
     outcome = session.run(
         plan,
         target,
@@ -181,7 +175,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     settings = dict(plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
-    health = _health_source(settings, target, skip=replayed)
+    health = _health_source(session, settings, target, skip=replayed)
     outcome = session.resume(
         plan,
         run_id,

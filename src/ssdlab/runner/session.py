@@ -121,13 +121,17 @@ class RunSession:
         if ioengine is not None:
             check_ioengine(self.processes, self.fio, ioengine)
 
-    def health_reader(self, target: Target) -> HealthSource | None:
-        """The device measured, or the one under a file target; None when there is none."""
+    def health_reader(
+        self, target: Target, processes: ProcessRunner | None = None
+    ) -> HealthSource | None:
+        """The device measured, or the one under a file target; None when there is none.
+        Read through the run's process runner, or `processes` (a reader that samples while
+        fio runs needs its own, so that a stop signal stops fio, not a health read)."""
         device = target.device
         if device is None:
             return None
         return functools.partial(
-            read_health, device.path, self.processes, usb=device.transport == "usb"
+            read_health, device.path, processes or self.processes, usb=device.transport == "usb"
         )
 
     def run(
