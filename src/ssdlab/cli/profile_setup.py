@@ -56,21 +56,29 @@ def _target_size(spec: ProfileSpec, requested: int | None, capacity: int | None)
     return capacity if spec.whole_device_by_default else min(capacity, spec.default_file_size_bytes)
 
 
-def resolve_target(args: argparse.Namespace, spec: ProfileSpec) -> Target:
-    writes = spec.writes is not Writes.NEVER
+def is_device_target(args: argparse.Namespace) -> bool:
+    """Whether the target named is a block device; refuses --buffered for one, and
+    --destroy-data for anything else."""
     if is_block_device_path(args.target):
         if args.buffered:
             raise UsageError(
                 "--buffered is for file targets; block devices are always tested with direct I/O"
             )
-        probe = resolve_device_target(args.target, args.size or 1)
-        capacity = probe.device.capacity_bytes if probe.device else None
-        return resolve_device_target(args.target, _target_size(spec, args.size, capacity))
+        return True
     if getattr(args, "destroy_data", None):
         raise UsageError(
             f"--destroy-data names a block device, but {args.target} is not one; file targets "
             "never need it"
         )
+    return False
+
+
+def resolve_target(args: argparse.Namespace, spec: ProfileSpec) -> Target:
+    writes = spec.writes is not Writes.NEVER
+    if is_device_target(args):
+        probe = resolve_device_target(args.target, args.size or 1)
+        capacity = probe.device.capacity_bytes if probe.device else None
+        return resolve_device_target(args.target, _target_size(spec, args.size, capacity))
     return with_loop_warnings(
         resolve_file_target(
             args.target,

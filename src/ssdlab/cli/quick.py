@@ -8,11 +8,11 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profile_setup import plan_target_of, run_calls
+from ssdlab.cli.profile_setup import is_device_target, plan_target_of, run_calls
 from ssdlab.cli.render import print_quick_report
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import run_health
-from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
+from ssdlab.errors import Interrupted, SsdlabError, TargetError
 from ssdlab.model.plan import Direction, QuickSettings
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.target import Target
@@ -32,7 +32,6 @@ from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import RunSession
 from ssdlab.store import runs as store
 from ssdlab.system.devicetarget import (
-    is_block_device_path,
     resolve_device_target,
     with_loop_warnings,
 )
@@ -63,17 +62,8 @@ def _settings(args: argparse.Namespace) -> QuickSettings:
 
 def _resolve_target(args: argparse.Namespace, settings: QuickSettings) -> Target:
     writes = any(d is not Direction.READ for d in parse_mode(settings.mode))
-    if is_block_device_path(args.target):
-        if args.buffered:
-            raise UsageError(
-                "--buffered is for file targets; block devices are always tested with direct I/O"
-            )
+    if is_device_target(args):
         return resolve_device_target(args.target, settings.size_bytes)
-    if args.destroy_data:
-        raise UsageError(
-            f"--destroy-data names a block device, but {args.target} is not one; file targets "
-            "never need it"
-        )
     return with_loop_warnings(
         resolve_file_target(
             args.target, settings.size_bytes, direct_io=settings.direct_io, writes=writes
