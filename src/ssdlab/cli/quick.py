@@ -20,8 +20,8 @@ from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import (
     PREPARE_KEY,
     parse_mode,
-    quick_settings_of,
     resolve_settings,
+    settings_from_values,
     settings_pairs,
 )
 from ssdlab.profiles.quick import SPEC, load_quick_profile
@@ -115,7 +115,7 @@ def cmd_plan(args: argparse.Namespace, _out: Console) -> int:
 
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     plan, target = build_plan(args)
-    settings = quick_settings_of(plan)
+    settings = settings_from_values(plan.settings)
     session = session_for(args)
     session.check_target(
         target,

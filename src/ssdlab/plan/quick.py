@@ -190,11 +190,6 @@ def settings_pairs(settings: QuickSettings) -> tuple[tuple[str, SettingValue], .
     return tuple((f.name, getattr(settings, f.name)) for f in fields(QuickSettings))
 
 
-def quick_settings_of(plan: ProfilePlan) -> QuickSettings:
-    """The settings a quick plan was made from."""
-    return settings_from_values(plan.settings)
-
-
 def settings_from_values(settings: Settings | Sequence[tuple[str, SettingValue]]) -> QuickSettings:
     """Resolved quick settings given as a profile's settings (by QuickSettings' field names)."""
     values = dict(settings.items() if isinstance(settings, Mapping) else settings)
