@@ -49,3 +49,8 @@ class SafetyStop(SsdlabError):
     """A long run stopped itself on a safety limit (temperature, media errors, end of life)."""
 
     exit_code = 5
+
+
+class FleetError(SsdlabError):
+    """An inventory that cannot be read, or a fleet that cannot start (unreachable hosts,
+    versions that would change the results)."""

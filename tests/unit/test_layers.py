@@ -70,6 +70,19 @@ ALLOWED = {
         "ssdlab.report",
         "ssdlab.registry",
     },
+    # fleet/: many hosts over SSH; nodes run ssdlab itself, runs come back through the store
+    "fleet": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.parse",
+        "ssdlab.plan",
+        "ssdlab.system",
+        "ssdlab.analysis",
+        "ssdlab.store",
+        "ssdlab.runner",
+        "ssdlab.fleet",
+        "ssdlab",
+    },
     "cli": {EVERYTHING},
 }
 # top-level modules of src/ssdlab: what each may import

@@ -1,0 +1,162 @@
+"""The options of `ssdlab fleet` and its actions (handled by cli/fleet.py, cli/fleet_deploy.py
+and cli/fleet_load.py). Kept apart from the handlers so that building the parser imports none."""
+
+import argparse
+
+from ssdlab.cli.common_options import STORE, Commands, json_output
+
+EPILOG = """\
+The inventory is an Ansible inventory (INI or YAML). Per host, besides ansible_host,
+ansible_port, ansible_user, ansible_ssh_private_key_file and ansible_ssh_common_args:
+  ssdlab_targets       the node's targets (a list, or paths separated by commas)
+  ssdlab_destroy_data  the targets a run may erase: a device is written only when named here too
+  ssdlab_db            the node's own store (default: its ~/.local/share/ssdlab/ssdlab.db)
+  ssdlab_command       how ssdlab starts there (default: ssdlab)
+  ssdlab_venv          where fleet deploy installs ssdlab (default: ~/.local/share/ssdlab/venv)
+
+examples:
+  ssdlab fleet doctor lab.ini                  versions, root, O_DIRECT, clock offset per host
+  ssdlab fleet deploy lab.ini                  install this ssdlab on every node (no network there)
+  ssdlab fleet run lab.ini quick -- --preset nvme    a quick run on every target, together
+  ssdlab fleet run lab.ini endure --detach -- --hours 72   start a 3-day run and return
+  ssdlab fleet status lab.ini                  where every node's long run stands
+  ssdlab fleet collect lab.ini                 every node's runs into this machine's store
+  ssdlab fleet compare                         drives significantly slower than their siblings
+  ssdlab fleet load lab.ini job.fio            one fio job on all nodes at once (combined load)
+"""
+
+
+def _fleet_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("inventory", metavar="INVENTORY", help="an Ansible inventory file")
+    parent.add_argument(
+        "--limit",
+        metavar="PATTERN",
+        help="only the hosts matching this Ansible host pattern (e.g. 'rack1:!node3')",
+    )
+    parent.add_argument(
+        "--parallel",
+        type=int,
+        default=16,
+        metavar="N",
+        help="hosts worked on at once (default: 16)",
+    )
+    parent.add_argument(
+        "--connect-timeout",
+        type=int,
+        default=10,
+        metavar="S",
+        help="give up on a host that does not answer within S seconds (default: 10)",
+    )
+    return parent
+
+
+FLEET = _fleet_parent()
+
+
+def add_commands(commands: Commands) -> None:
+    fleet = commands.add_parser(
+        "fleet",
+        help="many hosts: doctor, deploy, run, status, collect, compare, load over OpenSSH",
+        description="Run ssdlab on many hosts over your own OpenSSH, hosts listed in an Ansible "
+        "inventory. Every node runs ssdlab itself, so every safety rule runs where the device "
+        "is, and keeps its own store; collect brings the runs here.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EPILOG,
+    )
+    actions = fleet.add_subparsers(dest="fleet_command", metavar="ACTION", required=True)
+    actions.add_parser(
+        "doctor",
+        help="per host: reachable, ssdlab/fio/smartctl versions, root, O_DIRECT, clock offset",
+        parents=[FLEET, json_output()],
+    )
+    deploy = actions.add_parser(
+        "deploy",
+        help="install this ssdlab (wheels built here) on every node; name missing tools",
+        parents=[FLEET, json_output()],
+    )
+    deploy.add_argument(
+        "--wheels",
+        metavar="DIR",
+        help="take ssdlab's wheels and its dependencies' from DIR instead of building them here",
+    )
+    _add_run(actions)
+    actions.add_parser(
+        "status",
+        help="where every node's runs stand (endurance: WAF, days to end of life)",
+        parents=[FLEET, json_output()],
+    )
+    actions.add_parser(
+        "collect",
+        help="copy every node's runs into this machine's store (each run once)",
+        parents=[FLEET, json_output(), STORE],
+    )
+    compare = actions.add_parser(
+        "compare",
+        help="group collected drives by model and firmware; name the significantly slower ones",
+        parents=[json_output(), STORE],
+    )
+    compare.add_argument(
+        "--kind",
+        default="quick",
+        metavar="PROFILE",
+        help="compare the latest run of this profile per drive (default: quick)",
+    )
+    _add_load(actions)
+
+
+def _add_run(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    run = actions.add_parser(
+        "run",
+        help="run quick, a profile or endure on every target of every host, started together",
+        parents=[FLEET, json_output(), STORE],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Options after -- go to the profile on every node, e.g.\n"
+        "  ssdlab fleet run lab.ini quick -- --preset nvme --size 4GiB\n"
+        "  ssdlab fleet run lab.ini cache -- --size 64GiB\n"
+        "A device target is written only when the inventory names it in ssdlab_destroy_data.",
+    )
+    run.add_argument("profile", metavar="PROFILE", help="quick, endure, or a profile of 'run'")
+    run.add_argument("profile_args", nargs="*", metavar="-- OPTION", help=argparse.SUPPRESS)
+    start = run.add_mutually_exclusive_group()
+    start.add_argument(
+        "--start-at",
+        metavar="TIME",
+        help="start every node at this time (Unix seconds, or ISO 8601 with a time zone)",
+    )
+    start.add_argument(
+        "--start-in",
+        type=float,
+        default=None,
+        metavar="S",
+        help="start every node S seconds after all have been started (default: 5 per 16 hosts)",
+    )
+    run.add_argument(
+        "--detach",
+        action="store_true",
+        help="start the runs and return; see them with fleet status, bring them with fleet collect",
+    )
+    run.add_argument(
+        "--allow-mismatch",
+        action="store_true",
+        help="run although the hosts' ssdlab or fio versions differ (results may not compare)",
+    )
+
+
+def _add_load(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    load = actions.add_parser(
+        "load",
+        help="one fio job on every host at once through fio's client/server, over SSH only",
+        parents=[FLEET, json_output(), STORE],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Each node runs 'fio --server' on a unix socket for this one run, reached only\n"
+        "through an SSH-forwarded socket: never a TCP port. The job's files must be the\n"
+        "host's ssdlab_targets; a device is written only when named in ssdlab_destroy_data.",
+    )
+    load.add_argument("job", metavar="JOB", help="a fio job file")
+    load.add_argument(
+        "--server",
+        metavar="sock:PATH",
+        help="where each node's fio server listens: a unix socket path on the node (default: a "
+        "new one in the node's temporary folder); TCP addresses are refused",
+    )

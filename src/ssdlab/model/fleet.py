@@ -1,0 +1,62 @@
+"""The hosts of a fleet as an Ansible inventory names them, and what one remote command did."""
+
+from dataclasses import dataclass
+
+DEFAULT_COMMAND = ("ssdlab",)
+
+
+@dataclass(frozen=True, slots=True)
+class FleetHost:
+    """One node: how OpenSSH reaches it and what ssdlab may do there.
+
+    `targets` are the node's targets (`ssdlab_targets`); `destroy_data` the ones the inventory
+    names a second time (`ssdlab_destroy_data`), the only ones a fleet run may write to as a
+    device; `db` the node's own store (`ssdlab_db`; None: the node's default); `command` how
+    ssdlab is started there (`ssdlab_command`, split into words).
+    """
+
+    name: str
+    address: str
+    port: int | None = None
+    user: str | None = None
+    key_file: str | None = None
+    ssh_args: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    destroy_data: tuple[str, ...] = ()
+    db: str | None = None
+    command: tuple[str, ...] = DEFAULT_COMMAND
+    venv: str | None = None  # where `fleet deploy` installs ssdlab (`ssdlab_venv`)
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteResult:
+    """What one command run on one host over SSH did. `error` says why it did not run to the
+    end (unreachable, timed out); `returncode` 255 is OpenSSH's own failure."""
+
+    host: str
+    argv: tuple[str, ...]
+    returncode: int | None
+    stdout: bytes
+    stderr: str
+    started_at_s: float
+    ended_at_s: float
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.returncode == 0
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", errors="replace")
+
+    def failure(self) -> str:
+        """Why it failed, in one line: the transport's reason, or the command's last words."""
+        if self.error is not None:
+            return self.error
+        last = [line for line in self.stderr.splitlines() if line.strip()]
+        said = last[-1].strip() if last else "no message"
+        if self.returncode == 255:
+            return f"ssh failed: {said}"
+        return f"exit {self.returncode}: {said}"
