@@ -3,6 +3,7 @@ and cli/fleet_load.py). Kept apart from the handlers so that building the parser
 
 import argparse
 
+from ssdlab.cli.arg_types import start_at_arg
 from ssdlab.cli.common_options import STORE, Commands, json_output
 
 EPILOG = """\
@@ -121,6 +122,7 @@ def _add_run(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
     start = run.add_mutually_exclusive_group()
     start.add_argument(
         "--start-at",
+        type=start_at_arg,
         metavar="TIME",
         help="start every node at this time (Unix seconds, or ISO 8601 with a time zone)",
     )
@@ -135,6 +137,19 @@ def _add_run(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
         "--detach",
         action="store_true",
         help="start the runs and return; see them with fleet status, bring them with fleet collect",
+    )
+    run.add_argument(
+        "--no-collect",
+        action="store_true",
+        help="leave the runs in the nodes' stores (fleet collect brings them later)",
+    )
+    run.add_argument(
+        "--reconnect-for",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="keep trying to reach a node that dropped for S seconds, then leave its run to go "
+        "on alone (default: 60)",
     )
     run.add_argument(
         "--allow-mismatch",

@@ -1,6 +1,7 @@
 """The hosts of a fleet as an Ansible inventory names them, and what one remote command did."""
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 DEFAULT_COMMAND = ("ssdlab",)
 
@@ -60,3 +61,58 @@ class RemoteResult:
         if self.returncode == 255:
             return f"ssh failed: {said}"
         return f"exit {self.returncode}: {said}"
+
+
+@dataclass(frozen=True, slots=True)
+class HostCheck:
+    """One node as `fleet doctor` found it; None where it could not be learnt."""
+
+    host: str
+    reachable: bool
+    problem: str | None = None  # why the node cannot take part, in one line
+    hostname: str | None = None
+    ssdlab_version: str | None = None
+    python: str | None = None
+    fio_version: str | None = None
+    smartctl_version: str | None = None
+    nvme_version: str | None = None
+    is_root: bool | None = None
+    direct_io: Mapping[str, str | None] = field(default_factory=dict)  # folder → problem
+    clock_offset_s: float | None = None  # node clock − this clock
+    clock_uncertainty_s: float | None = None  # half the round trip the offset was read in
+    missing_tools: tuple[str, ...] = ()
+
+    @property
+    def usable(self) -> bool:
+        return self.reachable and self.problem is None
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    what: str  # ssdlab | fio | smartctl | clock
+    changes_results: bool  # True: a fleet run is refused unless the user allows it
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class JobOutcome:
+    host: str
+    target: str
+    job: str | None
+    exit_code: int | None
+    lost: str | None  # why it could not be followed to its end (it may still run there)
+    stdout: str
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and self.lost is None
+
+
+@dataclass(frozen=True, slots=True)
+class HostCollect:
+    host: str
+    added: tuple[str, ...] = ()  # run UUIDs new here
+    updated: tuple[str, ...] = ()  # collected before while running, now brought up to date
+    problem: str | None = None
+    transfer_s: float | None = None
+    transfer_bytes: int | None = None

@@ -1,0 +1,101 @@
+"""Every node's runs brought into this machine's store, each run once.
+
+A node is told which of its runs are here already and finished (by run UUID); it sends the
+others as a small store file of their own (`ssdlab node export`), which is copied in run by
+run, one transaction each, under the node's inventory name. A run collected while it was
+still running is brought up to date by the next collect. Transfers run in parallel; the
+copying into this store runs one host at a time (one writer).
+"""
+
+import json
+import sqlite3
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ssdlab.errors import SsdlabError
+from ssdlab.model.fleet import FleetHost, HostCollect
+from ssdlab.store.db import open_store
+from ssdlab.store.merge import copy_runs
+from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
+
+EXPORT_TIMEOUT_S = 6 * 3600.0
+
+
+def finished_here(conn: sqlite3.Connection, host: str) -> list[str]:
+    """The UUIDs of the runs of `host` this store holds and that will not change any more."""
+    rows = conn.execute(
+        "SELECT uuid FROM runs WHERE host = ? AND status != 'running' AND uuid IS NOT NULL",
+        (host,),
+    ).fetchall()
+    return [str(row[0]) for row in rows]
+
+
+def export_words(host: FleetHost) -> list[str]:
+    words = [*host.command, "node", "export"]
+    if host.db is not None:
+        words += ["--db", host.db]
+    return words
+
+
+def _fetch(
+    host: FleetHost, known: list[str], folder: Path, settings: SshSettings
+) -> tuple[Path | None, HostCollect]:
+    """The node's new runs as a store file in `folder`, or why not."""
+    path = folder / f"{host.name}.db"
+    started = time.monotonic()
+    with path.open("wb") as sink:
+        result = run_remote(
+            host,
+            export_words(host),
+            settings,
+            timeout_s=EXPORT_TIMEOUT_S,
+            input_bytes=json.dumps(known).encode("utf-8"),
+            stdout_to=sink,
+        )
+    if not result.ok:
+        return None, HostCollect(host.name, problem=result.failure())
+    took = time.monotonic() - started
+    return path, HostCollect(host.name, transfer_s=took, transfer_bytes=path.stat().st_size)
+
+
+def collect_fleet(
+    conn: sqlite3.Connection, hosts: Sequence[FleetHost], settings: SshSettings
+) -> list[HostCollect]:
+    """Bring every host's new and changed runs into the store `conn`; one row per host."""
+    known = {host.name: finished_here(conn, host.name) for host in hosts}
+    with tempfile.TemporaryDirectory(prefix="ssdlab-collect-") as scratch:
+        folder = Path(scratch)
+        fetched = on_every_host(
+            hosts, lambda host: _fetch(host, known[host.name], folder, settings), settings.parallel
+        )
+        return [_merge(conn, host, known[host.name], *fetched[host.name]) for host in hosts]
+
+
+def _merge(
+    conn: sqlite3.Connection,
+    host: FleetHost,
+    known: list[str],
+    path: Path | None,
+    fetched: HostCollect,
+) -> HostCollect:
+    if path is None:
+        return fetched
+    try:
+        source = open_store(path)
+    except SsdlabError as error:
+        return HostCollect(host.name, problem=f"its runs could not be read here: {error}")
+    try:
+        merged = copy_runs(
+            source, conn, host=host.name, finished_uuids=known, collected_at_s=time.time()
+        )
+    finally:
+        source.close()
+    return HostCollect(
+        host.name,
+        added=tuple(merged.added),
+        updated=tuple(merged.updated),
+        transfer_s=fetched.transfer_s,
+        transfer_bytes=fetched.transfer_bytes,
+    )

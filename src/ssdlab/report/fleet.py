@@ -1,0 +1,339 @@
+"""The fleet commands' results as documents: doctor, run, collect, status and compare, one
+row per host (or drive); `data` holds the same figures for --json."""
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ssdlab.analysis.fleet import DriveGroup, FleetDrive
+from ssdlab.model.fleet import HostCheck, HostCollect, JobOutcome, Mismatch
+from ssdlab.model.units import describe_decimal_bytes, fmt_number, fmt_time
+from ssdlab.report import document as doc
+from ssdlab.report.compare import fmt_metric_value, fmt_ratio
+
+FORMAT_VERSION = 1
+DASH = "—"
+
+
+def _yes_no(value: bool | None) -> str:
+    return DASH if value is None else ("yes" if value else "no")
+
+
+def _direct_io(check: HostCheck) -> str:
+    if not check.direct_io:
+        return DASH
+    problems = [f"{path}: {problem}" for path, problem in check.direct_io.items() if problem]
+    return "; ".join(problems) if problems else "yes"
+
+
+def _clock(check: HostCheck) -> str:
+    if check.clock_offset_s is None:
+        return DASH
+    spread = f" ±{check.clock_uncertainty_s * 1000:.0f} ms" if check.clock_uncertainty_s else ""
+    return f"{check.clock_offset_s * 1000:+,.0f} ms{spread}"
+
+
+def _check_row(check: HostCheck) -> tuple[str, ...]:
+    return (
+        check.host,
+        "yes" if check.usable else ("no" if not check.reachable else "not usable"),
+        check.ssdlab_version or DASH,
+        check.fio_version or DASH,
+        check.smartctl_version or DASH,
+        _yes_no(check.is_root),
+        _direct_io(check),
+        _clock(check),
+        ", ".join(check.missing_tools) or DASH,
+        check.problem or "",
+    )
+
+
+def build_doctor_document(
+    checks: Sequence[HostCheck], found: Sequence[Mismatch], local_version: str
+) -> doc.Document:
+    usable = sum(check.usable for check in checks)
+    verdict = [f"{usable} of {len(checks)} hosts can take part in a fleet run"]
+    for mismatch in found:
+        consequence = (
+            "a fleet run is refused (--allow-mismatch runs it anyway)"
+            if mismatch.changes_results
+            else "results still compare"
+        )
+        verdict.append(f"{mismatch.detail}: {consequence}")
+    table = doc.Table(
+        "Hosts",
+        (
+            "host",
+            "usable",
+            "ssdlab",
+            "fio",
+            "smartctl",
+            "root",
+            "O_DIRECT",
+            "clock offset",
+            "missing",
+            "problem",
+        ),
+        tuple(_check_row(check) for check in checks),
+        notes=("clock offset: the node's clock minus this machine's, ± half the round trip",),
+    )
+    return doc.Document(
+        "Fleet doctor",
+        (("hosts", str(len(checks))), ("this ssdlab", local_version)),
+        (doc.Section("Hosts", tables=(table,)),),
+        tuple(verdict),
+        data={
+            "format": "ssdlab-fleet-doctor",
+            "format_version": FORMAT_VERSION,
+            "hosts": [dataclasses.asdict(check) for check in checks],
+            "mismatches": [dataclasses.asdict(mismatch) for mismatch in found],
+        },
+    )
+
+
+def _outcome_text(outcome: JobOutcome) -> str:
+    if outcome.lost is not None:
+        return outcome.lost
+    if outcome.exit_code == 0:
+        return "complete"
+    return f"exit {outcome.exit_code}"
+
+
+def build_run_document(
+    profile: str,
+    start_at_s: float | None,
+    outcomes: Sequence[JobOutcome],
+    collected: Sequence[HostCollect] = (),
+    summaries: Mapping[tuple[str, str], str] | None = None,
+) -> doc.Document:
+    summaries = summaries or {}
+    rows = tuple(
+        (
+            o.host,
+            o.target or DASH,
+            o.job or DASH,
+            _outcome_text(o),
+            summaries.get((o.host, o.target), ""),
+        )
+        for o in outcomes
+    )
+    done = sum(o.ok for o in outcomes)
+    verdict = [f"{done} of {len(outcomes)} runs complete"]
+    sections = [
+        doc.Section(
+            "Runs",
+            tables=(doc.Table("Runs", ("host", "target", "job", "result", "summary"), rows),),
+        )
+    ]
+    if collected:
+        sections.append(_collect_section(collected))
+    return doc.Document(
+        f"Fleet run: {profile}",
+        (("profile", profile), ("start", fmt_time(start_at_s))),
+        tuple(sections),
+        tuple(verdict),
+        data={
+            "format": "ssdlab-fleet-run",
+            "format_version": FORMAT_VERSION,
+            "profile": profile,
+            "start_at_s": start_at_s,
+            "runs": [dataclasses.asdict(o) | {"ok": o.ok} for o in outcomes],
+            "collected": [dataclasses.asdict(c) for c in collected],
+        },
+    )
+
+
+def _collect_row(found: HostCollect) -> tuple[str, ...]:
+    moved = (
+        describe_decimal_bytes(found.transfer_bytes) if found.transfer_bytes is not None else DASH
+    )
+    took = fmt_number(found.transfer_s, "s", 1) if found.transfer_s is not None else DASH
+    return (
+        found.host,
+        str(len(found.added)),
+        str(len(found.updated)),
+        moved,
+        took,
+        found.problem or "",
+    )
+
+
+def _collect_section(collected: Sequence[HostCollect]) -> doc.Section:
+    table = doc.Table(
+        "Collected",
+        ("host", "new runs", "updated runs", "transferred", "time", "problem"),
+        tuple(_collect_row(found) for found in collected),
+        notes=("updated: runs collected while they still ran, now brought up to date",),
+    )
+    return doc.Section("Collected", tables=(table,))
+
+
+def build_collect_document(collected: Sequence[HostCollect]) -> doc.Document:
+    added = sum(len(found.added) for found in collected)
+    failed = [found.host for found in collected if found.problem]
+    verdict = [f"{added} new runs from {len(collected) - len(failed)} hosts"]
+    if failed:
+        verdict.append("not collected: " + ", ".join(failed))
+    return doc.Document(
+        "Fleet collect",
+        (("hosts", str(len(collected))),),
+        (_collect_section(collected),),
+        tuple(verdict),
+        data={
+            "format": "ssdlab-fleet-collect",
+            "format_version": FORMAT_VERSION,
+            "hosts": [dataclasses.asdict(found) for found in collected],
+        },
+    )
+
+
+def _number(value: object, digits: int) -> str:
+    return fmt_number(value, digits=digits) if isinstance(value, int | float) else DASH
+
+
+def _status_rows(host: str, status: Mapping[str, Any]) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = []
+    for run in status.get("runs", []):
+        endurance = run.get("endurance") or {}
+        rows.append(
+            (
+                host,
+                str(run.get("id")),
+                str(run.get("profile")),
+                str(run.get("status")),
+                str(run.get("target")),
+                fmt_time(run.get("started_at_s")),
+                _number(endurance.get("iterations"), 0),
+                _number(endurance.get("waf_recent"), 2),
+                _number(endurance.get("waf_to_date"), 2),
+                _number(endurance.get("days_to_eol"), 0),
+            )
+        )
+    return rows
+
+
+def build_status_document(
+    statuses: Mapping[str, Mapping[str, Any]], problems: Mapping[str, str]
+) -> doc.Document:
+    rows = [row for host, status in statuses.items() for row in _status_rows(host, status)]
+    running = sum(1 for row in rows if row[3] == "running")
+    jobs = sum(
+        1
+        for status in statuses.values()
+        for job in status.get("jobs", [])
+        if job.get("state") == "running"
+    )
+    verdict = [f"{running} runs running on {len(statuses)} hosts ({jobs} fleet jobs)"]
+    verdict += [f"{host}: {problem}" for host, problem in problems.items()]
+    table = doc.Table(
+        "Runs on the nodes (latest first)",
+        (
+            "host",
+            "run",
+            "profile",
+            "status",
+            "target",
+            "started",
+            "iterations",
+            "WAF recent",
+            "WAF to date",
+            "days to end of life",
+        ),
+        tuple(rows),
+        notes=("run: the id in the node's own store; fleet collect brings the runs here",),
+    )
+    return doc.Document(
+        "Fleet status",
+        (("hosts", str(len(statuses) + len(problems))),),
+        (doc.Section("Runs", tables=(table,)),),
+        tuple(verdict),
+        data={
+            "format": "ssdlab-fleet-status",
+            "format_version": FORMAT_VERSION,
+            "hosts": dict(statuses),
+            "problems": dict(problems),
+        },
+    )
+
+
+def _drive_name(drive: FleetDrive) -> str:
+    return f"{drive.host}:{drive.target} (run {drive.run_id})"
+
+
+def _group_title(group: DriveGroup) -> str:
+    return f"{group.model or 'unknown model'}, firmware {group.firmware or 'unknown'}"
+
+
+def _group_section(group: DriveGroup) -> doc.Section:
+    drives = doc.Table(
+        "Drives",
+        ("drive", "serial"),
+        tuple((_drive_name(d), d.serial or DASH) for d in group.drives),
+    )
+    slower = doc.Table(
+        "Significantly slower than its siblings",
+        ("drive", "metric", "drive", "siblings", "ratio"),
+        tuple(
+            (
+                _drive_name(c.drive),
+                c.change.label,
+                fmt_metric_value(c.change.other),
+                fmt_metric_value(c.change.baseline),
+                fmt_ratio(c.change),
+            )
+            for c in group.slower
+        ),
+    )
+    notes = () if len(group.drives) > 1 else ("alone in its group: nothing to compare with",)
+    return doc.Section(_group_title(group), tables=(drives, slower), notes=notes)
+
+
+def _group_data(group: DriveGroup) -> dict[str, Any]:
+    return {
+        "model": group.model,
+        "firmware": group.firmware,
+        "drives": [
+            {k: v for k, v in dataclasses.asdict(d).items() if k != "metrics"} for d in group.drives
+        ],
+        "slower": [
+            {
+                "run_id": c.drive.run_id,
+                "host": c.drive.host,
+                "target": c.drive.target,
+                "metric": c.change.key,
+                "ratio": c.change.ratio,
+                "change_pct": c.change.change_pct,
+                "p_value": c.change.p_value,
+            }
+            for c in group.slower
+        ],
+    }
+
+
+def build_fleet_compare_document(
+    kind: str, groups: Sequence[DriveGroup], threshold_pct: float, alpha: float
+) -> doc.Document:
+    slower = sorted({_drive_name(c.drive) for g in groups for c in g.slower})
+    verdict = (
+        [f"significantly slower than their siblings: {', '.join(slower)}"]
+        if slower
+        else ["no drive is significantly slower than its siblings"]
+    )
+    return doc.Document(
+        f"Fleet compare: {kind}",
+        (
+            ("drives", str(sum(len(g.drives) for g in groups))),
+            ("groups (model, firmware)", str(len(groups))),
+            ("rule", f"Welch's t-test p < {alpha:g} and a change beyond ±{threshold_pct:g} %"),
+        ),
+        tuple(_group_section(group) for group in groups),
+        tuple(verdict),
+        data={
+            "format": "ssdlab-fleet-compare",
+            "format_version": FORMAT_VERSION,
+            "kind": kind,
+            "threshold_pct": threshold_pct,
+            "alpha": alpha,
+            "groups": [_group_data(group) for group in groups],
+        },
+    )
