@@ -2,7 +2,10 @@
 usage error (exit 2) naming what is wrong."""
 
 import argparse
+import math
+import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from ssdlab.model.units import parse_duration_s, parse_size_bytes
@@ -98,3 +101,40 @@ def alpha_arg(text: str) -> float:
     if value == 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be above 0")
     return value
+
+
+def _epoch_of(text: str) -> float:
+    """Unix epoch seconds, or an ISO 8601 time with its timezone (a time without one would be
+    read in each host's own zone, so it is refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        pass
+    else:
+        if not math.isfinite(value) or value <= 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a time after 1970")
+        return value
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is neither Unix seconds nor an ISO 8601 time such as 2026-11-26T12:00:00Z"
+        ) from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} has no timezone, so each host would read it in its own; add one, e.g. "
+            f"{text.strip()}Z or {text.strip()}+01:00"
+        )
+    return moment.timestamp()
+
+
+def start_at_arg(text: str) -> float:
+    """--start-at TIME: when a run starts (Unix seconds, float, or ISO 8601 with a timezone);
+    a time already well past is refused, since the hosts' clocks then likely disagree."""
+    from ssdlab.runner.session import late_start_problem  # only when --start-at is given
+
+    start_at = _epoch_of(text)
+    problem = late_start_problem(text, start_at, time.time())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return start_at

@@ -1,6 +1,6 @@
-"""Options several commands share, declared once: the --db and --json parent parsers, the rated
-endurance group, --destroy-data, and a profile's option table (`ProfileSpec`) as argparse
-options, in the manner of fio's own option table."""
+"""Options several commands share, declared once: the --db, --json and --start-at parent
+parsers, the rated endurance group, --destroy-data, and a profile's option table
+(`ProfileSpec`) as argparse options, in the manner of fio's own option table."""
 
 import argparse
 import functools
@@ -16,6 +16,7 @@ from ssdlab.cli.arg_types import (
     positive_int_arg,
     seconds_arg,
     size_arg,
+    start_at_arg,
 )
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec
 from ssdlab.model.units import format_size
@@ -30,6 +31,16 @@ def _parent() -> argparse.ArgumentParser:
 STORE = _parent()
 STORE.add_argument(
     "--db", metavar="PATH", help="the run store (default: $XDG_DATA_HOME/ssdlab/ssdlab.db)"
+)
+
+
+START_AT = _parent()
+START_AT.add_argument(
+    "--start-at",
+    metavar="TIME",
+    type=start_at_arg,
+    help="start the run at TIME (Unix seconds, or ISO 8601 with a timezone such as "
+    "2026-11-26T12:00:00Z), after every check and preparation: a synchronized start for fleets",
 )
 
 

@@ -99,6 +99,11 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     if args.print_systemd_unit:
         if args.resume:
             raise UsageError("--print-systemd-unit describes a new run; leave out --resume")
+        if getattr(args, "start_at", None) is not None:
+            raise UsageError(
+                "--print-systemd-unit describes a run that restarts after a reboot; a start time "
+                "would be past by then, so leave out --start-at"
+            )
         sys.stdout.write(systemd_unit(sys.argv[1:], args))  # verbatim: no wrapping
         return 0
     if args.resume:
@@ -123,6 +128,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
         keep_file=True,  # a stopped run resumes on the same file
         read_health=health,
         hard_exit_advice=RESUME_ADVICE,
+        start_at=getattr(args, "start_at", None),
     )
     conn = session.conn
     if outcome.status is RunStatus.COMPLETE and target.created_file and not args.keep:

@@ -4,7 +4,14 @@ building the parser imports no handler."""
 
 import argparse
 
-from ssdlab.cli.common_options import STORE, Commands, add_profile_parser, add_rating, json_output
+from ssdlab.cli.common_options import (
+    START_AT,
+    STORE,
+    Commands,
+    add_profile_parser,
+    add_rating,
+    json_output,
+)
 from ssdlab.registry import profile_record
 
 
@@ -15,7 +22,7 @@ def add_commands(commands: Commands) -> None:
         profile_record("endurance").spec,
         "endurance run: days of writes in bounded iterations, health sampled while fio runs, "
         "WAF, wear rate and days to end of life; crash-safe",
-        parents=[json_output("print the result as JSON"), STORE],
+        parents=[json_output("print the result as JSON"), STORE, START_AT],
     )
     endure.add_argument(
         "--resume", metavar="RUN", help="continue a stopped endurance run (an id, or 'last')"

@@ -135,6 +135,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         run_calls(profile_record("quick")),
         keep_file=args.keep,
         preset=settings.preset,
+        start_at=args.start_at,
     )
     return show_quick_outcome(args, out, session, outcome, target)
 

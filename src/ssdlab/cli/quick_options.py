@@ -6,6 +6,7 @@ import argparse
 
 from ssdlab.cli.arg_types import size_arg
 from ssdlab.cli.common_options import (
+    START_AT,
     STORE,
     Commands,
     add_destroy_data,
@@ -51,7 +52,7 @@ def add_commands(commands: Commands) -> None:
         description=SPEC.description,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n" + "".join(f"  {line}\n" for line in SPEC.examples),
-        parents=[json_output("print the result as JSON"), STORE],
+        parents=[json_output("print the result as JSON"), STORE, START_AT],
     )
     quick.add_argument("target", nargs="?", default=".", help=TARGET_HELP)
     add_quick_settings(quick)

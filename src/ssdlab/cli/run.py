@@ -116,7 +116,11 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
     outcome = session.run(
-        plan, target, run_calls(profile_record(args.profile)), keep_file=args.keep
+        plan,
+        target,
+        run_calls(profile_record(args.profile)),
+        keep_file=args.keep,
+        start_at=args.start_at,
     )
     return _report_outcome(args, out, session.conn, outcome, target, spec.name, session.database)
 

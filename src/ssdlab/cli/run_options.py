@@ -6,6 +6,7 @@ import argparse
 
 from ssdlab.cli import quick_options
 from ssdlab.cli.common_options import (
+    START_AT,
     STORE,
     Commands,
     add_profile_options,
@@ -61,7 +62,7 @@ def _add_run(commands: Commands) -> None:
             name,
             spec,
             literal(spec.summary),
-            parents=[json_output("print the result as JSON"), STORE],
+            parents=[json_output("print the result as JSON"), STORE, START_AT],
         )
         sub.add_argument("--keep", action="store_true", help="keep the test file afterwards")
         sub.add_argument("--plots", metavar="DIR", help=PLOTS_HELP)

@@ -17,7 +17,15 @@ def hard_exit(advice: str) -> None:
     os._exit(130)
 
 
+def notice(text: str) -> None:
+    """A line on stderr outside the progress display (a --start-at wait)."""
+    sys.stderr.write(f"ssdlab: {text}\n")
+    sys.stderr.flush()
+
+
 def session_for(args: argparse.Namespace) -> RunSession:
     """The run session of a command: the store named by --db, progress on stderr."""
-    edges = Edges(progress=functools.partial(make_progress, sys.stderr), hard_exit=hard_exit)
+    edges = Edges(
+        progress=functools.partial(make_progress, sys.stderr), hard_exit=hard_exit, notice=notice
+    )
     return RunSession(db_path(args), functools.partial(open_db, args), edges)

@@ -6,7 +6,12 @@ the command then builds its document and prints it:
 
     session = RunSession(database, open_store, edges)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    outcome = session.run(plan, target, calls, keep_file=args.keep)
+    outcome = session.run(plan, target, calls, keep_file=args.keep, start_at=args.start_at)
+
+With `start_at` (`--start-at`, a fleet's synchronized start) the session waits, after every
+check and all the wiring, until that wall-clock time, right before the runner makes the run
+row; the time asked for is stored in the run's plan (`params`, `start_at_s`) beside the run's
+own `started_at_s`, so a fleet can measure how far apart its hosts started.
 
 Every run row is made by `runner/run_row.create_run`: runs that execute a plan through the
 profile runner (quick, every profile, endurance, resume), and the runs a command stores
@@ -15,11 +20,13 @@ itself through `session.create_run` (health samples, watch, imports) or `runner/
 
 import functools
 import sqlite3
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from ssdlab.errors import Interrupted, SsdlabError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import Capture
 from ssdlab.model.target import Target
@@ -37,6 +44,50 @@ from ssdlab.system.signals import SignalGuard
 
 FactsReader = Callable[[Target, ProcessRunner], tuple[dict[str, Any], tuple[Capture, ...]]]
 HealthSource = Callable[[], HealthReading]
+
+START_AT_PARAM = "start_at_s"  # the plan's param that records a --start-at
+LATE_START_LIMIT_S = 5.0  # a --start-at further in the past is refused
+FINE_WAIT_S = 0.05  # the last stretch before a start is slept in short steps
+
+
+def late_start_problem(given: str, start_at: float, now: float) -> str | None:
+    """Why a start time (`given` as typed) cannot be kept, it being well past; or None."""
+    late = now - start_at
+    if late <= LATE_START_LIMIT_S:
+        return None
+    return (
+        f"{given} is {late:.0f} s in the past: the clocks of the hosts may "
+        "disagree; check with ssdlab fleet doctor"
+    )
+
+
+def sleep_until(
+    start_at: float, stopped: Callable[[], bool], clock: Callable[[], float] = time.time
+) -> bool:
+    """Sleep until the wall clock reads `start_at` (True), or until `stopped()` (False). Long
+    sleeps end `FINE_WAIT_S` before the time and at least every quarter second (a signal is
+    seen, a clock stepped by NTP followed); the rest is slept in millisecond steps."""
+    while True:
+        left = start_at - clock()
+        if stopped():
+            return False
+        if left <= 0:
+            return True
+        if left > FINE_WAIT_S:
+            time.sleep(min(left - FINE_WAIT_S, 0.25))
+        else:
+            time.sleep(min(left, 0.001))
+
+
+def _utc_clock(at: float) -> str:
+    """'12:00:00' or, with a fraction, '12:00:00.250' (UTC)."""
+    text = time.strftime("%H:%M:%S", time.gmtime(at))
+    millis = int(at % 1 * 1000)
+    return f"{text}.{millis:03d}" if millis else text
+
+
+def _quiet(_text: str) -> None:
+    return None
 
 
 class ProgressDisplay(Protocol):
@@ -66,6 +117,7 @@ class Edges:
 
     progress: Callable[[], ProgressDisplay]
     hard_exit: Callable[[str], None]
+    notice: Callable[[str], None] = _quiet  # a line for the user outside a run's progress
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,16 +196,21 @@ class RunSession:
         preset: str | None = None,
         read_health: HealthSource | None = None,
         hard_exit_advice: str = "'ssdlab doctor --cleanup' removes any test file left behind",
+        start_at: float | None = None,
     ) -> ProfileOutcome:
-        """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal."""
+        """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
+        with `start_at`, started at that wall-clock time (nothing stored before)."""
         conn = self.conn
-        device_id = store.upsert_device(conn, target.device) if target.device else None
         environment = collect_environment(self.fio.version_text)
         reader = calls.read_facts
         read_facts = None if reader is None else functools.partial(self._facts, reader, target)
         health = read_health if read_health is not None else self.health_reader(target)
         progress = self._edges.progress()
         runner = calls.runner(conn, self.fio, progress, self.processes)
+        if start_at is not None:
+            self.wait_for_start(start_at)
+            plan = replace(plan, params=(*plan.params, (START_AT_PARAM, start_at)))
+        device_id = store.upsert_device(conn, target.device) if target.device else None
         with self.guard(runner.request_stop, runner.kill, hard_exit_advice), progress:
             return runner.execute(
                 plan,
@@ -168,6 +225,25 @@ class RunSession:
                 kind=calls.kind,
                 preset=preset,
             )
+
+    def wait_for_start(self, start_at: float) -> None:
+        """Wait until `start_at` (wall clock, as NTP keeps it alike across hosts), saying so;
+        a signal meanwhile ends the command with nothing run or stored."""
+        now = time.time()
+        problem = late_start_problem(f"{start_at:.3f}", start_at, now)
+        if problem is not None:  # the checks and preparation took that long
+            raise SsdlabError(f"--start-at {problem}")
+        when = _utc_clock(start_at)
+        stop: list[str] = []
+        with self.guard(lambda: stop.append("stop"), lambda: stop.append("stop"), None):
+            if start_at >= now:
+                self._edges.notice(f"starting at {when} UTC, in {start_at - now:.0f} s")
+            else:
+                self._edges.notice(f"starting now, {now - start_at:.1f} s after {when} UTC")
+            if not sleep_until(start_at, lambda: bool(stop)):
+                raise Interrupted(
+                    f"stopped while waiting for {when} UTC; nothing was run or stored"
+                )
 
     def resume(
         self,
