@@ -39,12 +39,36 @@ def step_title(step: ProfileStep) -> str:
     return f"{step.label} {step.direction} {which}"
 
 
+def _clock(at: float) -> str:
+    return time.strftime("%H:%M:%S", time.gmtime(at))
+
+
 class LineProgress:
-    """One line per step on stderr; used when stderr is not a terminal."""
+    """One line per step on stderr, used when stderr is not a terminal (a log, a pipe, a fleet
+    reading it over SSH): each step's start and end with its name and the run's ETA, and at
+    most ten progress lines a step."""
 
     def __init__(self, stream: TextIO = sys.stderr) -> None:
         self._stream = stream
         self._last_tenth = -1
+        self._started: float | None = None  # time.monotonic() at the run's start
+        self._estimated_s: float | None = None
+        self._number = 0  # the step under way, 1-based
+        self._total: int | None = None
+
+    def _eta(self, done: int) -> str:
+        """'; run ETA 12:03:40 UTC, in 80 s': from the plan's estimate, or else from the
+        steps done so far; empty when neither says."""
+        if self._started is None:
+            return ""
+        elapsed = time.monotonic() - self._started
+        if self._estimated_s is not None:
+            left = max(self._estimated_s - elapsed, 0.0)
+        elif self._total is not None and done > 0:
+            left = elapsed / done * (self._total - done)
+        else:
+            return ""
+        return f"; run ETA {_clock(time.time() + left)} UTC, in {left:.0f} s"
 
     def __enter__(self) -> "LineProgress":
         return self
@@ -67,11 +91,13 @@ class LineProgress:
             )
             upto = "until its stop conditions" if steps is None else f"up to {steps} steps"
             text = f"run {event.run_id}: {event.plan.profile}, {upto}{about}"
+            self._started, self._estimated_s = time.monotonic(), event.estimated_s
         elif isinstance(event, RoundFinished):
             text = f"    {event.summary}" + (" — stopping" if event.stop else "")
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
-            text = f"{event.counter} {step_title(event.step)}"
+            self._number, self._total = event.number, event.total
+            text = f"{event.counter} {step_title(event.step)}{self._eta(event.number - 1)}"
         elif isinstance(event, StepProgress):
             tenth = int(event.fraction * 10)
             if tenth > self._last_tenth:
@@ -79,10 +105,14 @@ class LineProgress:
                 text = f"    {event.fraction:.0%}"
         elif isinstance(event, StepFinished):
             result = event.result
-            text = f"    done in {event.elapsed_s:.1f} s" + (
-                ""
-                if result is None
-                else f": {fmt_mb(result.bw_bytes_per_s)} MB/s, {result.iops:.0f} IOPS"
+            text = (
+                f"    {step_title(event.step)} done in {event.elapsed_s:.1f} s"
+                + (
+                    ""
+                    if result is None
+                    else f": {fmt_mb(result.bw_bytes_per_s)} MB/s, {result.iops:.0f} IOPS"
+                )
+                + self._eta(self._number)
             )
         if text is not None:
             print(text, file=self._stream, flush=True)
