@@ -11,6 +11,7 @@ spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
+node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
 Each handler module's options are declared beside it in cli/<module>_options.py, which imports
 no handler, so building the parser stays fast; argument types shared by several commands are in
@@ -34,6 +35,7 @@ from ssdlab.cli import (
     health_options,
     imports_options,
     inspect_options,
+    node_options,
     quick_options,
     report_options,
     run_options,
@@ -82,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         health_options,  # health, wear, watch
         sim_options,  # sim
         doctor_options,  # doctor
+        node_options,  # node (what 'ssdlab fleet' calls on each node)
     ):
         options.add_commands(commands)
     return parser
@@ -108,6 +111,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "wear": ("health", "cmd_wear"),
     "watch": ("health", "cmd_watch"),
     "sim": ("sim", "cmd_sim"),
+    "node": ("node", "cmd_node"),
 }
 
 

@@ -1,0 +1,111 @@
+"""The options of `ssdlab node` (handled by cli/node.py): what `ssdlab fleet` calls on each lab
+node over SSH. Kept apart from the handler so that building the parser imports no handler."""
+
+import argparse
+
+from ssdlab.cli.arg_types import size_arg
+from ssdlab.cli.common_options import STORE, Commands, add_destroy_data, add_option
+from ssdlab.profiles.quick import SPEC
+
+JOBS_DIR_HELP = "where jobs are kept (default: fleet-jobs beside the run store)"
+
+
+def _offset_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a byte offset") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def _add_jobs_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs-dir", metavar="DIR", help=JOBS_DIR_HELP)
+
+
+def _add_facts(sub: Commands) -> None:
+    facts = sub.add_parser(
+        "facts",
+        help="this node as JSON: versions, tools, root, boot id, clock, O_DIRECT, targets",
+        parents=[STORE],
+    )
+    facts.add_argument(
+        "--directory",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also say whether O_DIRECT works in DIR (repeatable)",
+    )
+    facts.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="also describe the target PATH: file or block device, size, model (repeatable)",
+    )
+
+
+def _add_jobs(sub: Commands) -> None:
+    start = sub.add_parser(
+        "start",
+        help="start 'ssdlab ARGV…' detached (it outlives the SSH connection); print its job id",
+        parents=[STORE],
+    )
+    _add_jobs_dir(start)
+    start.add_argument(
+        "argv", nargs=argparse.REMAINDER, metavar="-- ARGV", help="the ssdlab command line"
+    )
+    follow = sub.add_parser(
+        "follow",
+        help="a job's stderr and stdout as JSON lines as they grow, then its exit code",
+        parents=[STORE],
+    )
+    follow.add_argument("job", help="the job id 'node start' printed")
+    _add_jobs_dir(follow)
+    for stream in ("stdout", "stderr"):
+        follow.add_argument(
+            f"--offset-{stream}",
+            type=_offset_arg,
+            default=0,
+            metavar="N",
+            help=f"start at byte N of its {stream} (to go on after a reconnect)",
+        )
+    jobs = sub.add_parser(
+        "jobs", help="every job as JSON: running, exited (with its code) or lost", parents=[STORE]
+    )
+    _add_jobs_dir(jobs)
+    supervise = sub.add_parser("supervise")  # no help: started by 'node start' only
+    supervise.add_argument("dir")
+
+
+def _add_check(sub: Commands) -> None:
+    check = sub.add_parser(
+        "check",
+        help="the checks a run on TARGET makes before it writes, as JSON {ok, reason}",
+        parents=[STORE],
+    )
+    check.add_argument("target", help="directory, file path or block device")
+    add_option(check.add_argument_group("as for 'ssdlab quick'"), SPEC.option("mode"))
+    check.add_argument("--size", type=size_arg, help="test size, e.g. 1GiB")
+    check.add_argument("--buffered", action="store_true", help="without O_DIRECT (file targets)")
+    add_destroy_data(check)
+
+
+def add_commands(commands: Commands) -> None:
+    node = commands.add_parser(
+        "node",
+        help="what 'ssdlab fleet' calls on each node over SSH (JSON output)",
+        description="The commands 'ssdlab fleet' runs on each lab node over SSH; each prints\n"
+        "JSON for a program to read. A started job runs on in a session of its own when the\n"
+        "connection drops, and every safety check runs here, on the node.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n  ssdlab node facts --directory /mnt/ssd --target /dev/nvme0n1\n"
+        "  ssdlab node start -- quick /mnt/ssd --json\n"
+        "  ssdlab node follow 20261126T120000.123Z-1a2b3c4d --offset-stderr 4096\n"
+        "  ssdlab node jobs\n  ssdlab node check /dev/sdb --destroy-data /dev/sdb\n",
+    )
+    sub = node.add_subparsers(dest="node_command", metavar="SUBCOMMAND", required=True)
+    _add_facts(sub)
+    _add_jobs(sub)
+    _add_check(sub)
