@@ -150,6 +150,17 @@ def supervise(path: Path) -> int:
     if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
         raise UsageError(f"{path / ARGV_FILE} holds no command line")
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    children: list[subprocess.Popen[bytes]] = []
+    pending: list[int] = []  # a stop that came before the child was there
+
+    def forward(signum: int, _frame: object) -> None:
+        if children:
+            children[0].send_signal(signum)
+        else:
+            pending.append(signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
     out, err = _new_file(path / "stdout"), _new_file(path / "stderr")
     try:
         child = subprocess.Popen(
@@ -161,12 +172,9 @@ def supervise(path: Path) -> int:
     finally:
         os.close(out)
         os.close(err)
-
-    def forward(signum: int, _frame: object) -> None:
+    children.append(child)
+    for signum in pending:
         child.send_signal(signum)
-
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
     write_json_atomic(
         path / JOB_FILE,
         {
@@ -301,7 +309,7 @@ def follow_job(
         lost = None if ended is not None else _lost(path)
         yield from _drain(path, offsets, final=ended is not None or lost is not None)
         if isinstance(ended, dict):
-            yield {"exit": ended.get("exit"), "ended_at_s": ended.get("ended_at_s")}
+            yield {key: ended.get(key) for key in ("exit", "ended_at_s", "signal") if key in ended}
             return
         if lost is not None and not (path / EXIT_FILE).exists():
             yield {"exit": None, "lost": lost}
