@@ -238,3 +238,25 @@ def test_sigint_while_waiting_for_the_start_stores_nothing(tmp_path: Path) -> No
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
+
+
+def test_a_dropped_follower_ends_quietly_and_the_job_runs_on(tmp_path: Path) -> None:
+    jobs_dir = tmp_path / "jobs"
+    later = f"{time.time() + 600:.3f}"
+    started = node(
+        "start", "--jobs-dir", str(jobs_dir), "--",
+        "quick", str(tmp_path), *QUICK, "--db", str(tmp_path / "s.db"), "--start-at", later,
+    )  # fmt: skip
+    folder = Path(started["dir"])
+    follow = start_ssdlab("node", "follow", started["job"], "--jobs-dir", str(jobs_dir))
+    assert follow.stdout is not None
+    assert "starting at" in json.loads(follow.stdout.readline())["text"]
+    follow.stdout.close()  # the connection is gone
+    follow.send_signal(signal.SIGHUP)
+    _out, err = follow.communicate(timeout=60)
+    assert err == ""
+    (listed,) = node("jobs", "--jobs-dir", str(jobs_dir))
+    assert listed["state"] == "running"
+    os.kill(started["pid"], signal.SIGTERM)  # the supervisor passes it on: a clean stop
+    wait_gone([started["pid"]])
+    assert json.loads((folder / "exit.json").read_text())["exit"] == 130
