@@ -50,10 +50,12 @@ def _parse_mountinfo_line(line: str, line_number: int) -> MountEntry:
     majmin = fields[2].split(":")
     if not all(_DIGITS.fullmatch(text) for text in (fields[0], fields[1], *majmin)):
         raise ParseError(f"mountinfo line {line_number} has bad numeric fields: {line!r}")
-    if not (fields[3].startswith("/") and fields[4].startswith("/")):
-        # the kernel prints both as absolute paths (escaped, never empty): a line that is not
-        # so has lost or gained a field, and its mount point cannot be trusted
-        raise ParseError(f"mountinfo line {line_number} has no absolute root/mount point: {line!r}")
+    if not fields[4].startswith("/") or not fields[3]:
+        # the kernel prints the mount point as an absolute path (escaped, never empty): a line
+        # that is not so has lost or gained a field, and its mount point cannot be trusted. The
+        # root is a path too, except where the mounted thing lives in no directory tree: a
+        # network namespace bound at /run/netns/NAME (`ip netns add`) has root `net:[4026532177]`
+        raise ParseError(f"mountinfo line {line_number} has no absolute mount point: {line!r}")
     try:
         mount_id, parent_id = int(fields[0]), int(fields[1])
         major, minor = int(majmin[0]), int(majmin[1])

@@ -69,6 +69,14 @@ def test_root_inside_the_filesystem_is_reported() -> None:
     assert (home.major, home.minor) == (0, 45)
 
 
+def test_a_namespace_bound_by_ip_netns_has_a_root_outside_any_tree() -> None:
+    # read on a Debian 12 machine (kernel 6.1) after `ip netns add ssdlab-t31325-1`
+    line = "65 42 0:4 net:[4026532177] /run/netns/ssdlab-t31325-1 rw shared:2 - nsfs nsfs rw"
+    (entry,) = parse_mountinfo(line + "\n")
+    assert entry.root == "net:[4026532177]"
+    assert (entry.fs_type, entry.mount_point) == ("nsfs", "/run/netns/ssdlab-t31325-1")
+
+
 def test_octal_escapes_in_paths_are_decoded() -> None:
     entries = parse_mountinfo(MOUNTINFO)
     assert entries[4].mount_point == "/media/user/T7 Shield"
@@ -94,6 +102,7 @@ def test_blank_text_has_no_mounts() -> None:
         "x 1 254:0 / / rw - ext4 /dev/vda rw",  # bad mount id
         "27 1 254 / / rw - ext4 /dev/vda rw",  # bad major:minor
         "27 1 254:0:1 / / rw - ext4 /dev/vda rw",
+        "27 1 254:0 / mnt rw - ext4 /dev/vda rw",  # a mount point that is no absolute path
     ],
 )
 def test_a_malformed_line_is_an_error_not_a_silently_missing_mount(line: str) -> None:
