@@ -2,6 +2,7 @@
 and cli/fleet_load.py). Kept apart from the handlers so that building the parser imports none."""
 
 import argparse
+from collections.abc import Sequence
 
 from ssdlab.cli.arg_types import start_at_arg
 from ssdlab.cli.common_options import STORE, Commands, json_output
@@ -55,6 +56,17 @@ def _fleet_parent() -> argparse.ArgumentParser:
 FLEET = _fleet_parent()
 
 
+def split_profile_args(argv: Sequence[str]) -> tuple[list[str], list[str] | None]:
+    """`fleet run … -- OPTIONS`: the words before -- for the parser, and the profile's options
+    after it (None when there is no --), which the nodes' own parsers take. argparse alone
+    cannot tell them apart once PROFILE has been matched."""
+    words = list(argv)
+    if words[:2] != ["fleet", "run"] or "--" not in words:
+        return words, None
+    cut = words.index("--")
+    return words[:cut], words[cut + 1 :]
+
+
 def add_commands(commands: Commands) -> None:
     fleet = commands.add_parser(
         "fleet",
@@ -80,6 +92,11 @@ def add_commands(commands: Commands) -> None:
         "--wheels",
         metavar="DIR",
         help="take ssdlab's wheels and its dependencies' from DIR instead of building them here",
+    )
+    deploy.add_argument(
+        "--force",
+        action="store_true",
+        help="install again on nodes that already have this ssdlab (default: left as they are)",
     )
     _add_run(actions)
     actions.add_parser(
@@ -118,7 +135,7 @@ def _add_run(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
         "A device target is written only when the inventory names it in ssdlab_destroy_data.",
     )
     run.add_argument("profile", metavar="PROFILE", help="quick, endure, or a profile of 'run'")
-    run.add_argument("profile_args", nargs="*", metavar="-- OPTION", help=argparse.SUPPRESS)
+    run.set_defaults(profile_args=[])  # what follows --: split off by split_profile_args
     start = run.add_mutually_exclusive_group()
     start.add_argument(
         "--start-at",

@@ -11,6 +11,7 @@ spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
+fleet            cli/fleet.py    many hosts over OpenSSH: doctor, deploy, run, status, collect, compare, load
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
 Each handler module's options are declared beside it in cli/<module>_options.py, which imports
@@ -32,6 +33,7 @@ from ssdlab import __version__
 from ssdlab.cli import (
     doctor_options,
     endure_options,
+    fleet_options,
     health_options,
     imports_options,
     inspect_options,
@@ -60,6 +62,7 @@ examples:
   ssdlab compare 3 7 --fail-if rnd4k-q1t1-read:-5%   exit 4 on a real regression
   ssdlab import CDM-result.txt          a CrystalDiskMark/KDiskMark text export as a run
   ssdlab doctor --directory /mnt/ssd    what is installed, and whether O_DIRECT works there
+  ssdlab fleet run lab.ini quick        a quick run on every host of an Ansible inventory
 """
 
 
@@ -84,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         health_options,  # health, wear, watch
         sim_options,  # sim
         doctor_options,  # doctor
+        fleet_options,  # fleet (many hosts)
         node_options,  # node (what 'ssdlab fleet' calls on each node)
     ):
         options.add_commands(commands)
@@ -111,6 +115,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "wear": ("health", "cmd_wear"),
     "watch": ("health", "cmd_watch"),
     "sim": ("sim", "cmd_sim"),
+    "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
 }
 
@@ -123,7 +128,10 @@ def load_command(name: str) -> Command:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words, profile_args = fleet_options.split_profile_args(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(words)
+    if profile_args is not None:
+        args.profile_args = profile_args
     out = Console(highlight=False, soft_wrap=False)
     try:
         check_outputs(getattr(args, "output", None), getattr(args, "plots", None))

@@ -54,7 +54,7 @@ def cmd_node_export(args: argparse.Namespace, _out: Console) -> int:
 
 def _endurance(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any] | None:
     """Where an endurance run stands: iterations, bytes written, WAF, days to end of life."""
-    if run.kind != "endurance":
+    if run.profile != "endurance":
         return None
     status = status_of(load_profile_results(conn, run.run_id))
     series = status.series

@@ -125,6 +125,7 @@ class _Follower:
         self.stdout: list[str] = []
         self.exit_code: int | None = None
         self.lost: str | None = None
+        self.said: str | None = None
 
     def words(self) -> list[str]:
         host = self.job.host
@@ -166,6 +167,7 @@ class _Follower:
             self.exit_code,
             self.lost,
             "".join(self.stdout),
+            self.said,
         )
 
     def _read(self, stream: RemoteStream) -> bool:
@@ -196,6 +198,7 @@ class _Follower:
         else:
             for line in text.splitlines():
                 if line.strip():
+                    self.said = line.strip()
                     self.on_line(self.job, line)
 
 

@@ -96,12 +96,15 @@ class Mismatch:
 
 @dataclass(frozen=True, slots=True)
 class JobOutcome:
+    """How one node's run of a fleet run ended, as far as this machine saw it."""
+
     host: str
     target: str
     job: str | None
     exit_code: int | None
     lost: str | None  # why it could not be followed to its end (it may still run there)
-    stdout: str
+    stdout: str  # what the node's ssdlab printed: its run document (--json)
+    said: str | None = None  # the last line it wrote on stderr: a refusal's reason
 
     @property
     def ok(self) -> bool:

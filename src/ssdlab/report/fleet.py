@@ -96,7 +96,8 @@ def _outcome_text(outcome: JobOutcome) -> str:
         return outcome.lost
     if outcome.exit_code == 0:
         return "complete"
-    return f"exit {outcome.exit_code}"
+    said = f": {outcome.said}" if outcome.said else ""
+    return f"exit {outcome.exit_code}{said}"
 
 
 def build_run_document(
