@@ -1,13 +1,18 @@
 """Runs are findable: `ssdlab runs` names each run's profile as people do, with its target,
-date and status, and filters by --profile, --since and --target; `show` prints the date."""
+date, status, host and UUID, and filters by --profile, --since, --target and --host; `show`
+prints the date, the host and the UUID (and, for a run collected from a lab node, the node)."""
 
 import json
 import re
+import socket
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 
+from ssdlab.store.db import open_store
+from ssdlab.store.merge import copy_runs
 from ssdlab.system.filetarget import probe_direct_io
 from tests.conftest import needs_fio
 from tests.e2e.conftest import FAST, run_ssdlab
@@ -133,3 +138,72 @@ def test_show_prints_the_date(store: tuple[Path, Path, Path]) -> None:
         shown = run_ssdlab("show", str(run["id"]), "--db", str(db))
         assert shown.code == 0, shown.stderr
         assert re.search(rf"run {run['id']}: started {DATE.pattern}", shown.stdout), shown.stdout
+
+
+def test_runs_json_gives_each_run_its_uuid_and_host(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    runs = listed(db)
+    assert len({run["uuid"] for run in runs}) == len(runs)
+    assert {uuid.UUID(str(run["uuid"])).version for run in runs} == {4}
+    assert {run["host"] for run in runs} == {socket.gethostname()}
+    assert {(run["node_host"], run["collected_at_s"]) for run in runs} == {(None, None)}
+
+
+def test_host_filter(store: tuple[Path, Path, Path]) -> None:
+    db, _, _ = store
+    assert len(listed(db, "--host", socket.gethostname())) == 5
+    assert listed(db, "--host", "no-such-host") == []
+
+
+def test_the_table_has_a_host_column_only_for_runs_of_several_hosts(
+    store: tuple[Path, Path, Path],
+) -> None:
+    db, _, _ = store
+    result = run_ssdlab("runs", "--db", str(db), env={"COLUMNS": "200"})
+    assert result.code == 0, result.stderr
+    assert " host " not in result.stdout
+
+
+@pytest.fixture
+def central(store: tuple[Path, Path, Path], tmp_path: Path) -> Path:
+    """A central store with a run of its own (an import) and the store's runs collected
+    from a lab node named lab-1 in the inventory."""
+    db = tmp_path / "central"
+    text = tmp_path / "cdm8.txt"
+    text.write_bytes(CDM8.encode("utf-16"))
+    done = run_ssdlab("import", str(text), "--db", str(db))
+    assert done.code == 0, done.stderr
+    node, into = open_store(store[0]), open_store(db)
+    copy_runs(node, into, host="lab-1", collected_at_s=time.time())
+    node.close()
+    into.close()
+    return db
+
+
+def test_collected_runs_are_listed_under_their_inventory_name(central: Path) -> None:
+    collected = listed(central, "--host", "lab-1")
+    assert len(collected) == 5
+    assert {run["node_host"] for run in collected} == {socket.gethostname()}
+    assert all(isinstance(run["collected_at_s"], float) for run in collected)
+    assert [run["profile"] for run in listed(central, "--host", socket.gethostname())] == [
+        "import (CDM 8)"
+    ]
+
+
+def test_the_table_of_runs_of_several_hosts_shows_the_host(central: Path) -> None:
+    result = run_ssdlab("runs", "--db", str(central), env={"COLUMNS": "200"})
+    assert result.code == 0, result.stderr
+    assert " host " in result.stdout
+    assert "lab-1" in result.stdout
+    assert socket.gethostname() in result.stdout
+
+
+def test_show_prints_host_uuid_and_for_a_collected_run_its_node(central: Path) -> None:
+    local, collected = listed(central)[-1], listed(central)[0]
+    for run in (local, collected):
+        shown = run_ssdlab("show", str(run["id"]), "--db", str(central), env={"COLUMNS": "200"})
+        assert shown.code == 0, shown.stderr
+        assert f"run {run['id']} on host {run['host']}" in shown.stdout
+        assert f"uuid {run['uuid']}" in shown.stdout
+    shown = run_ssdlab("show", str(collected["id"]), "--db", str(central), env={"COLUMNS": "200"})
+    assert f"(node {socket.gethostname()}, collected " in shown.stdout

@@ -15,6 +15,7 @@ from ssdlab.cli.documents import sim_document
 from ssdlab.cli.render import print_document, print_quick_report
 from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.run import RunRecord
 from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS
@@ -87,7 +88,58 @@ def run_filter(args: argparse.Namespace) -> store.RunFilter:
         folders = tuple(name for name in names if os.path.isdir(name))
     profile = args.profile.strip() if args.profile else None
     since = parse_since(args.since) if args.since is not None else None
-    return store.RunFilter(profile=profile, since_s=since, targets=targets, target_folders=folders)
+    host = args.host.strip() if getattr(args, "host", None) else None
+    return store.RunFilter(
+        profile=profile, since_s=since, targets=targets, target_folders=folders, host=host
+    )
+
+
+def _listing_json(r: store.RunListing | store.UnreadableRun) -> dict[str, object]:
+    """One run of `runs --json`: `host` is the inventory name of a collected run (its node's
+    own hostname is `node_host`), this machine's name for a run made here."""
+    if isinstance(r, store.UnreadableRun):
+        return {"id": r.run_id, "unreadable": r.problem}
+    return {
+        "id": r.run_id,
+        "profile": run_label(r),
+        "kind": r.kind,
+        "profile_name": r.profile,
+        "preset": r.preset,
+        "status": r.status.value,
+        "status_reason": r.status_reason,
+        "target_kind": r.target_kind,
+        "target": r.target_path,
+        "started_at_s": r.started_at_s,
+        "ended_at_s": r.ended_at_s,
+        "uuid": r.uuid,
+        "host": r.host,
+        "node_host": r.node_host,
+        "collected_at_s": r.collected_at_s,
+    }
+
+
+def _runs_table(listed: list[store.RunListing | store.UnreadableRun]) -> Table:
+    """The table of `ssdlab runs`, with a host column when the runs come from more than one
+    host (runs collected from a fleet)."""
+    with_host = len({r.host for r in listed if isinstance(r, store.RunListing)}) > 1
+    table = Table(title="stored runs")
+    for column in ("id", "started", "host", "profile", "status", "target"):
+        if column != "host" or with_host:
+            table.add_column(column)
+    for r in listed:
+        if isinstance(r, store.UnreadableRun):
+            cells = [str(r.run_id), "", "", "", "unreadable", r.problem]
+        else:
+            cells = [
+                str(r.run_id),
+                _date(r.started_at_s),
+                escape(r.host),
+                escape(run_label(r)),
+                r.status.value,
+                escape(r.target_path),
+            ]
+        table.add_row(*(cells if with_host else cells[:2] + cells[3:]))
+    return table
 
 
 def cmd_runs(args: argparse.Namespace, out: Console) -> int:
@@ -95,24 +147,7 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
     conn = open_db(args)
     listed = store.list_run_listings(conn, args.limit, wanted)
     if args.json:
-        rows = [
-            {"id": r.run_id, "unreadable": r.problem}
-            if isinstance(r, store.UnreadableRun)
-            else {
-                "id": r.run_id,
-                "profile": run_label(r),
-                "kind": r.kind,
-                "profile_name": r.profile,
-                "preset": r.preset,
-                "status": r.status.value,
-                "status_reason": r.status_reason,
-                "target_kind": r.target_kind,
-                "target": r.target_path,
-                "started_at_s": r.started_at_s,
-                "ended_at_s": r.ended_at_s,
-            }
-            for r in listed
-        ]
+        rows = [_listing_json(r) for r in listed]
         sys.stdout.write(
             json.dumps({"format": "ssdlab-runs", "format_version": 1, "runs": rows}, indent=2)
             + "\n"
@@ -127,21 +162,7 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
             highlight=False,
         )
         return 0
-    table = Table(title="stored runs")
-    for column in ("id", "started", "profile", "status", "target"):
-        table.add_column(column)
-    for r in listed:
-        if isinstance(r, store.UnreadableRun):
-            table.add_row(str(r.run_id), "", "", "unreadable", r.problem)
-            continue
-        table.add_row(
-            str(r.run_id),
-            _date(r.started_at_s),
-            escape(run_label(r)),
-            r.status.value,
-            escape(r.target_path),
-        )
-    out.print(table)
+    out.print(_runs_table(listed))
     for r in listed:
         if isinstance(r, store.UnreadableRun):
             out.print(
@@ -179,6 +200,28 @@ def _when(started_at_s: object, ended_at_s: object) -> str:
     return f"started {started}, ended {ended} (local time)"
 
 
+def origin_line(run: RunRecord) -> str:
+    """'run 4 on host lab-3 (node n3.example, collected 2026-11-26 12:40 local time), uuid
+    …': where a run was made; the node and the collect only for a collected run."""
+    where = f"run {run.run_id} on host {run.host}"
+    if run.collected_at_s is not None:
+        where += (
+            f" (node {run.node_host or 'not recorded'}, collected "
+            f"{_date(run.collected_at_s)} local time)"
+        )
+    return f"{where}, uuid {run.uuid}"
+
+
+def _print_run_lines(out: Console, run: RunRecord) -> None:
+    """The lines under a shown run: when it ran, and where (host, uuid, the collect)."""
+    out.print(
+        f"run {run.run_id}: {_when(run.started_at_s, run.ended_at_s)}",
+        highlight=False,
+        markup=False,
+    )
+    out.print(origin_line(run), highlight=False, markup=False)
+
+
 def cmd_show(args: argparse.Namespace, out: Console) -> int:
     document = _profile_document(args)
     if document is not None:
@@ -189,11 +232,7 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
         conn = open_db(args)
         run = store.load_run(conn, run_id_arg(conn, args.run))
         if run is not None:
-            out.print(
-                f"run {run.run_id}: {_when(run.started_at_s, run.ended_at_s)}",
-                highlight=False,
-                markup=False,
-            )
+            _print_run_lines(out, run)
         if args.jobs:
             _print_jobs(args, out, int(document.data["run"]["id"]))
         return 0
@@ -202,11 +241,7 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(quick_json(report))
         return 0
     print_quick_report(out, report)
-    out.print(
-        f"run {report.run.run_id}: {_when(report.run.started_at_s, report.run.ended_at_s)}",
-        highlight=False,
-        markup=False,
-    )
+    _print_run_lines(out, report.run)
     if args.jobs:
         _print_jobs(args, out, report.run.run_id)
     return 0

@@ -15,7 +15,8 @@ def add_commands(commands: Commands) -> None:
         epilog="examples:\n"
         "  ssdlab runs --profile quick              quick runs (any preset)\n"
         "  ssdlab runs --profile pts-iops --since 2026-01-01\n"
-        "  ssdlab runs --target /dev/nvme0n1        runs on one device (or a folder's files)\n",
+        "  ssdlab runs --target /dev/nvme0n1        runs on one device (or a folder's files)\n"
+        "  ssdlab runs --host lab-3                 runs collected from one lab node\n",
         parents=[json_output(), STORE],
     )
     runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")
@@ -34,6 +35,12 @@ def add_commands(commands: Commands) -> None:
         "--target",
         metavar="PATH",
         help="only runs on this device or file, or on test files in this folder",
+    )
+    runs.add_argument(
+        "--host",
+        metavar="NAME",
+        help="only runs of this host (a collected run's host is its node's name in the fleet "
+        "inventory)",
     )
 
     show = commands.add_parser("show", help="show one stored run", parents=[json_output(), STORE])

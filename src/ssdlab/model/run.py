@@ -63,3 +63,18 @@ class RunRecord:
     pid: int
     boot_id: str | None
     pid_namespace: str | None = None  # e.g. 'pid:[4026531836]'; None: not recorded
+    uuid: str = ""  # random, the same in every store the run is copied to (schema 7)
+    node_host: str | None = None  # collected: the node's hostname (`host`: inventory name)
+    collected_at_s: float | None = None  # a collected run: when it was copied into this store
+
+
+def run_origin(run: RunRecord) -> dict[str, object]:
+    """Where a run was made, as its documents give it: the host (for a collected run its name
+    in the fleet inventory), the run's UUID, and for a collected run the node's own hostname
+    and when it was collected (both None for a run made in this store)."""
+    return {
+        "host": run.host,
+        "uuid": run.uuid,
+        "node_host": run.node_host,
+        "collected_at_s": run.collected_at_s,
+    }

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ssdlab.model.profile import ProfileResults, SettingValue
+from ssdlab.model.run import run_origin
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_size
 from ssdlab.report import document as doc
@@ -95,6 +96,7 @@ def compose(
                 "environment": results.run.environment,
                 "started_at_s": results.run.started_at_s,
                 "ended_at_s": results.run.ended_at_s,
+                **run_origin(results.run),
             },
             "settings": dict(results.plan.settings),
             "measures_memory": reason is not None,

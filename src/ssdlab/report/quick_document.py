@@ -8,6 +8,7 @@ from itertools import accumulate
 from typing import Any
 
 from ssdlab.analysis.passes import TestSummary
+from ssdlab.model.run import run_origin
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, fmt_mb, fmt_us, format_size
 from ssdlab.report import document as doc
@@ -32,11 +33,14 @@ def _cell_label(summary: TestSummary) -> str:
 
 
 def quick_json_document(report: QuickReport) -> dict[str, Any]:
-    """The JSON document of a quick or imported run, with what its numbers measure:
+    """The JSON document of a quick or imported run, with where it was made (host, uuid and,
+    for a collected run, its node and when it was collected) and what its numbers measure:
     `measures_memory` (and why) for a target in RAM or the page cache."""
     reason = memory_reason(report.run.target)
+    document = report_document(report)
     return {
-        **report_document(report),
+        **document,
+        "run": {**document["run"], **run_origin(report.run)},
         "measures_memory": reason is not None,
         "measures_memory_reason": reason,
     }

@@ -16,7 +16,7 @@ from ssdlab.analysis.lifetime import DAYS_PER_YEAR
 from ssdlab.analysis.simulated_drive import SimAnalysis, SimPoint
 from ssdlab.analysis.wear import WearReport
 from ssdlab.analysis.write_series import bytes_series
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunRecord, run_origin
 from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, describe_gb, format_size
 from ssdlab.report import document as doc
 
@@ -305,7 +305,12 @@ def build_sim_document(run: RunRecord, point: SimPoint, analysis: SimAnalysis) -
         data={
             "format": "ssdlab-sim-run",
             "format_version": FORMAT_VERSION,
-            "run": {"id": run.run_id, "status": run.status.value, "kind": run.kind},
+            "run": {
+                "id": run.run_id,
+                "status": run.status.value,
+                "kind": run.kind,
+                **run_origin(run),
+            },
             "settings": dict(point.settings),
             "result": point_data(point, analysis),
             "cliff": None if analysis.cliff is None else asdict(analysis.cliff),
@@ -411,7 +416,12 @@ def build_sweep_document(
         data={
             "format": "ssdlab-sim-sweep",
             "format_version": FORMAT_VERSION,
-            "run": {"id": run.run_id, "status": run.status.value, "kind": run.kind},
+            "run": {
+                "id": run.run_id,
+                "status": run.status.value,
+                "kind": run.kind,
+                **run_origin(run),
+            },
             "parameter": parameter,
             "points": [{"settings": dict(p.settings), **point_data(p, a)} for p, a in analysed],
         },

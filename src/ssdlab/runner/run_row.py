@@ -5,6 +5,7 @@ import os
 import socket
 import sqlite3
 import time
+import uuid
 from dataclasses import dataclass
 
 from ssdlab.store import runs as store
@@ -32,7 +33,8 @@ def create_run(
     conn: sqlite3.Connection, header: RunHeader, started_at_s: float | None = None
 ) -> int:
     """Insert the run (status running) with who runs it: host, pid, boot id and PID
-    namespace, so a later start can tell a live run from a dead one."""
+    namespace, so a later start can tell a live run from a dead one; and a new random UUID,
+    which names the run in every store it is copied to (fleet collect)."""
     return store.create_run(
         conn,
         store.NewRun(
@@ -52,5 +54,6 @@ def create_run(
             pid=os.getpid(),
             boot_id=read_boot_id(),
             pid_namespace=read_pid_namespace(),
+            uuid=str(uuid.uuid4()),
         ),
     )

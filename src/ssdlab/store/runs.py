@@ -4,6 +4,7 @@ import dataclasses
 import json
 import re
 import sqlite3
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -119,6 +120,7 @@ class NewRun:
     pid: int
     boot_id: str | None
     pid_namespace: str | None = None  # the PID namespace `pid` belongs to (schema 5)
+    uuid: str | None = None  # the run's UUID (schema 7); None: a new random one
 
 
 def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
@@ -126,8 +128,8 @@ def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
         cursor = conn.execute(
             "INSERT INTO runs (kind, profile, profile_version, preset, status, target_kind,"
             " target_path, target_json, device_id, settings_json, plan_json, environment_json,"
-            " started_at_s, host, pid, boot_id, pid_namespace)"
-            " VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " started_at_s, host, pid, boot_id, pid_namespace, uuid)"
+            " VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 run.kind,
                 run.profile,
@@ -145,6 +147,7 @@ def create_run(conn: sqlite3.Connection, run: NewRun) -> int:
                 run.pid,
                 run.boot_id,
                 run.pid_namespace,
+                run.uuid or str(uuid.uuid4()),
             ),
         )
         return int(cursor.lastrowid or 0)
@@ -314,20 +317,24 @@ def open_test_files(conn: sqlite3.Connection, run_id: int) -> list[TestFileRecor
 
 
 def leftover_test_files(conn: sqlite3.Connection) -> list[TestFileRecord]:
-    """Test files not marked removed whose run is no longer running."""
+    """Test files not marked removed whose run is no longer running (runs made in this store
+    only: a collected run's test files are on the node that ran it)."""
     rows = conn.execute(
         f"SELECT {_TEST_FILE_COLUMNS} FROM test_files f JOIN runs r ON r.id = f.run_id"
-        " WHERE f.removed_at_s IS NULL AND r.status != 'running' ORDER BY f.id"
+        " WHERE f.removed_at_s IS NULL AND r.status != 'running'"
+        " AND r.collected_at_s IS NULL ORDER BY f.id"
     ).fetchall()
     return [_test_file_from_row(r) for r in rows]
 
 
 def owned_test_files_at(conn: sqlite3.Connection, path: str) -> list[TestFileRecord]:
     """Test files this store recorded at `path` and never marked removed (a file kept with
-    --keep that a new run may reuse, if it is still the same file)."""
+    --keep that a new run may reuse, if it is still the same file); not those of collected
+    runs, which are on the node that ran them."""
     rows = conn.execute(
         f"SELECT {_TEST_FILE_COLUMNS} FROM test_files f JOIN runs r ON r.id = f.run_id"
-        " WHERE f.path = ? AND f.removed_at_s IS NULL ORDER BY f.id DESC",
+        " WHERE f.path = ? AND f.removed_at_s IS NULL AND r.collected_at_s IS NULL"
+        " ORDER BY f.id DESC",
         (path,),
     ).fetchall()
     return [_test_file_from_row(r) for r in rows]
@@ -439,7 +446,17 @@ def _run_from_row(row: sqlite3.Row) -> RunRecord:
         pid=int(row["pid"]),
         boot_id=row["boot_id"],
         pid_namespace=row["pid_namespace"],
+        uuid=str(_since_schema_7(row, "uuid") or ""),
+        node_host=_since_schema_7(row, "node_host"),
+        collected_at_s=_since_schema_7(row, "collected_at_s"),
     )
+
+
+def _since_schema_7(row: sqlite3.Row, column: str) -> Any:
+    """A run column added by schema 7, None in a row read from an older store as it is (read
+    only, not migrated)."""
+    names = row.keys()  # a Row's `in` looks at its values, not its columns
+    return row[column] if column in names else None
 
 
 def list_run_rows(
@@ -468,6 +485,10 @@ class RunListing:
     started_at_s: float
     ended_at_s: float | None
     source_tool: str | None = None
+    host: str = ""  # for a collected run its name in the fleet inventory
+    uuid: str = ""
+    node_host: str | None = None  # a collected run: the node's own hostname
+    collected_at_s: float | None = None  # a collected run: when it was collected
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -475,12 +496,14 @@ class RunFilter:
     """Which runs to list. `profile` matches a run's kind (quick, import, sim, health, watch)
     or a profile run's profile (pts-iops, cache, endurance; not the profile an import or a
     simulation was stored under); `targets` are exact target paths and
-    `target_folders` folders whose test files count; `since_s` a start time (epoch seconds)."""
+    `target_folders` folders whose test files count; `since_s` a start time (epoch seconds);
+    `host` a run's host (for a collected run its name in the fleet inventory)."""
 
     profile: str | None = None
     since_s: float | None = None
     targets: tuple[str, ...] = ()
     target_folders: tuple[str, ...] = ()
+    host: str | None = None
 
 
 # The small JSON columns are checked by SQLite (json_type), so a damaged row is marked as in
@@ -488,7 +511,8 @@ class RunFilter:
 _CHECKED_JSON = ("target_json", "settings_json", "environment_json")
 _LISTING_COLUMNS = (
     "id, kind, profile, preset, status, status_reason, target_kind, target_path, started_at_s,"
-    " ended_at_s, host, CASE WHEN kind = 'import' AND json_valid(settings_json)"
+    " ended_at_s, host, uuid, node_host, collected_at_s,"
+    " CASE WHEN kind = 'import' AND json_valid(settings_json)"
     " THEN json_extract(settings_json, '$.source_tool') END AS source_tool, "
     + ", ".join(
         f"CASE WHEN json_valid({column}) THEN json_type({column}) ELSE 'invalid' END"
@@ -521,6 +545,9 @@ def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
     if wanted.since_s is not None:
         clauses.append("started_at_s >= ?")
         params.append(wanted.since_s)
+    if wanted.host is not None:
+        clauses.append("host = ?")
+        params.append(wanted.host)
     if wanted.targets or wanted.target_folders:
         alternatives = (
             [f"target_path IN ({', '.join('?' * len(wanted.targets))})"] if (wanted.targets) else []
@@ -549,6 +576,10 @@ def _listing_from_row(row: sqlite3.Row) -> RunListing | UnreadableRun:
             started_at_s=float(row["started_at_s"]),
             ended_at_s=row["ended_at_s"],
             source_tool=source if isinstance(source, str) else None,
+            host=str(row["host"]),
+            uuid=str(row["uuid"]),
+            node_host=row["node_host"],
+            collected_at_s=row["collected_at_s"],
         )
     except (TypeError, ValueError) as error:
         return UnreadableRun(int(row["id"]), str(error))
@@ -590,9 +621,12 @@ def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRec
 
 
 def running_runs_on(conn: sqlite3.Connection, target_path: str) -> list[RunRecord]:
-    """Runs recorded as running on this target (their processes may have died since)."""
+    """Runs recorded as running on this target (their processes may have died since); not
+    collected runs, whose target is on the node that runs them."""
     found = _fetch_runs(
-        conn, "WHERE status = 'running' AND target_path = ? ORDER BY id", (target_path,)
+        conn,
+        "WHERE status = 'running' AND target_path = ? AND collected_at_s IS NULL ORDER BY id",
+        (target_path,),
     )
     for run in found:
         if isinstance(run, UnreadableRun):  # cannot tell whether it is alive: say so
@@ -684,8 +718,10 @@ def capture_times(conn: sqlite3.Connection, run_id: int) -> dict[int, tuple[floa
 
 
 def mark_dead_runs(conn: sqlite3.Connection, is_alive: Callable[[RunRecord], bool]) -> list[int]:
-    """Mark `running` runs whose process is gone as interrupted; return their ids."""
-    running = _readable(_fetch_runs(conn, "WHERE status = 'running'"))
+    """Mark `running` runs whose process is gone as interrupted; return their ids. A collected
+    run is left as its node last reported it: its process is on the node, and the next
+    collect brings its end."""
+    running = _readable(_fetch_runs(conn, "WHERE status = 'running' AND collected_at_s IS NULL"))
     dead = [run for run in running if not is_alive(run)]
     marked = []
     for run in dead:
