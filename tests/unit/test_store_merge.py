@@ -15,6 +15,7 @@ import pytest
 
 from ssdlab.errors import StoreError
 from ssdlab.store import merge
+from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.merge import (
@@ -382,3 +383,22 @@ def test_a_finding_body_keeps_no_capture_as_zero() -> None:
 def test_a_finding_body_with_a_capture_id_is_remapped() -> None:
     body = json.loads(remap_finding_body('{"capture_id": 3, "x": 1}', {3: 30}, "a finding"))
     assert body == {"capture_id": 30, "x": 1}
+
+
+def test_a_collected_running_run_holds_no_target_of_this_machine(
+    node: sqlite3.Connection, central: sqlite3.Connection
+) -> None:
+    # the target path names a device or file on the node, not here
+    _set_running(node, 14)
+    target = str(node.execute("SELECT target_path FROM runs WHERE id = 14").fetchone()[0])
+    copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
+    assert store.running_runs_on(central, target) == []
+
+
+def test_a_collected_runs_test_files_are_not_this_machines(
+    node: sqlite3.Connection, central: sqlite3.Connection
+) -> None:
+    here = {(record.run_id, record.path) for record in store.leftover_test_files(central)}
+    copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
+    assert len(store.leftover_test_files(node)) > 0
+    assert {(r.run_id, r.path) for r in store.leftover_test_files(central)} == here
