@@ -41,7 +41,7 @@ def cmd_fleet_deploy(args: argparse.Namespace, out: Console) -> int:
     if args.json:
         sys.stdout.write(json.dumps(deploy_document(report), indent=2) + "\n")
     else:
-        _print(out, report)
+        print_report(out, report)
     return 1 if report.failed else 0
 
 
@@ -95,7 +95,7 @@ def _root_cell(host: HostDeploy) -> str:
     return {True: "yes", False: "no", None: ""}[host.is_root]
 
 
-def _print(out: Console, report: DeployReport) -> None:
+def print_report(out: Console, report: DeployReport) -> None:
     table = Table(title=f"ssdlab {report.version} ({report.build})", title_justify="left")
     for column in ("host", "state", "ssdlab", "missing tools", "root"):
         table.add_column(column)

@@ -54,7 +54,7 @@ command = os.path.join(venv, "bin", "ssdlab")
 if os.access(command, os.X_OK):
     try:
         done = subprocess.run([command, "--version"], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120)
+                              stderr=subprocess.PIPE, timeout=60)
         if done.returncode == 0:
             out["installed"] = done.stdout.decode("utf-8", "replace").strip()
     except Exception:
