@@ -12,13 +12,17 @@ import re
 from ssdlab.errors import ParseError
 from ssdlab.model.plan import FioJob
 
+# files fio would read or write besides the job's filename (also refused by fleet load)
+OTHER_FILE_OPTIONS = frozenset({
+    "filename_format", "directory", "opendir", "unique_filename", "nrfiles",
+    "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
+    "write_iolog", "read_iolog", "replay_redirect", "merge_blktrace_file", "verify_state_save",
+    "verify_state_load", "verify_dump", "aux_path", "ioscheduler", "cgroup",
+})  # fmt: skip
 # where the I/O goes, and files fio would read or write besides the target
-_WHERE = frozenset({
-    "filename", "filename_format", "directory", "opendir", "unique_filename", "nrfiles",
-    "file_service_type", "offset", "offset_increment", "size", "filesize", "fill_device",
-    "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log", "log_avg_msec",
-    "write_iolog", "read_iolog", "replay_redirect", "verify_state_save", "ioscheduler",
-    "cgroup", "exitall", "stonewall", "wait_for", "new_group",
+_WHERE = OTHER_FILE_OPTIONS | frozenset({
+    "filename", "file_service_type", "offset", "offset_increment", "size", "filesize",
+    "fill_device", "log_avg_msec", "exitall", "stonewall", "wait_for", "new_group",
 })  # fmt: skip
 # how long an iteration lasts: ssdlab's --iteration-time / --iteration-bytes
 _HOW_LONG = frozenset({
@@ -26,13 +30,13 @@ _HOW_LONG = frozenset({
     "startdelay",
 })  # fmt: skip
 # options that run programs or pull in other files
-_UNSAFE = frozenset({
+UNSAFE_OPTIONS = frozenset({
     "exec_prerun", "exec_postrun", "include", "trigger", "trigger_cmd", "program", "arguments",
     "std_redirect",
 })  # fmt: skip
 # ioengines that read and write the target; the others run a program (exec), load a library
 # (external:PATH), create, truncate or delete files, or do network or cluster I/O
-_ENGINES = frozenset({
+IO_ENGINES = frozenset({
     "libaio", "io_uring", "psync", "sync", "pvsync", "pvsync2", "vsync", "posixaio", "mmap", "sg",
 })  # fmt: skip
 
@@ -42,7 +46,7 @@ _JOB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
 def _refusal(name: str) -> str | None:
-    if name in _UNSAFE:
+    if name in UNSAFE_OPTIONS:
         return "runs a program or reads another file"
     if name in _WHERE:
         return "says where the I/O goes; ssdlab writes only to the target you name"
@@ -61,8 +65,8 @@ def _option(line: str, number: int) -> tuple[str, str]:
     if sep and not value:
         raise ParseError(f"line {number}: {name}= has no value")
     why = _refusal(name)
-    if name == "ioengine" and value not in _ENGINES:
-        engines = ", ".join(sorted(_ENGINES))
+    if name == "ioengine" and value not in IO_ENGINES:
+        engines = ", ".join(sorted(IO_ENGINES))
         why = f"names an engine that does more than I/O to the target (use one of {engines})"
     if why is not None:
         raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")

@@ -1,0 +1,223 @@
+"""The fio job of `ssdlab fleet load`, checked before any host is contacted, and where each
+node's fio server listens.
+
+fio's server runs whatever job a client sends it, as the user it runs as: `exec_prerun`,
+`ioengine=exec` and `trigger` run programs, logs, iologs and verify state write files, an
+`include` or `read_iolog` reads them. So a load job may only do I/O to the files its
+`filename=` options name (which each node then checks against its own targets): every option
+that runs a program or touches another file is refused with the line it is on (the option
+sets are plan/user_job.py's, the ones `endure --job-file` refuses), and so is fio's `$`
+expansion, which the server would do with the node's environment.
+"""
+
+import posixpath
+import re
+from dataclasses import dataclass
+
+from ssdlab.errors import ParseError, UsageError
+from ssdlab.model.units import parse_size_bytes
+from ssdlab.plan.user_job import IO_ENGINES, OTHER_FILE_OPTIONS, UNSAFE_OPTIONS
+
+# beyond user_job's sets: a builtin profile (its own job), files deleted, a buffer in a file
+_LOAD_REFUSED = {
+    "profile": "runs one of fio's builtin tests instead of this job",
+    "unlink": "deletes the job's files",
+    "unlink_each_loop": "deletes the job's files",
+    "iolog": "reads an I/O log file",
+}
+_READ_KINDS = ("read", "randread")
+_SECTION = re.compile(r"^\[([^\]]+)\]$")
+_NAME = re.compile(r"^[a-z_][a-z0-9_-]*$")
+_JOB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_UNSPLIT_COLON = re.compile(r"(?<!\\):")
+SOCKET_PREFIX = "sock:"
+MAX_SOCKET_PATH = 100  # a unix socket path must fit sun_path (108 bytes with its NUL)
+NEVER_TCP = (
+    "fio's server is never exposed on a network port: it has no authentication and no "
+    "encryption, and anyone who reaches it runs programs (exec_prerun, ioengine=exec) and "
+    "writes any file or device as the user it runs as; ssdlab reaches it only through a unix "
+    "socket forwarded by SSH"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadJob:
+    """A checked load job: its text as it is sent, its jobs, every file it names (in order,
+    each once), whether any job writes, the largest size= of its jobs (None: none given, or
+    not a plain size) and whether every job uses direct I/O."""
+
+    text: str
+    jobs: tuple[str, ...]
+    filenames: tuple[str, ...]
+    writes: bool
+    size_bytes: int | None = None
+    direct: bool = False
+
+
+@dataclass(slots=True)
+class _Section:
+    name: str
+    line: int
+    options: dict[str, str]
+
+
+def _refusal(name: str, value: str) -> str | None:
+    if name in UNSAFE_OPTIONS:
+        return "runs a program or reads another file"
+    if name in OTHER_FILE_OPTIONS:
+        return "reads or writes files other than the job's filename= (logs, iologs, state)"
+    if name in _LOAD_REFUSED:
+        return _LOAD_REFUSED[name]
+    if name in ("mem", "iomem") and ":" in value:
+        return "keeps the I/O buffers in a file"
+    if name == "ioengine" and value not in IO_ENGINES:
+        return (
+            f"names an engine that does more than I/O (use one of {', '.join(sorted(IO_ENGINES))})"
+        )
+    return None
+
+
+def _option(line: str, number: int) -> tuple[str, str]:
+    if line.split()[0].lower() == "include":
+        raise ParseError(f"line {number}: include is not accepted: it reads another job file")
+    name, sep, value = line.partition("=")
+    name, value = name.strip().lower(), value.strip()
+    if not _NAME.match(name):
+        raise ParseError(f"line {number}: {name!r} is not a fio option name")
+    if sep and not value:
+        raise ParseError(f"line {number}: {name}= has no value")
+    why = _refusal(name, value)
+    if why is not None:
+        raise ParseError(
+            f"line {number}: the option {name} is not accepted in a load job: it {why}"
+        )
+    return name, value
+
+
+def _sections(text: str) -> list[_Section]:
+    """[global] and job sections in file order; a [global] holds the options given so far."""
+    sections: list[_Section] = []
+    current: _Section | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] in ";#":
+            continue
+        if "$" in line:
+            raise ParseError(
+                f"line {number}: '$' is not accepted: fio's server would expand it with the "
+                "node's environment"
+            )
+        section = _SECTION.match(line)
+        if section:
+            name = section.group(1).strip()
+            if name != "global" and not _JOB_NAME.match(name):
+                raise ParseError(f"line {number}: {name!r} is not a usable job name")
+            current = _Section(name, number, {})
+            sections.append(current)
+            continue
+        if current is None:
+            raise ParseError(f"line {number}: an option before any [section]")
+        key, value = _option(line, number)
+        current.options[key] = value
+    return sections
+
+
+def split_filenames(value: str) -> tuple[str, ...]:
+    """The files of one filename= value: fio splits it at ':' (a '\\:' is a colon in a name)."""
+    return tuple(part.replace("\\:", ":") for part in _UNSPLIT_COLON.split(value))
+
+
+def _checked_files(value: str, where: str) -> tuple[str, ...]:
+    files = split_filenames(value)
+    for path in files:
+        if not path.startswith("/") or posixpath.normpath(path) != path or path == "/":
+            raise ParseError(
+                f"{where}: filename {path!r} is not an absolute path without '..' or '//'; "
+                "name each file by its full path on the node"
+            )
+        if any(ord(char) < 32 or char == "\x7f" for char in path):
+            raise ParseError(f"{where}: filename {path!r} holds a control character")
+    return files
+
+
+def _writes(options: dict[str, str]) -> bool:
+    rw = options.get("rw", options.get("readwrite", "read"))
+    return rw.split(":")[0].strip() not in _READ_KINDS
+
+
+def _direct(options: dict[str, str]) -> bool:
+    if "direct" in options:
+        return options["direct"] in ("", "1", "true")
+    return options.get("buffered", "1") in ("0", "false")
+
+
+def _size(options: dict[str, str]) -> int | None:
+    try:
+        return parse_size_bytes(options["size"]) if "size" in options else None
+    except ValueError:
+        return None  # a percentage or a range: the node checks without it
+
+
+def check_load_job(text: str) -> LoadJob:
+    """The job file checked for a fleet load. Raises ParseError naming the line of a refused
+    option, or the job that names no file (every job needs filename=, its own or a
+    [global]'s given before it)."""
+    defaults: dict[str, str] = {}
+    resolved: list[tuple[str, dict[str, str]]] = []
+    files: dict[str, None] = {}
+    for section in _sections(text):
+        if section.name == "global":
+            defaults.update(section.options)
+            continue
+        options = {**defaults, **section.options}
+        where = f"line {section.line}: job [{section.name}]"
+        if "filename" not in options:
+            raise ParseError(
+                f"{where} names no file: give filename=/path/on/the/node (one of the host's "
+                "ssdlab_targets) in the job or in [global]"
+            )
+        files.update(dict.fromkeys(_checked_files(options["filename"], where)))
+        resolved.append((section.name, options))
+    if not resolved:
+        raise ParseError("the job file has no job section (e.g. [load])")
+    sizes = [size for _, options in resolved if (size := _size(options)) is not None]
+    return LoadJob(
+        text=text,
+        jobs=tuple(name for name, _ in resolved),
+        filenames=tuple(files),
+        writes=any(_writes(options) for _, options in resolved),
+        size_bytes=max(sizes) if sizes else None,
+        direct=all(_direct(options) for _, options in resolved),
+    )
+
+
+def server_socket_path(value: str) -> str:
+    """The unix socket path of `--server sock:PATH`; UsageError for anything else (a TCP or IP
+    address above all) or a path that cannot be a new socket in a new folder of its own."""
+    if not value.startswith(SOCKET_PREFIX):
+        raise UsageError(
+            f"--server {value!r} is refused: {NEVER_TCP}; give sock:/absolute/path or leave "
+            "--server out"
+        )
+    return socket_path(value[len(SOCKET_PREFIX) :], f"--server {value!r}")
+
+
+def socket_path(path: str, given: str) -> str:
+    """`path` when it can be a unix socket in a folder of its own that the node creates;
+    UsageError naming `given` (the option and value) otherwise."""
+    if not path.startswith("/") or posixpath.normpath(path) != path:
+        raise UsageError(
+            f"{given}: give an absolute path without '..' or '//', e.g. /run/ssdlab-load/fio.sock"
+        )
+    if posixpath.dirname(path) == "/":
+        raise UsageError(
+            f"{given}: the socket needs a folder of its own, which the node creates "
+            "(e.g. /run/ssdlab-load/fio.sock)"
+        )
+    if re.search(r"[\s,:\x00-\x1f\x7f]", path):
+        raise UsageError(
+            f"{given}: the path may not hold spaces, commas, colons or control characters"
+        )
+    if len(path.encode("utf-8")) > MAX_SOCKET_PATH:
+        raise UsageError(f"{given}: a unix socket path must be at most {MAX_SOCKET_PATH} bytes")
+    return path

@@ -1,0 +1,166 @@
+"""The fio job of `ssdlab fleet load` and its --server value: every option that runs a program
+or touches another file is refused with its line; only `sock:/absolute/path` is a server."""
+
+import pytest
+
+from ssdlab.errors import ParseError, UsageError
+from ssdlab.plan.load_job import (
+    NEVER_TCP,
+    LoadJob,
+    check_load_job,
+    server_socket_path,
+    socket_path,
+    split_filenames,
+)
+from ssdlab.plan.user_job import OTHER_FILE_OPTIONS, UNSAFE_OPTIONS
+
+HEAD = "[global]\nioengine=libaio\nfilename=/dev/nvme0n1\n\n[load]\nrw=randread\n"
+REFUSED_LINE = 7  # the first line after HEAD
+
+
+def refusal(extra: str) -> str:
+    with pytest.raises(ParseError) as caught:
+        check_load_job(HEAD + extra + "\n")
+    return str(caught.value)
+
+
+def test_a_plain_job_gives_its_files_and_reads_only() -> None:
+    job = check_load_job(HEAD + "bs=4k\niodepth=32\nsize=1g\nruntime=60\ntime_based\ndirect=1\n")
+    assert job == LoadJob(
+        text=HEAD + "bs=4k\niodepth=32\nsize=1g\nruntime=60\ntime_based\ndirect=1\n",
+        jobs=("load",),
+        filenames=("/dev/nvme0n1",),
+        writes=False,
+        size_bytes=2**30,
+        direct=True,
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "exec_prerun=/bin/sh -c id",
+        "exec_postrun=/bin/true",
+        "ioengine=exec",
+        "ioengine=external:/tmp/engine.so",
+        "ioengine=filedelete",
+        "trigger=reboot",
+        "trigger_cmd=/sbin/reboot",
+        "write_bw_log=bw",
+        "write_lat_log=lat",
+        "write_iops_log=iops",
+        "write_hist_log=hist",
+        "write_iolog=/tmp/io.log",
+        "read_iolog=/tmp/io.log",
+        "iolog=/tmp/io.log",
+        "replay_redirect=/dev/sda",
+        "verify_state_save=1",
+        "verify_state_load=1",
+        "verify_dump=1",
+        "directory=/etc",
+        "filename_format=/etc/$jobname",
+        "opendir=/etc",
+        "nrfiles=4",
+        "ioscheduler=none",
+        "cgroup=fio",
+        "mem=mmaphuge:/hugepages/buffer",
+        "profile=tiobench",
+        "unlink=1",
+        "include other.fio",
+        "$include=1",
+        "size=${HOME}",
+    ],
+)
+def test_a_refused_option_is_named_with_its_line(line: str) -> None:
+    message = refusal(line)
+    assert message.startswith(f"line {REFUSED_LINE}:")
+    if not line.startswith(("$", "size=${", "filename_format")):
+        assert line.split("=")[0].split()[0] in message
+
+
+def test_every_option_user_job_refuses_as_another_file_or_a_program_is_refused_here() -> None:
+    for name in sorted(OTHER_FILE_OPTIONS | UNSAFE_OPTIONS):
+        assert refusal(f"{name}=x").startswith(f"line {REFUSED_LINE}: "), name
+
+
+def test_a_job_without_a_filename_is_refused_with_its_section_line() -> None:
+    with pytest.raises(ParseError, match=r"line 4: job \[second\] names no file"):
+        check_load_job("[first]\nfilename=/dev/sdb\n\n[second]\nrw=read\n")
+
+
+def test_a_global_filename_given_after_a_job_does_not_reach_it() -> None:
+    with pytest.raises(ParseError, match=r"line 1: job \[early\] names no file"):
+        check_load_job("[early]\nrw=read\n[global]\nfilename=/dev/sdb\n[late]\nrw=read\n")
+
+
+def test_every_job_resolves_its_files_and_writes() -> None:
+    job = check_load_job(
+        "[global]\nfilename=/dev/sdb\n[a]\nrw=read\n[b]\nfilename=/mnt/x/f:/mnt/y/g\nrw=randrw\n"
+    )
+    assert job.jobs == ("a", "b")
+    assert job.filenames == ("/dev/sdb", "/mnt/x/f", "/mnt/y/g")
+    assert job.writes
+    assert not job.direct
+
+
+@pytest.mark.parametrize("rw", ["write", "randwrite", "rw", "randrw", "trim", "trimwrite"])
+def test_writes_are_seen_in_any_job(rw: str) -> None:
+    assert check_load_job(
+        f"[r]\nfilename=/dev/sdb\n[w]\nfilename=/dev/sdb\nreadwrite={rw}\n"
+    ).writes
+
+
+def test_filenames_split_as_fio_splits_them() -> None:
+    assert split_filenames("/dev/sdb:/dev/sdc") == ("/dev/sdb", "/dev/sdc")
+    assert split_filenames(r"/mnt/a\:b") == ("/mnt/a:b",)
+
+
+@pytest.mark.parametrize("name", ["relative.dat", "/mnt/../etc/passwd", "/mnt//x", "/", "-"])
+def test_a_filename_must_be_a_plain_absolute_path(name: str) -> None:
+    with pytest.raises(ParseError, match="not an absolute path"):
+        check_load_job(f"[load]\nfilename={name}\n")
+
+
+def test_syntax_fio_would_read_otherwise_is_refused() -> None:
+    with pytest.raises(ParseError, match="line 1: an option before any"):
+        check_load_job("filename=/dev/sdb\n[load]\n")
+    with pytest.raises(ParseError, match="no job section"):
+        check_load_job("[global]\nfilename=/dev/sdb\n")
+    with pytest.raises(ParseError, match="line 2: filename= has no value"):
+        check_load_job("[load]\nfilename=\n")
+
+
+def test_a_unix_socket_server_gives_its_path() -> None:
+    assert server_socket_path("sock:/run/ssdlab-load/fio.sock") == "/run/ssdlab-load/fio.sock"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["tcp:10.0.0.1,8765", "ip:lab1,4444", "ip6:::1,4444", "lab1,8765", ",4444", "1.2.3.4", ""],
+)
+def test_a_network_server_is_refused_saying_why(value: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        server_socket_path(value)
+    assert NEVER_TCP in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("sock:fio.sock", "absolute path"),
+        ("sock:/run/../tmp/fio.sock", "absolute path"),
+        ("sock:/fio.sock", "folder of its own"),
+        ("sock:/run/a b/fio.sock", "spaces"),
+        ("sock:/run/a:b/fio.sock", "colons"),
+        ("sock:/run/a,b/fio.sock", "commas"),
+        ("sock:/run/" + "x" * 100 + "/fio.sock", "at most 100 bytes"),
+    ],
+)
+def test_a_socket_path_that_cannot_be_made_is_refused(value: str, said: str) -> None:
+    with pytest.raises(UsageError, match=said):
+        server_socket_path(value)
+
+
+def test_the_node_checks_its_socket_option_the_same_way() -> None:
+    with pytest.raises(UsageError, match=r"^--socket 'tcp:1\.2\.3\.4': give an absolute path"):
+        socket_path("tcp:1.2.3.4", "--socket 'tcp:1.2.3.4'")
