@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from ssdlab import __version__
+from ssdlab.cli.node_fio_server import cmd_node_fio_server
 from ssdlab.cli.profile_setup import is_device_target
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import db_path
@@ -122,6 +123,10 @@ def _supervise(args: argparse.Namespace) -> int:
     return detached.supervise(Path(args.dir))
 
 
+def _fio_server(args: argparse.Namespace) -> int:
+    return cmd_node_fio_server(args, Console(stderr=True))
+
+
 HANDLERS = {
     "facts": _facts,
     "start": _start,
@@ -129,6 +134,7 @@ HANDLERS = {
     "jobs": _jobs,
     "check": _check,
     "supervise": _supervise,
+    "fio-server": _fio_server,
 }
 
 

@@ -92,6 +92,23 @@ def _add_check(sub: Commands) -> None:
     add_destroy_data(check)
 
 
+def _add_fio_server(sub: Commands) -> None:
+    server = sub.add_parser(
+        "fio-server",
+        help="fio --server on a unix socket in a new 0700 folder, until the connection ends",
+        description="Start 'fio --server=sock:PATH' for one 'ssdlab fleet load' (the socket's "
+        "folder is created new, mode 0700), print one JSON line once the socket exists, and stop "
+        "fio and remove the folder when stdin closes, the connection ends or a signal comes. "
+        "fio's server is never started on a TCP port.",
+    )
+    server.add_argument(
+        "--socket",
+        required=True,
+        metavar="PATH",
+        help="the socket's path; its folder must not exist yet",
+    )
+
+
 def add_commands(commands: Commands) -> None:
     node = commands.add_parser(
         "node",
@@ -109,3 +126,4 @@ def add_commands(commands: Commands) -> None:
     _add_facts(sub)
     _add_jobs(sub)
     _add_check(sub)
+    _add_fio_server(sub)
