@@ -13,8 +13,10 @@ from ssdlab.report.document import Document, document_json
 from ssdlab.report.health import Section, run_health_sections
 from ssdlab.report.plots import render_chart
 from ssdlab.report.quick import (
+    FLEET_LOAD,
     QuickReport,
     environment_line,
+    figure_caption,
     fmt_spread,
     report_footnotes,
     settings_line,
@@ -28,7 +30,9 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
     run = report.run
     table = Table(
         title=escape(f"ssdlab run {run.run_id} — {run.target_path}"),
-        caption="best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
+        caption=f"{figure_caption(run)}; MB/s = 10^6 B/s"
+        if run.kind == FLEET_LOAD
+        else "best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
     )
     table.add_column("Test", style="bold")
     for direction in report.directions:

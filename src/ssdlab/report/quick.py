@@ -11,6 +11,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, fmt_iops, fmt_mb, fmt_us, format_size
 
 DIRECTION_ORDER = ("read", "write", "mix")
+FLEET_LOAD = "fleet-load"  # the run kind of `ssdlab fleet load` (one step per host)
 FORMAT_VERSION = 1
 
 
@@ -122,6 +123,8 @@ def report_footnotes(report: QuickReport) -> tuple[str, ...]:
 def figure_caption(run: RunRecord) -> str:
     """What each figure of the grid is: ssdlab's best pass, or what the imported tool kept
     (KDiskMark's Default profile keeps a mean, fio JSON one run of each job)."""
+    if run.kind == FLEET_LOAD:
+        return "One run of the job on every host at once, as fio's client reported it"
     if run.kind != "import":
         return "Best of the measured passes, as CrystalDiskMark reports"
     source = known(run.settings.get("source_tool"))
@@ -182,10 +185,19 @@ def _fio_jobs_line(settings: dict[str, object]) -> str:
     return "fio job(s) as written by hand: " + "; ".join(described)
 
 
+def _fleet_load_line(run: RunRecord) -> str:
+    hosts = run.target.get("hosts")
+    names = ", ".join(map(str, hosts)) if isinstance(hosts, list) else "hosts n/a"
+    writes = "writes" if run.settings.get("writes") else "reads only"
+    return f"fio job {known(run.settings.get('job'))} ({writes}) on {names} at once"
+
+
 def settings_line(run: RunRecord) -> str:
     s = run.settings
     if run.kind == "import" and run.profile == "fio":
         return _fio_jobs_line(s)
+    if run.kind == FLEET_LOAD:
+        return _fleet_load_line(run)
     size = s.get("size_bytes")
     size_text = (
         format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "size n/a"
