@@ -9,31 +9,27 @@ and the wheels come from the cache."""
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ssdlab import __version__
+from tests.e2e.conftest import run_ssdlab
 from tests.fleet.hosts import FleetLab
 
-SSDLAB = str(Path(sys.executable).with_name("ssdlab"))
+pytest.importorskip("ansible")
+
 DEPLOY_TIMEOUT_S = 900
 
 
 def _deploy(inventory: Path, *extra: str) -> tuple[int, dict[str, Any], str]:
-    done = subprocess.run(
-        [SSDLAB, "fleet", "deploy", str(inventory), "--json", "--connect-timeout", "3", *extra],
-        capture_output=True,
-        text=True,
-        check=False,
+    done = run_ssdlab(
+        "fleet", "deploy", str(inventory), "--json", "--connect-timeout", "3", *extra,
         timeout=DEPLOY_TIMEOUT_S,
-        stdin=subprocess.DEVNULL,
-    )
+    )  # fmt: skip
     assert done.stdout, done.stderr
-    return done.returncode, json.loads(done.stdout), done.stderr
+    return done.code, json.loads(done.stdout), done.stderr
 
 
 def _settled(
@@ -110,14 +106,7 @@ def test_wheels_folder_without_ssdlab_is_refused_before_any_host_is_reached(
     inventory = tmp_path / "lab.ini"
     inventory.write_text("[lab]\nnode9 ansible_host=127.0.0.1 ansible_port=9\n", encoding="utf-8")
     (tmp_path / "wheels").mkdir()
-    done = subprocess.run(
-        [SSDLAB, "fleet", "deploy", str(inventory), "--wheels", str(tmp_path / "wheels")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 1
+    done = run_ssdlab("fleet", "deploy", str(inventory), "--wheels", str(tmp_path / "wheels"))
+    assert done.code == 1
     assert "holds no ssdlab wheel" in done.stderr
     assert "node9" not in done.stderr

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 import ssdlab
@@ -106,32 +107,60 @@ def _short_hash(parts: Iterable[bytes]) -> str:
 
 
 def find_source() -> SsdlabSource:
-    """How ssdlab's wheel can be made from what runs here."""
-    try:
-        dist = metadata.distribution("ssdlab")
-    except metadata.PackageNotFoundError as error:
+    """How ssdlab's wheel can be made from the ssdlab that runs here: its source tree when it
+    runs from one (an editable install, or a checkout on PYTHONPATH), else the wheel it was
+    installed from, else its installed files."""
+    tree = _source_tree()
+    if tree is not None:
+        return SsdlabSource("tree", tree, ssdlab.__version__, f"tree-{_tree_hash(tree)}")
+    dists = _installed()
+    if not dists:
         raise FleetError(
-            f"ssdlab runs here uninstalled, so no wheel can be made of it; {WHEELS_HINT}"
-        ) from error
-    direct = _direct_url(dist)
-    version = dist.version
-    if direct is not None:
-        url, info = direct
-        path = Path(unquote(urlparse(url).path))
-        if url.startswith("file://") and info.get("dir_info", {}).get("editable"):
-            return SsdlabSource("tree", path, version, f"tree-{_tree_hash(path)}")
-        if url.startswith("file://") and path.suffix == ".whl" and path.is_file():
-            return SsdlabSource("wheel", path, version, f"wheel-{_file_hash(path)}")
-    record = dist.read_text("RECORD")
-    if record is None:
-        raise FleetError(
-            f"the installed ssdlab {version} has no RECORD to pack a wheel from; {WHEELS_HINT}"
+            f"the ssdlab that runs here ({Path(ssdlab.__file__).parent}) was not installed "
+            f"from a wheel and has no source tree to build one from; {WHEELS_HINT}"
         )
+    dist = dists[0]
+    direct = _direct_url(dist)
+    if direct is not None:
+        url, _info = direct
+        path = Path(unquote(urlparse(url).path))
+        if url.startswith("file://") and path.suffix == ".whl" and path.is_file():
+            return SsdlabSource("wheel", path, dist.version, f"wheel-{_file_hash(path)}")
+    record = dist.read_text("RECORD") or ""
     root = Path(str(dist.locate_file("")))
-    return SsdlabSource("installed", root, version, f"installed-{_short_hash([record.encode()])}")
+    return SsdlabSource(
+        "installed", root, dist.version, f"installed-{_short_hash([record.encode()])}"
+    )
 
 
-def _direct_url(dist: metadata.Distribution) -> tuple[str, dict[str, dict[str, object]]] | None:
+def _installed() -> list[metadata.Distribution]:
+    """ssdlab's installed distributions that list their files (a source tree's egg-info
+    does not)."""
+    return [d for d in metadata.distributions(name="ssdlab") if d.read_text("RECORD")]
+
+
+def _source_tree() -> Path | None:
+    """The project folder when the running ssdlab is a source tree's: the editable install's
+    (its direct_url.json), or a checkout on PYTHONPATH (src/ssdlab beside a pyproject.toml
+    naming the project ssdlab)."""
+    package = Path(ssdlab.__file__).resolve().parent
+    for dist in metadata.distributions(name="ssdlab"):
+        direct = _direct_url(dist)
+        if direct is None or not direct[0].startswith("file://"):
+            continue
+        tree = Path(unquote(urlparse(direct[0]).path))
+        if direct[1].get("dir_info", {}).get("editable") and package.is_relative_to(tree.resolve()):
+            return tree
+    for root in (package.parent.parent, package.parent):
+        project = root / "pyproject.toml"
+        if project.is_file() and re.search(
+            r'^name\s*=\s*"ssdlab"', project.read_text(encoding="utf-8"), re.MULTILINE
+        ):
+            return root
+    return None
+
+
+def _direct_url(dist: metadata.Distribution) -> tuple[str, dict[str, Any]] | None:
     text = dist.read_text("direct_url.json")
     if not text:
         return None
@@ -342,7 +371,7 @@ def _own_wheel(source: SsdlabSource, work: Path, say: Say) -> None:
         shutil.copy2(source.path, work / source.path.name)
     else:
         say(f"packing the installed ssdlab {source.version} ({source.path}) into a wheel")
-        repack(metadata.distribution("ssdlab"), work)
+        repack(_installed()[0], work)
 
 
 def _dependency_wheels(ssdlab_wheel: Path, constraints: str, work: Path, say: Say) -> None:
