@@ -11,7 +11,7 @@ spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
-fleet            cli/fleet.py    many hosts over OpenSSH: doctor, deploy, run, status, collect, compare, load
+fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible inventory
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
 Each handler module's options are declared beside it in cli/<module>_options.py, which imports

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from ssdlab import __version__
 from ssdlab.cli.node_fio_server import cmd_node_fio_server
+from ssdlab.cli.node_store import cmd_node_export, cmd_node_status
 from ssdlab.cli.profile_setup import is_device_target
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import db_path
@@ -127,6 +128,14 @@ def _fio_server(args: argparse.Namespace) -> int:
     return cmd_node_fio_server(args, Console(stderr=True))
 
 
+def _export(args: argparse.Namespace) -> int:
+    return cmd_node_export(args, Console(stderr=True))
+
+
+def _status(args: argparse.Namespace) -> int:
+    return cmd_node_status(args, Console(stderr=True))
+
+
 HANDLERS = {
     "facts": _facts,
     "start": _start,
@@ -135,6 +144,8 @@ HANDLERS = {
     "check": _check,
     "supervise": _supervise,
     "fio-server": _fio_server,
+    "export": _export,
+    "status": _status,
 }
 
 

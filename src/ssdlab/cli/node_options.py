@@ -109,6 +109,23 @@ def _add_fio_server(sub: Commands) -> None:
     )
 
 
+def _add_store(sub: Commands) -> None:
+    sub.add_parser(
+        "export",
+        help="the store's runs but the finished ones named on stdin, as a store file on stdout",
+        description="Read a JSON list of run UUIDs on stdin (the runs 'ssdlab fleet collect' "
+        "holds finished already) and write every other run of the store, as one SQLite store "
+        "file, to stdout. The store is only read.",
+        parents=[STORE],
+    )
+    status = sub.add_parser(
+        "status",
+        help="the store's running and recent runs (endurance: WAF, days to end of life) and jobs",
+        parents=[STORE],
+    )
+    _add_jobs_dir(status)
+
+
 def add_commands(commands: Commands) -> None:
     node = commands.add_parser(
         "node",
@@ -127,3 +144,4 @@ def add_commands(commands: Commands) -> None:
     _add_jobs(sub)
     _add_check(sub)
     _add_fio_server(sub)
+    _add_store(sub)
