@@ -7,6 +7,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,8 @@ pytestmark = needs_fio
 
 # the cheapest quick run: every test once, 8 MiB, short passes
 QUICK = ["--size", "8MiB", "--measure", "0.3", "--count", "1", "--interval", "0"]
+# an SSH session's command: `node start` (its argv), then the session lives on until hung up
+CALLER = "import subprocess, sys, time; subprocess.run(sys.argv[1:], check=True); time.sleep(600)"
 QUICK += ["--preset", "real", "--mode", "read"]
 
 
@@ -74,7 +77,7 @@ def finished_job(tmp_path_factory: pytest.TempPathFactory) -> FinishedJob:
     start = ssdlab_argv("node", "start", "--jobs-dir", str(jobs_dir), "--")
     start += ["quick", str(folder), *QUICK, "--db", str(folder / "s.db"), "--json"]
     caller = subprocess.Popen(
-        ["sh", "-c", '"$@" && sleep 600', "sh", *start],
+        [sys.executable, "-c", CALLER, *start],
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
