@@ -30,7 +30,6 @@ from ssdlab.errors import FleetError, UsageError
 from ssdlab.fleet.collect import collect_fleet
 from ssdlab.fleet.doctor import check_fleet
 from ssdlab.fleet.launch import (
-    NodeJob,
     follow_jobs,
     node_words,
     plan_jobs,
@@ -55,11 +54,13 @@ STATUS_TIMEOUT_S = 120.0
 START_MARGIN_S = 5.0
 
 
-def _hosts(args: argparse.Namespace) -> tuple[FleetHost, ...]:
+def fleet_hosts(args: argparse.Namespace) -> tuple[FleetHost, ...]:
+    """The inventory's hosts (--limit applied)."""
     return read_inventory(Path(args.inventory).expanduser(), args.limit)
 
 
-def _settings(args: argparse.Namespace) -> SshSettings:
+def ssh_settings(args: argparse.Namespace) -> SshSettings:
+    """--parallel and --connect-timeout, checked."""
     if args.parallel < 1:
         raise UsageError("--parallel must be at least 1")
     if args.connect_timeout < 1:
@@ -68,8 +69,8 @@ def _settings(args: argparse.Namespace) -> SshSettings:
 
 
 def _doctor(args: argparse.Namespace, out: Console) -> int:
-    hosts = _hosts(args)
-    with multiplexed(_settings(args)) as ssh:
+    hosts = fleet_hosts(args)
+    with multiplexed(ssh_settings(args)) as ssh:
         checks = check_fleet(hosts, ssh)
     found = mismatches(checks, __version__)
     emit_document(
@@ -146,27 +147,26 @@ def _unusable(checks: Sequence[HostCheck]) -> list[JobOutcome]:
 
 
 class ProgressLines:
-    """Each node's progress lines, prefixed with host and target, one writer at a time."""
+    """Progress lines from many hosts on stderr, each after what it comes from (a host, or a
+    host and its target), one writer at a time."""
 
     def __init__(self, err: Console) -> None:
         self.err = err
         self.lock = threading.Lock()
 
-    def __call__(self, job: NodeJob, line: str) -> None:
+    def __call__(self, source: str, text: str) -> None:
         with self.lock:
-            self.err.print(
-                f"[dim]{escape(job.host.name)} {escape(job.target)}:[/dim] {escape(line)}"
-            )
+            self.err.print(f"[dim]{escape(source)}:[/dim] {escape(text)}", highlight=False)
 
 
 def _run(args: argparse.Namespace, out: Console) -> int:
     _check_profile(args.profile)
     given = _profile_args(args)
-    hosts = _hosts(args)
+    hosts = fleet_hosts(args)
     _check_words(hosts, args.profile, given)
     err = Console(stderr=True, highlight=False)
     conn = None if args.detach or args.no_collect else open_db(args)
-    with multiplexed(_settings(args)) as ssh:
+    with multiplexed(ssh_settings(args)) as ssh:
         checks = check_fleet(hosts, ssh)
         _refuse_mismatch(checks, args)
         usable = [h for h, c in zip(hosts, checks, strict=True) if c.usable]
@@ -208,10 +208,10 @@ def _summaries(outcomes: Sequence[JobOutcome]) -> dict[tuple[str, str], str]:
 
 
 def _status(args: argparse.Namespace, out: Console) -> int:
-    hosts = _hosts(args)
+    hosts = fleet_hosts(args)
     statuses: dict[str, dict[str, object]] = {}
     problems: dict[str, str] = {}
-    with multiplexed(_settings(args)) as ssh:
+    with multiplexed(ssh_settings(args)) as ssh:
         found = on_every_host(
             hosts,
             lambda h: run_remote(
@@ -235,9 +235,9 @@ def _status(args: argparse.Namespace, out: Console) -> int:
 
 
 def _collect(args: argparse.Namespace, out: Console) -> int:
-    hosts = _hosts(args)
+    hosts = fleet_hosts(args)
     conn = open_db(args)
-    with multiplexed(_settings(args)) as ssh:
+    with multiplexed(ssh_settings(args)) as ssh:
         collected = collect_fleet(conn, hosts, ssh)
     emit_document(out, build_collect_document(collected), plots=None, as_json=args.json)
     return 0 if all(found.problem is None for found in collected) else 1

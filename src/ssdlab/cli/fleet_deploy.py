@@ -4,40 +4,27 @@
 import argparse
 import json
 import sys
-import threading
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.cli.fleet import _hosts, _settings
+from ssdlab.cli.fleet import ProgressLines, fleet_hosts, ssh_settings
 from ssdlab.fleet.deploy import FAILED, INSTALLED, DeployOptions, DeployReport, HostDeploy, deploy
 from ssdlab.fleet.deploy_plan import install_hint
 
 STATE_STYLE = {INSTALLED: "green", FAILED: "red"}
 
 
-class _ProgressLines:
-    """One line per step and host on stderr, one writer at a time."""
-
-    def __init__(self, err: Console) -> None:
-        self.err = err
-        self.lock = threading.Lock()
-
-    def __call__(self, host: str, text: str) -> None:
-        with self.lock:
-            self.err.print(f"[dim]{escape(host)}:[/dim] {escape(text)}", highlight=False)
-
-
 def cmd_fleet_deploy(args: argparse.Namespace, out: Console) -> int:
-    hosts = _hosts(args)
+    hosts = fleet_hosts(args)
     options = DeployOptions(
-        settings=_settings(args),
+        settings=ssh_settings(args),
         wheels=Path(args.wheels).expanduser() if args.wheels else None,
         force=bool(getattr(args, "force", False)),
     )
-    report = deploy(hosts, options, _ProgressLines(Console(stderr=True, soft_wrap=True)))
+    report = deploy(hosts, options, ProgressLines(Console(stderr=True, soft_wrap=True)))
     if args.json:
         sys.stdout.write(json.dumps(deploy_document(report), indent=2) + "\n")
     else:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.cli.fleet import fleet_hosts, ssh_settings
 from ssdlab.cli.store_access import open_db
 from ssdlab.errors import Interrupted, ParseError, UsageError
 from ssdlab.fleet.load import (
@@ -27,10 +28,9 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us
 from ssdlab.plan.load_job import LoadJob, check_load_job, server_socket_path
 from ssdlab.system.fio import find_fio
-from ssdlab.system.inventory import read_inventory
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.signals import SignalGuard
-from ssdlab.system.ssh import SshSettings, multiplexed
+from ssdlab.system.ssh import multiplexed
 from ssdlab.system.user_files import read_user_file
 
 MAX_JOB_BYTES = 1 << 20
@@ -145,11 +145,11 @@ def _print(out: Console, outcome: LoadOutcome) -> None:
 def cmd_fleet_load(args: argparse.Namespace, out: Console) -> int:
     job = _job(args.job)  # refused before any host is contacted
     server = server_socket_path(args.server) if args.server is not None else None
-    hosts = read_inventory(Path(args.inventory).expanduser(), args.limit)
+    hosts = fleet_hosts(args)
     if any(host.name == ALL_HOSTS for host in hosts):
         raise UsageError(f"a host named {ALL_HOSTS} would hide the sum of all hosts; rename it")
     local = find_fio(ProcessRunner())
-    settings = SshSettings(connect_timeout_s=args.connect_timeout, parallel=args.parallel)
+    settings = ssh_settings(args)
     inventory = str(Path(args.inventory).expanduser().absolute())
     stop = ClientStop(ProcessRunner())  # Ctrl-C, SIGTERM, SIGHUP: see ClientStop
     guard = SignalGuard(on_first=stop.first_signal, on_second=stop.second_signal)

@@ -109,7 +109,8 @@ def start_jobs(jobs: Sequence[NodeJob], settings: SshSettings) -> list[NodeJob]:
     return [job for host in hosts for job in started[host.name]]
 
 
-OnLine = Callable[[NodeJob, str], None]
+# a progress line of a node's run, with what it comes from ("node1 /mnt/ssd")
+OnLine = Callable[[str, str], None]
 
 
 class _Follower:
@@ -199,7 +200,7 @@ class _Follower:
             for line in text.splitlines():
                 if line.strip():
                     self.said = line.strip()
-                    self.on_line(self.job, line)
+                    self.on_line(f"{self.job.host.name} {self.job.target}", line)
 
 
 def _last_words(stderr: str) -> str | None:

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.units import parse_size_bytes
-from ssdlab.plan.user_job import IO_ENGINES, OTHER_FILE_OPTIONS, UNSAFE_OPTIONS
+from ssdlab.plan.user_job import (
+    IO_ENGINES,
+    OTHER_FILE_OPTIONS,
+    UNSAFE_OPTIONS,
+    JobSection,
+    read_sections,
+)
 
 # beyond user_job's sets: a builtin profile (its own job), files deleted, a buffer in a file
 _LOAD_REFUSED = {
@@ -26,9 +32,6 @@ _LOAD_REFUSED = {
     "iolog": "reads an I/O log file",
 }
 _READ_KINDS = ("read", "randread")
-_SECTION = re.compile(r"^\[([^\]]+)\]$")
-_NAME = re.compile(r"^[a-z_][a-z0-9_-]*$")
-_JOB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _UNSPLIT_COLON = re.compile(r"(?<!\\):")
 SOCKET_PREFIX = "sock:"
 MAX_SOCKET_PATH = 100  # a unix socket path must fit sun_path (108 bytes with its NUL)
@@ -54,13 +57,6 @@ class LoadJob:
     direct: bool = False
 
 
-@dataclass(slots=True)
-class _Section:
-    name: str
-    line: int
-    options: dict[str, str]
-
-
 def _refusal(name: str, value: str) -> str | None:
     if name in UNSAFE_OPTIONS:
         return "runs a program or reads another file"
@@ -77,49 +73,13 @@ def _refusal(name: str, value: str) -> str | None:
     return None
 
 
-def _option(line: str, number: int) -> tuple[str, str]:
-    if line.split()[0].lower() == "include":
-        raise ParseError(f"line {number}: include is not accepted: it reads another job file")
-    name, sep, value = line.partition("=")
-    name, value = name.strip().lower(), value.strip()
-    if not _NAME.match(name):
-        raise ParseError(f"line {number}: {name!r} is not a fio option name")
-    if sep and not value:
-        raise ParseError(f"line {number}: {name}= has no value")
-    why = _refusal(name, value)
-    if why is not None:
-        raise ParseError(
-            f"line {number}: the option {name} is not accepted in a load job: it {why}"
-        )
-    return name, value
-
-
-def _sections(text: str) -> list[_Section]:
-    """[global] and job sections in file order; a [global] holds the options given so far."""
-    sections: list[_Section] = []
-    current: _Section | None = None
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line[0] in ";#":
-            continue
-        if "$" in line:
-            raise ParseError(
-                f"line {number}: '$' is not accepted: fio's server would expand it with the "
-                "node's environment"
-            )
-        section = _SECTION.match(line)
-        if section:
-            name = section.group(1).strip()
-            if name != "global" and not _JOB_NAME.match(name):
-                raise ParseError(f"line {number}: {name!r} is not a usable job name")
-            current = _Section(name, number, {})
-            sections.append(current)
-            continue
-        if current is None:
-            raise ParseError(f"line {number}: an option before any [section]")
-        key, value = _option(line, number)
-        current.options[key] = value
-    return sections
+def _sections(text: str) -> list[JobSection]:
+    return read_sections(
+        text,
+        _refusal,
+        here="in a load job",
+        dollar="fio's server would expand it with the node's environment",
+    )
 
 
 def split_filenames(value: str) -> tuple[str, ...]:
@@ -167,9 +127,9 @@ def check_load_job(text: str) -> LoadJob:
     files: dict[str, None] = {}
     for section in _sections(text):
         if section.name == "global":
-            defaults.update(section.options)
+            defaults.update(dict(section.options))
             continue
-        options = {**defaults, **section.options}
+        options = {**defaults, **dict(section.options)}
         where = f"line {section.line}: job [{section.name}]"
         if "filename" not in options:
             raise ParseError(

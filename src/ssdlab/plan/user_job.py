@@ -8,6 +8,8 @@ line they are on: they would let a job file write somewhere the user did not nam
 """
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ssdlab.errors import ParseError
 from ssdlab.model.plan import FioJob
@@ -55,55 +57,80 @@ def _refusal(name: str) -> str | None:
     return None
 
 
-def _option(line: str, number: int) -> tuple[str, str]:
-    """(name, value) of an option line, refused (ParseError) when fio would read it otherwise
-    or when the option is not accepted."""
+def _user_job_refusal(name: str, value: str) -> str | None:
+    why = _refusal(name)
+    if name == "ioengine" and value not in IO_ENGINES:
+        engines = ", ".join(sorted(IO_ENGINES))
+        why = f"names an engine that does more than I/O to the target (use one of {engines})"
+    return why
+
+
+OptionRefusal = Callable[[str, str], str | None]
+
+
+def read_option(line: str, number: int, refusal: OptionRefusal, here: str) -> tuple[str, str]:
+    """(name, value) of an option line, refused (ParseError naming the line) when fio would
+    read it otherwise or when `refusal(name, value)` gives a reason; `here` says where it is
+    not accepted ("here", "in a load job")."""
+    if line.split()[0].lower() == "include":
+        raise ParseError(f"line {number}: include is not accepted: it reads another job file")
     name, sep, value = line.partition("=")
     name, value = name.strip().lower(), value.strip()
     if not _NAME.match(name):
         raise ParseError(f"line {number}: {name!r} is not a fio option name")
     if sep and not value:
         raise ParseError(f"line {number}: {name}= has no value")
-    why = _refusal(name)
-    if name == "ioengine" and value not in IO_ENGINES:
-        engines = ", ".join(sorted(IO_ENGINES))
-        why = f"names an engine that does more than I/O to the target (use one of {engines})"
+    why = refusal(name, value)
     if why is not None:
-        raise ParseError(f"line {number}: the option {name} is not accepted here: it {why}")
+        raise ParseError(f"line {number}: the option {name} is not accepted {here}: it {why}")
     return name, value
 
 
-def parse_fio_jobfile(text: str) -> FioJob:
-    """The job file's [global] options and job sections. Raises ParseError naming the line
-    for syntax fio would read differently, a refused option, or a file without jobs."""
-    global_options: list[tuple[str, str]] = []
-    sections: list[tuple[str, list[tuple[str, str]]]] = []
-    current: list[tuple[str, str]] | None = None
+@dataclass(frozen=True, slots=True)
+class JobSection:
+    """One [section] of a job file: its name ("global" for defaults), its line, its options."""
+
+    name: str
+    line: int
+    options: tuple[tuple[str, str], ...]
+
+
+def read_sections(text: str, refusal: OptionRefusal, *, here: str, dollar: str) -> list[JobSection]:
+    """The [global] and job sections of a job file in file order, every option line read by
+    `read_option`. fio's `$` expansion is refused (`dollar` says why), and so are a job name
+    fio would read otherwise and an option before any section."""
+    sections: list[tuple[str, int, list[tuple[str, str]]]] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line[0] in ";#":
             continue
         if "$" in line:
-            raise ParseError(f"line {number}: '$' (fio's variable expansion) is not accepted")
+            raise ParseError(f"line {number}: '$' is not accepted: {dollar}")
         section = _SECTION.match(line)
         if section:
             name = section.group(1).strip()
-            if name == "global":
-                current = global_options
-            elif _JOB_NAME.match(name):
-                current = []
-                sections.append((name, current))
-            else:
+            if name != "global" and not _JOB_NAME.match(name):
                 raise ParseError(f"line {number}: {name!r} is not a usable job name")
+            sections.append((name, number, []))
             continue
-        if current is None:
+        if not sections:
             raise ParseError(f"line {number}: an option before any [section]")
-        current.append(_option(line, number))
-    if not sections:
+        sections[-1][2].append(read_option(line, number, refusal, here))
+    return [JobSection(name, line, tuple(options)) for name, line, options in sections]
+
+
+def parse_fio_jobfile(text: str) -> FioJob:
+    """The job file's [global] options and job sections. Raises ParseError naming the line
+    for syntax fio would read differently, a refused option, or a file without jobs."""
+    read = read_sections(text, _user_job_refusal, here="here", dollar="fio's variable expansion")
+    jobs = [section for section in read if section.name != "global"]
+    if not jobs:
         raise ParseError("the job file has no job section (e.g. [writes])")
     return FioJob(
-        global_options=tuple(global_options),
-        sections=tuple((name, tuple(options)) for name, options in sections),
+        global_options=tuple(
+            o for section in read if section.name == "global" for o in section.options
+        ),
+        sections=tuple((section.name, section.options) for section in jobs),
     )
 
 

@@ -30,7 +30,7 @@ from typing import IO
 from ssdlab.errors import FleetError, ToolError, UsageError
 from ssdlab.model.fleet import FleetHost
 from ssdlab.system.signals import SignalGuard
-from ssdlab.system.ssh import SshSettings, ssh_argv
+from ssdlab.system.ssh import SshSettings, spawn_ssh, ssh_argv
 
 SERVER_LOG = "fio-server.log"
 READY_TIMEOUT_S = 15.0
@@ -187,18 +187,7 @@ class ServerTunnel:
         self.argv = ssh_argv(host, remote, settings, forwards=[(local, remote_socket)])
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: list[str] = []
-        try:
-            self.child = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except OSError as error:
-            raise FleetError(
-                f"cannot start ssh ({error.strerror}); install OpenSSH's client"
-            ) from error
+        self.child = spawn_ssh(self.argv, subprocess.PIPE, subprocess.PIPE)
         assert self.child.stdout is not None
         assert self.child.stderr is not None
         self._readers = [

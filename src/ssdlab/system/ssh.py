@@ -122,18 +122,8 @@ def run_remote(
     fails. `stdout_to`: write stdout there instead of keeping it (large transfers)."""
     argv = ssh_argv(host, remote, settings)
     started = time.time()
-    try:
-        child = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL,
-            stdout=stdout_to if stdout_to is not None else subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-    except OSError as error:
-        raise FleetError(
-            f"cannot start ssh ({error.strerror}); install OpenSSH's client"
-        ) from error
+    stdin = subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL
+    child = spawn_ssh(argv, stdin, stdout_to if stdout_to is not None else subprocess.PIPE)
     try:
         out, err = child.communicate(input_bytes, timeout=timeout_s)
     except subprocess.TimeoutExpired:
@@ -158,6 +148,23 @@ def run_remote(
         started,
         time.time(),
     )
+
+
+def spawn_ssh(
+    argv: Sequence[str], stdin: int | IO[bytes], stdout: int | IO[bytes]
+) -> "subprocess.Popen[bytes]":
+    """Start one ssh in a session of its own (a Ctrl-C here reaches ssdlab, which ends its ssh
+    processes itself), stderr piped; a missing ssh is a one-line error."""
+    try:
+        return subprocess.Popen(
+            list(argv),
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as error:
+        raise FleetError(f"cannot start ssh ({error.strerror}); {SSH_HINT}") from error
 
 
 def _end(child: "subprocess.Popen[bytes]") -> None:
@@ -195,18 +202,7 @@ class RemoteStream:
         self.host = host
         self.argv = ssh_argv(host, remote, settings, forwards)
         self._lock = threading.Lock()
-        try:
-            self.child = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-            )
-        except OSError as error:
-            raise FleetError(
-                f"cannot start ssh ({error.strerror}); install OpenSSH's client"
-            ) from error
+        self.child = spawn_ssh(self.argv, subprocess.DEVNULL, subprocess.PIPE)
         self._stderr: list[str] = []
         self._reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._reader.start()
