@@ -167,6 +167,12 @@ def test_quick_on_three_hosts_collected_once_and_compared(
     assert shown.code == 0, shown.stderr
     across = run_ssdlab("compare", str(done[0]["id"]), str(done[1]["id"]), "--db", str(central))
     assert across.code == 0, across.stderr
+    report = tmp_path / "hosts.md"
+    reported = run_ssdlab(
+        "report", str(done[0]["id"]), str(done[1]["id"]), "-o", str(report), "--db", str(central)
+    )
+    assert reported.code == 0, reported.stderr
+    assert report.stat().st_size > 0
     code, out, err = fleet("compare", "--db", str(central), "--json")
     assert code == 0, err
     (group,) = json.loads(out)["groups"]

@@ -402,3 +402,19 @@ def test_a_collected_runs_test_files_are_not_this_machines(
     copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
     assert len(store.leftover_test_files(node)) > 0
     assert {(r.run_id, r.path) for r in store.leftover_test_files(central)} == here
+
+
+def test_a_collected_run_is_resumed_on_its_node_not_here(
+    node: sqlite3.Connection, tmp_path: Path
+) -> None:
+    stopped = node.execute(
+        "SELECT uuid FROM runs WHERE status = 'interrupted' AND kind IN ('quick', 'profile')"
+    ).fetchone()[0]
+    central_path = tmp_path / "fresh-central.db"
+    central = open_store(central_path)
+    copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
+    run_id = central.execute("SELECT id FROM runs WHERE uuid = ?", (stopped,)).fetchone()[0]
+    central.close()
+    code, _, err = ssdlab_in_process("resume", str(run_id), "--db", str(central_path))
+    assert code == 2
+    assert "collected from host lab-1" in err

@@ -148,7 +148,13 @@ def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue
 
 
 def resumable_target(run: RunRecord) -> Target:
-    """The run's target again, refusing when it is not the same one any more."""
+    """The run's target again, refusing when it is not the same one any more, or when the run
+    was collected from a fleet node (its target is on that node)."""
+    if run.collected_at_s is not None:
+        raise UsageError(
+            f"run {run.run_id} was collected from host {run.host}, where its target is; resume "
+            f"it there (its store on that node holds it), then collect it again"
+        )
     size = run.target.get("size_bytes")
     if not isinstance(size, int):
         raise UsageError(f"run {run.run_id} does not record its target's size; it cannot resume")
