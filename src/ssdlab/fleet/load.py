@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ssdlab import __version__
 from ssdlab.errors import FleetError, ParseError
+from ssdlab.fleet.doctor import check_host
 from ssdlab.model.fleet import FleetHost
 from ssdlab.model.result import DirectionMetrics, FioJobResult
 from ssdlab.model.run import Capture, RunStatus
@@ -160,16 +161,14 @@ def _json_answer(text: str) -> dict[str, object] | None:
 
 
 def _fio_version(host: FleetHost, ssh: SshSettings) -> tuple[str | None, str | None]:
-    """(the node's fio version, why it could not be had)."""
-    result = run_remote(host, _node_words(host, "facts"), ssh, timeout_s=NODE_TIMEOUT_S)
-    if not result.ok:
-        return None, f"node facts failed: {result.failure()}"
-    facts = _json_answer(result.text)
-    tools = facts.get("tools") if facts else None
-    fio = tools.get("fio") if isinstance(tools, dict) else None
-    if not isinstance(fio, dict) or not isinstance(fio.get("version"), str):
+    """(the node's fio version, why it could not be had), from the node's facts as fleet
+    doctor reads them."""
+    check = check_host(host, ssh)
+    if check.problem is not None:
+        return None, check.problem
+    if check.fio_version is None:
         return None, "fio is not installed on the node (node facts names none)"
-    return str(fio["version"]), None
+    return check.fio_version, None
 
 
 def check_words(host: FleetHost, job: LoadJob, filename: str) -> list[str]:
