@@ -37,6 +37,7 @@ from ssdlab.cli import (
     health_options,
     imports_options,
     inspect_options,
+    metrics_options,
     node_options,
     quick_options,
     report_options,
@@ -89,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         doctor_options,  # doctor
         fleet_options,  # fleet (many hosts)
         node_options,  # node (what 'ssdlab fleet' calls on each node)
+        metrics_options,  # metrics (Prometheus)
     ):
         options.add_commands(commands)
     return parser
@@ -117,6 +119,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("sim", "cmd_sim"),
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
+    "metrics": ("metrics", "cmd_metrics"),
 }
 
 
