@@ -29,6 +29,7 @@ from ssdlab.cli.store_access import (
     open_db,
     run_id_arg,
 )
+from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord, RunStatus
@@ -276,30 +277,10 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def _systemd_quote(word: str) -> str:
-    """One ExecStart word as systemd reads it: specifiers (%) and variables ($) escaped, and
-    double quotes around anything with white space, quotes or backslashes."""
-    word = word.replace("%", "%%").replace("$", "$$")
-    if word and not any(c in word for c in " \t\"'\\;"):
-        return word
-    return '"' + word.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def systemd_unit(argv: list[str], args: argparse.Namespace) -> str:
     """A unit that runs this endurance run as a service: `--continue` starts it the first time
     and resumes it after a crash or a reboot; a safety stop (exit 5) is not restarted."""
-    words = [a for a in argv if a != "--print-systemd-unit"]
-    if any(ord(c) < 32 or ord(c) == 127 for word in words for c in word):
-        raise UsageError(
-            "an argument has a line break or control character, which a systemd unit cannot "
-            "hold; choose a target path without them"
-        )
-    if "--continue" not in words:
-        words.append("--continue")
-    if "--db" not in words and not any(w.startswith("--db=") for w in words):
-        words += ["--db", str(db_path(args))]
-    command = [sys.executable, "-m", "ssdlab", *words]
-    where = os.getcwd()
+    command = unit_command(argv, db_path(args), ensure=("--continue",))
     return (
         "# ssdlab endurance run as a systemd service. Install with:\n"
         "#   ssdlab endure ... --print-systemd-unit > /etc/systemd/system/ssdlab-endure.service\n"
@@ -310,10 +291,7 @@ def systemd_unit(argv: list[str], args: argparse.Namespace) -> str:
         "After=local-fs.target\n"
         "\n"
         "[Service]\n"
-        "Type=simple\n"
-        f"WorkingDirectory={_systemd_quote(where)}\n"
-        f"ExecStart={' '.join(_systemd_quote(w) for w in command)}\n"
-        "KillSignal=SIGINT\n"
+        "Type=simple\n" + exec_lines(command) + "KillSignal=SIGINT\n"
         "TimeoutStopSec=300\n"
         "Restart=on-failure\n"
         "RestartSec=30\n"

@@ -3,8 +3,10 @@ sampling into the store over days."""
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
+import shlex
 import sqlite3
 import sys
 import threading
@@ -15,12 +17,23 @@ from typing import Any
 
 from rich.console import Console
 
+from ssdlab.analysis.alerts import (
+    Alert,
+    DriveLimits,
+    Thresholds,
+    drive_limits,
+    judge,
+    resolve_thresholds,
+    state_from_json,
+)
 from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, compare_samples, timeline
+from ssdlab.cli.metrics import store_metrics_text
 from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunStatus
@@ -37,8 +50,9 @@ from ssdlab.report.health import (
     wear_sections,
 )
 from ssdlab.runner.run_row import RunHeader
-from ssdlab.runner.session import RunSession
+from ssdlab.runner.session import HealthSource, RunSession
 from ssdlab.store import runs as store
+from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import (
     add_health_sample,
     load_health_sample,
@@ -53,7 +67,10 @@ from ssdlab.system.environment import (
     tool_version,
 )
 from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.health_replay import REPLAY_TOOL, HealthReplay
+from ssdlab.system.hooks import run_hook
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.textfile import write_textfile
 from ssdlab.system.user_files import (
     LOG_FILE_BYTES,
     SMALL_FILE_BYTES,
@@ -87,17 +104,6 @@ def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, An
             plan_json="{}",
             environment_json=store.to_json(environment),
         )
-    )
-
-
-def _live_reading(device: str, args: argparse.Namespace) -> HealthReading:
-    name = resolve_block_device(device)
-    identity = read_device_identity(name)
-    return read_health(
-        os.path.realpath(device),
-        ProcessRunner(),
-        vendor_map=_vendor_map(args),
-        usb=identity.transport == "usb",
     )
 
 
@@ -289,29 +295,74 @@ def _watch_run(session: RunSession, device: str, every_s: float, new: bool) -> i
     return _new_run(session, "watch", device, {"every_s": every_s})
 
 
-def cmd_watch(args: argparse.Namespace, out: Console) -> int:
+def _watch_target(args: argparse.Namespace) -> str:
+    """The series' name: the device's real path; with --health-replay, the device given (only
+    a name, never opened) or the log."""
+    if args.health_replay:
+        if args.device:
+            return os.path.abspath(str(args.device))
+        return f"replay:{os.path.abspath(args.health_replay)}"
+    if not args.device:
+        raise UsageError("name the block device to watch, or a log with --health-replay LOG")
     if not is_block_device_path(args.device):
         raise UsageError(f"{args.device} is not a block device")
-    device = os.path.realpath(args.device)
-    session = session_for(args)
-    conn = session.conn
-    run_id = _watch_run(session, device, args.every, args.new)
+    return os.path.realpath(str(args.device))
+
+
+def _hooks(args: argparse.Namespace) -> list[list[str]]:
+    hooks = []
+    for text in args.on_alert:
+        try:
+            argv = shlex.split(text)
+        except ValueError as error:
+            raise UsageError(f"--on-alert {text!r}: {error}; quote it as a shell would") from None
+        if not argv:
+            raise UsageError("--on-alert needs a program, e.g. --on-alert '/usr/local/bin/page'")
+        hooks.append(argv)
+    if args.hook_timeout <= 0:
+        raise UsageError("--hook-timeout must be a positive time such as 30s")
+    return hooks
+
+
+def _health_source(
+    args: argparse.Namespace, device: str, replay: HealthReplay | None, skip: int
+) -> HealthSource:
+    """The replay (past the snapshots the series already holds), else the live device."""
+    if replay is not None:
+        for _ in range(skip):
+            replay()
+        return replay
+    return functools.partial(_live_reading, device, args)
+
+
+def _live_reading(device: str, args: argparse.Namespace) -> HealthReading:
+    name = resolve_block_device(device)
+    identity = read_device_identity(name)
+    return read_health(
+        os.path.realpath(device),
+        ProcessRunner(),
+        vendor_map=_vendor_map(args),
+        usb=identity.transport == "usb",
+        no_wake=bool(getattr(args, "no_wake", False)),
+    )
+
+
+def cmd_watch(args: argparse.Namespace, out: Console) -> int:
+    if args.print_systemd_unit:
+        sys.stdout.write(watch_unit(sys.argv[1:], args))  # verbatim: no wrapping
+        return 0
+    device = _watch_target(args)
+    watcher = _watcher(args, out, device)
     stop = threading.Event()
-    guard = session.guard(stop.set, stop.set, advice=None)  # every signal ends the watch
+    guard = watcher.session.guard(stop.set, stop.set, advice=None)  # every signal ends the watch
     started = time.monotonic()
     taken = 0
     try:
         with guard:
             while not stop.is_set():
-                reading = _live_reading(device, args)
-                sample_id = _store_reading(conn, run_id, "watch", reading)
+                more = watcher.sample()
                 taken += 1
-                stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-                if reading.sample is not None:
-                    out.print(f"{stamp} sample {sample_id}: {_watch_line(reading.sample)}")
-                else:
-                    out.print(f"{stamp} no sample: {'; '.join(reading.notes)}", highlight=False)
-                if args.count and taken >= args.count:
+                if not more or (args.count and taken >= args.count):
                     break
                 deadline = time.monotonic() + args.every
                 if args.duration is not None and deadline - started > args.duration:
@@ -321,10 +372,238 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     finally:
         signal_name = guard.first_signal
         reason = f"stopped by a signal ({signal_name})" if signal_name else None
-        store.finish_run(conn, run_id, RunStatus.COMPLETE, reason, time.time())
-    series = [s.sample for s in load_health_samples(conn, run_id=run_id)]
-    out.print(f"watch run {run_id}: {len(series)} samples stored", highlight=False)
+        store.finish_run(watcher.conn, watcher.run_id, RunStatus.COMPLETE, reason, time.time())
+    series = load_health_samples(watcher.conn, run_id=watcher.run_id)
+    out.print(
+        f"watch run {watcher.run_id}: {len(series)} samples stored, "
+        f"{watcher.fired} alert(s) this time",
+        highlight=False,
+    )
     return 0
+
+
+def _watcher(args: argparse.Namespace, out: Console, device: str) -> "_Watcher":
+    hooks = _hooks(args)
+    textfile = Path(args.textfile) if args.textfile else None
+    replay = HealthReplay(args.health_replay) if args.health_replay else None  # checked first
+    session = session_for(args)
+    run_id = _watch_run(session, device, args.every, args.new)
+    stored = load_health_samples(session.conn, run_id=run_id)
+    return _Watcher(
+        session=session,
+        run_id=run_id,
+        device=device,
+        source=_health_source(args, device, replay, len(stored)),
+        thresholds=Thresholds(
+            max_temperature_c=args.max_temperature,
+            min_spare_pct=args.min_spare,
+            min_days_left=args.min_days_left,
+            max_waf=args.max_waf,
+        ),
+        hooks=hooks,
+        hook_timeout_s=args.hook_timeout,
+        textfile=textfile,
+        replay=bool(args.health_replay),
+        out=out,
+    )
+
+
+ALERT_STATE = "watch-alert-state"
+ALERT_PREFIX = "watch-alert-"
+SKIPPED = "watch-skipped-samples"
+
+
+@dataclasses.dataclass
+class _Watcher:
+    """One watch: takes a sample, judges it, stores and announces what fired."""
+
+    session: RunSession
+    run_id: int
+    device: str
+    source: HealthSource
+    thresholds: Thresholds
+    hooks: list[list[str]]
+    hook_timeout_s: float
+    textfile: Path | None
+    replay: bool
+    out: Console
+    fired: int = 0
+
+    def __post_init__(self) -> None:
+        findings = {f.name: f for f in load_findings(self.conn, self.run_id)}
+        found = findings.get(ALERT_STATE)
+        self.state = state_from_json(found.body) if found is not None else None
+        self.alerts_stored = sum(
+            1 for name in findings if name.startswith(ALERT_PREFIX) and name != ALERT_STATE
+        )
+        skipped = findings.get(SKIPPED)
+        self.skipped = int(skipped.body.get("count", 0)) if skipped is not None else 0
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self.session.conn
+
+    def sample(self) -> bool:
+        """Take, store and judge one sample; False when a replay has run out."""
+        reading = self.source()
+        sample_id = _store_reading(self.conn, self.run_id, "watch", reading)
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        if reading.sample is None:
+            if self.replay and not reading.captures:
+                self.out.print(f"{stamp} {'; '.join(reading.notes)}", highlight=False)
+                return False
+            self._no_sample(stamp, reading)
+        else:
+            self.out.print(f"{stamp} sample {sample_id}: {_watch_line(reading.sample)}")
+            self._judge(reading, reading.sample, sample_id)
+        if self.textfile is not None:
+            _write_textfile(self.conn, self.textfile)
+        return True
+
+    def _no_sample(self, stamp: str, reading: HealthReading) -> None:
+        if reading.standby:
+            self.skipped += 1
+            add_finding(
+                self.conn,
+                self.run_id,
+                SKIPPED,
+                "facts",
+                {"count": self.skipped, "last_at_s": time.time(), "reason": "standby"},
+                time.time(),
+            )
+            self.out.print(f"{stamp} skipped: {'; '.join(reading.notes)}", highlight=False)
+            return
+        self.out.print(f"{stamp} no sample: {'; '.join(reading.notes)}", highlight=False)
+
+    def _judge(self, reading: HealthReading, sample: HealthSample, sample_id: int | None) -> None:
+        """Judge the series with this sample last; each alert is stored before the state that
+        says it fired, and both before its hooks run."""
+        earlier = [
+            s.sample
+            for s in load_health_samples(self.conn, run_id=self.run_id)
+            if s.sample_id != sample_id
+        ]
+        thresholds = resolve_thresholds(self.thresholds, _drive_limits(reading))
+        judgement = judge([*earlier, sample], thresholds, self.state)
+        fired = [self._store_alert(alert, sample) for alert in judgement.alerts]
+        self.state = judgement.state
+        add_finding(self.conn, self.run_id, ALERT_STATE, "facts", judgement.state, time.time())
+        for name, document in fired:
+            self._run_hooks(name, document)
+
+    def _store_alert(self, alert: Alert, sample: HealthSample) -> tuple[str, dict[str, object]]:
+        self.fired += 1
+        self.alerts_stored += 1
+        name = f"{ALERT_PREFIX}{self.alerts_stored}"
+        document = alert_document(alert, sample, self.device, self.run_id)
+        add_finding(self.conn, self.run_id, name, "verdict", {"alert": document}, time.time())
+        self.out.print(
+            f"[red]ALERT[/red] {alert.name} ({alert.severity}): {alert.message}",
+            highlight=False,
+            soft_wrap=True,
+        )
+        return name, document
+
+    def _run_hooks(self, name: str, document: dict[str, object]) -> None:
+        """Every hook with the alert on stdin; a failure is said on stderr and stored."""
+        if not self.hooks:
+            return
+        text = json.dumps(document, sort_keys=True) + "\n"
+        results = [run_hook(argv, text, self.hook_timeout_s) for argv in self.hooks]
+        for result in results:
+            if result.failed:
+                sys.stderr.write(
+                    f"ssdlab watch: alert hook {shlex.join(result.argv)} {result.error}; "
+                    f"sampling continues (stored with the alert {name})\n"
+                )
+        body = {"alert": document, "hooks": [dataclasses.asdict(r) for r in results]}
+        add_finding(self.conn, self.run_id, name, "verdict", body, time.time())
+
+
+def alert_document(
+    alert: Alert, sample: HealthSample, device: str, run_id: int
+) -> dict[str, object]:
+    """One alert as a hook reads it on stdin (format ssdlab-alert, version 1)."""
+    identity = sample.identity
+    document: dict[str, object] = {
+        "format": "ssdlab-alert",
+        "format_version": 1,
+        "alert": alert.name,
+        "severity": alert.severity,
+        "device": device,
+        "serial": identity.serial,
+        "model": identity.model,
+        "firmware": identity.firmware,
+        "host": os.uname().nodename,
+        "value": alert.value,
+        "message": alert.message,
+        "taken_at_s": alert.taken_at_s,
+        "run_id": run_id,
+    }
+    if alert.threshold is not None:
+        document["threshold"] = alert.threshold
+    if alert.previous is not None:
+        document["previous"] = alert.previous
+    return document
+
+
+def _drive_limits(reading: HealthReading) -> DriveLimits:
+    """The drive's own limits, from smartctl's JSON (or a replayed text snapshot)."""
+    for capture in reading.captures:
+        if capture.tool not in ("smartctl", REPLAY_TOOL):
+            continue
+        try:
+            doc = json.loads(capture.stdout)
+        except json.JSONDecodeError:
+            try:
+                doc = smartctl_text_to_json(capture.stdout)
+            except ParseError:
+                continue
+        if isinstance(doc, dict):
+            return drive_limits(doc)
+    return DriveLimits()
+
+
+def _write_textfile(conn: sqlite3.Connection, folder: Path) -> None:
+    """The store's metrics into node_exporter's folder; a failure is said, never fatal."""
+    try:
+        write_textfile(folder, store_metrics_text(conn))
+    except (SsdlabError, OSError) as error:
+        sys.stderr.write(
+            f"ssdlab watch: --textfile {folder}: {error}; sampling continues, the next sample "
+            "writes again\n"
+        )
+
+
+def watch_unit(argv: list[str], args: argparse.Namespace) -> str:
+    """A long-running service that runs this watch; it continues its series after a restart."""
+    if args.new:
+        raise UsageError(
+            "--print-systemd-unit describes a watch that continues its series after a restart; "
+            "leave out --new (a service restarted with --new would fire every alert again)"
+        )
+    target = _watch_target(args)
+    command = unit_command(argv, db_path(args))
+    return (
+        "# ssdlab watch as a systemd service. Install with:\n"
+        "#   ssdlab watch ... --print-systemd-unit > /etc/systemd/system/ssdlab-watch.service\n"
+        "#   systemctl daemon-reload && systemctl enable --now ssdlab-watch.service\n"
+        "# One long-running process samples every --every; after a crash or a reboot it\n"
+        "# continues the same series, and the alerts it stored do not fire again.\n"
+        "[Unit]\n"
+        f"Description=ssdlab health watch of {target}\n"
+        "After=local-fs.target\n"
+        "\n"
+        "[Service]\n"
+        "Type=simple\n" + exec_lines(command) + "KillSignal=SIGINT\n"
+        "TimeoutStopSec=120\n"
+        "Restart=on-failure\n"
+        "RestartSec=60\n"
+        "RestartPreventExitStatus=2\n"
+        "\n"
+        "[Install]\n"
+        "WantedBy=multi-user.target\n"
+    )
 
 
 def _watch_line(sample: HealthSample) -> str:

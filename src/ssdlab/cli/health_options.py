@@ -3,7 +3,8 @@ cli/health.py). Kept apart from the handlers so that building the parser imports
 
 import argparse
 
-from ssdlab.cli.arg_types import duration_arg, positive_int_arg, size_arg
+from ssdlab.analysis.alerts import DEFAULT_MIN_DAYS_LEFT
+from ssdlab.cli.arg_types import duration_arg, float_arg, positive_int_arg, size_arg
 from ssdlab.cli.common_options import STORE, Commands, add_rating, json_output
 
 VENDOR_MAP_HELP = "extra or overriding attribute map"
@@ -72,11 +73,27 @@ def add_commands(commands: Commands) -> None:
 
     watch = commands.add_parser(
         "watch",
-        help="sample health into the store until stopped (continues the device's series)",
-        epilog="example: ssdlab watch /dev/nvme0n1 --every 5m --for 72h",
+        help="sample health into the store until stopped, alerting on limits and rising errors",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Sample a drive's health into the store (continuing the device's series "
+        "unless --new) and alert: a threshold fires once when crossed and again only after it "
+        "cleared; any error counter (media, uncorrectable, reallocated, pending) that rose "
+        "since the series' first sample fires at each rise; newly set NVMe critical warning "
+        "bits fire. What fired is stored, so a restarted watch does not fire it again.",
+        epilog="examples:\n  ssdlab watch /dev/nvme0n1 --every 5m --for 72h\n"
+        "  ssdlab watch /dev/sda --every 10m --no-wake --on-alert 'notify-admins --json' "
+        "--textfile /var/lib/prometheus/node-exporter\n"
+        "  ssdlab watch /dev/sda --every 10m --print-systemd-unit > "
+        "/etc/systemd/system/ssdlab-watch.service\n"
+        "alert hooks get one JSON document on stdin per alert (format ssdlab-alert); see "
+        "docs/watch.md.",
         parents=[STORE],
     )
-    watch.add_argument("device", help="block device")
+    watch.add_argument(
+        "device",
+        nargs="?",
+        help="block device (with --health-replay: optional, only the series' label)",
+    )
     watch.add_argument(
         "--every", type=duration_arg, default=300.0, help="interval, e.g. 30s, 5m (default 5m)"
     )
@@ -84,3 +101,76 @@ def add_commands(commands: Commands) -> None:
     watch.add_argument("--count", type=positive_int_arg, help="stop after this many samples")
     watch.add_argument("--new", action="store_true", help="start a new series")
     watch.add_argument("--vendor-map", metavar="TOML", help=VENDOR_MAP_HELP)
+    add_watch_alerts(watch)
+    watch.add_argument(
+        "--no-wake",
+        action="store_true",
+        help="leave a sleeping drive asleep (smartctl -n standby): its sample is skipped",
+    )
+    watch.add_argument(
+        "--health-replay",
+        metavar="LOG",
+        help="sample a recorded log of smartctl snapshots instead of a drive, one per sample, "
+        "with the log's times (for tests and demonstrations)",
+    )
+    watch.add_argument(
+        "--print-systemd-unit",
+        action="store_true",
+        help="print a long-running systemd service that runs this watch: one process samples "
+        "every --every and keeps its store open; after a crash or reboot it continues the same "
+        "series with its stored alert state, so nothing fires twice (a timer would start a "
+        "process per sample for the same result)",
+    )
+
+
+def add_watch_alerts(watch: argparse.ArgumentParser) -> None:
+    """The thresholds, hooks and textfile output of `ssdlab watch`."""
+    alerts = watch.add_argument_group("alerts")
+    alerts.add_argument(
+        "--max-temperature",
+        type=float_arg,
+        metavar="C",
+        help="alert at this temperature (default: the drive's warning temperature, if it "
+        "reports one)",
+    )
+    alerts.add_argument(
+        "--min-spare",
+        type=float_arg,
+        metavar="PCT",
+        help="alert below this available spare (default: the drive's spare threshold, if it "
+        "reports one)",
+    )
+    alerts.add_argument(
+        "--min-days-left",
+        type=float_arg,
+        metavar="DAYS",
+        default=DEFAULT_MIN_DAYS_LEFT,
+        help="alert when the wear rate leaves fewer days to the end of rated life, as "
+        "'ssdlab health' projects it (default %(default)g)",
+    )
+    alerts.add_argument(
+        "--max-waf",
+        type=float_arg,
+        metavar="X",
+        help="alert when the write amplification of the last 24 h exceeds X (default: none)",
+    )
+    alerts.add_argument(
+        "--on-alert",
+        action="append",
+        metavar="CMD",
+        default=[],
+        help="run CMD (split like a shell would, but run without one) for each alert, the "
+        "alert as JSON on its stdin; repeatable",
+    )
+    alerts.add_argument(
+        "--hook-timeout",
+        type=duration_arg,
+        default=30.0,
+        metavar="DURATION",
+        help="kill a hook still running after this (default 30s)",
+    )
+    alerts.add_argument(
+        "--textfile",
+        metavar="DIR",
+        help="after each sample, write the store's metrics into node_exporter's textfile folder",
+    )

@@ -53,6 +53,30 @@ class HealthReading:
     sample: HealthSample | None  # None: no usable health data
     captures: tuple[Capture, ...]
     notes: tuple[str, ...]
+    standby: bool = False  # --no-wake: the drive slept and was left asleep (no sample)
+
+
+# smartctl -n standby: leave a sleeping drive asleep (exit status 2, "Device is in STANDBY mode").
+NO_WAKE_OPTION = ("-n", "standby")
+STANDBY_WORDS = ("STANDBY", "SLEEP", "IDLE")
+
+
+def smartctl_attempts(
+    smartctl: str, device_path: str, *, usb: bool = False, no_wake: bool = False
+) -> list[list[str]]:
+    """smartctl's argv for each attempt: -x -j, then -d sat on a USB bridge; with `no_wake`,
+    each with -n standby."""
+    wake = list(NO_WAKE_OPTION) if no_wake else []
+    attempts = [[smartctl, "-x", "-j", *wake, device_path]]
+    if usb:
+        attempts.append([smartctl, "-x", "-j", *wake, "-d", "sat", device_path])
+    return attempts
+
+
+def _in_standby(capture: Capture, doc: dict[str, object] | None) -> bool:
+    """smartctl -n standby skipped the drive: exit status 2 and a low-power mode named."""
+    text = capture.stdout + capture.stderr + (_smartctl_messages(doc) if doc else "")
+    return capture.exit_code == 2 and any(word in text.upper() for word in STANDBY_WORDS)
 
 
 def _decode_json(capture: Capture) -> dict[str, object] | None:
@@ -87,17 +111,18 @@ def read_health(
     *,
     vendor_map: VendorMap | None = None,
     usb: bool = False,
+    no_wake: bool = False,
 ) -> HealthReading:
-    """smartctl -x -j (retried with -d sat on USB bridges), plus nvme smart-log for NVMe."""
+    """smartctl -x -j (retried with -d sat on USB bridges), plus nvme smart-log for NVMe.
+    `no_wake`: smartctl -n standby, and a sleeping drive gives no sample (`standby`), not a
+    woken one; nvme-cli is not asked then either."""
     captures: list[Capture] = []
     notes: list[str] = []
     smartctl = shutil.which("smartctl")
     if smartctl is None:
         notes.append("smartctl is not installed (apt-get install smartmontools): no health data")
         return HealthReading(None, (), tuple(notes))
-    attempts = [[smartctl, "-x", "-j", device_path]]
-    if usb:
-        attempts.append([smartctl, "-x", "-j", "-d", "sat", device_path])
+    attempts = smartctl_attempts(smartctl, device_path, usb=usb, no_wake=no_wake)
     sample: HealthSample | None = None
     for argv in attempts:
         capture = _run(processes, argv, "smartctl", notes)
@@ -105,6 +130,9 @@ def read_health(
             break
         captures.append(capture)
         doc = _decode_json(capture)
+        if no_wake and _in_standby(capture, doc):
+            notes.append(f"{device_path} is asleep: sample skipped (--no-wake leaves it asleep)")
+            return HealthReading(None, tuple(captures), tuple(notes), standby=True)
         if doc is None:
             notes.append(f"smartctl printed no JSON for {device_path}: {capture.stderr.strip()}")
             continue
