@@ -1,20 +1,36 @@
 """`ssdlab quick` and `ssdlab plan quick`: resolve the target, plan, check safety, run, show."""
 
 import argparse
+import sqlite3
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.analysis.baseline import (
+    BaselineAction,
+    BaselineJudgement,
+    BaselineRole,
+    StoredBaseline,
+    drive_key,
+    judge,
+    plan_role,
+    reference_judgement,
+)
+from ssdlab.analysis.compare import MetricSamples
+from ssdlab.cli.documents import run_metrics
 from ssdlab.cli.jobs import emit_plan
 from ssdlab.cli.profile_setup import is_device_target, plan_target_of, run_calls
 from ssdlab.cli.render import print_quick_report
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import run_health
-from ssdlab.errors import Interrupted, SsdlabError, TargetError
+from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
+from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.plan import Direction, QuickSettings
 from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import (
@@ -27,10 +43,12 @@ from ssdlab.plan.quick import (
 from ssdlab.profiles.quick import SPEC, load_quick_profile
 from ssdlab.registry import profile_record
 from ssdlab.report.quick import build_quick_report
-from ssdlab.report.quick_document import quick_json
+from ssdlab.report.quick_document import baseline_lines, quick_json
 from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import RunSession
 from ssdlab.store import runs as store
+from ssdlab.store.findings import add_finding
+from ssdlab.store.named_findings import load_named_findings
 from ssdlab.system.devicetarget import (
     resolve_device_target,
     with_loop_warnings,
@@ -114,6 +132,7 @@ def cmd_plan(args: argparse.Namespace, _out: Console) -> int:
 
 
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
+    check_baseline_options(args)
     plan, target = build_plan(args)
     settings = settings_from_values(plan.settings)
     session = session_for(args)
@@ -155,10 +174,13 @@ def show_quick_outcome(
     report = build_quick_report(
         run, store.load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
     )
+    judgement = apply_baseline(args, conn, run)
     if args.json:
-        sys.stdout.write(quick_json(report))
+        sys.stdout.write(quick_json(report, None if judgement is None else judgement.body()))
     else:
         print_quick_report(out, report)
+        if judgement is not None:
+            print_baseline(out, judgement)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(f"stored as run {outcome.run_id} in {session.database}{kept}", highlight=False)
     if outcome.status.value == "interrupted":
@@ -170,4 +192,78 @@ def show_quick_outcome(
         )
     if outcome.status.value == "failed":
         raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")
+    return baseline_exit(args, judgement)
+
+
+REGRESSION_EXIT = 4  # as 'compare --fail-if'
+
+
+def check_baseline_options(args: argparse.Namespace) -> None:
+    """--baseline-reset, --baseline-add and --fail-on-regression need --baseline NAME."""
+    if getattr(args, "baseline", None) is not None:
+        if not args.baseline.strip():
+            raise UsageError("--baseline needs a name, e.g. --baseline nightly")
+        return
+    for flag in ("baseline_reset", "baseline_add", "fail_on_regression"):
+        if getattr(args, flag, False):
+            raise UsageError(f"--{flag.replace('_', '-')} needs --baseline NAME")
+
+
+def _action(args: argparse.Namespace) -> BaselineAction:
+    if args.baseline_reset:
+        return BaselineAction.RESET
+    if args.baseline_add:
+        return BaselineAction.ADD
+    return BaselineAction.JUDGE
+
+
+def _reference_metrics(
+    conn: sqlite3.Connection, run_ids: tuple[int, ...]
+) -> tuple[tuple[int, ...], list[tuple[MetricSamples, ...]]]:
+    """The reference runs still in the store, and their metrics."""
+    found = [(i, r) for i, r in ((i, store.load_run(conn, i)) for i in run_ids) if r is not None]
+    return tuple(i for i, _ in found), [run_metrics(conn, r) for _, r in found]
+
+
+def apply_baseline(
+    args: argparse.Namespace, conn: sqlite3.Connection, run: RunRecord
+) -> BaselineJudgement | None:
+    """With --baseline NAME and a complete run: the run's judgement (or its new role as the
+    reference), stored as its `baseline` finding. None without --baseline or for a run that
+    did not complete (it neither becomes a reference nor is judged)."""
+    name = getattr(args, "baseline", None)
+    if name is None or run.status.value != "complete":
+        return None
+    name = name.strip()
+    drive, _serial = drive_key(run.target, run.target_path)
+    stored = [
+        StoredBaseline(run_id, body)
+        for run_id, body in load_named_findings(conn, BASELINE)
+        if run_id != run.run_id
+    ]
+    role, reference_ids = plan_role(stored, name, drive, run.run_id, _action(args))
+    judgement = reference_judgement(name, drive, reference_ids)
+    if role is BaselineRole.JUDGED:
+        present, references = _reference_metrics(conn, reference_ids)
+        if present:
+            judgement = judge(name, drive, present, references, run.run_id, run_metrics(conn, run))
+        else:  # every reference run was deleted: this run starts the baseline again
+            judgement = reference_judgement(name, drive, (run.run_id,))
+    add_finding(conn, run.run_id, BASELINE, "verdict", judgement.body(), time.time())
+    return judgement
+
+
+def print_baseline(out: Console, judgement: BaselineJudgement) -> None:
+    for line in baseline_lines(judgement.body()):
+        out.print(line, highlight=False, markup=False)
+
+
+def baseline_exit(args: argparse.Namespace, judgement: BaselineJudgement | None) -> int:
+    """0, or 4 with --fail-on-regression when a test regressed."""
+    if (
+        judgement is not None
+        and judgement.regressions
+        and getattr(args, "fail_on_regression", False)
+    ):
+        return REGRESSION_EXIT
     return 0

@@ -4,6 +4,7 @@ cli/quick.py; kept apart from it so that building the parser imports no handler.
 
 import argparse
 
+from ssdlab.analysis.compare import DEFAULT_THRESHOLD_PCT
 from ssdlab.cli.arg_types import size_arg
 from ssdlab.cli.common_options import (
     START_AT,
@@ -45,6 +46,38 @@ def add_quick_settings(parser: argparse.ArgumentParser) -> None:
     add_destroy_data(parser.add_argument_group("target"))
 
 
+def add_baseline_options(parser: argparse.ArgumentParser) -> None:
+    """--baseline NAME and what goes with it (`quick`, `run PROFILE`)."""
+    group = parser.add_argument_group(
+        "baseline",
+        "the first run of a NAME on a drive is its reference; later runs are judged against\n"
+        "it as 'compare' judges: Welch's t-test on the passes (use --count 3 or more) and a\n"
+        f"{DEFAULT_THRESHOLD_PCT:g} % threshold",
+    )
+    group.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="judge this run against the drive's baseline NAME (the drive: its serial, else "
+        "the target path); the first run with NAME becomes the reference",
+    )
+    change = group.add_mutually_exclusive_group()
+    change.add_argument(
+        "--baseline-reset",
+        action="store_true",
+        help="make this run the new reference of NAME (the earlier ones stop counting)",
+    )
+    change.add_argument(
+        "--baseline-add",
+        action="store_true",
+        help="add this run to NAME's reference runs (their passes are pooled)",
+    )
+    group.add_argument(
+        "--fail-on-regression",
+        action="store_true",
+        help="exit 4 when a test is significantly worse than the baseline (default: exit 0)",
+    )
+
+
 def add_commands(commands: Commands) -> None:
     quick = commands.add_parser(
         "quick",
@@ -57,6 +90,7 @@ def add_commands(commands: Commands) -> None:
     quick.add_argument("target", nargs="?", default=".", help=TARGET_HELP)
     add_quick_settings(quick)
     quick.add_argument("--keep", action="store_true", help="keep the test file afterwards")
+    add_baseline_options(quick)
 
 
 def add_plan_command(planned: Commands) -> None:

@@ -10,8 +10,13 @@ from rich.console import Console
 from ssdlab.cli.endure import cmd_endure, resume_endurance
 from ssdlab.cli.jobs import emit_plan
 from ssdlab.cli.profile_setup import build_profile_plan, resumable_target, run_calls
+from ssdlab.cli.quick import (
+    apply_baseline,
+    baseline_exit,
+    check_baseline_options,
+    show_quick_outcome,
+)
 from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
-from ssdlab.cli.quick import show_quick_outcome
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import load_profile_results, run_id_arg
@@ -112,6 +117,7 @@ def cmd_plan(args: argparse.Namespace, out: Console) -> int:
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.profile == "endurance":
         return cmd_endure(args, out)
+    check_baseline_options(args)
     plan, target, spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
@@ -134,7 +140,10 @@ def _report_outcome(
     profile: str,
     database: Path,
 ) -> int:
-    """Show a finished (or stopped) profile run: its document, charts, where it is stored."""
+    """Show a finished (or stopped) profile run: its document, charts, where it is stored;
+    with --baseline its judgement is stored first, so the document shows it."""
+    run = store.load_run(conn, outcome.run_id)
+    judgement = None if run is None else apply_baseline(args, conn, run)
     results = load_profile_results(conn, outcome.run_id)
     document = profile_record(profile).build_document(results)
     if emit_document(out, document, plots=args.plots, as_json=args.json):
@@ -151,7 +160,7 @@ def _report_outcome(
         )
     if outcome.status.value == "failed":
         raise SsdlabError(f"run {outcome.run_id} failed: {outcome.reason}")
-    return 0
+    return baseline_exit(args, judgement)
 
 
 def cmd_resume(args: argparse.Namespace, out: Console) -> int:

@@ -66,6 +66,8 @@ def _add_run(commands: Commands) -> None:
         )
         sub.add_argument("--keep", action="store_true", help="keep the test file afterwards")
         sub.add_argument("--plots", metavar="DIR", help=PLOTS_HELP)
+        if name != "endurance":  # an endurance run is judged by its own wear findings
+            quick_options.add_baseline_options(sub)
 
 
 def _add_resume(commands: Commands) -> None:

@@ -14,3 +14,4 @@ ENDURANCE_ITERATIONS = "endurance-iterations"
 PTS_CONFORMANCE = "pts-conformance"
 PTS_RESULTS = "pts-results"
 PTS_STEADY_STATE = "pts-steady-state"  # one per round loop: "-<loop name>" after it when named
+BASELINE = "baseline"  # a quick run made with --baseline NAME: reference, or judged against it

@@ -4,6 +4,7 @@ the machine-readable document; and small formatters for step results."""
 from collections.abc import Sequence
 from typing import Any
 
+from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.profile import ProfileResults, SettingValue
 from ssdlab.model.run import run_origin
 from ssdlab.model.step import StepResult
@@ -11,6 +12,7 @@ from ssdlab.model.units import format_size
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
 from ssdlab.report.quick import environment_line, memory_label, memory_reason
+from ssdlab.report.quick_document import baseline_section
 
 FORMAT_VERSION = 1
 
@@ -78,10 +80,12 @@ def compose(
     """The profile's own sections between the standard header and the settings and health.
     A target in RAM or the page cache is labelled in the header and the data."""
     reason = memory_reason(results.run.target)
+    baseline = results.findings.get(BASELINE)
+    judged = () if baseline is None else (baseline_section(baseline),)
     return doc.Document(
         title=title,
         headline=run_header(results),
-        sections=(*sections, settings_section(results), *health_sections(results)),
+        sections=(*sections, *judged, settings_section(results), *health_sections(results)),
         verdict=tuple(verdict),
         data={
             "format": "ssdlab-profile-run",
@@ -104,5 +108,6 @@ def compose(
             "facts": dict(results.facts),
             "result": data,
             "verdict": list(verdict),
+            **({} if baseline is None else {"baseline": dict(baseline)}),
         },
     )

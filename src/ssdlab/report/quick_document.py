@@ -3,7 +3,7 @@ the CrystalDiskMark grid first, then the spread of the passes, the per-second ti
 latency percentiles, and the drive's health around the run."""
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
@@ -32,10 +32,13 @@ def _cell_label(summary: TestSummary) -> str:
     return f"{summary.label} {summary.direction}"
 
 
-def quick_json_document(report: QuickReport) -> dict[str, Any]:
+def quick_json_document(
+    report: QuickReport, baseline: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The JSON document of a quick or imported run, with where it was made (host, uuid and,
     for a collected run, its node and when it was collected) and what its numbers measure:
-    `measures_memory` (and why) for a target in RAM or the page cache."""
+    `measures_memory` (and why) for a target in RAM or the page cache; `baseline`, the stored
+    baseline finding, when the run was made with --baseline."""
     reason = memory_reason(report.run.target)
     document = report_document(report)
     return {
@@ -43,11 +46,80 @@ def quick_json_document(report: QuickReport) -> dict[str, Any]:
         "run": {**document["run"], **run_origin(report.run)},
         "measures_memory": reason is not None,
         "measures_memory_reason": reason,
+        **({} if baseline is None else {"baseline": dict(baseline)}),
     }
 
 
-def quick_json(report: QuickReport) -> str:
-    return json.dumps(quick_json_document(report), indent=2, sort_keys=False) + "\n"
+def quick_json(report: QuickReport, baseline: Mapping[str, Any] | None = None) -> str:
+    return json.dumps(quick_json_document(report, baseline), indent=2, sort_keys=False) + "\n"
+
+
+def _runs(ids: Sequence[object]) -> str:
+    return ("run " if len(ids) == 1 else "runs ") + ", ".join(str(i) for i in ids)
+
+
+def _drive(key: str) -> str:
+    if key.startswith("/"):
+        return f"{key} (a path: the target has no device serial)"
+    return f"drive {key}"
+
+
+def _p(p_value: object) -> str:
+    if not isinstance(p_value, float | int):
+        return "p not computable"
+    return "p < 0.001" if p_value < 0.001 else f"p = {p_value:.3f}"
+
+
+def _change(change_pct: object) -> str:
+    if not isinstance(change_pct, float | int):
+        return "change unknown"
+    sign = "−" if change_pct < 0 else "+"
+    return f"{sign}{abs(change_pct):.1f} %"
+
+
+def baseline_lines(body: Mapping[str, Any]) -> tuple[str, ...]:
+    """A stored baseline finding in words: the reference run(s), or one line per regressed
+    test and a summary ('against baseline nightly (run 12): no significant drop')."""
+    name, drive = body.get("name"), str(body.get("drive"))
+    ids = list(body.get("reference_run_ids") or [])
+    if body.get("role") == "reference":
+        pooled = " (their passes are pooled)" if len(ids) > 1 else ""
+        return (f"baseline {name} on {_drive(drive)}: reference {_runs(ids)}{pooled}",)
+    tests = list(body.get("tests") or [])
+    lines = [
+        f"{t.get('label')} {_change(t.get('change_pct'))} ({_p(t.get('p_value'))}): a regression"
+        for t in tests
+        if t.get("regression")
+    ]
+    counts = {v: sum(t.get("verdict") == v for t in tests) for v in ("untested", "missing")}
+    notes = "".join(
+        f"; {n} {v}" + (" (too few passes to test)" if v == "untested" else "")
+        for v, n in counts.items()
+        if n
+    )
+    outcome = f"{len(lines)} of {len(tests)} tests regressed" if lines else "no significant drop"
+    lines.append(f"against baseline {name} on {_drive(drive)} ({_runs(ids)}): {outcome}{notes}")
+    return tuple(lines)
+
+
+def baseline_section(body: Mapping[str, Any]) -> doc.Section:
+    """The baseline finding of a run as a report section: the judged tests as a table."""
+    rows = tuple(
+        (
+            str(t.get("label")),
+            str(t.get("verdict")),
+            _change(t.get("change_pct")),
+            _p(t.get("p_value")),
+            "yes" if t.get("regression") else "no",
+        )
+        for t in body.get("tests") or []
+    )
+    tables = (
+        (doc.Table("Against the baseline", ("Test", "verdict", "change", "p", "regression"), rows),)
+        if rows
+        else ()
+    )
+    return doc.Section("Baseline", tables=tables, notes=baseline_lines(body))
 
 
 def _headline(report: QuickReport) -> tuple[tuple[str, str], ...]:
@@ -264,8 +336,13 @@ def _import_notes(report: QuickReport) -> tuple[str, ...]:
     return (f"imported from {source}: {' '.join(str(s) for s in semantics)}",)
 
 
-def build_quick_document(report: QuickReport, extra: Sequence[doc.Section] = ()) -> doc.Document:
-    """The whole quick-run report as a document (the HTML and Markdown reports render it)."""
+def build_quick_document(
+    report: QuickReport,
+    extra: Sequence[doc.Section] = (),
+    baseline: Mapping[str, Any] | None = None,
+) -> doc.Document:
+    """The whole quick-run report as a document (the HTML and Markdown reports render it);
+    `baseline`: the run's stored baseline finding, if any."""
     run = report.run
     label = memory_label(run.target)
     results = doc.Section(
@@ -285,6 +362,8 @@ def build_quick_document(report: QuickReport, extra: Sequence[doc.Section] = ())
     if latency is not None:
         sections.append(doc.Section("Latency", tables=(latency[0],), charts=(latency[1],)))
     sections.extend(extra)
+    if baseline is not None:
+        sections.append(baseline_section(baseline))
     settings_notes = []
     if run.status.value != "complete":
         settings_notes.append(f"status {run.status.value}: {run.status_reason}")
@@ -304,5 +383,5 @@ def build_quick_document(report: QuickReport, extra: Sequence[doc.Section] = ())
         title=title,
         headline=_headline(report),
         sections=tuple(sections),
-        data=quick_json_document(report),
+        data=quick_json_document(report, baseline),
     )
