@@ -90,6 +90,7 @@ def drive_state(
         nand_written_bytes=latest.nand_written_bytes.value,
         wear_used_ratio=_ratio(latest.wear_used_pct.value),
         available_spare_ratio=_ratio(latest.available_spare_pct.value),
+        available_spare_threshold_ratio=_ratio(latest.available_spare_threshold_pct.value),
         write_amplification_recent=recent.waf.waf if recent is not None else None,
         write_amplification_to_date=lifetime_waf(latest).waf,
         wear_rate_ratio_per_day=_ratio(fit.pct_per_day if fit is not None else None),
@@ -99,6 +100,7 @@ def drive_state(
         media_errors=latest.media_errors.value,
         uncorrectable_errors=latest.uncorrectable_errors.value,
         critical_warning=latest.critical_warning.value,
+        error_log_entries=latest.error_log_entries.value,
         sample_timestamp_seconds=latest.taken_at_s,
     )
 

@@ -72,6 +72,8 @@ class HealthSample:
     uncorrectable_errors: HealthValue = UNKNOWN
     temperature_c: HealthValue = UNKNOWN
     critical_warning: HealthValue = UNKNOWN  # NVMe critical warning bit field
+    available_spare_threshold_pct: HealthValue = UNKNOWN  # NVMe: spare below this warns
+    error_log_entries: HealthValue = UNKNOWN  # NVMe: error information log entries, lifetime
     verdict: str | None = None  # "PASSED" / "FAILED" / None (unknown)
     exit_status: int | None = None  # smartctl's exit status bitmask
     exit_findings: tuple[str, ...] = ()  # the meaning of each set bit
@@ -99,4 +101,6 @@ HEALTH_METRICS: tuple[str, ...] = (
     "uncorrectable_errors",
     "temperature_c",
     "critical_warning",
+    "available_spare_threshold_pct",
+    "error_log_entries",
 )

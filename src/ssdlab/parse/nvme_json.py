@@ -80,6 +80,8 @@ _LOG_FIELDS: tuple[_LogField, ...] = (
     _LogField("unsafe_shutdowns", ("unsafe_shutdowns",), "count"),
     _LogField("media_errors", ("media_errors",), "count"),
     _LogField("critical_warning", ("critical_warning",), "bit field", resolution=None),
+    _LogField("available_spare_threshold_pct", ("available_spare_threshold", "spare_thresh"), "%"),
+    _LogField("error_log_entries", ("num_err_log_entries",), "count"),
 )
 
 
