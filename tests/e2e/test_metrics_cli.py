@@ -23,7 +23,7 @@ from tests.e2e.conftest import FAST, run_ssdlab
 from tests.replay_logs import wear_series, write_log
 
 # promtool's lint asks for seconds; the dashboard and alert rules read days to end of life
-ALLOWED_LINT = {'ssdlab_drive_end_of_life_days use base unit "seconds" instead of "days"'}
+ALLOWED_LINT: set[str] = set()
 Samples = dict[str, list[tuple[dict[str, str], float]]]
 
 
@@ -102,7 +102,7 @@ def test_nvme_capture_figures_are_the_captures_own(tmp_path: Path, name: str) ->
     assert only(found, "ssdlab_drive_critical_warning") == log["critical_warning"]
     assert only(found, "ssdlab_drive_sample_timestamp_seconds") == doc["local_time"]["time_t"]
     # one sample: no series, so no wear rate, no recent WAF and no end of life — absent, not 0
-    for absent in ("ssdlab_drive_wear_rate_ratio_per_day", "ssdlab_drive_end_of_life_days"):
+    for absent in ("ssdlab_drive_wear_rate_ratio_per_day", "ssdlab_drive_end_of_life_seconds"):
         assert absent not in found
     assert all(labels["window"] != "recent" for labels, _ in found.get(
         "ssdlab_drive_write_amplification", []
@@ -144,8 +144,8 @@ def test_replayed_wear_log_gives_waf_wear_rate_and_end_of_life(tmp_path: Path) -
     replay = HealthReplay(str(log))
     samples = [s for s in (replay().sample for _ in range(8)) if s is not None]
     offline = analyse_series(samples)
-    assert only(found, "ssdlab_drive_end_of_life_days") == pytest.approx(
-        offline.projection.days_to_eol
+    assert only(found, "ssdlab_drive_end_of_life_seconds") == pytest.approx(
+        offline.projection.days_to_eol * 86400
     )
     assert offline.wear_fit.quantisation_error_pct is not None
     assert only(found, "ssdlab_drive_end_of_life_error_ratio") == pytest.approx(

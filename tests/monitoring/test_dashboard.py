@@ -120,7 +120,7 @@ def test_the_fleet_table_shows_wear_end_of_life_waf_temperature_and_regressions(
     exprs = " ".join(t["expr"] for t in table["targets"])
     for metric in (
         "ssdlab_drive_wear_used_ratio",
-        "ssdlab_drive_end_of_life_days",
+        "ssdlab_drive_end_of_life_seconds",
         'ssdlab_drive_write_amplification{window="recent"',
         "ssdlab_drive_temperature_celsius",
         "ssdlab_benchmark_regression",

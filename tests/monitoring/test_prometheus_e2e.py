@@ -216,8 +216,10 @@ def test_prometheus_scrapes_ssdlab_metrics_through_node_exporter_and_evaluates_t
         assert [(r["name"], r.get("lastError")) for r in rules if r["health"] != "ok"] == []
 
         # a drive wearing a point an hour has days, not 180, left: its alert is on its way
-        [days] = _instant(prometheus, f'ssdlab_drive_end_of_life_days{{serial="{serial}"}}') or [{}]
-        assert float(days["value"][1]) < 180
+        [days] = _instant(prometheus, f'ssdlab_drive_end_of_life_seconds{{serial="{serial}"}}') or [
+            {}
+        ]
+        assert float(days["value"][1]) < 180 * 86400
 
         def end_of_life_alert() -> list[dict[str, Any]] | None:
             doc = _api(prometheus, "alerts")

@@ -83,6 +83,8 @@ ALLOWED = {
         "ssdlab.fleet",
         "ssdlab",
     },
+    # monitoring/: the shipped Prometheus rules and Grafana dashboard, data only
+    "monitoring": {"ssdlab.monitoring"},
     "cli": {EVERYTHING},
 }
 # top-level modules of src/ssdlab: what each may import

@@ -56,7 +56,7 @@ def test_a_drive_with_everything_known_has_every_drive_metric() -> None:
         "ssdlab_drive_available_spare_ratio": 1.0,
         "ssdlab_drive_available_spare_threshold_ratio": 0.1,
         "ssdlab_drive_wear_rate_ratio_per_day": 0.0001,
-        "ssdlab_drive_end_of_life_days": 9300.0,
+        "ssdlab_drive_end_of_life_seconds": 9300.0 * 86400,
         "ssdlab_drive_end_of_life_error_ratio": 0.25,
         "ssdlab_drive_rated_written_bytes": 3e14,
         "ssdlab_drive_media_errors_total": 0.0,
@@ -127,7 +127,7 @@ def test_endurance_progress_and_written_bytes() -> None:
 def test_every_family_is_described_even_when_empty() -> None:
     names = {family.name for family in metric_families(MetricsState())}
     assert {
-        "ssdlab_drive_info", "ssdlab_drive_end_of_life_days", "ssdlab_drive_write_amplification",
+        "ssdlab_drive_info", "ssdlab_drive_end_of_life_seconds", "ssdlab_drive_write_amplification",
         "ssdlab_benchmark_regression", "ssdlab_endurance_progress_ratio",
         "ssdlab_endurance_written_bytes", "ssdlab_drive_host_written_bytes",
     } <= names  # fmt: skip

@@ -21,6 +21,8 @@ from ssdlab.model.metrics import (
     MetricsState,
 )
 
+SECONDS_PER_DAY = 86400.0
+
 DRIVE_LABELS = ("host", "serial", "model", "firmware")
 
 
@@ -58,11 +60,11 @@ DRIVE_SPECS: tuple[_Spec, ...] = (
           lambda d: d.available_spare_threshold_ratio),
     _Spec("ssdlab_drive_wear_rate_ratio_per_day", "Fitted wear rate, ratio of life per day.",
           False, lambda d: d.wear_rate_ratio_per_day),
-    _Spec("ssdlab_drive_end_of_life_days",
-          "Days from the latest sample to the rated end of life at the fitted wear rate.", False,
-          lambda d: d.end_of_life_days),
+    _Spec("ssdlab_drive_end_of_life_seconds",
+          "Time from the latest sample to the rated end of life at the fitted wear rate.", False,
+          lambda d: None if d.end_of_life_days is None else d.end_of_life_days * SECONDS_PER_DAY),
     _Spec("ssdlab_drive_end_of_life_error_ratio",
-          "Relative error of the wear rate behind end_of_life_days (counter quantisation).",
+          "Relative error of the wear rate behind end_of_life_seconds (counter quantisation).",
           False, lambda d: d.end_of_life_error_ratio),
     _Spec("ssdlab_drive_rated_written_bytes", "Rated endurance (TBW) in bytes.", False,
           lambda d: d.rated_written_bytes),
