@@ -78,6 +78,15 @@ def test_reference_then_judged_then_reset_and_add(tmp_path: Path) -> None:
     run2 = second["run"]["id"]
     _assert_judged(second["baseline"], [run1])
     assert second["baseline"]["drive"] == drive
+    # show, export and the report give the stored judgement back
+    shown = run_ssdlab("show", str(run2), "--json", "--db", str(db))
+    assert json.loads(shown.stdout)["baseline"] == second["baseline"]
+    text = run_ssdlab("show", str(run2), "--db", str(db))
+    assert f"against baseline nightly on drive {drive}" in text.stdout
+    report = tmp_path / "r.md"
+    made = run_ssdlab("report", str(run2), "-o", str(report), "--db", str(db))
+    assert made.code == 0, made.stderr
+    assert "nightly" in report.read_text()
     assert _stored_finding(db, run2) == ("verdict", second["baseline"])
 
     # another name on the same drive has a reference of its own

@@ -3,6 +3,7 @@
 import sqlite3
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ssdlab import __version__
 from ssdlab.analysis.compare import MetricSamples
@@ -12,6 +13,7 @@ from ssdlab.analysis.spec_match import match_spec
 from ssdlab.cli.rating import rated_endurance
 from ssdlab.cli.store_access import load_profile_results, run_health
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
@@ -42,6 +44,11 @@ def load_runs(conn: sqlite3.Connection, run_ids: Sequence[int]) -> list[RunRecor
     return runs
 
 
+def run_baseline(conn: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:
+    """The baseline finding a run was stored with (`--baseline NAME`), or None."""
+    return next((f.body for f in load_findings(conn, run_id) if f.name == BASELINE), None)
+
+
 def run_document(
     conn: sqlite3.Connection, run: RunRecord, specs: Sequence[SpecSheet] = ()
 ) -> Document:
@@ -67,7 +74,9 @@ def run_document(
     report = build_quick_report(
         run, store.load_step_results(conn, run.run_id), run_health(conn, run.run_id)
     )
-    return build_quick_document(report, extra=spec_sections(report, specs))
+    return build_quick_document(
+        report, extra=spec_sections(report, specs), baseline=run_baseline(conn, run.run_id)
+    )
 
 
 def job_files(conn: sqlite3.Connection, run_id: int) -> tuple[tuple[str, str], ...]:

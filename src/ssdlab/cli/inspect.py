@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.cli.documents import sim_document
+from ssdlab.cli.documents import run_baseline, sim_document
 from ssdlab.cli.render import print_document, print_quick_report
 from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
@@ -20,7 +20,7 @@ from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS
 from ssdlab.report.quick import QuickReport, build_quick_report
-from ssdlab.report.quick_document import quick_json
+from ssdlab.report.quick_document import baseline_lines, quick_json
 from ssdlab.store import runs as store
 from ssdlab.system.write_gate import write_output
 
@@ -237,10 +237,13 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
             _print_jobs(args, out, int(document.data["run"]["id"]))
         return 0
     report = _load_report(args)
+    baseline = run_baseline(open_db(args), report.run.run_id)
     if args.json:
-        sys.stdout.write(quick_json(report))
+        sys.stdout.write(quick_json(report, baseline))
         return 0
     print_quick_report(out, report)
+    for line in baseline_lines(baseline) if baseline is not None else ():
+        out.print(escape(line), highlight=False)
     _print_run_lines(out, report.run)
     if args.jobs:
         _print_jobs(args, out, report.run.run_id)
@@ -257,7 +260,12 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
         text = document_json(document) if args.format == "json" else render_markdown(document)
     else:
         report = _load_report(args)
-        text = quick_json(report) if args.format == "json" else EXPORTERS[args.format](report)
+        baseline = run_baseline(open_db(args), report.run.run_id)
+        text = (
+            quick_json(report, baseline)
+            if args.format == "json"
+            else EXPORTERS[args.format](report)
+        )
     if args.output:
         write_output(args.output, text, "-o")
         out.print(f"wrote {args.output}", highlight=False)

@@ -14,6 +14,7 @@ from ssdlab.analysis.profiles.endurance import status_of
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.waf import lifetime_waf
 from ssdlab.analysis.wear import SeriesReport, analyse_series
+from ssdlab.cli.documents import run_baseline
 from ssdlab.cli.rating import rated_endurance
 from ssdlab.cli.store_access import known_spec_sheets, load_profile_results
 from ssdlab.model.health import DriveIdentity, HealthSample
@@ -28,10 +29,8 @@ from ssdlab.model.metrics import (
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.store import runs as store
-from ssdlab.store.findings import load_findings
 from ssdlab.store.health import StoredHealthSample, load_health_samples
 
-BASELINE_FINDING = "baseline"
 RECENT_ENDURANCE_S = 7 * 86400.0  # a finished endurance run is exported for a week
 SECONDS_PER_HOUR = 3600.0
 NS_PER_S = 1e9
@@ -191,7 +190,7 @@ def benchmark_tests(
 
 def _baseline(conn: sqlite3.Connection, run_id: int) -> tuple[str | None, dict[str, bool]]:
     """The name of the baseline the run was judged against and each test's regression flag."""
-    body = next((f.body for f in load_findings(conn, run_id) if f.name == BASELINE_FINDING), None)
+    body = run_baseline(conn, run_id)
     if body is None or not isinstance(body.get("name"), str):
         return None, {}
     flags = {}
