@@ -18,6 +18,7 @@ from ssdlab.analysis.alerts import (
     state_from_json,
 )
 from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue
+from ssdlab.parse.smartctl_json import parse_smartctl_json
 from tests.conftest import SHARED
 
 IDENTITY = DriveIdentity("NVMe", "Test SSD", "S123", "FW1", 500 * 10**9)
@@ -146,12 +147,9 @@ def test_a_stored_state_resumes_without_refiring() -> None:
 
 
 def test_the_drives_own_limits_are_the_defaults() -> None:
-    limits = drive_limits(
-        {"temperature": {"current": 35, "op_limit_max": 70},
-         "nvme_smart_health_information_log": {"available_spare_threshold": 10}}
-    )  # fmt: skip
+    limits = drive_limits(sample(0, temperature_warning_c=70, available_spare_threshold_pct=10))
     assert limits == DriveLimits(70.0, 10.0)
-    assert drive_limits({"temperature": {"op_limit_max": True}}) == DriveLimits()
+    assert drive_limits(sample(0, temperature_warning_c=0)) == DriveLimits()
     given = Thresholds(max_temperature_c=60, min_spare_pct=None)
     resolved = resolve_thresholds(given, limits)
     assert (resolved.max_temperature_c, resolved.min_spare_pct) == (60, 10.0)
@@ -169,7 +167,7 @@ def test_limits_of_real_captures(name: str, temperature: float | None, spare: fl
     path = SHARED / "testdata" / "smart" / name
     if not path.exists():
         pytest.skip(f"{path} is not present")
-    limits = drive_limits(json.loads(path.read_text()))
+    limits = drive_limits(parse_smartctl_json(path.read_text()))
     assert limits == DriveLimits(temperature, spare)
 
 

@@ -87,14 +87,11 @@ class Judgement:
     state: AlertState
 
 
-def drive_limits(doc: Mapping[str, object]) -> DriveLimits:
-    """The drive's warning temperature and spare threshold from smartctl's JSON (`-x -j`)."""
-    temperature = doc.get("temperature")
-    warning = temperature.get("op_limit_max") if isinstance(temperature, dict) else None
-    log = doc.get("nvme_smart_health_information_log")
-    spare = log.get("available_spare_threshold") if isinstance(log, dict) else None
+def drive_limits(sample: HealthSample) -> DriveLimits:
+    """The drive's warning temperature and spare threshold, as its sample reports them."""
     return DriveLimits(
-        warning_temperature_c=_positive_number(warning), spare_threshold_pct=_positive_number(spare)
+        warning_temperature_c=_positive_number(sample.temperature_warning_c.value),
+        spare_threshold_pct=_positive_number(sample.available_spare_threshold_pct.value),
     )
 
 

@@ -67,7 +67,7 @@ from ssdlab.system.environment import (
     tool_version,
 )
 from ssdlab.system.health import HealthReading, read_health
-from ssdlab.system.health_replay import REPLAY_TOOL, HealthReplay
+from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.hooks import run_hook
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.textfile import write_textfile
@@ -548,20 +548,8 @@ def alert_document(
 
 
 def _drive_limits(reading: HealthReading) -> DriveLimits:
-    """The drive's own limits, from smartctl's JSON (or a replayed text snapshot)."""
-    for capture in reading.captures:
-        if capture.tool not in ("smartctl", REPLAY_TOOL):
-            continue
-        try:
-            doc = json.loads(capture.stdout)
-        except json.JSONDecodeError:
-            try:
-                doc = smartctl_text_to_json(capture.stdout)
-            except ParseError:
-                continue
-        if isinstance(doc, dict):
-            return drive_limits(doc)
-    return DriveLimits()
+    """The drive's own limits, as its sample reports them (none without a sample)."""
+    return drive_limits(reading.sample) if reading.sample is not None else DriveLimits()
 
 
 def _write_textfile(conn: sqlite3.Connection, folder: Path) -> None:

@@ -84,6 +84,7 @@ def drive_state(
         labels=_labels(host, latest.identity),
         capacity_bytes=latest.identity.capacity_bytes,
         temperature_celsius=latest.temperature_c.value,
+        temperature_warning_celsius=latest.temperature_warning_c.value,
         power_on_seconds=_scaled(latest.power_on_hours.value, SECONDS_PER_HOUR),
         host_written_bytes=latest.host_written_bytes.value,
         nand_written_bytes=latest.nand_written_bytes.value,

@@ -74,6 +74,7 @@ class HealthSample:
     critical_warning: HealthValue = UNKNOWN  # NVMe critical warning bit field
     available_spare_threshold_pct: HealthValue = UNKNOWN  # NVMe: spare below this warns
     error_log_entries: HealthValue = UNKNOWN  # NVMe: error information log entries, lifetime
+    temperature_warning_c: HealthValue = UNKNOWN  # the drive's own warning limit (SCT, NVMe)
     verdict: str | None = None  # "PASSED" / "FAILED" / None (unknown)
     exit_status: int | None = None  # smartctl's exit status bitmask
     exit_findings: tuple[str, ...] = ()  # the meaning of each set bit
@@ -103,4 +104,5 @@ HEALTH_METRICS: tuple[str, ...] = (
     "critical_warning",
     "available_spare_threshold_pct",
     "error_log_entries",
+    "temperature_warning_c",
 )

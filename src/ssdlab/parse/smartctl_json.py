@@ -62,7 +62,7 @@ _CHECKED_AGAINST_DEVSTAT = ("host_written_bytes", "host_read_bytes", "wear_used_
 _PAGE_SIZE_RANGE = (2048.0, 262144.0)
 _PAGE_SNAP_TOLERANCE = 0.03
 _HOST_WRITE_ATTRIBUTES = (241, 225, 246)
-_NOT_COUNTERS = frozenset({"temperature_c", "critical_warning"})
+_NOT_COUNTERS = frozenset({"temperature_c", "temperature_warning_c", "critical_warning"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,7 +295,9 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         note: str | None = None,
         value: float | None = None,
     ) -> None:
-        number = _signed(raw) if metric == "temperature_c" else _decimal(raw)
+        number = (
+            _signed(raw) if metric in ("temperature_c", "temperature_warning_c") else _decimal(raw)
+        )
         if number is None:
             return
         if value is not None:
@@ -327,6 +329,13 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         "temperature_c",
         _mapping(doc.get("temperature")).get("current"),
         "smartctl temperature.current",
+        "°C",
+        PRIORITY_SMARTCTL,
+    )
+    add(
+        "temperature_warning_c",
+        _mapping(doc.get("temperature")).get("op_limit_max"),
+        "smartctl temperature.op_limit_max",
         "°C",
         PRIORITY_SMARTCTL,
     )

@@ -74,8 +74,8 @@ ADDED_SINCE = {"comment": "", "round_index": None, "keep_result": True}
 # HealthSample's values added after 98b38bc (the NVMe spare threshold and error log entries)
 UNKNOWN_VALUE = {"value": None, "provenance": None}
 HEALTH_ADDED_SINCE = {
-    "available_spare_threshold_pct": UNKNOWN_VALUE,
-    "error_log_entries": UNKNOWN_VALUE,
+    name: UNKNOWN_VALUE
+    for name in ("available_spare_threshold_pct", "error_log_entries", "temperature_warning_c")
 }
 
 
