@@ -4,24 +4,40 @@ import argparse
 import datetime
 import json
 import os
+import sqlite3
 import sys
 import time
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.cli.documents import run_baseline, sim_document
+from ssdlab.cli.documents import HEALTH_PROFILES, run_baseline, sim_document
 from ssdlab.cli.render import print_document, print_quick_report
 from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.model.plan import parse_test_shape
+from ssdlab.model.profile import ProfileStep
 from ssdlab.model.run import RunRecord
+from ssdlab.model.step import StepResult
 from ssdlab.registry import profile_record, profile_records
+from ssdlab.report.csv_tables import (
+    StepShape,
+    health_csv,
+    series_csv,
+    steady_state_bodies,
+    steps_csv,
+    windows_csv,
+)
 from ssdlab.report.document import Document, document_json, render_markdown
-from ssdlab.report.export import EXPORTERS
-from ssdlab.report.quick import QuickReport, build_quick_report
+from ssdlab.report.export import EXPORTERS, export_csv
+from ssdlab.report.quick import FLEET_LOAD, QuickReport, build_quick_report
 from ssdlab.report.quick_document import baseline_lines, quick_json
+from ssdlab.runner.sim import SWEEP_PROFILE
 from ssdlab.store import runs as store
+from ssdlab.store.findings import load_findings
+from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.system.write_gate import write_output
 
 
@@ -251,8 +267,12 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
-    document = _profile_document(args)
-    if document is not None:
+    if args.table is not None and args.format != "csv":
+        raise SsdlabError("--table chooses a CSV table: use it with --format csv")
+    document = None if args.format == "csv" else _profile_document(args)
+    if args.format == "csv":
+        text = _export_csv(args)
+    elif document is not None:
         if args.format not in ("json", "md"):
             raise UsageError(
                 f"--format {args.format} is for quick runs; profile runs export as json or md"
@@ -272,3 +292,117 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+# --- CSV of any run: the tables of report/csv_tables.py, read from the store --------------
+
+CSV_TABLES = ("passes", "steps", "series", "health", "windows")
+
+
+def _int_of(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isdigit():
+        return int(value)
+    return None
+
+
+def _job_option(step: ProfileStep, name: str) -> object:
+    """An option of the step's fio job: its own section's, else the [global] one."""
+    if step.job is None:
+        return None
+    options = [*step.job.global_options, *(o for _, sec in step.job.sections for o in sec)]
+    found = [value for key, value in options if key == name]
+    return found[-1] if found else None
+
+
+def _plan_shape(step: ProfileStep) -> StepShape:
+    def first(*values: object) -> int | None:
+        return next((n for n in map(_int_of, values) if n is not None), None)
+
+    return StepShape(
+        queue_depth=first(step.param("iodepth"), _job_option(step, "iodepth")),
+        threads=first(step.param("threads"), _job_option(step, "numjobs")),
+        block_size_bytes=first(step.param("block_size_bytes")),
+    )
+
+
+def _plan_shapes(run: RunRecord) -> dict[str, StepShape]:
+    """Queue depth, threads and block size of every step of a profile run's stored plan."""
+    plan = profile_plan_of(run)
+    steps = [*plan.steps, *plan.after]
+    for loop in plan.loops:
+        steps += [*loop.before, *loop.steps]
+    return {step.key: _plan_shape(step) for step in steps}
+
+
+def _label_shapes(steps: list[StepResult]) -> dict[str, StepShape]:
+    """The shape a quick test's label names ('SEQ1M Q8T1'); none for other labels."""
+    shapes = {}
+    for step in steps:
+        try:
+            shape = parse_test_shape(step.step_label)
+        except ValueError:
+            continue
+        shapes[step.step_key] = StepShape(shape.iodepth, shape.numjobs, shape.block_size_bytes)
+    return shapes
+
+
+def _default_table(run: RunRecord) -> str:
+    """A run kind's main table: the passes of a quick run, the health series of a health run,
+    the intervals of a simulated drive, the steps of everything else."""
+    if run.profile in HEALTH_PROFILES:
+        return "health"
+    if run.kind in ("quick", "import", FLEET_LOAD):
+        return "passes"
+    if run.kind == "sim" and run.profile != SWEEP_PROFILE:
+        return "series"
+    return "steps"
+
+
+def _csv_tables(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Callable[[], str]]:
+    """The CSV tables this run has (a table with no stored rows is left out)."""
+    run_id = run.run_id
+    steps = store.load_step_results(conn, run_id)
+    samples = run_health(conn, run_id)
+    findings = {f.name: f.body for f in load_findings(conn, run_id)}
+    tables: dict[str, Callable[[], str]] = {}
+    if run.kind in ("quick", "import", FLEET_LOAD) and run.profile not in HEALTH_PROFILES:
+        tables["passes"] = lambda: export_csv(build_quick_report(run, steps, samples))
+    if steps:
+        shapes = _plan_shapes(run) if run.kind == "profile" else _label_shapes(steps)
+        tables["steps"] = lambda: steps_csv(run_id, steps, shapes)
+    if any(step.series for step in steps):
+        tables["series"] = lambda: series_csv(run_id, steps)
+    if samples:
+        tables["health"] = lambda: health_csv(run_id, samples)
+    if steady_state_bodies(findings):
+        tables["windows"] = lambda: windows_csv(run_id, findings)
+    return tables
+
+
+def _export_csv(args: argparse.Namespace) -> str:
+    conn = open_db(args)
+    run_id = run_id_arg(conn, args.run)
+    run = store.load_run(conn, run_id)
+    if run is None:
+        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    tables = _csv_tables(conn, run)
+    if not tables:
+        raise SsdlabError(
+            f"run {run_id} ({_kind_name(run)}) stored no rows to write as CSV; "
+            "export it with --format json or md"
+        )
+    table = args.table or _default_table(run)
+    if table not in tables:
+        raise SsdlabError(
+            f"run {run_id} ({_kind_name(run)}) has no {table} table; its CSV tables: "
+            f"{', '.join(tables)} (--table NAME), or --format json or md"
+        )
+    return tables[table]()
+
+
+def _kind_name(run: RunRecord) -> str:
+    return run.profile if run.kind == "profile" else run.kind

@@ -22,6 +22,7 @@ from ssdlab.cli.store_access import known_spec_sheets, open_db, run_id_arg
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document
+from ssdlab.report.csv_tables import compare_csv
 from ssdlab.report.document import Document, Section, document_json, render_markdown
 from ssdlab.report.html import ReportPart, render_html, render_markdown_report
 from ssdlab.report.plots import render_chart
@@ -144,6 +145,8 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
         text = document_json(document)
     elif fmt == "md":
         text = render_markdown(document)
+    elif fmt == "csv":
+        text = compare_csv(document.data)
     elif fmt == "html":
         text = render_html(
             document.title, [], front=document.sections, provenance=report_provenance(runs)

@@ -59,9 +59,12 @@ def add_commands(commands: Commands) -> None:
     )
     compare.add_argument("runs", nargs="+", metavar="RUN", help="run ids, or 'last'")
     compare.add_argument(
-        "--format", choices=("term", "md", "html", "json"), default="term", help="default term"
+        "--format",
+        choices=("term", "md", "html", "json", "csv"),
+        default="term",
+        help="default term; csv: one row per run and metric",
     )
-    compare.add_argument("-o", "--output", metavar="FILE", help="write here (md, html, json)")
+    compare.add_argument("-o", "--output", metavar="FILE", help="write here (md, html, json, csv)")
     compare.add_argument(
         "--fail-if",
         action="append",
