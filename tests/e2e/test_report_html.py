@@ -198,18 +198,15 @@ def test_html_report_fits_a_phone_and_prints(
     assert len(pdf) > 20_000
 
 
-def test_markdown_report_writes_chart_files(store: Path, tmp_path: Path) -> None:
+def test_markdown_report_embeds_its_charts(store: Path, tmp_path: Path) -> None:
     out = tmp_path / "result.md"
     done = run_ssdlab("report", "1", "3", "-o", str(out), "--db", str(store))
     assert done.code == 0, done.stderr
     text = out.read_text()
     assert text.startswith("# ssdlab report: runs 1, 3")
-    charts = sorted((tmp_path / "result-charts").iterdir())
-    assert charts
-    assert all(p.read_bytes().startswith(b"\x89PNG") for p in charts)
-    for chart in charts:
-        assert f"](result-charts/{chart.name})" in text
-    assert "<details><summary>capture" in text
+    assert [p.name for p in tmp_path.iterdir()] == ["result.md"]  # no chart folder
+    assert "](data:image/svg+xml;base64," in text
+    assert "<details><summary>test file preparation</summary>" in text
     assert "```ini" in text
 
 

@@ -2,6 +2,7 @@
 
 import sqlite3
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
+from ssdlab.model.step import StepResult
 from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.document import Document
 from ssdlab.report.health_document import build_health_document
@@ -79,15 +81,42 @@ def run_document(
     )
 
 
-def job_files(conn: sqlite3.Connection, run_id: int) -> tuple[tuple[str, str], ...]:
-    """The run's fio job files, each distinct text once ('capture 12, and 4 more like it')."""
-    seen: dict[str, list[int]] = {}
-    for capture_id, _tool, text in store.load_capture_inputs(conn, run_id):
-        seen.setdefault(text, []).append(capture_id)
+def _step_name(step: StepResult, quick: bool, repeated: bool) -> str:
+    """A quick run's test and pass ('SEQ1M Q8T1 read, pass 2'), or a profile step's label (and
+    its round when the step is repeated: 'randwrite-4k iteration, round 3')."""
+    if not quick:
+        return f"{step.step_label}, round {step.round_index}" if repeated else step.step_label
+    which = "warm-up" if step.round_index == 0 else f"pass {step.round_index}"
+    return f"{step.step_label} {step.direction}, {which}"
+
+
+def _capture_name(tool: str, text: str) -> str:
+    """A capture no step result names: the test file's preparation, or its tool's job."""
+    first = text.partition("\n")[0]
+    if first.startswith(";") and "prepare" in first:
+        return "test file preparation"
+    return f"{tool} job (no result stored)"
+
+
+def job_files(conn: sqlite3.Connection, run: RunRecord) -> tuple[tuple[str, str], ...]:
+    """The run's fio job files, each distinct text once, named by the test that ran it
+    ('SEQ1M Q8T1 read, pass 1, and 2 more runs of it')."""
+    quick = run.kind not in ("profile", "sim")
+    results = store.load_step_results(conn, run.run_id, with_series=False)
+    keys = Counter(s.step_key for s in results)
+    steps = {
+        s.capture_id: _step_name(s, quick, keys[s.step_key] > 1)
+        for s in results
+        if s.capture_id is not None
+    }
+    seen: dict[str, list[str]] = {}
+    for capture_id, tool, text in store.load_capture_inputs(conn, run.run_id):
+        seen.setdefault(text, []).append(steps.get(capture_id) or _capture_name(tool, text))
     files = []
-    for text, ids in seen.items():
-        more = f", and {len(ids) - 1} more run of it" if len(ids) > 1 else ""
-        files.append((f"capture {ids[0]}{more}", text))
+    for text, names in seen.items():
+        more = len(names) - 1
+        runs = f", and {more} more run{'s' if more > 1 else ''} of it" if more else ""
+        files.append((f"{names[0]}{runs}", text))
     return tuple(files)
 
 
@@ -124,7 +153,7 @@ def report_parts(
         ReportPart(
             anchor=f"run-{run.run_id}",
             document=run_document(conn, run, specs),
-            job_files=job_files(conn, run.run_id),
+            job_files=job_files(conn, run),
             provenance=provenance(run),
         )
         for run in runs

@@ -24,36 +24,63 @@ from ssdlab.model.run import RunRecord
 from ssdlab.report.compare import build_compare_document
 from ssdlab.report.csv_tables import compare_csv
 from ssdlab.report.document import Document, Section, document_json, render_markdown
-from ssdlab.report.html import ReportPart, render_html, render_markdown_report
-from ssdlab.report.plots import render_chart
-from ssdlab.system.write_gate import make_output_folder, write_output
+from ssdlab.report.html import render_html, render_markdown_report
+from ssdlab.system.pdf import print_pdf
+from ssdlab.system.write_gate import check_output_path, write_output
 
 REGRESSION_EXIT = 4
 
 
+# what `report -o FILE` writes, by the file's suffix
+SUFFIXES = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".pdf": "pdf"}
+
+
 def _format(args: argparse.Namespace) -> str:
-    if args.format:
-        return str(args.format)
-    if args.output and Path(args.output).suffix.lower() in (".md", ".markdown"):
-        return "md"
-    return "html"
+    """html, md or pdf: from the suffix of -o FILE (an unknown one refused), else --format,
+    else html. Without -o, refused when stdout is a terminal (`-o -` prints anyway)."""
+    output = args.output
+    if output is None and sys.stdout.isatty():
+        raise UsageError(
+            "report: stdout is a terminal, and the report is a whole HTML or Markdown file; "
+            "write it with -o report.html (or -o - to print it anyway)"
+        )
+    if output is None or output == "-":
+        return str(args.format or "html")
+    suffix = Path(output).suffix.lower()
+    fmt = SUFFIXES.get(suffix)
+    if fmt is None:
+        known = ", ".join(SUFFIXES)
+        raise UsageError(
+            f"report -o {output}: the suffix {suffix or '(none)'} names no report format; "
+            f"give a file ending in one of {known} (or -o - for stdout)"
+        )
+    if args.format and args.format != fmt:
+        raise UsageError(
+            f"report -o {output} is {fmt} by its suffix but --format is {args.format}; "
+            "leave out --format or change the suffix"
+        )
+    return fmt
 
 
-def _write_markdown_charts(output: str, parts: list[ReportPart]) -> dict[str, str]:
-    """Charts of a Markdown report as PNG files in '<stem>-charts/' beside it."""
-    folder = make_output_folder(
-        str(Path(output).with_name(Path(output).stem + "-charts")), "-o (its chart folder)"
-    )
-    links = {}
-    for part in parts:
-        for chart in part.document.charts:
-            name = f"{part.anchor}-{chart.key}.png"
-            write_output(str(folder / name), render_chart(chart, "png"), "-o (a chart)")
-            links[f"{part.anchor}/{chart.key}"] = f"{folder.name}/{name}"
-    return links
+def _write(args: argparse.Namespace, text: str, fmt: str, out: Console) -> None:
+    """The report to stdout (no -o, or -o -), to a file, or printed to PDF by Chromium."""
+    if args.output is None or args.output == "-":
+        sys.stdout.write(text)
+    elif fmt == "pdf":
+        printed = print_pdf(text, args.output)
+        out.print(
+            f"wrote {args.output} ({printed.size_bytes:,} bytes, {printed.pages} pages)",
+            highlight=False,
+        )
+    else:
+        write_output(args.output, text, "-o")
+        out.print(f"wrote {args.output} ({len(text.encode()):,} bytes)", highlight=False)
 
 
 def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    fmt = _format(args)
+    if args.output not in (None, "-"):
+        check_output_path(args.output, "-o")  # refused before any work
     conn = open_db(args)
     runs = load_runs(conn, [run_id_arg(conn, text) for text in args.runs])
     parts = report_parts(conn, runs, known_spec_sheets(conn))
@@ -65,19 +92,12 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     front: tuple[Section, ...] = ()
     if len(runs) > 1 and len({_family(r) for r in runs}) == 1:
         front = _comparison(conn, runs, args.threshold, args.alpha, []).sections
-    fmt = _format(args)
+    provenance = report_provenance(runs)
     if fmt == "md":
-        links = _write_markdown_charts(args.output, parts) if args.output else None
-        text = render_markdown_report(
-            title, parts, front=front, provenance=report_provenance(runs), chart_links=links
-        )
+        text = render_markdown_report(title, parts, front=front, provenance=provenance)
     else:
-        text = render_html(title, parts, front=front, provenance=report_provenance(runs))
-    if args.output:
-        write_output(args.output, text, "-o")
-        out.print(f"wrote {args.output} ({len(text.encode()):,} bytes)", highlight=False)
-    else:
-        sys.stdout.write(text)
+        text = render_html(title, parts, front=front, provenance=provenance)
+    _write(args, text, fmt, out)
     return 0
 
 

@@ -26,18 +26,26 @@ def _add_significance(parser: argparse.ArgumentParser) -> None:
 def add_commands(commands: Commands) -> None:
     report = commands.add_parser(
         "report",
-        help="runs as one self-contained HTML (or Markdown) report",
+        help="runs as one self-contained HTML, Markdown or PDF report",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
         "  ssdlab report last -o report.html       the last run, plots inline, nothing fetched\n"
         "  ssdlab report 3 7 -o drives.html        two runs, compared up front when same profile\n"
-        "  ssdlab report 3 -o result.md            Markdown with charts in result-charts/\n",
+        "  ssdlab report 3 -o result.md            Markdown, its charts embedded as SVG images\n"
+        "  ssdlab report 3 -o result.pdf           printed to PDF by headless Chromium\n"
+        "  ssdlab report 3 -o - | less             the HTML on stdout (refused on a terminal)\n",
         parents=[STORE],
     )
     report.add_argument("runs", nargs="+", metavar="RUN", help="run ids, or 'last'")
-    report.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     report.add_argument(
-        "--format", choices=("html", "md"), help="default: from the file name, else html"
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write here, as its suffix says: .html/.htm, .md or .pdf; '-' for stdout "
+        "(default: stdout, unless it is a terminal)",
+    )
+    report.add_argument(
+        "--format", choices=("html", "md"), help="on stdout (default html); a file: its suffix"
     )
     report.add_argument("--title", help="the report's title")
     _add_significance(report)

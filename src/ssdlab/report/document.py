@@ -6,7 +6,7 @@ them as SVG or PNG, so every renderer gets the same picture.
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,15 +114,21 @@ def render_markdown(document: Document, *, chart_links: Mapping[str, str] | None
 
 
 def markdown_section(
-    section: Section, *, level: int = 2, chart_links: Mapping[str, str] | None = None
+    section: Section,
+    *,
+    level: int = 2,
+    chart_links: Mapping[str, str] | None = None,
+    chart_image: Callable[[Chart], str] | None = None,
 ) -> list[str]:
-    """One section's Markdown lines, its title at heading `level`."""
+    """One section's Markdown lines, its title at heading `level`. A chart is an image: the
+    file `chart_links` names for its key, else the URI `chart_image` gives (a `data:` URI, so
+    the Markdown stays one file), else left out."""
     out = [f"{'#' * level} {section.title}", ""]
     out.extend(f"- {label}: {value}" for label, value in section.facts)
     for table in section.tables:
         out += ["", markdown_table(table)]
     for chart in section.charts:
-        link = (chart_links or {}).get(chart.key)
+        link = (chart_links or {}).get(chart.key) or (chart_image(chart) if chart_image else "")
         if link:
             out += ["", f"![{chart.title}]({link})"]
     out.extend(f"\n_{note}_" for note in section.notes)

@@ -8,7 +8,7 @@ documents give the same bytes.
 
 import base64
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ssdlab.report.document import Chart, Document, Section, Table, markdown_section
@@ -162,33 +162,38 @@ def render_html(
     )
 
 
+def markdown_chart_image(chart: Chart, draw: Callable[[Chart], str] = render_svg) -> str:
+    """A chart as a Markdown image target: its SVG in a `data:` URI (inline `<svg>` is dropped
+    by most Markdown viewers; an image is shown by those that allow `data:` images)."""
+    return chart_data_uri(draw(chart))
+
+
 def render_markdown_report(
     title: str,
     parts: Sequence[ReportPart],
     *,
     front: Sequence[Section] = (),
     provenance: Sequence[tuple[str, str]] = (),
-    chart_links: Mapping[str, str] | None = None,
+    draw: Callable[[Chart], str] = render_svg,
 ) -> str:
-    """The same report as Markdown; charts are image links when `chart_links` names files
-    (keyed '<anchor>/<chart key>'), job files are collapsible blocks."""
+    """The same report as one Markdown file: charts are SVG images embedded as `data:` URIs,
+    job files are collapsible blocks."""
+
+    def image(chart: Chart) -> str:
+        return markdown_chart_image(chart, draw)
+
     out = [f"# {title}", ""]
     out.extend(f"- **{label}:** {value}" for label, value in provenance)
     for section in front:
-        out += ["", *markdown_section(section)]
+        out += ["", *markdown_section(section, chart_image=image)]
     for part in parts:
         document = part.document
-        links = {
-            key.split("/", 1)[1]: link
-            for key, link in (chart_links or {}).items()
-            if key.startswith(f"{part.anchor}/")
-        }
         out += ["", f"## {document.title}", ""]
         out.extend(f"- **{label}:** {value}" for label, value in document.headline)
         if document.verdict:
             out += ["", *(f"> {sentence}" for sentence in document.verdict)]
         for section in document.sections:
-            out += ["", *markdown_section(section, level=3, chart_links=links)]
+            out += ["", *markdown_section(section, level=3, chart_image=image)]
         if part.job_files:
             out += ["", "### fio job files"]
         for name, job in part.job_files:

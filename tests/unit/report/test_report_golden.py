@@ -1,6 +1,7 @@
 """The report and compare documents over fixed runs built from real fio captures: Markdown and
 terminal output pinned as golden files; the HTML self-contained and deterministic."""
 
+import base64
 import dataclasses
 import io
 import re
@@ -88,10 +89,11 @@ def test_report_markdown_golden(update_golden: bool) -> None:
         "ssdlab report: run 7",
         [report_part()],
         provenance=(("written by", "ssdlab 0.1.0"),),
-        chart_links={"run-7/quick-bars": "r-charts/run-7-quick-bars.png"},
+        draw=lambda chart: f"<svg><title>{chart.key}</title></svg>",
     )
     assert_golden(GOLDEN / "report.md", text, update_golden)
-    assert "![Best pass per test](r-charts/run-7-quick-bars.png)" in text
+    svg = base64.b64encode(b"<svg><title>quick-bars</title></svg>").decode()
+    assert f"![Best pass per test](data:image/svg+xml;base64,{svg})" in text
     assert "Against the spec sheet" in text
     assert "samsung-970-evo-500gb" in text
 
