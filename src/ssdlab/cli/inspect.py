@@ -288,7 +288,7 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
         )
     if args.output:
         write_output(args.output, text, "-o")
-        out.print(f"wrote {args.output}", highlight=False)
+        out.print(f"wrote {args.output}", highlight=False, soft_wrap=True)
     else:
         sys.stdout.write(text)
     return 0

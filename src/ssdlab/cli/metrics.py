@@ -45,5 +45,5 @@ def cmd_metrics(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(text)
         return 0
     path = write_textfile(Path(args.textfile), text)
-    out.print(f"wrote {path}", highlight=False)
+    out.print(f"wrote {path}", highlight=False, soft_wrap=True)
     return 0

@@ -71,10 +71,12 @@ def _write(args: argparse.Namespace, text: str, fmt: str, out: Console) -> None:
         out.print(
             f"wrote {args.output} ({printed.size_bytes:,} bytes, {printed.pages} pages)",
             highlight=False,
+            soft_wrap=True,  # a path is copied whole: never broken at the terminal's width
         )
     else:
         write_output(args.output, text, "-o")
-        out.print(f"wrote {args.output} ({len(text.encode()):,} bytes)", highlight=False)
+        wrote = f"wrote {args.output} ({len(text.encode()):,} bytes)"
+        out.print(wrote, highlight=False, soft_wrap=True)
 
 
 def cmd_report(args: argparse.Namespace, out: Console) -> int:
@@ -177,7 +179,7 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
         print_document(out, document)
     elif args.output:
         write_output(args.output, text, "-o")
-        out.print(f"wrote {args.output}", highlight=False)
+        out.print(f"wrote {args.output}", highlight=False, soft_wrap=True)
     else:
         sys.stdout.write(text)
     failures = document.data.get("failures")
