@@ -12,8 +12,8 @@ from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, step_metrics
 from ssdlab.analysis.simulated_drive import SimPoint, analyse_point
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.cli.rating import rated_endurance
-from ssdlab.cli.store_access import load_profile_results, run_health
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.cli.store_access import load_profile_results, run_health, stored_run
+from ssdlab.errors import SsdlabError
 from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
@@ -37,13 +37,7 @@ HEALTH_PROFILES = ("health", "watch", "import")
 
 
 def load_runs(conn: sqlite3.Connection, run_ids: Sequence[int]) -> list[RunRecord]:
-    runs = []
-    for run_id in run_ids:
-        run = store.load_run(conn, run_id)
-        if run is None:
-            raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
-        runs.append(run)
-    return runs
+    return [stored_run(conn, run_id) for run_id in run_ids]
 
 
 def run_baseline(conn: sqlite3.Connection, run_id: int) -> dict[str, Any] | None:

@@ -28,6 +28,7 @@ from ssdlab.cli.store_access import (
     load_profile_results,
     open_db,
     run_id_arg,
+    stored_run,
 )
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
@@ -163,9 +164,7 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
 
 def _endurance_run(conn: sqlite3.Connection, run_id: int, other: str) -> RunRecord:
     """The stored endurance run `run_id`; a usage error (saying what `other` does) if not."""
-    run = store.load_run(conn, run_id)
-    if run is None:
-        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    run = stored_run(conn, run_id)
     if run.profile != PROFILE:
         raise UsageError(f"run {run_id} is a {run.profile} run, not an endurance run; {other}")
     return run

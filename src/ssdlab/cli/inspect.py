@@ -15,7 +15,13 @@ from rich.table import Table
 
 from ssdlab.cli.documents import HEALTH_PROFILES, run_baseline, sim_document
 from ssdlab.cli.render import print_document, print_quick_report
-from ssdlab.cli.store_access import load_profile_results, open_db, run_health, run_id_arg
+from ssdlab.cli.store_access import (
+    load_profile_results,
+    open_db,
+    run_health,
+    run_id_arg,
+    stored_run,
+)
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.plan import parse_test_shape
 from ssdlab.model.profile import ProfileStep
@@ -44,9 +50,7 @@ from ssdlab.system.write_gate import write_output
 def _load_report(args: argparse.Namespace) -> QuickReport:
     conn = open_db(args)
     run_id = run_id_arg(conn, args.run)
-    run = store.load_run(conn, run_id)
-    if run is None:
-        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    run = stored_run(conn, run_id)
     return build_quick_report(run, store.load_step_results(conn, run_id), run_health(conn, run_id))
 
 
@@ -386,9 +390,7 @@ def _csv_tables(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Callable[
 def _export_csv(args: argparse.Namespace) -> str:
     conn = open_db(args)
     run_id = run_id_arg(conn, args.run)
-    run = store.load_run(conn, run_id)
-    if run is None:
-        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    run = stored_run(conn, run_id)
     tables = _csv_tables(conn, run)
     if not tables:
         raise SsdlabError(

@@ -19,7 +19,7 @@ from ssdlab.cli.quick import (
 from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import load_profile_results, run_id_arg
+from ssdlab.cli.store_access import load_profile_results, run_id_arg, stored_run
 from ssdlab.errors import Interrupted, SsdlabError, UsageError
 from ssdlab.model.profile import (
     ProfilePlan,
@@ -168,9 +168,7 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     session = session_for(args)
     conn = session.conn
     run_id = run_id_arg(conn, args.run)
-    run = store.load_run(conn, run_id)
-    if run is None:
-        raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    run = stored_run(conn, run_id)
     if run.kind not in ("profile", "quick"):
         raise UsageError(
             f"run {run_id} is a {run.kind} run; only quick and profile runs can resume"

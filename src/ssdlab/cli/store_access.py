@@ -7,6 +7,7 @@ from pathlib import Path
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
 from ssdlab.parse.spec_sheet import parse_spec_sheet
 from ssdlab.runner.profile import stored_facts
@@ -62,11 +63,17 @@ def run_health(conn: sqlite3.Connection, run_id: int) -> list[tuple[str, HealthS
     return [(s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)]
 
 
-def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults:
-    """Everything a profile report is built from, read back from the store."""
+def stored_run(conn: sqlite3.Connection, run_id: int) -> RunRecord:
+    """The stored run `run_id`; a usage error naming it when the store has no such run."""
     run = load_run(conn, run_id)
     if run is None:
         raise UsageError(f"there is no run {run_id} in the store; 'ssdlab runs' lists them")
+    return run
+
+
+def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults:
+    """Everything a profile report is built from, read back from the store."""
+    run = stored_run(conn, run_id)
     findings = {f.name: f.body for f in load_findings(conn, run_id)}
     return ProfileResults(
         run=run,
