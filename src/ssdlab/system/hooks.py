@@ -2,15 +2,12 @@
 limit. Nothing a hook does stops the caller: a hook that cannot start, fails or hangs (it is
 killed, with its process group, at the limit) comes back as a result that says so."""
 
-import contextlib
-import os
-import signal
-import subprocess
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-KILL_WAIT_S = 5.0  # after SIGKILL, how long to wait for the hook's pipes to close
+from ssdlab.system.process import run_bounded
+
 OUTPUT_KEPT = 2000  # characters of the hook's stdout/stderr kept in its result
 
 
@@ -39,51 +36,22 @@ def run_hook(argv: Sequence[str], document: str, timeout_s: float) -> HookResult
         raise TypeError("a hook is a list of arguments, never a command string")
     started = time.time()
     try:
-        child = subprocess.Popen(
-            list(argv),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-        )
+        done = run_bounded(argv, timeout_s=timeout_s, input_text=document)
     except OSError as error:
         reason = "not found" if isinstance(error, FileNotFoundError) else error.strerror
         return HookResult(
             tuple(argv), None, False, f"could not start: {reason}", "", "", started, time.time()
         )
-    timed_out = False
-    try:
-        stdout, stderr = child.communicate(document, timeout=timeout_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
-        stdout, stderr = _after_kill(child)
     return HookResult(
         tuple(argv),
-        child.returncode,
-        timed_out,
-        _error(child.returncode, timed_out, timeout_s),
-        stdout[-OUTPUT_KEPT:],
-        stderr[-OUTPUT_KEPT:],
+        done.exit_code,
+        done.timed_out,
+        _error(done.exit_code, done.timed_out, timeout_s),
+        done.stdout[-OUTPUT_KEPT:],
+        done.stderr[-OUTPUT_KEPT:],
         started,
         time.time(),
     )
-
-
-def _after_kill(child: "subprocess.Popen[str]") -> tuple[str, str]:
-    """What the killed hook printed; a descendant that left the group and holds the pipes
-    open is not waited for."""
-    try:
-        return child.communicate(timeout=KILL_WAIT_S)
-    except subprocess.TimeoutExpired:
-        for stream in (child.stdout, child.stderr):
-            if stream is not None:
-                stream.close()
-        child.wait()
-        return "", ""
 
 
 def _error(exit_code: int | None, timed_out: bool, timeout_s: float) -> str | None:

@@ -2,17 +2,16 @@
 browser's profile in a private temporary folder, and the PDF written through the write gate
 only once it is checked (`%PDF-` magic and a plausible page count)."""
 
-import contextlib
 import os
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from ssdlab.errors import ToolError
+from ssdlab.system.process import run_bounded
 from ssdlab.system.write_gate import check_output_path, write_output
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -58,31 +57,17 @@ def _run(argv: list[str], folder: Path, time_limit_s: float) -> None:
     """Run the browser in its own session; past the time limit its whole group is killed."""
     env = {**os.environ, "HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
     try:
-        child = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-            env=env,
-        )
+        done = run_bounded(argv, timeout_s=time_limit_s, env=env)
     except OSError as error:
         raise ToolError(f"{argv[0]} could not be started: {error.strerror}") from error
-    try:
-        _, stderr = child.communicate(timeout=time_limit_s)
-    except subprocess.TimeoutExpired as error:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGKILL)
-        child.communicate()
+    if done.timed_out:
         raise ToolError(
             f"{argv[0]} did not print the PDF within {time_limit_s:.0f} s; "
             "write -o report.html and print it from a browser"
-        ) from error
-    if child.returncode != 0:
-        last = (stderr.strip().splitlines() or ["no message"])[-1]
-        raise ToolError(f"{argv[0]} failed to print the PDF (exit {child.returncode}): {last}")
+        )
+    if done.exit_code != 0:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise ToolError(f"{argv[0]} failed to print the PDF (exit {done.exit_code}): {last}")
 
 
 def page_count(pdf: Path) -> int:

@@ -6,7 +6,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -151,3 +152,60 @@ def _communicate_streaming(
     child.stdout.close()
     child.stderr.close()
     return "".join(out), "".join(err), timed_out
+
+
+KILL_WAIT_S = 5.0  # after SIGKILL, how long to wait for a child's pipes to close
+
+
+@dataclass(frozen=True, slots=True)
+class Bounded:
+    """How a time-limited child ended: its exit code, output, and whether it was killed."""
+
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+
+
+def run_bounded(
+    argv: Sequence[str],
+    *,
+    timeout_s: float,
+    input_text: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Bounded:
+    """Run `argv` (no shell) in a session of its own with `input_text` on stdin (or none);
+    past `timeout_s` its whole process group is killed. OSError when it cannot start."""
+    if isinstance(argv, str):
+        raise TypeError("argv must be a list of arguments, never a command string")
+    child = subprocess.Popen(
+        list(argv),
+        stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+        env=None if env is None else dict(env),
+    )
+    try:
+        stdout, stderr = child.communicate(input_text, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        stdout, stderr = _after_kill(child)
+        return Bounded(child.returncode, stdout, stderr, timed_out=True)
+    return Bounded(child.returncode, stdout, stderr, timed_out=False)
+
+
+def _after_kill(child: "subprocess.Popen[str]") -> tuple[str, str]:
+    """What a killed child printed; a descendant that left the group and holds the pipes open
+    is not waited for."""
+    try:
+        return child.communicate(timeout=KILL_WAIT_S)
+    except subprocess.TimeoutExpired:
+        for stream in (child.stdout, child.stderr):
+            if stream is not None:
+                stream.close()
+        child.wait()
+        return "", ""
