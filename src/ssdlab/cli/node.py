@@ -17,7 +17,7 @@ from rich.console import Console
 
 from ssdlab import __version__
 from ssdlab.cli.node_fio_server import cmd_node_fio_server
-from ssdlab.cli.node_store import cmd_node_export, cmd_node_status
+from ssdlab.cli.node_store import cmd_node_export, cmd_node_status, jobs_dir_of
 from ssdlab.cli.profile_setup import is_device_target
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import db_path
@@ -34,12 +34,6 @@ from ssdlab.system.filetarget import resolve_file_target
 def _emit(document: Any) -> None:
     sys.stdout.write(json.dumps(document) + "\n")
     sys.stdout.flush()
-
-
-def _jobs_dir(args: argparse.Namespace) -> Path:
-    if args.jobs_dir:
-        return Path(args.jobs_dir).expanduser().absolute()
-    return db_path(args).parent / "fleet-jobs"
 
 
 def _facts(args: argparse.Namespace) -> int:
@@ -66,7 +60,7 @@ def _start(args: argparse.Namespace) -> int:
         argv = argv[1:]
     if not argv:
         raise UsageError("give the ssdlab command line after --, e.g. -- quick /mnt/ssd --json")
-    started = detached.start_job(_jobs_dir(args), argv)
+    started = detached.start_job(jobs_dir_of(args), argv)
     _emit({"job": started.job, "dir": started.dir, "pid": started.pid})
     return 0
 
@@ -76,7 +70,7 @@ def _follow(args: argparse.Namespace) -> int:
     job runs on in its own session."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    path = detached.job_dir(_jobs_dir(args), args.job)
+    path = detached.job_dir(jobs_dir_of(args), args.job)
     offsets = {"stdout": args.offset_stdout, "stderr": args.offset_stderr}
     try:
         for record in detached.follow_job(path, offsets):
@@ -87,7 +81,7 @@ def _follow(args: argparse.Namespace) -> int:
 
 
 def _jobs(args: argparse.Namespace) -> int:
-    _emit(detached.list_jobs(_jobs_dir(args)))
+    _emit(detached.list_jobs(jobs_dir_of(args)))
     return 0
 
 

@@ -23,6 +23,13 @@ from ssdlab.system import detached
 RECENT_RUNS = 20
 
 
+def jobs_dir_of(args: argparse.Namespace) -> Path:
+    """Where a node keeps its fleet jobs: --jobs-dir, else fleet-jobs beside the store."""
+    if args.jobs_dir:
+        return Path(args.jobs_dir).expanduser().absolute()
+    return db_path(args).parent / "fleet-jobs"
+
+
 def _finished_uuids(text: str) -> list[str]:
     """The JSON list of run UUIDs the central store holds finished (read from stdin)."""
     try:
@@ -88,7 +95,7 @@ def _run_entry(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any]:
 
 def cmd_node_status(args: argparse.Namespace, _out: Console) -> int:
     """The node's running and recent runs and its fleet jobs, as one JSON document."""
-    jobs_dir = Path(args.jobs_dir) if args.jobs_dir else db_path(args).parent / "fleet-jobs"
+    jobs_dir = jobs_dir_of(args)
     runs: list[dict[str, Any]] = []
     if db_path(args).exists():
         conn = open_db(args)
