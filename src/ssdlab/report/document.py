@@ -1,8 +1,9 @@
 """A report as data: headline facts, sections of tables and figures, and notes.
 
 Profiles build a `Document` from stored results (pure); the terminal, Markdown, JSON and HTML
-renderers only lay it out. Charts are data too (series, markers, axes): report/plots.py draws
-them as SVG or PNG, so every renderer gets the same picture.
+renderers only lay it out. Charts are data too (series, markers, axes, units): one renderer turns
+a `Chart` into one chart definition that serves the interactive HTML and the static SVG/PNG, so
+every output gets the same picture.
 """
 
 import json
@@ -25,6 +26,10 @@ class Series:
     xs: tuple[float, ...]
     ys: tuple[float, ...]
     style: str = "line"  # line | points | steps | bars
+    # per point (low, high), e.g. the slowest and fastest pass around a median; () = none
+    errors: tuple[tuple[float, float], ...] = ()
+    # per point a short text drawn beside it, e.g. "QD32"; () = none
+    point_labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +53,7 @@ class Heat:
     columns: tuple[str, ...]
     values: tuple[tuple[float | None, ...], ...]
     value_label: str
+    value_unit: str = ""  # "IOPS", "MB/s": shown on the colour legend and in hover text
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,11 @@ class Chart:
     y_log: bool = False
     x_ticks: tuple[tuple[float, str], ...] = ()  # (position, label) for categorical axes
     caption: str = ""
+    # units of the axes ("s", "GB", "MB/s", "IOPS", "µs"): shown in the axis titles and hover
+    # text; the labels above name the quantity only ("time", "throughput")
+    x_unit: str = ""
+    y_unit: str = ""
+    y_zero: bool = False  # the y axis starts at zero (throughput, IOPS, counts)
 
 
 @dataclass(frozen=True, slots=True)
