@@ -7,7 +7,7 @@ every output gets the same picture.
 """
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,16 @@ class Chart:
     x_unit: str = ""
     y_unit: str = ""
     y_zero: bool = False  # the y axis starts at zero (throughput, IOPS, counts)
+
+
+LOG_AXIS_DECADES = 2.0
+
+
+def spans_decades(values: Iterable[float | None], decades: float = LOG_AXIS_DECADES) -> bool:
+    """Whether the positive values span more than `decades` powers of ten: the rule for a log
+    axis (a chart of values from 20 to 350,000 IOPS needs one; 200 to 3,500 does not)."""
+    positive = [v for v in values if v is not None and v > 0]
+    return bool(positive) and max(positive) > min(positive) * 10**decades
 
 
 @dataclass(frozen=True, slots=True)
