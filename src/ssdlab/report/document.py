@@ -7,7 +7,7 @@ every output gets the same picture.
 """
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +84,14 @@ def spans_decades(values: Iterable[float | None], decades: float = LOG_AXIS_DECA
     axis (a chart of values from 20 to 350,000 IOPS needs one; 200 to 3,500 does not)."""
     positive = [v for v in values if v is not None and v > 0]
     return bool(positive) and max(positive) > min(positive) * 10**decades
+
+
+MAX_SERIES = 10  # series one chart can show apart: more, and its colours repeat
+
+
+def series_groups(series: Sequence[Series], most: int = MAX_SERIES) -> list[tuple[Series, ...]]:
+    """`series` in charts of at most `most` each (none for no series), in order."""
+    return [tuple(series[i : i + most]) for i in range(0, len(series), most)]
 
 
 @dataclass(frozen=True, slots=True)
