@@ -1,7 +1,7 @@
 """What every profile report shares: the run header, settings, health delta, job files, and
 the machine-readable document; and small formatters for step results."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ssdlab.model.finding_names import BASELINE
@@ -29,6 +29,26 @@ def fmt_setting(name: str, value: SettingValue) -> str:
     if isinstance(value, int) and (name.endswith(("_bytes", "_size")) or name == "size"):
         return format_size(value)
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def visible_series(
+    label: str,
+    xs: Sequence[float],
+    ys: Sequence[float],
+    style: str = "line",
+    errors: Sequence[tuple[float, float]] = (),
+) -> doc.Series:
+    """A series that draws something: a line or steps of one point draws nothing, so a series
+    that short is drawn as a point."""
+    shown = "points" if style in ("line", "steps") and len(xs) < 2 else style
+    return doc.Series(label, tuple(xs), tuple(ys), shown, errors=tuple(errors))
+
+
+def zero_or_log(values: Iterable[float | None]) -> tuple[bool, bool]:
+    """(y_log, y_zero) for an axis of throughput, IOPS or counts: log when the values span
+    more than two decades, else linear from zero."""
+    log = doc.spans_decades(values)
+    return log, not log
 
 
 def measured(results: ProfileResults) -> tuple[StepResult, ...]:
