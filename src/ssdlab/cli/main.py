@@ -6,6 +6,7 @@ resume           cli/run.py      an interrupted profile run, from the round it s
 endure/status    cli/endure.py   days-long write loops with health sampling; where they stand
 runs/show/export cli/inspect.py  stored runs read back and exported
 report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with significance
+card             cli/card.py     a quick or imported run as one PNG/SVG result card to post
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
 spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
@@ -31,6 +32,7 @@ from rich.console import Console
 
 from ssdlab import __version__
 from ssdlab.cli import (
+    card_options,
     doctor_options,
     endure_options,
     fleet_options,
@@ -91,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         fleet_options,  # fleet (many hosts)
         node_options,  # node (what 'ssdlab fleet' calls on each node)
         metrics_options,  # metrics (Prometheus)
+        card_options,  # card (a run as one image to post)
     ):
         options.add_commands(commands)
     return parser
@@ -120,6 +123,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
     "metrics": ("metrics", "cmd_metrics"),
+    "card": ("card", "cmd_card"),
 }
 
 
