@@ -2,6 +2,7 @@
 the CrystalDiskMark grid first, then the spread of the passes, the per-second time series,
 latency percentiles, and the drive's health around the run."""
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
@@ -153,29 +154,41 @@ def _grid(report: QuickReport) -> doc.Table:
     )
 
 
+def _spread_errors(summary: TestSummary) -> tuple[float, float]:
+    """(slowest, fastest) pass in MB/s: the error bar around a best-of-N value."""
+    return summary.min_bw_bytes_per_s / MB, summary.max_bw_bytes_per_s / MB
+
+
 def _bars(report: QuickReport) -> doc.Chart:
+    """Best pass per test and direction, with the slowest pass as the low end of its bar."""
     labels = [row.label for row in report.rows]
     series = []
     for index, direction in enumerate(report.directions):
-        points = []
-        for x, row in enumerate(report.rows):
-            cell = row.cells[index]
-            if cell is not None:
-                points.append((float(x), cell.best_bw_bytes_per_s / MB))
+        cells = [(x, row.cells[index]) for x, row in enumerate(report.rows)]
+        shown = [(float(x), cell) for x, cell in cells if cell is not None]
         series.append(
             doc.Series(
                 direction,
-                tuple(x for x, _ in points),
-                tuple(y for _, y in points),
+                tuple(x for x, _ in shown),
+                tuple(cell.best_bw_bytes_per_s / MB for _, cell in shown),
                 style="bars",
+                errors=tuple(_spread_errors(cell) for _, cell in shown),
             )
         )
+    y_log = doc.spans_decades(y for s in series for y in s.ys)
+    if y_log:  # a bar needs a zero to stand on: over more than two decades, dots on a log axis
+        series = [dataclasses.replace(s, style="points") for s in series]
     return doc.Chart(
         "quick-bars",
         "Best pass per test",
-        y_label="MB/s",
+        y_label="throughput",
+        y_unit="MB/s",
+        y_zero=not y_log,
+        y_log=y_log,
         series=tuple(series),
         x_ticks=tuple((float(i), label) for i, label in enumerate(labels)),
+        caption=f"{'dot' if y_log else 'bar'}: the best pass (what CrystalDiskMark shows); "
+        "whisker: slowest to fastest pass",
     )
 
 
@@ -209,71 +222,139 @@ def _measured(report: QuickReport) -> list[StepResult]:
 
 
 def _pass_chart(report: QuickReport) -> doc.Chart:
-    cells = [_cell_label(s) for s in report.summaries]
-    by_cell: dict[str, list[float]] = {}
-    for step in _measured(report):
-        by_cell.setdefault(f"{step.step_label} {step.direction}", []).append(
-            step.bw_bytes_per_s / MB
-        )
-    xs: list[float] = []
-    ys: list[float] = []
-    for index, cell in enumerate(cells):
-        for value in by_cell.get(cell, []):
-            xs.append(float(index))
-            ys.append(value)
+    """Every measured pass as a point over its test, one colour per direction."""
+    rows = {row.label: float(x) for x, row in enumerate(report.rows)}
+    series = []
+    for direction in report.directions:
+        passes = [
+            (rows[step.step_label], step.bw_bytes_per_s / MB)
+            for step in _measured(report)
+            if step.direction == direction and step.step_label in rows
+        ]
+        if passes:
+            series.append(
+                doc.Series(
+                    direction,
+                    tuple(x for x, _ in passes),
+                    tuple(y for _, y in passes),
+                    style="points",
+                )
+            )
+    y_log = doc.spans_decades(y for s in series for y in s.ys)
     return doc.Chart(
         "quick-passes",
         "Every measured pass",
-        y_label="MB/s",
-        series=(doc.Series("pass", tuple(xs), tuple(ys), style="points"),),
-        x_ticks=tuple((float(i), cell) for i, cell in enumerate(cells)),
-        caption="one point per pass; a wide column is a test that did not repeat",
+        y_label="throughput",
+        y_unit="MB/s",
+        y_zero=not y_log,
+        y_log=y_log,
+        series=tuple(series),
+        x_ticks=tuple((x, label) for label, x in rows.items()),
+        caption="one point per pass; a tall column is a test whose passes disagree",
+    )
+
+
+# (pattern, what its tests are called, key and title of its rate chart, quantity, unit)
+_PATTERN_GROUPS = (
+    ("seq", "sequential tests", "quick-series-mbps", "Throughput over time", "throughput", "MB/s"),
+    ("rnd", "random tests", "quick-series-iops", "IOPS over time", "I/O rate", "IOPS"),
+    ("other", "other tests", "quick-series-mbps", "Throughput over time", "throughput", "MB/s"),
+)
+
+
+def _pattern(step: StepResult) -> str:
+    """'seq' or 'rnd' for ssdlab's own test shapes (and imported CrystalDiskMark ones),
+    'other' for a test named by an imported fio job."""
+    prefix = step.step_label[:3].lower()
+    return prefix if prefix in ("seq", "rnd") else "other"
+
+
+def _time_series(
+    steps: Sequence[StepResult], starts: Sequence[float], field: str, scale: float
+) -> tuple[doc.Series, ...]:
+    """One series per test (its passes end to end); points, not a line, when a pass logged
+    too few intervals for a line to show."""
+    by_cell: dict[str, tuple[list[float], list[float]]] = {}
+    passes: dict[str, int] = {}
+    for start, step in zip(starts, steps, strict=False):
+        cell = f"{step.step_label} {step.direction}"
+        xs, ys = by_cell.setdefault(cell, ([], []))
+        passes[cell] = passes.get(cell, 0) + 1
+        totals: dict[float, float] = {}
+        for point in step.series:
+            value = getattr(point, field)
+            if value is not None:
+                # a mix logs reads and writes apart: throughput and IOPS add up
+                if field == "lat_mean_ns" and point.elapsed_s in totals:
+                    totals[point.elapsed_s] = (totals[point.elapsed_s] + value) / 2
+                else:
+                    totals[point.elapsed_s] = totals.get(point.elapsed_s, 0.0) + value
+        for elapsed, value in sorted(totals.items()):
+            xs.append(start + elapsed)
+            ys.append(value * scale)
+    return tuple(
+        doc.Series(
+            cell,
+            tuple(xs),
+            tuple(ys),
+            style="line" if len(xs) >= _LINE_POINTS_PER_PASS * passes[cell] else "points",
+        )
+        for cell, (xs, ys) in by_cell.items()
+        if xs
+    )
+
+
+_LINE_POINTS_PER_PASS = 3  # fewer log points per pass than this: drawn as points
+
+
+def _series_chart(
+    key: str, title: str, quantity: str, unit: str, series: tuple[doc.Series, ...]
+) -> doc.Chart:
+    y_log = doc.spans_decades(y for s in series for y in s.ys)
+    return doc.Chart(
+        key,
+        title,
+        x_label="measurement time (passes end to end)",
+        x_unit="s",
+        y_label=quantity,
+        y_unit=unit,
+        y_zero=not y_log and unit != "µs",
+        y_log=y_log,
+        series=series,
     )
 
 
 def _series_charts(report: QuickReport) -> tuple[doc.Chart, ...]:
-    """MB/s, IOPS and mean latency per log interval over the measured passes, run end to end."""
+    """Per log interval over the measured passes, run end to end, sequential and random tests
+    apart (their speeds differ by orders of magnitude): MB/s of the sequential tests, IOPS of
+    the random ones, and the mean latency of each."""
     steps = [step for step in _measured(report) if step.series]
     if not steps:
         return ()
     starts = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in steps)]
-    metrics = (
-        ("quick-series-mbps", "Throughput over time", "MB/s", "bw_bytes_per_s", 1 / MB),
-        ("quick-series-iops", "IOPS over time", "IOPS", "iops", 1.0),
-        ("quick-series-latency", "Mean latency over time", "µs", "lat_mean_ns", 1e-3),
-    )
+    patterns = {_pattern(step) for step in steps}
     charts = []
-    for key, title, unit, field, scale in metrics:
-        by_cell: dict[str, tuple[list[float], list[float]]] = {}
-        for start, step in zip(starts, steps, strict=False):
-            xs, ys = by_cell.setdefault(f"{step.step_label} {step.direction}", ([], []))
-            totals: dict[float, float] = {}
-            for point in step.series:
-                value = getattr(point, field)
-                if value is not None:
-                    # a mix logs reads and writes apart: throughput and IOPS add up
-                    if field == "lat_mean_ns" and point.elapsed_s in totals:
-                        totals[point.elapsed_s] = (totals[point.elapsed_s] + value) / 2
-                    else:
-                        totals[point.elapsed_s] = totals.get(point.elapsed_s, 0.0) + value
-            for elapsed, value in sorted(totals.items()):
-                xs.append(start + elapsed)
-                ys.append(value * scale)
-        series = tuple(
-            doc.Series(cell, tuple(xs), tuple(ys)) for cell, (xs, ys) in by_cell.items() if xs
-        )
-        if series:
-            charts.append(
-                doc.Chart(
-                    key,
-                    title,
-                    x_label="seconds of measurement (passes end to end)",
-                    y_label=unit,
-                    series=series,
-                    y_log=field == "lat_mean_ns",
-                )
-            )
+    for pattern, name, key, title, quantity, unit in _PATTERN_GROUPS:
+        picked = [(s, t) for s, t in zip(starts, steps, strict=False) if _pattern(t) == pattern]
+        if not picked:
+            continue
+        at, own = [s for s, _ in picked], [t for _, t in picked]
+        suffix = "" if len(patterns) == 1 else f" ({name})"
+        field, scale = ("iops", 1.0) if unit == "IOPS" else ("bw_bytes_per_s", 1 / MB)
+        rate = _time_series(own, at, field, scale)
+        latency = _time_series(own, at, "lat_mean_ns", 1e-3)
+        for part, chunk in enumerate(doc.series_groups(rate)):
+            chart_key = f"{key}-{pattern}{_part(part)}"
+            charts.append(_series_chart(chart_key, title + suffix, quantity, unit, chunk))
+        for part, chunk in enumerate(doc.series_groups(latency)):
+            chart_key = f"quick-series-latency-{pattern}{_part(part)}"
+            chart_title = "Mean latency over time" + suffix
+            charts.append(_series_chart(chart_key, chart_title, "mean latency", "µs", chunk))
     return tuple(charts)
+
+
+def _part(index: int) -> str:
+    return f"-{index + 1}" if index else ""
 
 
 def _percentiles(step: StepResult) -> dict[float, int]:
@@ -285,28 +366,32 @@ def _percentiles(step: StepResult) -> dict[float, int]:
     return merged
 
 
-def _latency(report: QuickReport) -> tuple[doc.Table, doc.Chart] | None:
+def _latency(report: QuickReport) -> tuple[doc.Table, tuple[doc.Chart, ...]] | None:
     """Completion-latency percentiles of each test's best pass (fio's own percentiles; for a
-    mix the slower direction's)."""
+    mix the slower direction's): one chart, or one per pattern when there are more tests than
+    a chart has colours."""
     best: dict[str, StepResult] = {}
     for step in _measured(report):
         cell = f"{step.step_label} {step.direction}"
         if cell not in best or step.bw_bytes_per_s > best[cell].bw_bytes_per_s:
             best[cell] = step
     rows = []
-    series = []
+    series: list[tuple[str, doc.Series]] = []
     for cell, step in best.items():
         pcts = _percentiles(step)
         if not pcts:
             continue
         rows.append((cell, *(fmt_us(pcts.get(p)) for p in PERCENTILES)))
-        shown = [p for p in PERCENTILES if p in pcts]
+        shown = [i for i, p in enumerate(PERCENTILES) if p in pcts]
         series.append(
-            doc.Series(
-                cell,
-                tuple(float(i) for i, _ in enumerate(shown)),
-                tuple(pcts[p] / 1000 for p in shown),
-                style="line",
+            (
+                _pattern(step),
+                doc.Series(
+                    cell,
+                    tuple(float(i) for i in shown),
+                    tuple(pcts[PERCENTILES[i]] / 1000 for i in shown),
+                    style="line" if len(shown) >= 2 else "points",
+                ),
             )
         )
     if not rows:
@@ -316,16 +401,31 @@ def _latency(report: QuickReport) -> tuple[doc.Table, doc.Chart] | None:
         ("Test", *(f"p{p:g}" for p in PERCENTILES)),
         tuple(rows),
     )
-    chart = doc.Chart(
-        "quick-latency-percentiles",
-        "Completion latency percentiles (best pass)",
+    groups: list[tuple[str, str, tuple[doc.Series, ...]]] = [("", "", tuple(s for _, s in series))]
+    if len(series) > doc.MAX_SERIES:
+        groups = [
+            (f"-{pattern}", f" ({name})", tuple(s for p, s in series if p == pattern))
+            for pattern, name, *_ in _PATTERN_GROUPS
+        ]
+    charts = tuple(
+        _percentile_chart(f"quick-latency-percentiles{key}{_part(part)}", title, chunk)
+        for key, title, group in groups
+        for part, chunk in enumerate(doc.series_groups(group))
+    )
+    return table, charts
+
+
+def _percentile_chart(key: str, title: str, series: tuple[doc.Series, ...]) -> doc.Chart:
+    return doc.Chart(
+        key,
+        "Completion latency percentiles (best pass)" + title,
         x_label="percentile",
-        y_label="µs",
-        series=tuple(series),
-        y_log=True,
+        y_label="completion latency",
+        y_unit="µs",
+        series=series,
+        y_log=doc.spans_decades(y for s in series for y in s.ys),
         x_ticks=tuple((float(i), f"p{p:g}") for i, p in enumerate(PERCENTILES)),
     )
-    return table, chart
 
 
 def _import_notes(report: QuickReport) -> tuple[str, ...]:
@@ -360,7 +460,7 @@ def build_quick_document(
         sections.append(doc.Section("Time series", charts=series))
     latency = _latency(report)
     if latency is not None:
-        sections.append(doc.Section("Latency", tables=(latency[0],), charts=(latency[1],)))
+        sections.append(doc.Section("Latency", tables=(latency[0],), charts=latency[1]))
     sections.extend(extra)
     if baseline is not None:
         sections.append(baseline_section(baseline))
