@@ -16,7 +16,7 @@ from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_gb, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, zero_or_log
 
 MB = 10**6
 GB = 10**9
@@ -48,17 +48,28 @@ def _sentences(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> list[str]
 
 
 def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
+    """MB/s per log interval against GB written, the segments' medians as one step line over
+    it, and the cliff as a vertical line."""
     xs = tuple(b / GB for b, _ in verdict.series)
     ys = tuple(bw / MB for _, bw in verdict.series)
-    levels = tuple(
-        doc.Series(
-            f"segment {i + 1}: {fmt_mbps(s.median_bw_bytes_per_s)} MB/s",
-            (s.start_bytes / GB, s.end_bytes / GB),
-            (s.median_bw_bytes_per_s / MB,) * 2,
-            "line",
+    segments = verdict.segments
+    # a step line of two points or more (the last segment's end closes it), each segment
+    # labelled with its median
+    levels = (
+        (
+            doc.Series(
+                "segment medians",
+                (*(s.start_bytes / GB for s in segments), segments[-1].end_bytes / GB),
+                (*(s.median_bw_bytes_per_s / MB for s in segments),
+                 segments[-1].median_bw_bytes_per_s / MB),
+                "steps",
+                point_labels=(*(f"{fmt_mbps(s.median_bw_bytes_per_s)} MB/s" for s in segments),
+                              ""),
+            ),
         )
-        for i, s in enumerate(verdict.segments)
-    )
+        if segments
+        else ()
+    )  # fmt: skip
     markers: tuple[doc.Marker, ...] = ()
     if verdict.cliff_bytes is not None:
         markers = (
@@ -66,13 +77,18 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
                 "vline", f"cliff {describe_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / GB
             ),
         )
+    y_log, y_zero = zero_or_log(ys)
     return doc.Chart(
         key=key,
         title=title,
-        x_label="GB written",
-        y_label="MB/s",
+        x_label="data written",
+        x_unit="GB",
+        y_label="throughput",
+        y_unit="MB/s",
         series=(doc.Series("MB/s per interval", xs, ys, "points"), *levels),
         markers=markers,
+        y_log=y_log,
+        y_zero=y_zero,
     )
 
 

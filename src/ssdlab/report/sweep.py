@@ -15,7 +15,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, zero_or_log
 
 
 def _workload_section(
@@ -52,8 +52,20 @@ def _workload_section(
         heat=doc.Heat("threads", "queue depth", tuple(f"T{t}" for t in threads),
                       tuple(f"Q{q}" for q in depths),
                       tuple(tuple(cell[(t, q)]["iops"] if (t, q) in cell else None
-                                  for q in depths) for t in threads), "IOPS"),
+                                  for q in depths) for t in threads), "I/O rate", "IOPS"),
     )  # fmt: skip
+    return doc.Section(
+        workload,
+        tables=(iops_table, detail),
+        charts=(heat, *_curves(workload, rows, threads, knee)),
+    )
+
+
+def _curves(
+    workload: str, rows: Sequence[Mapping[str, Any]], threads: Sequence[int], knee: KneeVerdict
+) -> tuple[doc.Chart, ...]:
+    """IOPS against latency, one curve per thread count through its queue depths, each point
+    labelled with its depth; more thread counts than a chart has colours go to further charts."""
     metric = knee.latency_metric
     series = []
     for t in threads:
@@ -61,21 +73,30 @@ def _workload_section(
             (r for r in rows if int(r["threads"]) == t and r[f"lat_{metric}_ns"] is not None),
             key=lambda r: float(r[f"lat_{metric}_ns"]),
         )
-        xs = tuple(float(r[f"lat_{metric}_ns"]) / 1000 for r in points)
-        series.append(doc.Series(f"T{t}", xs, tuple(float(r["iops"]) for r in points), "line"))
+        if points:
+            series.append(doc.Series(
+                f"T{t}",
+                tuple(float(r[f"lat_{metric}_ns"]) / 1000 for r in points),
+                tuple(float(r["iops"]) for r in points),
+                "line" if len(points) >= 2 else "points",
+                point_labels=tuple(f"QD{r['iodepth']}" for r in points),
+            ))  # fmt: skip
     markers: tuple[doc.Marker, ...] = ()
     if knee.knee is not None and knee.knee_latency_ns is not None:
         markers = (doc.Marker("vline", f"knee {knee.knee.label}", x=knee.knee_latency_ns / 1000),)
-    curve = doc.Chart(
-        key=f"sweep-curve-{workload}",
-        title=f"{workload}: IOPS against {metric} latency",
-        x_label=f"{metric} latency (µs)",
-        y_label="IOPS",
-        series=tuple(series),
-        markers=markers,
-        x_log=True,
-    )
-    return doc.Section(workload, tables=(iops_table, detail), charts=(heat, curve))
+    charts = []
+    for part, group in enumerate(doc.series_groups(series)):
+        xs = [x for s in group for x in s.xs] + [m.x for m in markers if m.x is not None]
+        y_log, y_zero = zero_or_log(y for s in group for y in s.ys)
+        charts.append(doc.Chart(
+            key=f"sweep-curve-{workload}" + (f"-{part + 1}" if part else ""),
+            title=f"{workload}: IOPS against {metric} latency",
+            x_label=f"{metric} latency", x_unit="µs", y_label="I/O rate", y_unit="IOPS",
+            series=group, markers=markers, x_log=doc.spans_decades(xs), y_log=y_log,
+            y_zero=y_zero,
+            caption="one line per thread count (T), through its queue depths (QD)",
+        ))  # fmt: skip
+    return tuple(charts)
 
 
 def _knee_sentence(workload: str, knee: KneeVerdict) -> str:
