@@ -2,6 +2,7 @@
 write cache, in one table with the ratios that show each cache's effect, from the stored
 verdict (analysis/profiles/cachefit.py makes it)."""
 
+import dataclasses
 from typing import Any
 
 from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
@@ -10,7 +11,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, zero_or_log
 
 COMBINATIONS = (
     ("direct", "inside"),
@@ -83,28 +84,33 @@ def _tables(table: CachefitTable) -> tuple[doc.Table, doc.Table]:
 
 
 def _chart(table: CachefitTable, pattern: str) -> doc.Chart | None:
+    """One bar per measured combination over each test; over more than two decades (the page
+    cache against the drive) dots on a log axis, as a bar needs a zero to stand on."""
     rows = [row for row in table.rows if row.pattern == pattern and row.cells]
     if not rows:
         return None
-    xs = tuple(float(i) for i in range(len(rows)))
-    series = tuple(
-        doc.Series(
-            _column(mode, region, table),
-            xs,
-            tuple(row.value(mode, region) or 0.0 for row in rows),
-            "bars",
-        )
-        for mode, region in COMBINATIONS
-        if any(row.cell(mode, region) for row in rows)
-    )
+    series = []
+    for mode, region in COMBINATIONS:
+        values = [(float(i), row.value(mode, region)) for i, row in enumerate(rows)]
+        measured = [(x, v) for x, v in values if v is not None]
+        if measured:
+            series.append(doc.Series(_column(mode, region, table),
+                                     tuple(x for x, _ in measured),
+                                     tuple(y for _, y in measured), "bars"))  # fmt: skip
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    if y_log:
+        series = [dataclasses.replace(s, style="points") for s in series]
     unit = "MB/s" if pattern == "seq" else "IOPS"
     return doc.Chart(
         key=f"cachefit-{pattern}",
         title=f"{'Sequential' if pattern == 'seq' else 'Random'} tests ({unit}): direct and "
         "buffered, inside and beyond the cache",
         x_label="test",
-        y_label=unit,
-        series=series,
+        y_label="throughput" if pattern == "seq" else "I/O rate",
+        y_unit=unit,
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
         x_ticks=tuple((float(i), row.name) for i, row in enumerate(rows)),
     )
 
