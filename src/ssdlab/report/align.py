@@ -1,13 +1,15 @@
 """The `align` report: IOPS per block size at aligned and misaligned offsets, and the stored
 verdict (analysis/profiles/align.py makes it)."""
 
+import dataclasses
+
 from ssdlab.analysis.alignment import AlignmentVerdict
 from ssdlab.model.finding_names import ALIGNMENT
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, zero_or_log
 
 
 def _yes_no(value: bool | None) -> str:
@@ -52,30 +54,7 @@ def build_align_document(results: ProfileResults) -> doc.Document:
             f"{verdict.min_penalty_ratio:g}× or more counts as a penalty",
         ),
     )
-    ratios = [r for r in verdict.rows if r.ratio is not None]
-    chart = doc.Chart(
-        key="align-iops",
-        title="Random-write IOPS: 4 KiB-aligned against misaligned offsets",
-        x_label="block size",
-        y_label="IOPS",
-        series=(
-            doc.Series(
-                "4 KiB-aligned",
-                tuple(float(i) for i in range(len(verdict.rows))),
-                tuple(r.aligned_iops or 0.0 for r in verdict.rows),
-                "bars",
-            ),
-            doc.Series(
-                f"+{misalign} B",
-                tuple(float(i) for i in range(len(verdict.rows))),
-                tuple(r.misaligned_iops or 0.0 for r in verdict.rows),
-                "bars",
-            ),
-        ),
-        x_ticks=tuple(
-            (float(i), block_text(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
-        ),
-    )
+    chart = _chart(verdict, misalign)
     facts = results.facts
     start = verdict.partition_start_bytes
     fact_rows = (
@@ -90,7 +69,7 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         doc.Section(
             "Alignment and sub-4 KiB writes",
             tables=(table,),
-            charts=(chart,) if ratios or verdict.rows else (),
+            charts=(chart,) if chart.series else (),
         ),
         doc.Section("Device layout", facts=fact_rows, notes=tuple(facts.get("notes") or ())),
     ]
@@ -121,6 +100,34 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         verdict=verdict.sentences,
         sections=sections,
         data=data,
+    )
+
+
+def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
+    """IOPS bars per block size, aligned beside misaligned, from zero (dots on a log axis when
+    the block sizes' IOPS span more than two decades); an unmeasured cell is left out."""
+    series = []
+    for label, field in (("4 KiB-aligned", "aligned_iops"), (f"+{misalign} B", "misaligned_iops")):
+        values = [(float(i), getattr(r, field)) for i, r in enumerate(verdict.rows)]
+        measured = [(x, v) for x, v in values if v is not None]
+        if measured:
+            series.append(doc.Series(label, tuple(x for x, _ in measured),
+                                     tuple(v for _, v in measured), "bars"))  # fmt: skip
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    if y_log:
+        series = [dataclasses.replace(s, style="points") for s in series]
+    return doc.Chart(
+        key="align-iops",
+        title="Random-write IOPS: 4 KiB-aligned against misaligned offsets",
+        x_label="block size",
+        y_label="I/O rate",
+        y_unit="IOPS",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+        x_ticks=tuple(
+            (float(i), block_text(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
+        ),
     )
 
 
