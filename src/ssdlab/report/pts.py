@@ -11,9 +11,15 @@ from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
 from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 
 MIXES = (100, 95, 65, 50, 35, 5, 0)  # the R/W mixes in the spec's order
+# a tracking variable's metric (its name's first word) as an axis: quantity, unit, scale
+METRIC_AXES = {
+    "iops": ("I/O rate", "IOPS", 1.0),
+    "bw_bytes_per_s": ("throughput", "MB/s", 1e-6),
+    "lat_mean_ns": ("mean latency", "µs", 1e-3),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,43 +94,87 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
     )  # fmt: skip
     charts = []
     for check in verdict.checks:
+        quantity, unit, scale = _metric_axis(check.variable)
         xs = tuple(float(r) for r in range(check.rounds[0], check.rounds[1] + 1))
-        fit = tuple(check.slope * x + check.intercept for x in xs)
+        fit = tuple((check.slope * x + check.intercept) * scale for x in xs)
         key = "pts-window-" + "".join(c if c.isalnum() else "-" for c in check.variable.lower())
+        average = check.average * scale
+        values = (*(v * scale for v in check.values), average * 1.1)
+        y_log, y_zero = zero_or_log(values)
         charts.append(
             doc.Chart(
                 key=key + (name.replace(" ", "-").lower() if name else ""),
                 title=f"Measurement window: {check.variable}",
                 x_label="round",
-                y_label=check.variable.split()[0],
+                x_unit="#",
+                y_label=quantity,
+                y_unit=unit,
+                y_log=y_log,
+                y_zero=y_zero and unit != "µs",
                 series=(
-                    doc.Series("value", xs, check.values, "points"),
-                    doc.Series("least-squares fit", xs, fit),
+                    visible_series("value", xs, tuple(v * scale for v in check.values), "points"),
+                    visible_series("least-squares fit", xs, fit),
                 ),
                 markers=(
-                    doc.Marker("hline", "average", y=check.average),
-                    doc.Marker("hline", "110 % of average", y=check.average * 1.1),
-                    doc.Marker("hline", "90 % of average", y=check.average * 0.9),
+                    doc.Marker("hline", "average", y=average),
+                    doc.Marker("hline", "110 % of average", y=average * 1.1),
+                    doc.Marker("hline", "90 % of average", y=average * 0.9),
                 ),
             )
         )
     return (doc.Section(f"Steady state{name}", tables=(table,), charts=tuple(charts)),)
 
 
-def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> doc.Chart | None:
-    if not series:
-        return None
+def _metric_axis(variable: str) -> tuple[str, str, float]:
+    """(quantity, unit, scale) of a tracking variable named '<metric> <mix> <size>'."""
+    return METRIC_AXES.get(variable.split()[0], ("value", "as measured", 1.0))
+
+
+def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> tuple[doc.Chart, ...]:
+    """The tracking variables by round: one chart per metric (IOPS, MB/s and µs never share
+    an axis), its series named by mix and block size."""
     suffix = f"-{loop.name}" if loop.name else ""
-    return doc.Chart(
-        key=f"pts-convergence{suffix}",
-        title="Steady-state convergence: tracking variables by round",
-        x_label="round",
-        y_label="value",
-        series=tuple(
-            doc.Series(name, tuple(float(i) for i in range(1, len(v) + 1)), tuple(v), "line")
+    metrics = list(dict.fromkeys(name.split()[0] for name in series))
+    charts = []
+    for metric in metrics:
+        quantity, unit, scale = _metric_axis(metric)
+        lines = [
+            visible_series(" ".join(name.split()[1:]) or name,
+                           tuple(float(i) for i in range(1, len(v) + 1)),
+                           tuple(x * scale for x in v))
             for name, v in series.items()
-        ),
-    )
+            if name.split()[0] == metric and v
+        ]  # fmt: skip
+        for part, group in enumerate(doc.series_groups(lines)):
+            y_log, y_zero = zero_or_log(y for s in group for y in s.ys)
+            key = "pts-convergence" + (f"-{metric.split('_')[0]}" if len(metrics) > 1 else "")
+            charts.append(doc.Chart(
+                key=key + suffix + (f"-{part + 1}" if part else ""),
+                title=f"Steady-state convergence: {quantity} by round",
+                x_label="round", x_unit="#", y_label=quantity, y_unit=unit, y_log=y_log,
+                y_zero=y_zero and unit != "µs", series=group,
+            ))  # fmt: skip
+    return tuple(charts)
+
+
+def _iops_by_size(
+    sizes: Sequence[int], mixes: Sequence[int], cell: Mapping[tuple[int, int], float]
+) -> doc.Chart:
+    """IOPS against block size, one line per R/W mix; log axes where the values need them."""
+    series = tuple(
+        visible_series(f"{m}/{100 - m}",
+                       tuple(s / 1024 for s in sizes if cell.get((s, m))),
+                       tuple(cell[(s, m)] for s in sizes if cell.get((s, m))))
+        for m in mixes
+        if any(cell.get((s, m)) for s in sizes)
+    )  # fmt: skip
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    return doc.Chart(
+        key="pts-iops-2d", title="IOPS against block size, one line per R/W mix",
+        x_label="block size", x_unit="KiB", y_label="I/O rate", y_unit="IOPS",
+        x_log=doc.spans_decades(x for s in series for x in s.xs), y_log=y_log, y_zero=y_zero,
+        series=series,
+    )  # fmt: skip
 
 
 def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section:
@@ -142,22 +192,14 @@ def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section
             ("block size", *(f"{m}/{100 - m}" for m in mixes)),
             tuple((_size_label(s), *(fmt_count(cell.get((s, m))) for m in mixes)) for s in sizes),
         ))  # fmt: skip
-        charts.append(doc.Chart(
-            key="pts-iops-2d", title="IOPS against block size, one line per R/W mix",
-            x_label="block size (KiB)", y_label="IOPS", x_log=True, y_log=True,
-            series=tuple(
-                doc.Series(f"{m}/{100 - m}",
-                           tuple(s / 1024 for s in sizes if cell.get((s, m))),
-                           tuple(cell[(s, m)] for s in sizes if cell.get((s, m))), "line")
-                for m in mixes
-            ),
-        ))  # fmt: skip
+        charts.append(_iops_by_size(sizes, mixes, cell))
         charts.append(doc.Chart(
             key="pts-iops-map", title="IOPS by block size and R/W mix (the spec's 3D plot, "
             "as a map)",
             heat=doc.Heat("block size", "R/W mix", tuple(_size_label(z) for z in sizes),
                           tuple(f"{m}/{100 - m}" for m in mixes),
-                          tuple(tuple(cell.get((z, m)) for m in mixes) for z in sizes), "IOPS"),
+                          tuple(tuple(cell.get((z, m)) for m in mixes) for z in sizes),
+                          "I/O rate", "IOPS"),
         ))  # fmt: skip
     elif plan.profile == "pts-tp":
         tables.append(doc.Table(
@@ -180,24 +222,32 @@ def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section
 
 
 def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
-    iops = tuple(float(r["iops"]) for r in rows)
-
-    def chart(key: str, title: str, x_label: str, field: str) -> doc.Chart:
-        xs = tuple(float(r[field] or 0.0) for r in rows)
-        return doc.Chart(key=key, title=title, x_label=x_label, y_label="IOPS",
-                         series=(doc.Series("IOPS", xs, iops, "points"),))  # fmt: skip
+    def chart(key: str, title: str, x_label: str, x_unit: str, field: str) -> doc.Chart | None:
+        points = [(float(r[field]), float(r["iops"])) for r in rows if r[field] is not None]
+        if not points:
+            return None
+        ys = tuple(y for _, y in points)
+        y_log, y_zero = zero_or_log(ys)
+        return doc.Chart(key=key, title=title, x_label=x_label, x_unit=x_unit,
+                         y_label="I/O rate", y_unit="IOPS", y_log=y_log, y_zero=y_zero,
+                         series=(doc.Series("IOPS", tuple(x for x, _ in points), ys,
+                                            "points"),))  # fmt: skip
 
     last = rows[-1] if rows else None
     facts = () if last is None else (
-        ("rounds", str(len(rows))), ("total written", f"{last['tgbw_gb']:.3f} GB"),
+        ("rounds", str(len(rows))), ("total written", f"{last['tgbw_gb']:,.3f} GB"),
         ("drive fills", "n/a" if last["drive_fills"] is None else f"{last['drive_fills']:.2f}"),
         ("last round IOPS", fmt_count(last["iops"])),
     )  # fmt: skip
-    return doc.Section("Write saturation", facts=facts, charts=(
-        chart("wsat-iops-time", "IOPS against time", "minutes", "elapsed_min"),
-        chart("wsat-iops-tgbw", "IOPS against total GB written", "GB written", "tgbw_gb"),
-        chart("wsat-iops-fills", "IOPS against drive fills", "drive fills", "drive_fills"),
-    ))  # fmt: skip
+    charts = (
+        chart("wsat-iops-time", "IOPS against time", "time", "min", "elapsed_min"),
+        chart("wsat-iops-tgbw", "IOPS against total GB written", "data written", "GB",
+              "tgbw_gb"),
+        chart("wsat-iops-fills", "IOPS against drive fills", "capacity written", "drive fills",
+              "drive_fills"),
+    )  # fmt: skip
+    return doc.Section("Write saturation", facts=facts,
+                       charts=tuple(c for c in charts if c is not None))  # fmt: skip
 
 
 def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds]) -> doc.Document:
@@ -215,11 +265,11 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
     for loop, entry, rounds in zip(plan.loops, data["loops"], loop_rounds, strict=True):
         name = f" {loop.name}" if loop.name else ""
         determination = _determination(rounds.steady, name)
-        convergence = _convergence(loop, rounds.tracking)
-        if determination and convergence is not None:
+        convergence = _convergence(loop, rounds.tracking) if rounds.tracking else ()
+        if determination and convergence:
             first = determination[0]
             determination = (doc.Section(first.title, tables=first.tables,
-                                         charts=(convergence, *first.charts)),)  # fmt: skip
+                                         charts=(*convergence, *first.charts)),)  # fmt: skip
         sections.extend(determination)
         if entry["steady_state_reached"] is False:
             verdict.append(f"steady state NOT achieved{name} in {entry['rounds_run']} rounds")
@@ -233,10 +283,14 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
                       "n/a" if s["gain"] is None else f"{s['gain']:.2f}×")
                      for s in data["wait_states"])  # fmt: skip
         after = data["after"]
-        points = doc.Series("IOPS", tuple(float(i) for i in range(len(after))),
-                            tuple(float(r["iops"]) for r in after), "points")  # fmt: skip
+        ys = tuple(float(r["iops"]) for r in after)
+        y_log, y_zero = zero_or_log(ys)
+        points = doc.Series("IOPS", tuple(float(i) for i in range(1, len(after) + 1)), ys,
+                            "points")  # fmt: skip
         chart = doc.Chart(key="hir-iops-time", title="IOPS across the wait states",
-                          x_label="access period", y_label="IOPS", series=(points,))  # fmt: skip
+                          x_label="access period", x_unit="#", y_label="I/O rate",
+                          y_unit="IOPS", y_log=y_log, y_zero=y_zero,
+                          series=(points,))  # fmt: skip
         sections.append(doc.Section("Host idle recovery", tables=(doc.Table(
             "IOPS per wait state", ("wait state", "access IOPS", "baseline IOPS", "gain"), rows),),
             charts=(chart,)))  # fmt: skip
@@ -245,10 +299,13 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
         series = []
         offset = 0.0
         for row in data["access_groups"]:
-            xs = tuple(offset + p[0] / 60 for p in row["series"])
-            ys = tuple((p[1] or 0.0) / 1e6 for p in row["series"])
-            series.append(doc.Series(f"access group {row['access_group']}", xs, ys, "line"))
-            offset = xs[-1] if xs else offset
+            logged = [(offset + p[0] / 60, p[1] / 1e6) for p in row["series"] if p[1] is not None]
+            if logged:
+                series.append(visible_series(f"access group {row['access_group']}",
+                                             tuple(x for x, _ in logged),
+                                             tuple(y for _, y in logged)))  # fmt: skip
+            offset = offset + row["series"][-1][0] / 60 if row["series"] else offset
+        y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
         rows = tuple((str(g["access_group"]), fmt_mbps(g["mean_bw_bytes_per_s"]),
                       fmt_mbps(g["end_bw_bytes_per_s"]), fmt_latency_us(g["peak_lat_mean_ns"]))
                      for g in recovery["groups"])  # fmt: skip
@@ -259,7 +316,9 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
             tables=(doc.Table("Access groups", ("group", "mean MB/s", "end MB/s",
                                                 "peak mean µs"), rows),),
             charts=(doc.Chart(key="xsr-tp-time", title="Throughput against time",
-                              x_label="minutes", y_label="MB/s", series=tuple(series)),),
+                              x_label="time", x_unit="min", y_label="throughput",
+                              y_unit="MB/s", y_log=y_log, y_zero=y_zero,
+                              series=tuple(series)),) if series else (),
         ))  # fmt: skip
     title = f"SNIA PTS {plan.param('test')}".upper().replace("SNIA PTS", "SNIA PTS")
     return compose(results, title=title, verdict=verdict, sections=sections,
