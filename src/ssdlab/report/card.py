@@ -47,6 +47,7 @@ class CardData:
     uuid: str
     source: str  # 'ssdlab quick' or the tool an import came from
     model: str | None
+    device_path: str | None  # the device the run's target is on ('/dev/nvme0n1')
     firmware: str | None
     capacity_bytes: int | None
     preset: str | None
@@ -56,6 +57,7 @@ class CardData:
     directions: tuple[str, ...]
     rows: tuple[CardRow, ...]
     measures_memory: bool
+    status: str = "complete"
     ssdlab_version: str = __version__
 
 
@@ -123,6 +125,7 @@ def build_card(report: QuickReport) -> CardData:
         uuid=run.uuid,
         source=source,
         model=_text(device.get("model")),
+        device_path=_text(device.get("path")),
         firmware=_text(device.get("firmware")),
         capacity_bytes=_int(device.get("capacity_bytes")),
         preset=_text(run.preset),
@@ -132,6 +135,7 @@ def build_card(report: QuickReport) -> CardData:
         directions=report.directions,
         rows=rows,
         measures_memory=memory_reason(run.target) is not None,
+        status=run.status.value,
     )
 
 
@@ -179,8 +183,9 @@ def _size_text(data: CardData) -> str:
 def header_lines(data: CardData) -> tuple[str, str, str]:
     """The drive, then what it is and how it was run, then the test size and date."""
     preset = f"preset {data.preset or UNKNOWN}"
+    unknown = f"model {UNKNOWN}" + (f" ({data.device_path})" if data.device_path else "")
     return (
-        data.model or f"model {UNKNOWN}",
+        data.model or unknown,
         f"firmware {data.firmware or UNKNOWN} · capacity {capacity_text(data.capacity_bytes)} · "
         f"measured {data.date or UNKNOWN}",
         f"{data.source} · {preset} · {_size_text(data)}",
@@ -189,6 +194,16 @@ def header_lines(data: CardData) -> tuple[str, str, str]:
 
 def footer_text(data: CardData) -> str:
     return f"ssdlab {data.ssdlab_version} · run {data.run_id}"
+
+
+def footer_note(data: CardData) -> tuple[str, bool]:
+    """(the note at the bottom right, whether it is a warning): what the numbers must be read
+    with, else what MB/s means."""
+    if data.measures_memory:
+        return "measures memory, not a drive", True
+    if data.status != "complete":
+        return f"run {data.status}: not every test ran", True
+    return "MB/s = 10^6 bytes/s", False
 
 
 def card_json(data: CardData) -> dict[str, Any]:
@@ -217,9 +232,15 @@ def card_json(data: CardData) -> dict[str, Any]:
         "format": "ssdlab-card",
         "format_version": CARD_FORMAT_VERSION,
         "ssdlab_version": data.ssdlab_version,
-        "run": {"id": data.run_id, "uuid": data.uuid, "source": data.source},
+        "run": {
+            "id": data.run_id,
+            "uuid": data.uuid,
+            "source": data.source,
+            "status": data.status,
+        },
         "drive": {
             "model": data.model,
+            "device_path": data.device_path,
             "firmware": data.firmware,
             "capacity_bytes": data.capacity_bytes,
             "capacity": capacity_text(data.capacity_bytes),
@@ -279,8 +300,8 @@ PAD = 12  # canvas edge to content
 LABEL_W = 92  # the test's box on the left
 CELL_W = 176
 GAP = 6
-HEADER_H = 92  # model, two lines of facts, the column headings
-ROW_H = 52
+HEADER_H = 84  # model, two lines of facts, the column headings
+ROW_H = 54
 ROW_GAP = 4
 FOOTER_H = 28
 
@@ -359,15 +380,16 @@ def _grid_layers(data: CardData, palette: Palette) -> list[dict[str, Any]]:
         top = HEADER_H + r * (ROW_H + ROW_GAP)
         label_boxes.append((PAD, top, PAD + LABEL_W, top + ROW_H))
         name, _, shape = row.label.partition(" ")
-        names.append((PAD + LABEL_W / 2, top + 23, name))
-        shapes.append((PAD + LABEL_W / 2, top + 40, shape or UNKNOWN))
+        names.append((PAD + LABEL_W / 2, top + 24, name))
+        shapes.append((PAD + LABEL_W / 2, top + 42, shape or UNKNOWN))
         for c, cell in enumerate(row.cells):
             left = _column_x(c)
             right = left + CELL_W - 10
             cells.append((left, top, left + CELL_W, top + ROW_H))
-            big.append((right, top + 25, mbps_text(cell)))
-            iops.append((right, top + 37, iops_text(cell)))
-            latency.append((right, top + 48, latency_line(cell)))
+            # baselines far enough apart that no two texts' boxes (ascent to descent) meet
+            big.append((right, top + 24, mbps_text(cell)))
+            iops.append((right, top + 38.5, iops_text(cell)))
+            latency.append((right, top + 50, latency_line(cell)))
     inner = CELL_W - 16
     return [
         _rect_layer(label_boxes, fill=palette.label_box),
@@ -376,7 +398,7 @@ def _grid_layers(data: CardData, palette: Palette) -> list[dict[str, Any]]:
             names, size=15, fill=palette.label_text, align="center", bold=True, limit=LABEL_W - 8
         ),
         _text_layer(shapes, size=12, fill=palette.label_text, align="center", limit=LABEL_W - 8),
-        _text_layer(big, size=23, fill=palette.text, align="right", bold=True, limit=inner),
+        _text_layer(big, size=22, fill=palette.text, align="right", bold=True, limit=inner),
         _text_layer(iops, size=10, fill=palette.muted, align="right", limit=inner),
         _text_layer(latency, size=10, fill=palette.muted, align="right", limit=inner),
     ]
@@ -389,28 +411,24 @@ def card_spec(data: CardData, theme: str = "light") -> dict[str, Any]:
     model, facts, run_line = header_lines(data)
     text_w = width - 2 * PAD
     headings = [
-        (_column_x(c) + CELL_W / 2, HEADER_H - 7, f"{d.capitalize()} [MB/s]")
+        (_column_x(c) + CELL_W / 2, HEADER_H - 6, f"{d.capitalize()} [MB/s]")
         for c, d in enumerate(data.directions)
     ]
     footer_y = height - 10
-    note = (
-        ("measures memory, not a drive", palette.warning)
-        if data.measures_memory
-        else ("MB/s = 10^6 bytes/s", palette.muted)
-    )
+    note, warning = footer_note(data)
     layers = [
-        _text_layer([(PAD, 26, model)], size=18, fill=palette.text, bold=True, limit=text_w),
-        _text_layer([(PAD, 45, facts)], size=11.5, fill=palette.muted, limit=text_w),
-        _text_layer([(PAD, 62, run_line)], size=11, fill=palette.muted, limit=text_w),
+        _text_layer([(PAD, 24, model)], size=18, fill=palette.text, bold=True, limit=text_w),
+        _text_layer([(PAD, 43, facts)], size=11.5, fill=palette.muted, limit=text_w),
+        _text_layer([(PAD, 59, run_line)], size=11, fill=palette.muted, limit=text_w),
         _text_layer(headings, size=12, fill=palette.heading, align="center", bold=True),
         *_grid_layers(data, palette),
         _text_layer(
             [(PAD, footer_y, footer_text(data))], size=10, fill=palette.muted, limit=text_w / 2
         ),
         _text_layer(
-            [(width - PAD, footer_y, note[0])],
+            [(width - PAD, footer_y, note)],
             size=10,
-            fill=note[1],
+            fill=palette.warning if warning else palette.muted,
             align="right",
             limit=text_w / 2 - 8,
         ),
