@@ -15,7 +15,16 @@ from typing import Any
 from ssdlab import __version__
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import GB, TB, fmt_iops, fmt_mb, format_size
+from ssdlab.model.units import (
+    GB,
+    NS_PER_MS,
+    NS_PER_S,
+    NS_PER_US,
+    TB,
+    fmt_iops,
+    fmt_mb,
+    format_size,
+)
 from ssdlab.report.quick import QuickReport, memory_reason
 
 UNKNOWN = "—"  # what the card shows for a value that was never measured or recorded
@@ -153,10 +162,12 @@ def capacity_text(size_bytes: int | None) -> str:
 
 
 def latency_text(ns: float | None) -> str:
-    """'425.9 µs', '21.77 ms'; '—' when unknown."""
+    """'425.9 µs', '21.77 ms', '1.25 s'; '—' when unknown."""
     if ns is None:
         return UNKNOWN
-    return f"{ns / 1000:.1f} µs" if ns < 1_000_000 else f"{ns / 1_000_000:.2f} ms"
+    if ns < NS_PER_MS:
+        return f"{ns / NS_PER_US:.1f} µs"
+    return f"{ns / NS_PER_MS:.2f} ms" if ns < NS_PER_S else f"{ns / NS_PER_S:.2f} s"
 
 
 def mbps_text(cell: CardCell | None) -> str:

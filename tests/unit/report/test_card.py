@@ -27,6 +27,7 @@ from ssdlab.report.card import (
     footer_note,
     header_lines,
     latency_line,
+    latency_text,
     render_card,
 )
 from ssdlab.report.quick import build_quick_report
@@ -198,6 +199,13 @@ def test_capacity_is_in_decimal_units() -> None:
     assert capacity_text(128_035_676_160) == "128 GB"
     assert capacity_text(64_000_000_000) == "64.0 GB"
     assert capacity_text(None) == UNKNOWN
+
+
+def test_latency_is_in_the_unit_that_keeps_it_short() -> None:
+    assert latency_text(425_865.9) == "425.9 µs"
+    assert latency_text(21_765_430.0) == "21.77 ms"
+    assert latency_text(1_250_000_000.0) == "1.25 s"
+    assert latency_text(None) == UNKNOWN
 
 
 def _differences(a: Any, b: Any, path: str = "") -> list[tuple[str, Any, Any]]:
