@@ -13,7 +13,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes, fmt_mbps, fmt_tb, fmt_time
 from ssdlab.report import document as doc
 from ssdlab.report.health import fmt_waf, series_sections
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 
 S_PER_DAY = 86400.0
 
@@ -57,18 +57,23 @@ def _throughput_chart(
             )
         )
     series.append(
-        doc.Series(
+        visible_series(
             "iteration mean",
-            tuple(x / divisor for x, _ in means),
-            tuple(y for _, y in means),
+            [x / divisor for x, _ in means],
+            [y for _, y in means],
             "points" if len(means) < 3 else "line",
         )
     )
+    y_log, y_zero = zero_or_log(y for _, y in (*points, *means))
     return doc.Chart(
         key="endurance-throughput",
         title="Write throughput over the run",
-        x_label=f"{unit} since the run started",
-        y_label="MB/s",
+        x_label="time since the run started",
+        x_unit=unit,
+        y_label="write throughput",
+        y_unit="MB/s",
+        y_log=y_log,
+        y_zero=y_zero,
         series=tuple(series),
     )
 
@@ -82,7 +87,10 @@ def _iteration_chart(status: EnduranceStatus) -> doc.Chart:
         key="endurance-iteration-times",
         title="How long each iteration took",
         x_label="iteration",
-        y_label="seconds of writing",
+        x_unit="#",
+        y_label="writing time",
+        y_unit="s",
+        y_zero=True,  # bars: their length is the value
         series=(
             doc.Series(
                 "iteration",
@@ -117,8 +125,10 @@ def _waf_chart(status: EnduranceStatus) -> doc.Chart | None:
     return doc.Chart(
         key="endurance-waf",
         title="WAF over time (each point: the shortest window the counters resolve)",
-        x_label="days since the first health sample",
-        y_label="WAF",
+        x_label="time since the first health sample",
+        x_unit="days",
+        y_label="WAF (NAND ÷ host writes)",
+        y_unit="×",
         series=(
             doc.Series(
                 "WAF",
@@ -138,7 +148,7 @@ def _wear_chart(status: EnduranceStatus) -> doc.Chart | None:
     fit = series.wear_fit
     start = fit.times_s[0]
     xs = _days(fit.times_s, start)
-    charts = [doc.Series("wear", xs, fit.wear_pct, "steps")]
+    charts = [visible_series("wear", xs, fit.wear_pct, "steps")]
     markers: list[doc.Marker] = [doc.Marker("hline", "end of life (100 %)", y=100.0)]
     projection = series.projection
     if fit.pct_per_day is not None and projection.days_to_eol is not None and fit.wear_pct:
@@ -147,8 +157,11 @@ def _wear_chart(status: EnduranceStatus) -> doc.Chart | None:
     return doc.Chart(
         key="endurance-wear",
         title="Wear over time, with the projection to end of life",
-        x_label="days since the first health sample",
-        y_label="wear used %",
+        x_label="time since the first health sample",
+        x_unit="days",
+        y_label="wear used",
+        y_unit="%",
+        y_zero=True,
         series=tuple(charts),
         markers=tuple(markers),
         caption="" if fit.confidence is None else f"fit: {fit.confidence}",

@@ -5,7 +5,7 @@ from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose
+from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 
 
 def build_fill_document(results: ProfileResults) -> doc.Document:
@@ -30,17 +30,22 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
             f"{results.plan.setting('iodepth')}",
         ),
     )
+    iops = [float(r["iops"]) for r in rows]
+    y_log, y_zero = zero_or_log(iops)
     chart = doc.Chart(
         key="fill-iops",
         title="Random-write IOPS against fill level",
-        x_label="% of the region written",
-        y_label="IOPS",
+        x_label="fill level",
+        x_unit="%",
+        y_label="I/O rate",
+        y_unit="IOPS",
+        y_log=y_log,
+        y_zero=y_zero,
         series=(
-            doc.Series(
+            visible_series(
                 "IOPS",
-                tuple(float(r["level_pct"]) for r in rows),
-                tuple(float(r["iops"]) for r in rows),
-                "line",
+                [float(r["level_pct"]) for r in rows],
+                iops,
             ),
         ),
     )

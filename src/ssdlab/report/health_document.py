@@ -25,10 +25,16 @@ def _counter_chart(
     key: str,
     title: str,
     label: str,
+    unit: str,
     field: str,
     scale: float,
-    x_label: str = "days since the first sample",
+    x_label: str = "time since the first sample",
+    *,
+    since_first: bool = False,
 ) -> doc.Chart | None:
+    """One counter over time, in `unit` (the stored value × `scale`); None with fewer than
+    two timed values. The axis starts at zero; a lifetime total (`since_first`) is drawn as
+    the growth since the first sample, so a week's writes do not vanish on a 150 TB axis."""
     timed = [s for s in samples if s.taken_at_s is not None]
     if len(timed) < 2:
         return None
@@ -42,11 +48,16 @@ def _counter_chart(
             ys.append(value * scale)
     if len(xs) < 2:
         return None
+    if since_first:
+        ys = [y - ys[0] for y in ys]
     return doc.Chart(
         key,
         title,
         x_label=x_label,
+        x_unit="days",
         y_label=label,
+        y_unit=unit,
+        y_zero=True,
         series=(doc.Series(label, tuple(xs), tuple(ys), style="steps"),),
     )
 
@@ -70,31 +81,42 @@ def build_health_document(
         steps = counter_step_timing(line.samples, STEP_METRIC)
         sections.extend(_doc_sections(series_sections(report, steps)))
         x_label = (
-            "days of power-on time since the first sample (Power_On_Hours)"
+            "power-on time since the first sample (Power_On_Hours)"
             if line.source == "power_on_hours"
-            else "days since the first sample"
+            else "time since the first sample"
         )
         charts = [
             _counter_chart(
                 line.samples,
                 "health-host-written",
-                "Host writes",
+                "Host writes since the first sample",
+                "host writes",
                 "TB",
                 "host_written_bytes",
                 1 / TB,
                 x_label,
+                since_first=True,
             ),
             _counter_chart(
                 line.samples,
                 "health-nand-written",
+                "NAND writes since the first sample",
                 "NAND writes",
                 "TB",
                 "nand_written_bytes",
                 1 / TB,
                 x_label,
+                since_first=True,
             ),
             _counter_chart(
-                line.samples, "health-wear", "Wear used", "%", "wear_used_pct", 1.0, x_label
+                line.samples,
+                "health-wear",
+                "Wear used",
+                "wear used",
+                "%",
+                "wear_used_pct",
+                1.0,
+                x_label,
             ),
         ]
         drawn = tuple(c for c in charts if c is not None)

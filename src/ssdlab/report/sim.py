@@ -19,6 +19,7 @@ from ssdlab.analysis.write_series import bytes_series
 from ssdlab.model.run import RunRecord, run_origin
 from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, describe_gb, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.profile_common import visible_series, zero_or_log
 
 FORMAT_VERSION = 1
 SWEEP_PARAMETERS = {
@@ -166,15 +167,20 @@ def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
         markers = (doc.Marker("vline", "cache cliff", x=analysis.cliff.cliff_bytes / GB),)
     charts = []
     if series:
+        y_log, y_zero = zero_or_log(w for _, w in series)
         charts.append(
             doc.Chart(
                 "sim-throughput",
                 "Simulated write throughput",
-                x_label="host GB written",
-                y_label="MB/s",
+                x_label="host writes",
+                x_unit="GB",
+                y_label="write throughput",
+                y_unit="MB/s",
+                y_log=y_log,
+                y_zero=y_zero,
                 series=(
-                    doc.Series(
-                        "write", tuple(b / GB for b, _ in series), tuple(w / MB for _, w in series)
+                    visible_series(
+                        "write", [b / GB for b, _ in series], [w / MB for _, w in series]
                     ),
                 ),
                 markers=markers,
@@ -185,14 +191,16 @@ def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
             doc.Chart(
                 "sim-waf",
                 "Write amplification per interval",
-                x_label="host GB written",
-                y_label="WAF (NAND ÷ host)",
+                x_label="host writes",
+                x_unit="GB",
+                y_label="WAF (NAND ÷ host writes)",
+                y_unit="×",
                 series=(
-                    doc.Series(
+                    visible_series(
                         "interval WAF",
-                        tuple(b / GB for b, _ in analysis.interval_waf),
-                        tuple(w for _, w in analysis.interval_waf),
-                        style="steps",
+                        [b / GB for b, _ in analysis.interval_waf],
+                        [w for _, w in analysis.interval_waf],
+                        "steps",
                     ),
                 ),
             )
@@ -206,12 +214,17 @@ def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
     ]
     if len(erase) >= 2:
         xs = tuple(e[0] for e in erase)
+        y_log, y_zero = zero_or_log(y for e in erase for y in e[1:])
         charts.append(
             doc.Chart(
                 "sim-erase",
                 "Erase counts",
-                x_label="host GB written",
-                y_label="erase cycles per block",
+                x_label="host writes",
+                x_unit="GB",
+                y_label="erase count",
+                y_unit="cycles per block",
+                y_log=y_log,
+                y_zero=y_zero,
                 series=(
                     doc.Series("average", xs, tuple(e[1] for e in erase)),
                     doc.Series("maximum", xs, tuple(e[2] for e in erase)),
@@ -364,6 +377,8 @@ def _sweep_charts(
             f"{title} against {label}",
             x_label=label,
             y_label=y_label,
+            y_unit=y_unit,
+            y_zero=style == "bars",  # a bar's length is its value
             series=(
                 doc.Series(
                     name,
@@ -374,9 +389,17 @@ def _sweep_charts(
             ),
             x_ticks=ticks,
         )
-        for key, title, name, y_label, style, values in (
-            ("sim-sweep-waf", "WAF", "WAF", "WAF (projection window)", "points", wafs),
-            ("sim-sweep-lifetime", "Projected lifetime", "lifetime", "years", "bars", lives),
+        for key, title, name, y_label, y_unit, style, values in (
+            ("sim-sweep-waf", "WAF", "WAF", "WAF (projection window)", "×", "points", wafs),
+            (
+                "sim-sweep-lifetime",
+                "Projected lifetime",
+                "lifetime",
+                "projected lifetime",
+                "years",
+                "bars",
+                lives,
+            ),
         )
         if values
     ]

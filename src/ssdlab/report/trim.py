@@ -70,7 +70,9 @@ def build_trim_document(
         chart = doc.Chart(
             key="trim-effect",
             title="Random-write IOPS: dirty against discarded",
-            y_label="IOPS",
+            y_label="I/O rate",
+            y_unit="IOPS",
+            y_zero=True,  # bars: their length is the value
             series=(
                 doc.Series(
                     "IOPS", (0.0, 1.0), (effect["dirty_iops"], effect["discarded_iops"]), "bars"
