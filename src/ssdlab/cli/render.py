@@ -9,9 +9,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
+from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import Document, document_json
 from ssdlab.report.health import Section, run_health_sections
-from ssdlab.report.plots import render_chart
 from ssdlab.report.quick import (
     FLEET_LOAD,
     QuickReport,

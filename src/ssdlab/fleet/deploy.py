@@ -64,7 +64,7 @@ UP_TO_DATE = "up to date"
 FAILED = "failed"
 PROBE_TIMEOUT_S = 120.0
 STEP_TIMEOUT_S = 300.0  # mkdir, venv, --version, marker, facts
-INSTALL_TIMEOUT_S = 1800.0  # pip installing numpy, scipy, matplotlib on a slow node
+INSTALL_TIMEOUT_S = 1800.0  # pip installing numpy, scipy, vl-convert on a slow node
 COPY_BYTES_PER_S = 1_000_000  # the slowest link a copy is given time for (plus STEP_TIMEOUT_S)
 
 Progress = Callable[[str, str], None]  # (host name or "here", what it is doing now)

@@ -1,18 +1,22 @@
 """Render report documents as one self-contained HTML file, or as Markdown for issues and wikis.
 
-The HTML fetches nothing: the stylesheet is inline, every chart is an SVG image in a `data:`
-URI, and there is no script. It reads on a phone (fluid layout, tables scroll sideways) and
-prints (no backgrounds, sections kept together, the job files shown open). Pure: the same
-documents give the same bytes.
+The HTML fetches nothing: the stylesheet is inline, and so is one script, Vega, Vega-Lite and
+vega-embed bundled by vl-convert, which draws every chart from its Vega-Lite definition (kept
+beside it as JSON) as an SVG: values with units on hover, zoom and pan, series toggled from the
+legend, as wide as the screen. Without scripts (and in the printed PDF) each chart is the static
+SVG of the same definition, an image in a `data:` URI. It reads on a phone (fluid layout, tables
+scroll sideways) and prints (no backgrounds, sections kept together, the job files shown open).
+Pure: the same documents give the same bytes.
 """
 
 import base64
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from ssdlab.report.chart_spec import chart_spec, javascript_bundle, render_svg, spec_json
 from ssdlab.report.document import Chart, Document, Section, Table, markdown_section
-from ssdlab.report.plots import render_svg
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px;
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 figure { margin: 12px 0; break-inside: avoid; }
 figure img { width: 100%; max-width: 760px; height: auto; border: 1px solid var(--line); }
+figure .vega { width: 100%; max-width: 1000px; min-height: 200px; }
+figure .vega svg { max-width: 100%; }
 details { margin: 6px 0; } summary { cursor: pointer; color: var(--accent); }
 pre { background: var(--soft); padding: 8px; overflow-x: auto; font-size: 0.85em; }
 section.run { border-top: 1px solid var(--line); margin-top: 28px; }
@@ -90,11 +96,40 @@ def _facts(rows: Sequence[tuple[str, str]]) -> str:
     return f"<dl class='facts'>{items}</dl>"
 
 
+# Draws every chart of the page from its definition, after the bundle set `vegaEmbed`
+_EMBED = """
+document.querySelectorAll('figure.chart').forEach(function (figure) {
+  var spec = JSON.parse(figure.querySelector('script.chart-spec').textContent);
+  var target = figure.querySelector('div.vega');
+  vegaEmbed(target, spec, {renderer: 'svg', actions: false, mode: 'vega-lite'})
+    .catch(function (error) { console.error('chart ' + target.dataset.chart + ': ' + error); });
+});
+"""
+
+
+@cache
+def _scripts() -> str:
+    """The chart library and the call that draws the page's charts, once per page."""
+    return f"<script>{javascript_bundle()}</script><script>{_EMBED}</script>"
+
+
+def _script_json(text: str) -> str:
+    """JSON that cannot end the `<script>` element holding it."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
+
+
 def _chart(chart: Chart, draw: Callable[[Chart], str], prefix: str) -> str:
+    """A figure: the chart drawn by the page's script from its definition, the static SVG of
+    the same definition when scripts do not run, and the caption."""
     caption = _e(chart.title + (f" — {chart.caption}" if chart.caption else ""))
+    key = _e(chart.key)
     return (
-        f"<figure id='{_e(prefix + chart.key)}'><img src='{chart_data_uri(draw(chart))}' "
-        f"alt='{_e(chart.title)}' data-chart='{_e(chart.key)}'>"
+        f"<figure class='chart' id='{_e(prefix + chart.key)}'>"
+        f"<div class='vega' data-chart='{key}' role='img' aria-label='{_e(chart.title)}'></div>"
+        f"<script type='application/json' class='chart-spec'>"
+        f"{_script_json(spec_json(chart_spec(chart)))}</script>"
+        f"<noscript><img src='{chart_data_uri(draw(chart))}' alt='{_e(chart.title)}' "
+        f"data-static-chart='{key}'></noscript>"
         f"<figcaption>{caption}</figcaption></figure>"
     )
 
@@ -154,11 +189,13 @@ def render_html(
     ]
     body.extend(_section(s, draw) for s in front)
     body.extend(_part(p, draw) for p in parts)
+    has_charts = any(s.charts for s in front) or any(p.document.charts for p in parts)
+    scripts = _scripts() if has_charts else ""
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>{_e(title)}</title><style>{_STYLE}</style></head>"
-        f"<body>{''.join(body)}</body></html>\n"
+        f"<body>{''.join(body)}{scripts}</body></html>\n"
     )
 
 

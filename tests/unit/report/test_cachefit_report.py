@@ -14,8 +14,8 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, MiB
 from ssdlab.plan.cachefit import plan_cachefit
 from ssdlab.report.cachefit import build_cachefit_document
+from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import document_json, render_markdown
-from ssdlab.report.plots import render_chart
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 from tests.unit.report.stored_findings import with_stored_verdicts

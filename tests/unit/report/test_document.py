@@ -1,5 +1,6 @@
 """Report documents: Markdown rendering and deterministic charts."""
 
+from ssdlab.report.chart_spec import render_chart, render_svg
 from ssdlab.report.document import (
     Chart,
     Document,
@@ -11,7 +12,6 @@ from ssdlab.report.document import (
     document_json,
     render_markdown,
 )
-from ssdlab.report.plots import render_chart, render_svg
 
 CHART = Chart(
     key="cliff",

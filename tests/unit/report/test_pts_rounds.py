@@ -14,8 +14,8 @@ from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB
 from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
 from ssdlab.registry import profile_record
+from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
-from ssdlab.report.plots import render_chart
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 from tests.unit.report.stored_findings import with_stored_verdicts

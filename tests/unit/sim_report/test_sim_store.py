@@ -18,8 +18,8 @@ from ssdlab.cli.documents import sim_document
 from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding
+from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
-from ssdlab.report.plots import render_chart
 from ssdlab.runner.sim import (
     SimPlan,
     SimRunSpec,
