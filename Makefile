@@ -13,6 +13,9 @@ STAMP := $(VENV)/.installed
 # the simulator's compiled core (simcore/, Rust + PyO3 via maturin); rebuilt when its sources change
 SIMCORE_STAMP := $(VENV)/.simcore
 SIMCORE_SRC := simcore/Cargo.toml simcore/Cargo.lock simcore/pyproject.toml simcore/src/lib.rs
+# the latency-log reducer's compiled core (logcore/, Rust + PyO3 via maturin), the same way
+LOGCORE_STAMP := $(VENV)/.logcore
+LOGCORE_SRC := logcore/Cargo.toml logcore/Cargo.lock logcore/pyproject.toml logcore/src/lib.rs
 
 .PHONY: demo test lint deps install clean bench
 
@@ -53,7 +56,7 @@ deps:
 	  fi; \
 	fi
 
-install: deps $(STAMP) $(SIMCORE_STAMP)
+install: deps $(STAMP) $(SIMCORE_STAMP) $(LOGCORE_STAMP)
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -77,5 +80,21 @@ $(SIMCORE_STAMP): $(STAMP) $(SIMCORE_SRC)
 	  fi; \
 	fi
 
+# without cargo (or if the build fails) ssdlab latency and import --logs read logs on the numpy
+# core, slower but with identical results
+$(LOGCORE_STAMP): $(STAMP) $(LOGCORE_SRC)
+	@cargo="$$(command -v cargo || true)"; \
+	if [ -z "$$cargo" ] && [ -x "$$HOME/.cargo/bin/cargo" ]; then cargo="$$HOME/.cargo/bin/cargo"; fi; \
+	if [ -z "$$cargo" ]; then \
+	  echo "cargo not found: ssdlab latency will use its numpy core (slower)"; \
+	else \
+	  echo "building the latency-log reducer's Rust core (logcore/, about 20 s the first time)"; \
+	  if PATH="$$(dirname "$$cargo"):$$PATH" $(PY) -m pip install -q ./logcore; then \
+	    touch $(LOGCORE_STAMP); \
+	  else \
+	    echo "building logcore failed: ssdlab latency will use its numpy core (slower)"; \
+	  fi; \
+	fi
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info simcore/target
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info simcore/target logcore/target

@@ -10,7 +10,9 @@ from tests.conftest import ROOT
 
 DATA = ROOT / "tests" / "data" / "fio"
 JSON_CAPTURES = sorted(DATA.rglob("*.json"))
-LOG_DIRS = sorted({path.parent for path in DATA.rglob("*.log")})
+# per-I/O logs (log_avg_msec=0) are not interval logs: tests/unit/parse/test_fio_lat_log.py
+PER_IO = DATA / "logs" / "per-io"
+LOG_DIRS = sorted({path.parent for path in DATA.rglob("*.log")} - {PER_IO})
 
 
 def test_captures_exist() -> None:

@@ -8,6 +8,7 @@ runs/show/export cli/inspect.py  stored runs read back and exported
 report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with significance
 card             cli/card.py     a quick or imported run as one PNG/SVG result card to post
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
+latency          cli/latency.py  fio latency logs -> percentiles, histogram, per-second series
 spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
@@ -39,6 +40,7 @@ from ssdlab.cli import (
     health_options,
     imports_options,
     inspect_options,
+    latency_options,
     metrics_options,
     node_options,
     quick_options,
@@ -86,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         inspect_options,  # runs, show, export
         report_options,  # report, compare
         imports_options,  # import
+        latency_options,  # latency (fio latency logs, no store)
         specs_options,  # spec
         health_options,  # health, wear, watch
         sim_options,  # sim
@@ -114,6 +117,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "cmd_report"),
     "compare": ("report", "cmd_compare"),
     "import": ("imports", "cmd_import"),
+    "latency": ("latency", "cmd_latency"),
     "spec": ("specs", "cmd_spec"),
     "doctor": ("doctor", "cmd_doctor"),
     "health": ("health", "cmd_health"),
