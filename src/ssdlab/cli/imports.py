@@ -8,11 +8,21 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.cli.latency import expand_log_paths
 from ssdlab.cli.run_session import session_for
-from ssdlab.errors import ParseError
+from ssdlab.errors import ParseError, UsageError
 from ssdlab.parse.benchmark_text import parse_benchmark_text
 from ssdlab.parse.fio_json import parse_fio_json
-from ssdlab.runner.importer import benchmark_run, fio_run, store_imported_run
+from ssdlab.report.latency import latency_log_data
+from ssdlab.runner.importer import (
+    FioLogs,
+    ImportedRun,
+    benchmark_run,
+    fio_run,
+    read_fio_logs,
+    store_imported_run,
+    with_logs,
+)
 from ssdlab.system.user_files import read_user_file
 
 MAX_IMPORT_BYTES = 64 * 2**20
@@ -28,6 +38,19 @@ def decode_import(data: bytes, origin: str) -> str:
             f"{origin}: not a text file ({encoding} cannot decode it); import takes "
             "CrystalDiskMark or KDiskMark text exports and fio JSON output"
         ) from None
+
+
+def _read_logs(args: argparse.Namespace, imported: ImportedRun) -> FioLogs | None:
+    if not args.logs:
+        return None
+    if imported.profile != "fio":
+        raise UsageError(
+            "--logs goes with fio JSON: a CrystalDiskMark/KDiskMark export has no logs"
+        )
+    logs = read_fio_logs(expand_log_paths(args.logs), imported, args.core, args.averaged)
+    if not logs.files:
+        raise UsageError(f"--logs {' '.join(args.logs)} names no file")
+    return logs
 
 
 def cmd_import(args: argparse.Namespace, out: Console) -> int:
@@ -47,8 +70,13 @@ def cmd_import(args: argparse.Namespace, out: Console) -> int:
             imported = benchmark_run(parse_benchmark_text(text), origin)
         except ParseError as error:
             raise ParseError(f"{origin}: {error}") from None
+    logs = _read_logs(args, imported)
+    if logs is not None:
+        reduced = {kind: latency_log_data(result) for kind, result in logs.latency.items()}
+        imported = with_logs(imported, logs, reduced)
     conn = session_for(args).conn
-    run_id = store_imported_run(conn, imported, text, origin, time.time())
+    files = logs.files if logs is not None else None
+    run_id = store_imported_run(conn, imported, text, origin, time.time(), files)
     if args.json:
         doc = {
             "format": "ssdlab-import",
@@ -57,12 +85,15 @@ def cmd_import(args: argparse.Namespace, out: Console) -> int:
             "profile": imported.profile,
             "source_tool": imported.source_tool,
             "tests": [f"{s.step_key}" for s in imported.steps],
+            "logs": sorted(logs.files) if logs is not None else [],
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         out.print(
             f"imported {origin} as run {run_id}: {imported.source_tool}, "
-            f"{len(imported.steps)} test(s); see it with 'ssdlab show {run_id}'",
+            f"{len(imported.steps)} test(s)"
+            + (f", {len(logs.files)} log(s)" if logs is not None else "")
+            + f"; see it with 'ssdlab show {run_id}'",
             highlight=False,
         )
     return 0

@@ -15,6 +15,7 @@ from ssdlab.model.units import MB, fmt_mb, fmt_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
+from ssdlab.report.latency import imported_latency_sections
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
@@ -48,7 +49,15 @@ def quick_json_document(
         "measures_memory": reason is not None,
         "measures_memory_reason": reason,
         **({} if baseline is None else {"baseline": dict(baseline)}),
+        **_latency_logs(report.run.settings),
     }
+
+
+def _latency_logs(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """An imported fio run's reduced logs (`latency_logs`: per kind, as `ssdlab latency
+    --json` prints them), when it was imported with them."""
+    found = settings.get("latency_logs")
+    return {"latency_logs": found} if isinstance(found, dict) else {}
 
 
 def quick_json(report: QuickReport, baseline: Mapping[str, Any] | None = None) -> str:
@@ -316,8 +325,6 @@ def _series_chart(
         title,
         x_label="measurement time (passes end to end)",
         x_unit="s",
-        caption="one colour per test, its passes in the order they ran; dots where a pass "
-        "logged too few intervals to draw a line",
         y_label=quantity,
         y_unit=unit,
         y_zero=not y_log and unit != "µs",
@@ -327,20 +334,20 @@ def _series_chart(
 
 
 def _series_charts(report: QuickReport) -> tuple[doc.Chart, ...]:
-    """Per log interval over the measured passes, sequential and random tests apart (their
-    speeds differ by orders of magnitude), each pattern's passes end to end: MB/s of the
-    sequential tests, IOPS of the random ones, and the mean latency of each."""
+    """Per log interval over the measured passes, run end to end, sequential and random tests
+    apart (their speeds differ by orders of magnitude): MB/s of the sequential tests, IOPS of
+    the random ones, and the mean latency of each."""
     steps = [step for step in _measured(report) if step.series]
     if not steps:
         return ()
+    starts = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in steps)]
     patterns = {_pattern(step) for step in steps}
     charts = []
     for pattern, name, key, title, quantity, unit in _PATTERN_GROUPS:
-        own = [step for step in steps if _pattern(step) == pattern]
-        if not own:
+        picked = [(s, t) for s, t in zip(starts, steps, strict=False) if _pattern(t) == pattern]
+        if not picked:
             continue
-        # this pattern's passes end to end, in the order they ran
-        at = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in own)]
+        at, own = [s for s, _ in picked], [t for _, t in picked]
         suffix = "" if len(patterns) == 1 else f" ({name})"
         field, scale = ("iops", 1.0) if unit == "IOPS" else ("bw_bytes_per_s", 1 / MB)
         rate = _time_series(own, at, field, scale)
@@ -463,6 +470,7 @@ def build_quick_document(
     latency = _latency(report)
     if latency is not None:
         sections.append(doc.Section("Latency", tables=(latency[0],), charts=latency[1]))
+    sections.extend(imported_latency_sections(run.settings))
     sections.extend(extra)
     if baseline is not None:
         sections.append(baseline_section(baseline))
