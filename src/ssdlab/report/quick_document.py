@@ -325,6 +325,8 @@ def _series_chart(
         title,
         x_label="measurement time (passes end to end)",
         x_unit="s",
+        caption="one colour per test, its passes in the order they ran; dots where a pass "
+        "logged too few intervals to draw a line",
         y_label=quantity,
         y_unit=unit,
         y_zero=not y_log and unit != "µs",
@@ -334,20 +336,20 @@ def _series_chart(
 
 
 def _series_charts(report: QuickReport) -> tuple[doc.Chart, ...]:
-    """Per log interval over the measured passes, run end to end, sequential and random tests
-    apart (their speeds differ by orders of magnitude): MB/s of the sequential tests, IOPS of
-    the random ones, and the mean latency of each."""
+    """Per log interval over the measured passes, sequential and random tests apart (their
+    speeds differ by orders of magnitude), each pattern's passes end to end: MB/s of the
+    sequential tests, IOPS of the random ones, and the mean latency of each."""
     steps = [step for step in _measured(report) if step.series]
     if not steps:
         return ()
-    starts = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in steps)]
     patterns = {_pattern(step) for step in steps}
     charts = []
     for pattern, name, key, title, quantity, unit in _PATTERN_GROUPS:
-        picked = [(s, t) for s, t in zip(starts, steps, strict=False) if _pattern(t) == pattern]
-        if not picked:
+        own = [step for step in steps if _pattern(step) == pattern]
+        if not own:
             continue
-        at, own = [s for s, _ in picked], [t for _, t in picked]
+        # this pattern's passes end to end, in the order they ran
+        at = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in own)]
         suffix = "" if len(patterns) == 1 else f" ({name})"
         field, scale = ("iops", 1.0) if unit == "IOPS" else ("bw_bytes_per_s", 1 / MB)
         rate = _time_series(own, at, field, scale)
