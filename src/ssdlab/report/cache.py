@@ -48,9 +48,11 @@ def _sentences(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> list[str]
 
 
 def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
-    """MB/s per log interval against GB written, the segments' medians as one step line over
-    it, and the cliff as a vertical line."""
-    xs = tuple(b / GB for b, _ in verdict.series)
+    """MB/s per log interval against the data written (in GB, or MB for a write under 1 GB),
+    the segments' medians as one step line over it, and the cliff as a vertical line."""
+    total = max((b for b, _ in verdict.series), default=0.0)
+    size_unit, size = ("GB", GB) if total >= GB else ("MB", MB)
+    xs = tuple(b / size for b, _ in verdict.series)
     ys = tuple(bw / MB for _, bw in verdict.series)
     segments = verdict.segments
     # a step line of two points or more (the last segment's end closes it), each segment
@@ -59,7 +61,7 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
         (
             doc.Series(
                 "segment medians",
-                (*(s.start_bytes / GB for s in segments), segments[-1].end_bytes / GB),
+                (*(s.start_bytes / size for s in segments), segments[-1].end_bytes / size),
                 (*(s.median_bw_bytes_per_s / MB for s in segments),
                  segments[-1].median_bw_bytes_per_s / MB),
                 "steps",
@@ -74,7 +76,7 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
     if verdict.cliff_bytes is not None:
         markers = (
             doc.Marker(
-                "vline", f"cliff {describe_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / GB
+                "vline", f"cliff {describe_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / size
             ),
         )
     y_log, y_zero = zero_or_log(ys)
@@ -82,7 +84,7 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
         key=key,
         title=title,
         x_label="data written",
-        x_unit="GB",
+        x_unit=size_unit,
         y_label="throughput",
         y_unit="MB/s",
         series=(doc.Series("MB/s per interval", xs, ys, "points"), *levels),
@@ -128,7 +130,7 @@ def _write_section(
     if logged is None and step is not None and step.write is not None:
         logged = float(step.write.io_bytes)  # no log point: fio's own count of what it wrote
     written = ("written", describe_gb(logged or 0.0))
-    charts = _charts("cache-cliff", "MB/s against GB written", verdict)
+    charts = _charts("cache-cliff", "MB/s against data written", verdict)
     if verdict.short is not None:
         short = body.get("short") or {}
         write_s = short.get("write_s")
@@ -201,7 +203,9 @@ def build_cache_document(results: ProfileResults) -> doc.Document:
             doc.Section(
                 "Recovery",
                 facts=(("recovered", line),),
-                charts=_charts("cache-recovery", "Recovery write: MB/s against GB written", probe),
+                charts=_charts(
+                    "cache-recovery", "Recovery write: MB/s against data written", probe
+                ),
                 notes=notes,
             )
         )

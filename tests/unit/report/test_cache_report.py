@@ -16,6 +16,7 @@ from ssdlab.plan.cachefit import cache_size_from_finding
 from ssdlab.report.cache import build_cache_document
 from ssdlab.report.document import Document, render_markdown
 from tests.unit.plan.profile_golden import FILE_TARGET
+from tests.unit.report.chart_checks import breaches
 from tests.unit.report.stored_findings import with_stored_verdicts
 
 MB = 10**6
@@ -73,6 +74,19 @@ def test_recovery_probe_and_document() -> None:
     document = build_cache_document(with_stored_verdicts(results))
     assert {c.key for c in document.charts} == {"cache-cliff", "cache-recovery"}
     assert document.verdict[0].startswith("write cache ≈ 40")
+    assert [b for chart in document.charts for b in breaches(chart)] == []
+    cliff = next(c for c in document.charts if c.key == "cache-cliff")
+    assert (cliff.x_label, cliff.x_unit, cliff.y_label, cliff.y_unit) == (
+        "data written", "GB", "throughput", "MB/s",
+    )  # fmt: skip
+    assert cliff.y_zero  # 450 to 2,000 MB/s: linear from zero, the drop at its true size
+    assert max(cliff.series[0].xs) == pytest.approx(40 * 0.5 * 2 + 60 * 0.5 * 0.45, rel=0.05)
+    # the segments as one step line, each labelled with its median: two colours, not one per
+    # segment
+    assert [s.label for s in cliff.series] == ["MB/s per interval", "segment medians"]
+    labels = cliff.series[1].point_labels
+    assert labels[-1] == ""
+    assert all(label.endswith(" MB/s") for label in labels[:-1])
     assert "came back" in render_markdown(document)
 
 
@@ -117,6 +131,7 @@ def test_a_write_too_short_for_a_cliff_says_so_everywhere() -> None:
     assert section.notes == (cliff["reason"],)
     assert ("log points", "5 of the 10 needed") in section.facts
     assert [c.key for c in section.charts] == ["cache-cliff"]  # the points it has are drawn
+    assert [b for chart in section.charts for b in breaches(chart)] == []
     assert recovery.notes[0] == found[RECOVERY]["probe"]["reason"]
     markdown = render_markdown(document)
     assert "fewer than the 10 the cliff detection needs" in markdown
@@ -146,3 +161,13 @@ def test_a_long_enough_flat_write_is_no_cliff_not_too_short() -> None:
     assert found[CLIFF]["short"] is None
     assert "larger than the write" in found[CLIFF]["reason"]
     assert _document(plan, _write("write", [(20, 900.0)])).verdict[0].startswith("no cliff in")
+
+
+def test_a_write_under_a_gigabyte_is_drawn_in_megabytes() -> None:
+    """300 MB written: an axis of 0.05, 0.1 … GB would be hard to read."""
+    document = _document(plan_cache({}, FILE_TARGET), _write("write", [(20, 30.0)]))
+    (chart,) = document.charts
+    assert (chart.x_label, chart.x_unit) == ("data written", "MB")
+    assert max(chart.series[0].xs) == pytest.approx(20 * 0.5 * 30, rel=0.1)
+    assert chart.series[1].xs[-1] == pytest.approx(max(chart.series[0].xs))  # the step line
+    assert breaches(chart) == []

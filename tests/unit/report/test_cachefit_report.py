@@ -18,6 +18,7 @@ from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import document_json, render_markdown
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
+from tests.unit.report.chart_checks import breaches
 from tests.unit.report.stored_findings import with_stored_verdicts
 
 CACHE = 256 * MiB
@@ -193,6 +194,10 @@ def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:
     seq = next(c for c in document.charts if c.key == "cachefit-seq")
     assert seq.series[0].label == "direct inside (128MiB)"
     assert seq.series[2].ys == pytest.approx((8000.0, 1800.0))
+    assert [b for chart in document.charts for b in breaches(chart)] == []
+    assert (seq.y_label, seq.y_unit, seq.y_zero) == ("throughput", "MB/s", True)
+    rnd = next(c for c in document.charts if c.key == "cachefit-rnd")
+    assert (rnd.y_label, rnd.y_unit, rnd.y_zero) == ("I/O rate", "IOPS", True)
     assert any("invalidate=1" in note for note in section.notes)
     assert any("end_fsync=1" in note for note in section.notes)
     assert document.verdict == analysed(plan, synthetic_steps(plan)).sentences
@@ -208,3 +213,20 @@ def test_document_of_a_run_without_results_still_builds() -> None:
     assert document.verdict == ("No test finished, so there is nothing to compare.",)
     assert document.charts == ()
     assert all(cell == "—" for row in document.sections[0].tables[0].rows for cell in row[2:6])
+
+
+def test_page_cache_reads_two_decades_above_the_drive_go_on_a_log_axis() -> None:
+    """Random reads from RAM at 200× the drive: bars from zero would flatten the drive's."""
+    plan = make_plan()
+    steps = [
+        replace(step, iops=step.iops * 10, bw_bytes_per_s=step.bw_bytes_per_s * 10)
+        if step.step_key == "buffered-inside-rnd4k-q1t1-read"
+        else step
+        for step in synthetic_steps(plan)
+    ]
+    document = build_cachefit_document(results_of(plan, steps))
+    rnd = next(c for c in document.charts if c.key == "cachefit-rnd")
+    assert (rnd.y_log, rnd.y_zero) == (True, False)
+    assert {s.style for s in rnd.series} == {"points"}  # a bar on a log axis has no base
+    assert max(y for s in rnd.series for y in s.ys) == pytest.approx(2_000_000.0)
+    assert breaches(rnd) == []

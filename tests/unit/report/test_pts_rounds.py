@@ -18,6 +18,7 @@ from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
+from tests.unit.report.chart_checks import breaches
 from tests.unit.report.stored_findings import with_stored_verdicts
 
 NVME = replace(
@@ -160,3 +161,30 @@ def test_conformance_label() -> None:
         "conformant", "label", "deviations", "pts_version", "device_class", "purge_method",
     }  # fmt: skip
     assert stored["deviations"] == list(trial.deviations)
+
+
+def test_pts_charts_meet_the_chart_rules() -> None:
+    """IOPS, window and convergence charts with units and from zero; WSAT against time, GB and
+    drive fills; nothing drawn as a 0 it did not measure."""
+    plan = plan_pts_iops(TRIAL, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100]})
+    iops = profile_record(plan.profile).build_document(_stored(plan, steps))
+    charts = {c.key: c for c in iops.charts}
+    assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
+    convergence = charts["pts-convergence"]
+    assert (convergence.x_label, convergence.x_unit) == ("round", "#")
+    assert (convergence.y_label, convergence.y_unit, convergence.y_zero) == (
+        "I/O rate", "IOPS", True,
+    )  # fmt: skip
+    assert "0/100 4KiB" in {s.label for s in convergence.series}
+    assert charts["pts-iops-map"].heat.value_unit == "IOPS"  # type: ignore[union-attr]
+    wsat = plan_pts_wsat({"capacity_multiple": 1.0}, NVME)
+    quarter = NVME.size_bytes // 4
+    rounds = [_result("rnd-4kib-r0", r, 5000.0 - 500 * r, quarter) for r in range(1, 5)]
+    document = profile_record(wsat.profile).build_document(_stored(wsat, rounds))
+    charts = {c.key: c for c in document.charts}
+    assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
+    assert [(c.x_label, c.x_unit) for c in charts.values()] == [
+        ("time", "min"), ("data written", "GB"), ("capacity written", "drive fills"),
+    ]  # fmt: skip

@@ -14,6 +14,7 @@ from ssdlab.report.document import document_json
 from ssdlab.report.sweep import build_sweep_document
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import FILE_TARGET
+from tests.unit.report.chart_checks import breaches
 
 
 def _output(read_bins: dict[int, int], write_bins: dict[int, int]) -> str:
@@ -75,3 +76,13 @@ def test_cells_and_knee_under_a_bound() -> None:
         "sweep-heatmap-randrw70-8k", "sweep-curve-randrw70-8k",
     }  # fmt: skip
     assert document.verdict[0].startswith("randrw70-8k: knee at T1 Q8")
+    charts = {c.key: c for c in document.charts}
+    assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
+    assert charts["sweep-heatmap-randrw70-8k"].heat.value_unit == "IOPS"  # type: ignore[union-attr]
+    curve = charts["sweep-curve-randrw70-8k"]
+    assert (curve.x_unit, curve.y_unit, curve.y_zero, curve.x_log) == ("µs", "IOPS", True, False)
+    # each thread count's line through its depths, in latency order, each point named by QD
+    assert [(s.label, s.point_labels) for s in curve.series] == [
+        ("T1", ("QD1", "QD8")), ("T2", ("QD1", "QD8")),
+    ]  # fmt: skip
+    assert {s.style for s in curve.series} == {"line"}
