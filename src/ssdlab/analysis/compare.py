@@ -21,9 +21,11 @@ import math
 import re
 import statistics
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+
+from ssdlab.model.step import StepResult
 
 DEFAULT_THRESHOLD_PCT = 5.0
 DEFAULT_ALPHA = 0.05
@@ -283,3 +285,135 @@ def check_fail_rules(
         if not matched:
             unmatched.append(rule)
     return tuple(breaches), tuple(unmatched)
+
+
+# --- what the compare charts draw: each test of each run over time, its latency percentiles
+# and its completion-latency histogram (fio's json+ clat bins), and the spread of its passes
+
+HISTOGRAM_BUCKETS_PER_DECADE = 10
+
+
+@dataclass(frozen=True, slots=True)
+class MeasuredTest:
+    """One test of one run, as the compare charts draw it. The percentiles and the histogram
+    are the median pass's (by throughput): one real pass, not a blend of several."""
+
+    key: str  # rnd4k-q1t1-read
+    label: str  # RND4K Q1T1 read
+    random: bool  # random I/O, read in IOPS; sequential I/O in MB/s
+    bw_bytes_per_s: tuple[float, ...]  # every counted pass, in pass order
+    iops: tuple[float, ...]
+    median_pass: int  # round index of the median pass
+    # per log interval, the passes end to end: seconds since the first pass started
+    elapsed_s: tuple[float, ...]
+    interval_bw_bytes_per_s: tuple[float, ...]
+    interval_iops: tuple[float, ...]
+    # fio's completion-latency percentiles of the median pass (a mix: the slower direction's)
+    percentiles_ns: tuple[tuple[float, int], ...]
+    # (bucket's lower edge ns, % of the pass's I/Os), buckets a tenth of a decade wide
+    histogram: tuple[tuple[float, float], ...]
+
+
+def is_random(key: str) -> bool:
+    """A random-I/O test (rnd4k-…, randwrite-…), judged in IOPS; else sequential, in MB/s."""
+    return key.startswith(("rnd", "rand"))
+
+
+def median_pass(passes: Sequence[StepResult]) -> StepResult:
+    """The pass in the middle by throughput (of an even count, the slower of the two middle)."""
+    ordered = sorted(passes, key=lambda s: s.bw_bytes_per_s)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def _intervals(passes: Sequence[StepResult]) -> tuple[list[float], list[float], list[float]]:
+    """(seconds, bytes/s, IOPS) per log interval, the passes end to end; a mix's reads and
+    writes added up."""
+    seconds: list[float] = []
+    rates: list[float] = []
+    iops: list[float] = []
+    start = 0.0
+    for step in passes:
+        totals: dict[float, list[float]] = {}
+        for point in step.series:
+            if point.bw_bytes_per_s is None or point.iops is None:
+                continue
+            total = totals.setdefault(point.elapsed_s, [0.0, 0.0])
+            total[0] += point.bw_bytes_per_s
+            total[1] += point.iops
+        for elapsed, (rate, count) in sorted(totals.items()):
+            seconds.append(start + elapsed)
+            rates.append(rate)
+            iops.append(count)
+        start += max((p.elapsed_s for p in step.series), default=0.0)
+    return seconds, rates, iops
+
+
+def _percentiles(step: StepResult) -> tuple[tuple[float, int], ...]:
+    merged: dict[float, int] = {}
+    for metrics in (step.read, step.write):
+        if metrics is not None:
+            for pct, ns in metrics.clat_percentiles_ns:
+                merged[pct] = max(merged.get(pct, 0), ns)
+    return tuple(sorted(merged.items()))
+
+
+def log_histogram(
+    bins: Mapping[int, int], per_decade: int = HISTOGRAM_BUCKETS_PER_DECADE
+) -> tuple[tuple[float, float], ...]:
+    """fio's clat bins (ns → I/O count) in buckets `1/per_decade` of a decade wide, as
+    (bucket's lower edge ns, % of the I/Os), empty buckets between the first and last kept
+    (a gap shows as 0 %); () without I/O."""
+    counted = {ns: count for ns, count in bins.items() if ns > 0 and count > 0}
+    total = sum(counted.values())
+    if total == 0:
+        return ()
+    buckets: dict[int, int] = {}
+    for ns, count in counted.items():
+        index = math.floor(math.log10(ns) * per_decade + 1e-9)
+        buckets[index] = buckets.get(index, 0) + count
+    return tuple(
+        (10 ** (index / per_decade), buckets.get(index, 0) / total * 100)
+        for index in range(min(buckets), max(buckets) + 1)
+    )
+
+
+def measured_tests(
+    steps: Sequence[StepResult],
+    clat_bins: Mapping[int, Sequence[Mapping[int, int]]],
+    *,
+    window: int | None = None,
+) -> tuple[MeasuredTest, ...]:
+    """Every measured test of a run, in the order it first ran (`window`: only the last so
+    many passes, as `step_metrics` counts them); `clat_bins`: the json+ clat bins of each
+    capture's reads and writes (parse/fio_histogram.clat_bins_by_capture)."""
+    grouped: dict[str, list[StepResult]] = {}
+    for step in steps:
+        if not step.discarded:
+            grouped.setdefault(step.step_key, []).append(step)
+    found = []
+    for key, group in grouped.items():
+        group.sort(key=lambda s: s.round_index)
+        if window is not None:
+            group = group[-window:]
+        middle = median_pass(group)
+        seconds, rates, iops = _intervals(group)
+        bins: dict[int, int] = {}
+        for histogram in clat_bins.get(middle.capture_id or -1, ()):
+            for ns, count in histogram.items():
+                bins[ns] = bins.get(ns, 0) + count
+        found.append(
+            MeasuredTest(
+                key=key,
+                label=f"{group[0].step_label} {group[0].direction}".strip(),
+                random=is_random(key),
+                bw_bytes_per_s=tuple(s.bw_bytes_per_s for s in group),
+                iops=tuple(s.iops for s in group),
+                median_pass=middle.round_index,
+                elapsed_s=tuple(seconds),
+                interval_bw_bytes_per_s=tuple(rates),
+                interval_iops=tuple(iops),
+                percentiles_ns=_percentiles(middle),
+                histogram=log_histogram(bins),
+            )
+        )
+    return tuple(found)

@@ -10,21 +10,26 @@ from rich.console import Console
 
 from ssdlab.analysis.compare import (
     Comparison,
+    MeasuredTest,
     MetricSamples,
     check_fail_rules,
     compare_runs,
+    measured_tests,
     parse_fail_rule,
 )
-from ssdlab.analysis.run_metrics import kept_figure, with_kept_figure
+from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, kept_figure, with_kept_figure
 from ssdlab.cli.documents import load_runs, report_parts, report_provenance, run_metrics
 from ssdlab.cli.render import print_document
 from ssdlab.cli.store_access import known_spec_sheets, open_db, run_id_arg
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
+from ssdlab.parse.fio_histogram import clat_bins_by_capture
 from ssdlab.report.compare import build_compare_document
 from ssdlab.report.csv_tables import compare_csv
 from ssdlab.report.document import Document, Section, document_json, render_markdown
-from ssdlab.report.html import render_html, render_markdown_report
+from ssdlab.report.html import markdown_chart_image, render_html, render_markdown_report
+from ssdlab.store import runs as store
+from ssdlab.store.profile_runs import load_fio_outputs
 from ssdlab.system.pdf import print_pdf
 from ssdlab.system.write_gate import check_output_path, write_output
 
@@ -143,13 +148,42 @@ def _comparison(
             f"--fail-if {unmatched[0]} matches no metric of these runs; "
             f"they have: {', '.join(keys[:12])}{' …' if len(keys) > 12 else ''}"
         )
-    return build_compare_document(runs, comparisons, breaches)
+    return build_compare_document(
+        runs, comparisons, breaches, [_measured_tests(conn, run) for run in runs]
+    )
+
+
+def _measured_tests(conn: sqlite3.Connection, run: RunRecord) -> tuple[MeasuredTest, ...]:
+    """What the compare charts draw of a run: its tests' passes, per-second series and the
+    json+ latency bins of its fio outputs (PTS: the last five rounds, as compared)."""
+    window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
+    bins = clat_bins_by_capture(load_fio_outputs(conn, run.run_id))
+    return measured_tests(store.load_step_results(conn, run.run_id), bins, window=window)
 
 
 def _family(run: RunRecord) -> str:
     """Runs compare when they ran the same tests: quick runs, CrystalDiskMark/KDiskMark imports
     and imported fio jobs all key their tests as 'rnd4k-q32t1-read'."""
     return "quick" if run.profile in ("quick", "fio") else run.profile
+
+
+# what `compare -o FILE` writes when --format is left at term, by the file's suffix
+COMPARE_SUFFIXES = {**SUFFIXES, ".json": "json", ".csv": "csv"}
+
+
+def _compare_format(given: str, output: str | None) -> str:
+    """--format; a terminal layout is never written to a file: `-o x.html` is HTML."""
+    if given != "term" or output in (None, "-"):
+        return given
+    suffix = Path(output).suffix.lower()
+    fmt = COMPARE_SUFFIXES.get(suffix)
+    if fmt is None or fmt == "pdf":
+        known = ", ".join(s for s, f in COMPARE_SUFFIXES.items() if f != "pdf")
+        raise UsageError(
+            f"compare -o {output}: the suffix {suffix or '(none)'} names no format; give a "
+            f"file ending in one of {known}, or --format"
+        )
+    return fmt
 
 
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
@@ -161,12 +195,13 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
     if len(profiles) > 1:
         listed = ", ".join(f"run {r.run_id} is {r.profile}" for r in runs)
         raise UsageError(f"compare runs of the same profile; {listed}")
+    fmt = "json" if args.json else _compare_format(args.format, args.output)
     document = _comparison(conn, runs, args.threshold, args.alpha, args.fail_if or [])
-    fmt = "json" if args.json else args.format
     if fmt == "json":
         text = document_json(document)
-    elif fmt == "md":
-        text = render_markdown(document)
+    elif fmt == "md":  # charts as SVG data: images, like the Markdown report
+        images = {chart.key: markdown_chart_image(chart) for chart in document.charts}
+        text = render_markdown(document, chart_links=images)
     elif fmt == "csv":
         text = compare_csv(document.data)
     elif fmt == "html":

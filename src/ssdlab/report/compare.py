@@ -1,13 +1,24 @@
 """The comparison of runs as a report document: one row per metric, the baseline's value, then
 each other run's value and its ratio to the baseline with a significance marker."""
 
+import dataclasses
 import statistics
 from collections.abc import Sequence
+from pathlib import PurePath
 
-from ssdlab.analysis.compare import MARKERS, Change, Comparison, MetricSamples, RuleBreach, Verdict
+from ssdlab.analysis.compare import (
+    MARKERS,
+    Change,
+    Comparison,
+    MeasuredTest,
+    MetricSamples,
+    RuleBreach,
+    Verdict,
+)
 from ssdlab.model.run import RunRecord
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
+from ssdlab.report.profile_common import visible_series, zero_or_log
 
 FORMAT_VERSION = 1
 _SCALE = {"bytes_per_s": (1 / MB, "MB/s"), "ns": (1e-3, "µs"), "iops": (1.0, "IOPS")}
@@ -56,8 +67,10 @@ def build_compare_document(
     runs: Sequence[RunRecord],
     comparisons: Sequence[Comparison],
     breaches: Sequence[RuleBreach] = (),
+    tests: Sequence[Sequence[MeasuredTest]] = (),
 ) -> doc.Document:
-    """Runs side by side against the first (the baseline)."""
+    """Runs side by side against the first (the baseline); `tests`: each run's measured tests
+    (analysis/compare.measured_tests), in the order of `runs`, for the charts (none without)."""
     baseline = runs[0]
     header = ("Metric (--fail-if name)", f"run {baseline.run_id}")
     columns = list(header)
@@ -147,9 +160,240 @@ def build_compare_document(
         sections=(
             doc.Section("Runs compared", tables=(run_table,)),
             doc.Section("Changes", tables=(table,), notes=notes),
+            *chart_sections(runs, tests),
         ),
         data=compare_data(runs, comparisons, breaches),
     )
+
+
+MAX_TEST_SECTIONS = 12  # tests drawn one by one; more are in the tables and summary charts
+_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
+
+
+def run_label(run: RunRecord) -> str:
+    """'run 12: Samsung SSD 980 1TB', 'run 13: file in /mnt/scratch': a legend entry."""
+    device = run.target.get("device")
+    model = device.get("model") if isinstance(device, dict) else None
+    if model:
+        what = str(model)
+    elif run.target_kind == "file" and run.target.get("created_file"):
+        what = f"file in {PurePath(run.target_path).parent}"
+    else:
+        what = str(run.settings.get("target_text") or run.target_path)
+    if len(what) > 32:
+        what = "…" + what[-31:]
+    return f"run {run.run_id}: {what}"
+
+
+def _by_key(tests: Sequence[Sequence[MeasuredTest]]) -> dict[str, list[MeasuredTest | None]]:
+    """Each test key (in first-run order) with every run's measurement of it (None: absent)."""
+    keys: list[str] = []
+    for measured in tests:
+        keys.extend(t.key for t in measured if t.key not in keys)
+    lookup = [{t.key: t for t in measured} for measured in tests]
+    return {key: [found.get(key) for found in lookup] for key in keys}
+
+
+def _split(chart: doc.Chart) -> tuple[doc.Chart, ...]:
+    """A chart of more runs than colours, as several charts of at most MAX_SERIES runs."""
+    groups = doc.series_groups(chart.series)
+    if len(groups) <= 1:
+        return (chart,)
+    return tuple(
+        dataclasses.replace(
+            chart,
+            key=f"{chart.key}-{n}",
+            title=f"{chart.title} ({n} of {len(groups)})",
+            series=group,
+        )
+        for n, group in enumerate(groups, start=1)
+    )
+
+
+def _rate(test: MeasuredTest, values: Sequence[float]) -> list[float]:
+    """Bytes/s as MB/s for a sequential test; IOPS as they are for a random one."""
+    return list(values) if test.random else [v / MB for v in values]
+
+
+def _summary_chart(
+    labels: Sequence[str], by_key: dict[str, list[MeasuredTest | None]], random: bool
+) -> doc.Chart | None:
+    """The median pass of each test, a bar per run (side by side) with the slowest and fastest
+    pass as its error bar; dots on a log axis when the tests span more than two decades."""
+    keys = [k for k, found in by_key.items() if any(t and t.random == random for t in found)]
+    if not keys:
+        return None
+    series = []
+    for index, label in enumerate(labels):
+        xs: list[float] = []
+        ys: list[float] = []
+        errors: list[tuple[float, float]] = []
+        for position, key in enumerate(keys):
+            test = by_key[key][index]
+            if test is None:
+                continue
+            values = _rate(test, test.iops if random else test.bw_bytes_per_s)
+            xs.append(float(position))
+            ys.append(statistics.median(values))
+            errors.append((min(values), max(values)))
+        if xs:
+            series.append(doc.Series(label, tuple(xs), tuple(ys), "bars", tuple(errors)))
+    ticks = []
+    for position, key in enumerate(keys):
+        test = next(t for t in by_key[key] if t is not None)
+        ticks.append((float(position), test.label))
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    if y_log:  # a bar on a log axis has no base: the runs as dots
+        series = [dataclasses.replace(s, style="points") for s in series]
+    return doc.Chart(
+        key="compare-random" if random else "compare-sequential",
+        title=("Random tests: IOPS" if random else "Sequential tests: throughput")
+        + " of the median pass (whiskers: slowest to fastest pass)",
+        y_label="I/O rate" if random else "throughput",
+        y_unit="IOPS" if random else "MB/s",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+        x_ticks=tuple(ticks),
+    )
+
+
+def _time_chart(labels: Sequence[str], found: Sequence[MeasuredTest | None]) -> doc.Chart | None:
+    first = next(t for t in found if t is not None)
+    series = [
+        visible_series(
+            label,
+            test.elapsed_s,
+            _rate(test, test.interval_iops if test.random else test.interval_bw_bytes_per_s),
+        )
+        for label, test in zip(labels, found, strict=True)
+        if test is not None and test.elapsed_s
+    ]
+    if not series:
+        return None
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    return doc.Chart(
+        key=f"compare-{first.key}-time",
+        title=f"{first.label}: {'IOPS' if first.random else 'throughput'} over time",
+        x_label="time (passes end to end)",
+        x_unit="s",
+        y_label="I/O rate" if first.random else "throughput",
+        y_unit="IOPS" if first.random else "MB/s",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+    )
+
+
+def _percentile_chart(
+    labels: Sequence[str], found: Sequence[MeasuredTest | None]
+) -> doc.Chart | None:
+    """Percentiles at evenly spaced positions (50, 90, 99, 99.9, 99.99: a log scale of the
+    tail), latency in µs."""
+    first = next(t for t in found if t is not None)
+    series = []
+    for label, test in zip(labels, found, strict=True):
+        if test is None:
+            continue
+        known = dict(test.percentiles_ns)
+        shown = [(i, known[p]) for i, p in enumerate(_PERCENTILES) if p in known]
+        if shown:
+            series.append(
+                visible_series(label, [float(i) for i, _ in shown], [ns / 1e3 for _, ns in shown])
+            )
+    if not series:
+        return None
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    return doc.Chart(
+        key=f"compare-{first.key}-percentiles",
+        title=f"{first.label}: completion latency percentiles (median pass)",
+        x_label="percentile",
+        y_label="completion latency",
+        y_unit="µs",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+        x_ticks=tuple((float(i), f"p{p:g}") for i, p in enumerate(_PERCENTILES)),
+    )
+
+
+def _histogram_chart(
+    labels: Sequence[str], found: Sequence[MeasuredTest | None]
+) -> doc.Chart | None:
+    """The share of I/Os per latency bucket; a log share axis when the tail is more than two
+    decades rarer than the peak (then empty buckets, which a log axis cannot place, left out)."""
+    first = next(t for t in found if t is not None)
+    shares = [pct for test in found if test is not None for _, pct in test.histogram]
+    y_log, y_zero = zero_or_log(shares)
+    series = [
+        visible_series(
+            label,
+            [ns / 1e3 for ns, pct in test.histogram if pct > 0 or not y_log],
+            [pct for _, pct in test.histogram if pct > 0 or not y_log],
+        )
+        for label, test in zip(labels, found, strict=True)
+        if test is not None and test.histogram
+    ]
+    if not series:
+        return None
+    return doc.Chart(
+        key=f"compare-{first.key}-histogram",
+        title=f"{first.label}: completion latency histogram (median pass)",
+        x_label="completion latency",
+        x_unit="µs",
+        x_log=doc.spans_decades(x for s in series for x in s.xs),
+        y_label="share of I/Os",
+        y_unit="% of I/Os",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+        caption="buckets a tenth of a decade wide, from fio's json+ latency bins",
+    )
+
+
+def chart_sections(
+    runs: Sequence[RunRecord], tests: Sequence[Sequence[MeasuredTest]]
+) -> tuple[doc.Section, ...]:
+    """The summary charts of every test, then per test (at most MAX_TEST_SECTIONS) its
+    throughput over time, latency percentiles and latency histogram, one series per run."""
+    if not tests or not any(tests):
+        return ()
+    labels = [run_label(run) for run in runs]
+    by_key = _by_key(tests)
+    summary = [c for c in (_summary_chart(labels, by_key, r) for r in (False, True)) if c]
+    sections = []
+    if summary:
+        sections.append(
+            doc.Section(
+                "Charts: every test",
+                charts=tuple(part for chart in summary for part in _split(chart)),
+            )
+        )
+    for found in list(by_key.values())[:MAX_TEST_SECTIONS]:
+        drawn = [
+            chart
+            for make in (_time_chart, _percentile_chart, _histogram_chart)
+            if (chart := make(labels, found)) is not None
+        ]
+        if drawn:
+            title = next(t for t in found if t is not None).label
+            sections.append(
+                doc.Section(
+                    f"Charts: {title}",
+                    charts=tuple(part for chart in drawn for part in _split(chart)),
+                )
+            )
+    if len(by_key) > MAX_TEST_SECTIONS:
+        sections.append(
+            doc.Section(
+                "Charts: further tests",
+                notes=(
+                    f"{len(by_key) - MAX_TEST_SECTIONS:,} more tests are in the tables and the "
+                    "summary charts, not drawn one by one",
+                ),
+            )
+        )
+    return tuple(sections)
 
 
 def _samples_data(samples: MetricSamples | None) -> dict[str, object] | None:
