@@ -1,5 +1,6 @@
 """The chart rules as a test helper: what a reviewer checks on every chart a builder makes."""
 
+from ssdlab.report.chart_rules import chart_problems
 from ssdlab.report.document import MAX_SERIES, Chart, Series, spans_decades
 
 # axes of amounts: start at zero on a linear axis
@@ -7,8 +8,10 @@ ZERO_BASED_UNITS = ("MB/s", "IOPS", "TB", "GB", "% of I/Os", "years", "cycles pe
 
 
 def breaches(chart: Chart) -> list[str]:
-    """Every chart rule the chart breaks, as short sentences; [] when it meets them all."""
-    breaks: list[str] = []
+    """Every chart rule the chart breaks, as short sentences; [] when it meets them all:
+    report/chart_rules' problems, and what a reviewer checks beyond them (a linear axis over
+    more than two decades, a line of one point, more series than colours, bars not from 0)."""
+    breaks: list[str] = list(chart_problems(chart))
     if chart.heat is not None:
         if not chart.heat.value_unit:
             breaks.append("heat map without a value unit")
