@@ -107,7 +107,8 @@ def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
     """IOPS bars per block size, aligned beside misaligned, from zero (dots on a log axis when
     the block sizes' IOPS span more than two decades); an unmeasured cell is left out."""
     series = []
-    for label, field in (("4 KiB-aligned", "aligned_iops"), (f"+{misalign} B", "misaligned_iops")):
+    offsets = (("4 KiB-aligned", "aligned_iops"), (f"4 KiB + {misalign} B", "misaligned_iops"))
+    for label, field in offsets:
         values = [(float(i), getattr(r, field)) for i, r in enumerate(verdict.rows)]
         measured = [(x, v) for x, v in values if v is not None]
         if measured:

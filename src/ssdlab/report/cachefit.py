@@ -101,17 +101,23 @@ def _chart(table: CachefitTable, pattern: str) -> doc.Chart | None:
     if y_log:
         series = [dataclasses.replace(s, style="points") for s in series]
     unit = "MB/s" if pattern == "seq" else "IOPS"
+    # one test shape (the usual case): named in the title, the ticks short (read, write)
+    shapes = sorted({row.test for row in rows})
+    one_shape = len(shapes) == 1
+    kind = "Sequential" if pattern == "seq" else "Random"
+    tests = shapes[0] if one_shape else f"{kind} tests"
     return doc.Chart(
         key=f"cachefit-{pattern}",
-        title=f"{'Sequential' if pattern == 'seq' else 'Random'} tests ({unit}): direct and "
-        "buffered, inside and beyond the cache",
-        x_label="test",
+        title=f"{tests} ({unit}): direct and buffered, inside and beyond the cache",
+        x_label="direction" if one_shape else "test",
         y_label="throughput" if pattern == "seq" else "I/O rate",
         y_unit=unit,
         y_log=y_log,
         y_zero=y_zero,
         series=tuple(series),
-        x_ticks=tuple((float(i), row.name) for i, row in enumerate(rows)),
+        x_ticks=tuple(
+            (float(i), row.direction if one_shape else row.name) for i, row in enumerate(rows)
+        ),
     )
 
 

@@ -52,6 +52,7 @@ def test_aligned_and_misaligned_bars_from_zero_with_units() -> None:
     assert (chart.y_label, chart.y_unit, chart.y_zero, chart.y_log) == ("I/O rate", "IOPS",
                                                                          True, False)  # fmt: skip
     assert [s.style for s in chart.series] == ["bars", "bars"]
+    assert [s.label for s in chart.series] == ["4 KiB-aligned", "4 KiB + 512 B"]
     assert all(label for _, label in chart.x_ticks)
 
 

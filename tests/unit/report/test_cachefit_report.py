@@ -196,6 +196,9 @@ def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:
     assert seq.series[2].ys == pytest.approx((8000.0, 1800.0))
     assert [b for chart in document.charts for b in breaches(chart)] == []
     assert (seq.y_label, seq.y_unit, seq.y_zero) == ("throughput", "MB/s", True)
+    # one test shape per chart: named in the title, the ticks short enough to stand upright
+    assert seq.title.startswith("SEQ1M Q1T1 (MB/s)")
+    assert [label for _, label in seq.x_ticks] == ["read", "write"]
     rnd = next(c for c in document.charts if c.key == "cachefit-rnd")
     assert (rnd.y_label, rnd.y_unit, rnd.y_zero) == ("I/O rate", "IOPS", True)
     assert any("invalidate=1" in note for note in section.notes)
