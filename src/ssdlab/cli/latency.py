@@ -3,13 +3,11 @@ series, printed as a table or as JSON; nothing is stored."""
 
 import argparse
 import glob
-import json
-import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.render import print_document
+from ssdlab.cli.render import emit_document
 from ssdlab.errors import UsageError
 from ssdlab.report.latency import latency_log_data, latency_log_document
 from ssdlab.runner.latency_logs import reduce_latency_logs
@@ -34,9 +32,6 @@ def expand_log_paths(patterns: list[str]) -> list[Path]:
 
 def cmd_latency(args: argparse.Namespace, out: Console) -> int:
     result = reduce_latency_logs(expand_log_paths(args.logs), args.core, args.averaged)
-    data = latency_log_data(result)
-    if args.json:
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
-        print_document(out, latency_log_document(data))
+    document = latency_log_document(latency_log_data(result))
+    emit_document(out, document, plots=args.plots, as_json=args.json)
     return 0

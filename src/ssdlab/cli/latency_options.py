@@ -44,8 +44,10 @@ def add_commands(commands: Commands) -> None:
         epilog="examples:\n"
         "  ssdlab latency job_clat.*.log           merge every job's completion latency log\n"
         "  ssdlab latency job_lat.1.log --json     the numbers as JSON\n"
-        "  ssdlab latency job_lat.1.log.fz         a log fio stored compressed\n",
+        "  ssdlab latency job_lat.1.log.fz         a log fio stored compressed\n"
+        "  ssdlab latency job_lat.1.log --plots charts   percentile, histogram, series charts\n",
         parents=[json_output("print the result as JSON")],
     )
     latency.add_argument("logs", nargs="+", metavar="LOG", help="fio latency log files or globs")
+    latency.add_argument("--plots", metavar="DIR", help="also write the charts here as SVG and PNG")
     add_log_reading(latency)

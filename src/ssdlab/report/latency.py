@@ -83,22 +83,26 @@ def latency_text(ns: float | None) -> str:
 
 
 def _percentile_table(data: Mapping[str, Any], values: str) -> doc.Table:
-    keys = [percentile_key(p) for p in PERCENTILES]
-    rows = []
-    for name, found in data["directions"].items():
-        cells = [latency_text(found["percentiles_ns"].get(k)) for k in keys]
+    """One row per statistic (I/Os, mean, each percentile, max), one column per direction."""
+    found = data["directions"]
+    names = list(found)
+    rows = [
+        ("I/Os", *(f"{found[n]['count']:,}" for n in names)),
+        ("mean", *(latency_text(found[n]["mean_ns"]) for n in names)),
+    ]
+    for pct in PERCENTILES:
+        key = percentile_key(pct)
         rows.append(
-            (name, f"{found['count']:,}", latency_text(found["mean_ns"]), *cells,
-             latency_text(found["max_ns"]))
-        )  # fmt: skip
+            (f"p{key}", *(latency_text(found[n]["percentiles_ns"].get(key)) for n in names))
+        )
+    rows.append(("max", *(latency_text(found[n]["max_ns"]) for n in names)))
     title = f"{str(data['kind']).upper()} percentiles" + (
         " (of window means)" if values == "averaged" else ""
     )
-    columns = ("direction", "I/Os", "mean", *(f"p{k}" for k in keys), "max")
     notes = (
         f"each percentile within {RELATIVE_ERROR:.2%} of the exact value (log-linear histogram)",
     )
-    return doc.Table(title, columns, tuple(rows), notes)
+    return doc.Table(title, ("", *names), tuple(rows), notes)
 
 
 def _histogram_table(name: str, bars: list[Mapping[str, Any]]) -> doc.Table:
@@ -150,7 +154,7 @@ def _histogram_chart(data: Mapping[str, Any], key: str) -> doc.Chart:
     series = tuple(
         doc.Series(
             name,
-            tuple((b["low_ns"] + b["high_ns"]) / 2000 for b in found["histogram"]),
+            tuple(float(f"{(b['low_ns'] + b['high_ns']) / 2000:.3g}") for b in found["histogram"]),
             tuple(float(b["count"]) for b in found["histogram"]),
             style="bars",
         )
