@@ -106,7 +106,7 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
                 key=key + (name.replace(" ", "-").lower() if name else ""),
                 title=f"Measurement window: {check.variable}",
                 x_label="round",
-                x_unit="#",
+                x_ticks=_round_ticks(xs),
                 y_label=quantity,
                 y_unit=unit,
                 y_log=y_log,
@@ -117,12 +117,17 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
                 ),
                 markers=(
                     doc.Marker("hline", "average", y=average),
-                    doc.Marker("hline", "110 % of average", y=average * 1.1),
-                    doc.Marker("hline", "90 % of average", y=average * 0.9),
+                    doc.Marker("hline", "±10 % of average", y=average * 1.1),
+                    doc.Marker("hline", "±10 % of average", y=average * 0.9),
                 ),
             )
         )
     return (doc.Section(f"Steady state{name}", tables=(table,), charts=tuple(charts)),)
+
+
+def _round_ticks(rounds: Sequence[float]) -> tuple[tuple[float, str], ...]:
+    """Round numbers as the x axis' ticks: whole rounds only, never 2.4."""
+    return tuple((r, f"{r:g}") for r in rounds)
 
 
 def _metric_axis(variable: str) -> tuple[str, str, float]:
@@ -146,12 +151,14 @@ def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> tupl
             if name.split()[0] == metric and v
         ]  # fmt: skip
         for part, group in enumerate(doc.series_groups(lines)):
+            rounds = max((s.xs for s in group), key=len)
             y_log, y_zero = zero_or_log(y for s in group for y in s.ys)
             key = "pts-convergence" + (f"-{metric.split('_')[0]}" if len(metrics) > 1 else "")
             charts.append(doc.Chart(
                 key=key + suffix + (f"-{part + 1}" if part else ""),
                 title=f"Steady-state convergence: {quantity} by round",
-                x_label="round", x_unit="#", y_label=quantity, y_unit=unit, y_log=y_log,
+                x_label="round", x_ticks=_round_ticks(rounds), y_label=quantity,
+                y_unit=unit, y_log=y_log,
                 y_zero=y_zero and unit != "µs", series=group,
             ))  # fmt: skip
     return tuple(charts)

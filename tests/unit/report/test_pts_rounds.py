@@ -173,7 +173,14 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     charts = {c.key: c for c in iops.charts}
     assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
     convergence = charts["pts-convergence"]
-    assert (convergence.x_label, convergence.x_unit) == ("round", "#")
+    # whole rounds as ticks (a quantitative axis would tick 1.2, 1.4 …)
+    assert (convergence.x_label, [t for _, t in convergence.x_ticks]) == (
+        "round", ["1", "2", "3", "4", "5", "6", "7"],
+    )  # fmt: skip
+    window = charts["pts-window-iops-0-100-4kib"]
+    assert [t for _, t in window.x_ticks] == ["3", "4", "5", "6", "7"]
+    # the ±10 % band is one legend entry, drawn at both edges
+    assert [m.label for m in window.markers] == ["average", *["±10 % of average"] * 2]
     assert (convergence.y_label, convergence.y_unit, convergence.y_zero) == (
         "I/O rate", "IOPS", True,
     )  # fmt: skip
