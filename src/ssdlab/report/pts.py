@@ -229,8 +229,18 @@ def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section
 
 
 def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
-    def chart(key: str, title: str, x_label: str, x_unit: str, field: str) -> doc.Chart | None:
-        points = [(float(r[field]), float(r["iops"])) for r in rows if r[field] is not None]
+    """IOPS by round against time, data written and drive fills; a short trial's time in
+    seconds and its data in MB, so its axis does not read 0."""
+    minutes = max((float(r["elapsed_min"] or 0.0) for r in rows), default=0.0)
+    time_unit, per_minute = ("min", 1.0) if minutes >= 2 else ("s", 60.0)
+    written_gb = max((float(r["tgbw_gb"] or 0.0) for r in rows), default=0.0)
+    size_unit, per_gb = ("GB", 1.0) if written_gb >= 1 else ("MB", 1000.0)
+
+    def chart(
+        key: str, title: str, x_label: str, x_unit: str, field: str, scale: float = 1.0
+    ) -> doc.Chart | None:
+        points = [(float(r[field]) * scale, float(r["iops"])) for r in rows
+                  if r[field] is not None]  # fmt: skip
         if not points:
             return None
         ys = tuple(y for _, y in points)
@@ -247,9 +257,10 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
         ("last round IOPS", fmt_count(last["iops"])),
     )  # fmt: skip
     charts = (
-        chart("wsat-iops-time", "IOPS against time", "time", "min", "elapsed_min"),
-        chart("wsat-iops-tgbw", "IOPS against total GB written", "data written", "GB",
-              "tgbw_gb"),
+        chart("wsat-iops-time", "IOPS against time", "time", time_unit, "elapsed_min",
+              per_minute),
+        chart("wsat-iops-tgbw", "IOPS against total data written", "data written", size_unit,
+              "tgbw_gb", per_gb),
         chart("wsat-iops-fills", "IOPS against drive fills", "capacity written", "drive fills",
               "drive_fills"),
     )  # fmt: skip

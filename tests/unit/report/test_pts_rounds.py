@@ -192,6 +192,9 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     document = profile_record(wsat.profile).build_document(_stored(wsat, rounds))
     charts = {c.key: c for c in document.charts}
     assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
+    # four rounds of 1 s, each writing a quarter of the 4 GiB drive: seconds, GB
     assert [(c.x_label, c.x_unit) for c in charts.values()] == [
-        ("time", "min"), ("data written", "GB"), ("capacity written", "drive fills"),
+        ("time", "s"), ("data written", "GB"), ("capacity written", "drive fills"),
     ]  # fmt: skip
+    assert charts["wsat-iops-time"].series[0].xs == (1.0, 2.0, 3.0, 4.0)
+    assert charts["wsat-iops-tgbw"].series[0].xs[-1] == pytest.approx(NVME.size_bytes / 1e9)
