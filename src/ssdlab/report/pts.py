@@ -268,6 +268,28 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
                        charts=tuple(c for c in charts if c is not None))  # fmt: skip
 
 
+TICKED_PERIODS = 30  # up to this many access periods, each gets a tick of its own
+
+
+def _hir_chart(after: Sequence[Mapping[str, Any]]) -> doc.Chart:
+    """IOPS of each access period in run order, the baseline periods in a colour of their
+    own; a short trial's periods ticked one by one."""
+    periods = [(float(i), r) for i, r in enumerate(after, start=1)]
+    series = tuple(
+        doc.Series(label, tuple(x for x, _ in chosen), tuple(float(r["iops"]) for _, r in chosen),
+                   "points")
+        for label, baseline in (("after a wait state", False), ("baseline", True))
+        if (chosen := [(x, r) for x, r in periods if bool(r["baseline"]) is baseline])
+    )  # fmt: skip
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    ticked = len(periods) <= TICKED_PERIODS
+    return doc.Chart(key="hir-iops-time", title="IOPS across the wait states",
+                     x_label="access period", x_unit="" if ticked else "#",
+                     x_ticks=_round_ticks([x for x, _ in periods]) if ticked else (),
+                     y_label="I/O rate", y_unit="IOPS", y_log=y_log, y_zero=y_zero,
+                     series=series)  # fmt: skip
+
+
 def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds]) -> doc.Document:
     """The document of a PTS run from its stored verdicts; `loop_rounds`: one per round loop."""
     plan = results.plan
@@ -300,15 +322,7 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
                       fmt_count(s["baseline_iops"]),
                       "n/a" if s["gain"] is None else f"{s['gain']:.2f}×")
                      for s in data["wait_states"])  # fmt: skip
-        after = data["after"]
-        ys = tuple(float(r["iops"]) for r in after)
-        y_log, y_zero = zero_or_log(ys)
-        points = doc.Series("IOPS", tuple(float(i) for i in range(1, len(after) + 1)), ys,
-                            "points")  # fmt: skip
-        chart = doc.Chart(key="hir-iops-time", title="IOPS across the wait states",
-                          x_label="access period", x_unit="#", y_label="I/O rate",
-                          y_unit="IOPS", y_log=y_log, y_zero=y_zero,
-                          series=(points,))  # fmt: skip
+        chart = _hir_chart(data["after"])
         sections.append(doc.Section("Host idle recovery", tables=(doc.Table(
             "IOPS per wait state", ("wait state", "access IOPS", "baseline IOPS", "gain"), rows),),
             charts=(chart,)))  # fmt: skip

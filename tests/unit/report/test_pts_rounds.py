@@ -198,3 +198,16 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     ]  # fmt: skip
     assert charts["wsat-iops-time"].series[0].xs == (1.0, 2.0, 3.0, 4.0)
     assert charts["wsat-iops-tgbw"].series[0].xs[-1] == pytest.approx(NVME.size_bytes / 1e9)
+
+
+def test_hir_periods_in_run_order_with_the_baseline_apart() -> None:
+    plan = plan_pts_hir({"repeats": 1}, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"pc": [1000.0] * 5}, written=NVME.size_bytes // 2)
+    steps += [_result(step.key, 100 + i, 5000.0 + i) for i, step in enumerate(plan.after)]
+    document = profile_record(plan.profile).build_document(_stored(plan, steps))
+    chart = next(c for c in document.charts if c.key == "hir-iops-time")
+    assert breaches(chart) == []
+    assert [s.label for s in chart.series] == ["after a wait state", "baseline"]
+    assert sum(len(s.xs) for s in chart.series) == len(plan.after)
+    assert [t for _, t in chart.x_ticks] == [str(i) for i in range(1, len(plan.after) + 1)]
