@@ -65,37 +65,29 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-# cargo from PATH or rustup's $HOME/.cargo/bin; without it (or if the build fails) ssdlab sim
-# runs on its pure-Python core, slower but with identical results
-$(SIMCORE_STAMP): $(STAMP) $(SIMCORE_SRC)
+# $(call rust_core,DIR,WHAT,FALLBACK): pip-install the Rust extension in DIR (cargo from PATH or
+# rustup's $HOME/.cargo/bin) and touch the target; without cargo, or if the build fails, say
+# that FALLBACK is used instead (slower, identical results) and leave the target missing
+define rust_core
 	@cargo="$$(command -v cargo || true)"; \
 	if [ -z "$$cargo" ] && [ -x "$$HOME/.cargo/bin/cargo" ]; then cargo="$$HOME/.cargo/bin/cargo"; fi; \
 	if [ -z "$$cargo" ]; then \
-	  echo "cargo not found: ssdlab sim will use its pure-Python core (slower)"; \
+	  echo "cargo not found: $(3) (slower)"; \
 	else \
-	  echo "building the simulator's Rust core (simcore/, about 30 s the first time)"; \
-	  if PATH="$$(dirname "$$cargo"):$$PATH" $(PY) -m pip install -q ./simcore; then \
-	    touch $(SIMCORE_STAMP); \
+	  echo "building $(2) ($(1)/, about 30 s the first time)"; \
+	  if PATH="$$(dirname "$$cargo"):$$PATH" $(PY) -m pip install -q ./$(1); then \
+	    touch $@; \
 	  else \
-	    echo "building simcore failed: ssdlab sim will use its pure-Python core (slower)"; \
+	    echo "building $(1) failed: $(3) (slower)"; \
 	  fi; \
 	fi
+endef
 
-# without cargo (or if the build fails) ssdlab latency and import --logs read logs on the numpy
-# core, slower but with identical results
+$(SIMCORE_STAMP): $(STAMP) $(SIMCORE_SRC)
+	$(call rust_core,simcore,the simulator's Rust core,ssdlab sim will use its pure-Python core)
+
 $(LOGCORE_STAMP): $(STAMP) $(LOGCORE_SRC)
-	@cargo="$$(command -v cargo || true)"; \
-	if [ -z "$$cargo" ] && [ -x "$$HOME/.cargo/bin/cargo" ]; then cargo="$$HOME/.cargo/bin/cargo"; fi; \
-	if [ -z "$$cargo" ]; then \
-	  echo "cargo not found: ssdlab latency will use its numpy core (slower)"; \
-	else \
-	  echo "building the latency-log reducer's Rust core (logcore/, about 20 s the first time)"; \
-	  if PATH="$$(dirname "$$cargo"):$$PATH" $(PY) -m pip install -q ./logcore; then \
-	    touch $(LOGCORE_STAMP); \
-	  else \
-	    echo "building logcore failed: ssdlab latency will use its numpy core (slower)"; \
-	  fi; \
-	fi
+	$(call rust_core,logcore,the latency-log reducer's Rust core,ssdlab latency will use its numpy core)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build src/*.egg-info simcore/target logcore/target
