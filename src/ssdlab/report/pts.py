@@ -232,7 +232,7 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
     """IOPS by round against time, data written and drive fills; a short trial's time in
     seconds and its data in MB, so its axis does not read 0."""
     minutes = max((float(r["elapsed_min"] or 0.0) for r in rows), default=0.0)
-    time_unit, per_minute = ("min", 1.0) if minutes >= 2 else ("s", 60.0)
+    time_unit, per_unit_s = _time_unit(minutes * 60)
     written_gb = max((float(r["tgbw_gb"] or 0.0) for r in rows), default=0.0)
     size_unit, per_gb = ("GB", 1.0) if written_gb >= 1 else ("MB", 1000.0)
 
@@ -258,7 +258,7 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
     )  # fmt: skip
     charts = (
         chart("wsat-iops-time", "IOPS against time", "time", time_unit, "elapsed_min",
-              per_minute),
+              60 / per_unit_s),
         chart("wsat-iops-tgbw", "IOPS against total data written", "data written", size_unit,
               "tgbw_gb", per_gb),
         chart("wsat-iops-fills", "IOPS against drive fills", "capacity written", "drive fills",
@@ -266,6 +266,34 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
     )  # fmt: skip
     return doc.Section("Write saturation", facts=facts,
                        charts=tuple(c for c in charts if c is not None))  # fmt: skip
+
+
+def _time_unit(longest_s: float) -> tuple[str, float]:
+    """(unit, seconds per unit) of a time axis: minutes from 2 min, else seconds (a trial's
+    minutes would tick 0.004, 0.005 …)."""
+    return ("min", 60.0) if longest_s >= 120 else ("s", 1.0)
+
+
+def _xsr_chart(groups: Sequence[Mapping[str, Any]]) -> doc.Chart | None:
+    """MB/s of the access groups end to end over time, one colour per group."""
+    logged: list[tuple[str, list[tuple[float, float]]]] = []
+    offset_s = 0.0
+    for row in groups:
+        points = [(offset_s + p[0], p[1] / 1e6) for p in row["series"] if p[1] is not None]
+        if points:
+            logged.append((f"access group {row['access_group']}", points))
+        offset_s = offset_s + row["series"][-1][0] if row["series"] else offset_s
+    if not logged:
+        return None
+    unit, per_unit = _time_unit(offset_s)
+    series = tuple(
+        visible_series(label, tuple(x / per_unit for x, _ in points), tuple(y for _, y in points))
+        for label, points in logged
+    )
+    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+    return doc.Chart(key="xsr-tp-time", title="Throughput against time", x_label="time",
+                     x_unit=unit, y_label="throughput", y_unit="MB/s", y_log=y_log,
+                     y_zero=y_zero, series=series)  # fmt: skip
 
 
 TICKED_PERIODS = 30  # up to this many access periods, each gets a tick of its own
@@ -328,16 +356,7 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
             charts=(chart,)))  # fmt: skip
     if plan.profile == "pts-xsr":
         recovery = data["recovery"]
-        series = []
-        offset = 0.0
-        for row in data["access_groups"]:
-            logged = [(offset + p[0] / 60, p[1] / 1e6) for p in row["series"] if p[1] is not None]
-            if logged:
-                series.append(visible_series(f"access group {row['access_group']}",
-                                             tuple(x for x, _ in logged),
-                                             tuple(y for _, y in logged)))  # fmt: skip
-            offset = offset + row["series"][-1][0] / 60 if row["series"] else offset
-        y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
+        throughput = _xsr_chart(data["access_groups"])
         rows = tuple((str(g["access_group"]), fmt_mbps(g["mean_bw_bytes_per_s"]),
                       fmt_mbps(g["end_bw_bytes_per_s"]), fmt_latency_us(g["peak_lat_mean_ns"]))
                      for g in recovery["groups"])  # fmt: skip
@@ -347,10 +366,7 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
             facts=(("recovery", "not regained" if minutes is None else f"{minutes:.1f} min"),),
             tables=(doc.Table("Access groups", ("group", "mean MB/s", "end MB/s",
                                                 "peak mean µs"), rows),),
-            charts=(doc.Chart(key="xsr-tp-time", title="Throughput against time",
-                              x_label="time", x_unit="min", y_label="throughput",
-                              y_unit="MB/s", y_log=y_log, y_zero=y_zero,
-                              series=tuple(series)),) if series else (),
+            charts=() if throughput is None else (throughput,),
         ))  # fmt: skip
     title = f"SNIA PTS {plan.param('test')}".upper().replace("SNIA PTS", "SNIA PTS")
     return compose(results, title=title, verdict=verdict, sections=sections,

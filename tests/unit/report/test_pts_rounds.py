@@ -7,12 +7,12 @@ import pytest
 
 from ssdlab.analysis.profiles.pts import PtsConformance, analyse_pts, check_pts_round
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
-from ssdlab.model.result import DirectionMetrics
+from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB
-from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat
+from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_wsat, plan_pts_xsr
 from ssdlab.registry import profile_record
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
@@ -198,6 +198,21 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     ]  # fmt: skip
     assert charts["wsat-iops-time"].series[0].xs == (1.0, 2.0, 3.0, 4.0)
     assert charts["wsat-iops-tgbw"].series[0].xs[-1] == pytest.approx(NVME.size_bytes / 1e9)
+
+
+def test_xsr_access_groups_end_to_end_in_seconds_for_a_short_run() -> None:
+    plan = plan_pts_xsr({}, NVME)
+    groups = [s for s in plan.steps if s.param("access_group")]
+    steps = []
+    for number, (step, mbps) in enumerate(zip(groups, (2000, 300, 1900), strict=True), 1):
+        log = tuple(SeriesPoint(float(t), "write", mbps * 1e6, None, 500e3) for t in (1, 2, 3))
+        steps.append(replace(_result(step.key, number, 1000.0), series=log))
+    document = profile_record(plan.profile).build_document(_stored(plan, steps))
+    (chart,) = [c for c in document.charts if c.key == "xsr-tp-time"]
+    assert breaches(chart) == []
+    assert (chart.x_unit, chart.y_unit, chart.y_zero) == ("s", "MB/s", True)
+    # the groups one after the other: each starts where the one before ended
+    assert [(s.xs[0], s.xs[-1]) for s in chart.series] == [(1.0, 3.0), (4.0, 6.0), (7.0, 9.0)]
 
 
 def test_hir_periods_in_run_order_with_the_baseline_apart() -> None:
