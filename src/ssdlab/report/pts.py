@@ -104,7 +104,7 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
         charts.append(
             doc.Chart(
                 key=key + (name.replace(" ", "-").lower() if name else ""),
-                title=f"Measurement window: {check.variable}",
+                title=f"Measurement window: {quantity}, {_element_name(check.variable)}",
                 x_label="round",
                 x_ticks=_round_ticks(xs),
                 y_label=quantity,
@@ -123,6 +123,11 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
             )
         )
     return (doc.Section(f"Steady state{name}", tables=(table,), charts=tuple(charts)),)
+
+
+def _element_name(variable: str) -> str:
+    """'0/100 4KiB' of the tracking variable 'iops 0/100 4KiB': its mix and block size."""
+    return " ".join(variable.split()[1:]) or variable
 
 
 def _round_ticks(rounds: Sequence[float]) -> tuple[tuple[float, str], ...]:
@@ -144,7 +149,7 @@ def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> tupl
     for metric in metrics:
         quantity, unit, scale = _metric_axis(metric)
         lines = [
-            visible_series(" ".join(name.split()[1:]) or name,
+            visible_series(_element_name(name),
                            tuple(float(i) for i in range(1, len(v) + 1)),
                            tuple(x * scale for x in v))
             for name, v in series.items()

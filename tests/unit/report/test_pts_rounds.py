@@ -179,6 +179,7 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     )  # fmt: skip
     window = charts["pts-window-iops-0-100-4kib"]
     assert [t for _, t in window.x_ticks] == ["3", "4", "5", "6", "7"]
+    assert window.title == "Measurement window: I/O rate, 0/100 4KiB"  # not 'iops 0/100 4KiB'
     # the ±10 % band is one legend entry, drawn at both edges
     assert [m.label for m in window.markers] == ["average", *["±10 % of average"] * 2]
     assert (convergence.y_label, convergence.y_unit, convergence.y_zero) == (
