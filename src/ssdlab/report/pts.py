@@ -172,19 +172,21 @@ def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> tupl
 def _iops_by_size(
     sizes: Sequence[int], mixes: Sequence[int], cell: Mapping[tuple[int, int], float]
 ) -> doc.Chart:
-    """IOPS against block size, one line per R/W mix; log axes where the values need them."""
+    """IOPS against block size, one line per R/W mix, the block sizes as ticks from the
+    smallest (the spec's sizes, named as people write them: 512 B, 4 KiB … 1 MiB)."""
+    ordered = sorted(sizes)
     series = tuple(
         visible_series(f"{m}/{100 - m}",
-                       tuple(s / 1024 for s in sizes if cell.get((s, m))),
-                       tuple(cell[(s, m)] for s in sizes if cell.get((s, m))))
+                       tuple(float(i) for i, s in enumerate(ordered) if cell.get((s, m))),
+                       tuple(cell[(s, m)] for s in ordered if cell.get((s, m))))
         for m in mixes
-        if any(cell.get((s, m)) for s in sizes)
+        if any(cell.get((s, m)) for s in ordered)
     )  # fmt: skip
     y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
     return doc.Chart(
         key="pts-iops-2d", title="IOPS against block size, one line per R/W mix",
-        x_label="block size", x_unit="KiB", y_label="I/O rate", y_unit="IOPS",
-        x_log=doc.spans_decades(x for s in series for x in s.xs), y_log=y_log, y_zero=y_zero,
+        x_label="block size", y_label="I/O rate", y_unit="IOPS", y_log=y_log, y_zero=y_zero,
+        x_ticks=tuple((float(i), _size_label(s)) for i, s in enumerate(ordered)),
         series=series,
     )  # fmt: skip
 

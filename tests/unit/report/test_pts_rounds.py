@@ -16,6 +16,7 @@ from ssdlab.plan.pts import plan_pts_hir, plan_pts_iops, plan_pts_tp, plan_pts_w
 from ssdlab.registry import profile_record
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
+from ssdlab.report.pts import _size_label
 from ssdlab.store.runs import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 from tests.unit.report.chart_checks import breaches
@@ -187,6 +188,8 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     )  # fmt: skip
     assert "0/100 4KiB" in {s.label for s in convergence.series}
     assert charts["pts-iops-map"].heat.value_unit == "IOPS"  # type: ignore[union-attr]
+    by_size = charts["pts-iops-2d"]  # block sizes as named ticks, smallest first
+    assert [t for _, t in by_size.x_ticks] == [_size_label(s * KiB) for s in (4, 64, 1024)]
     wsat = plan_pts_wsat({"capacity_multiple": 1.0}, NVME)
     quarter = NVME.size_bytes // 4
     rounds = [_result("rnd-4kib-r0", r, 5000.0 - 500 * r, quarter) for r in range(1, 5)]
