@@ -64,9 +64,12 @@ def _workload_section(
 def _curves(
     workload: str, rows: Sequence[Mapping[str, Any]], threads: Sequence[int], knee: KneeVerdict
 ) -> tuple[doc.Chart, ...]:
-    """IOPS against latency, one curve per thread count through its queue depths, each point
-    labelled with its depth; more thread counts than a chart has colours go to further charts."""
+    """IOPS against latency (in µs, or ms once a latency reaches 1 ms: short tick labels),
+    one curve per thread count through its queue depths, each point labelled with its depth;
+    more thread counts than a chart has colours go to further charts."""
     metric = knee.latency_metric
+    latencies = [float(r[f"lat_{metric}_ns"]) for r in rows if r[f"lat_{metric}_ns"] is not None]
+    unit, per_unit_ns = ("ms", 1e6) if max(latencies, default=0.0) >= 1e6 else ("µs", 1e3)
     series = []
     for t in threads:
         points = sorted(
@@ -76,14 +79,15 @@ def _curves(
         if points:
             series.append(doc.Series(
                 f"T{t}",
-                tuple(float(r[f"lat_{metric}_ns"]) / 1000 for r in points),
+                tuple(float(r[f"lat_{metric}_ns"]) / per_unit_ns for r in points),
                 tuple(float(r["iops"]) for r in points),
                 "line" if len(points) >= 2 else "points",
                 point_labels=tuple(f"QD{r['iodepth']}" for r in points),
             ))  # fmt: skip
     markers: tuple[doc.Marker, ...] = ()
     if knee.knee is not None and knee.knee_latency_ns is not None:
-        markers = (doc.Marker("vline", f"knee {knee.knee.label}", x=knee.knee_latency_ns / 1000),)
+        x = knee.knee_latency_ns / per_unit_ns
+        markers = (doc.Marker("vline", f"knee {knee.knee.label}", x=x),)
     charts = []
     for part, group in enumerate(doc.series_groups(series)):
         xs = [x for s in group for x in s.xs] + [m.x for m in markers if m.x is not None]
@@ -91,7 +95,7 @@ def _curves(
         charts.append(doc.Chart(
             key=f"sweep-curve-{workload}" + (f"-{part + 1}" if part else ""),
             title=f"{workload}: IOPS against {metric} latency",
-            x_label=f"{metric} latency", x_unit="µs", y_label="I/O rate", y_unit="IOPS",
+            x_label=f"{metric} latency", x_unit=unit, y_label="I/O rate", y_unit="IOPS",
             series=group, markers=markers, x_log=doc.spans_decades(xs), y_log=y_log,
             y_zero=y_zero,
             caption="one line per thread count (T), through its queue depths (QD)",

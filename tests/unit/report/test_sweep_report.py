@@ -1,6 +1,7 @@
 """The `sweep` verdict: mixed percentiles from added histograms, the knee per workload."""
 
 import json
+from dataclasses import replace
 
 from ssdlab.analysis.profiles.sweep import CELLS, KNEE, SweepCells, analyse_sweep, histogram_of
 from ssdlab.model.profile import ProfileResults
@@ -86,3 +87,14 @@ def test_cells_and_knee_under_a_bound() -> None:
         ("T1", ("QD1", "QD8")), ("T2", ("QD1", "QD8")),
     ]  # fmt: skip
     assert {s.style for s in curve.series} == {"line"}
+    # ten times slower: 2 to 9 ms, drawn in ms (tick labels 2, 4 … not 2,000, 4,000 …)
+    slower = [{**r, "lat_p99_ns": r["lat_p99_ns"] * 10} for r in stored.findings[CELLS]["cells"]]
+    knee_body = stored.findings[KNEE]["randrw70-8k"]
+    knees = {"randrw70-8k": {**knee_body, "knee_latency_ns": knee_body["knee_latency_ns"] * 10}}
+    findings = {**stored.findings, CELLS: {**stored.findings[CELLS], "cells": slower}, KNEE: knees}
+    slow = build_sweep_document(replace(stored, findings=findings))
+    curve = next(c for c in slow.charts if c.key == "sweep-curve-randrw70-8k")
+    assert curve.x_unit == "ms"
+    assert max(x for s in curve.series for x in s.xs) == 9.0
+    assert curve.markers[0].x == 4.5  # the knee, T1 Q8: its p99 of 450 µs, × 10
+    assert breaches(curve) == []
