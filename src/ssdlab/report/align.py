@@ -1,15 +1,13 @@
 """The `align` report: IOPS per block size at aligned and misaligned offsets, and the stored
 verdict (analysis/profiles/align.py makes it)."""
 
-import dataclasses
-
 from ssdlab.analysis.alignment import AlignmentVerdict
 from ssdlab.model.finding_names import ALIGNMENT
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, zero_or_log
+from ssdlab.report.profile_common import compose
 
 
 def _yes_no(value: bool | None) -> str:
@@ -114,9 +112,7 @@ def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
         if measured:
             series.append(doc.Series(label, tuple(x for x, _ in measured),
                                      tuple(v for _, v in measured), "bars"))  # fmt: skip
-    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
-    if y_log:
-        series = [dataclasses.replace(s, style="points") for s in series]
+    shown, y_log = doc.bars_or_dots(series)
     return doc.Chart(
         key="align-iops",
         title="Random-write IOPS: 4 KiB-aligned against misaligned offsets",
@@ -124,8 +120,8 @@ def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
         y_label="I/O rate",
         y_unit="IOPS",
         y_log=y_log,
-        y_zero=y_zero,
-        series=tuple(series),
+        y_zero=not y_log,
+        series=shown,
         x_ticks=tuple(
             (float(i), block_text(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
         ),

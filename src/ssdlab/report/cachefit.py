@@ -2,7 +2,6 @@
 write cache, in one table with the ratios that show each cache's effect, from the stored
 verdict (analysis/profiles/cachefit.py makes it)."""
 
-import dataclasses
 from typing import Any
 
 from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
@@ -11,7 +10,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, zero_or_log
+from ssdlab.report.profile_common import compose
 
 COMBINATIONS = (
     ("direct", "inside"),
@@ -97,9 +96,7 @@ def _chart(table: CachefitTable, pattern: str) -> doc.Chart | None:
             series.append(doc.Series(_column(mode, region, table),
                                      tuple(x for x, _ in measured),
                                      tuple(y for _, y in measured), "bars"))  # fmt: skip
-    y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
-    if y_log:
-        series = [dataclasses.replace(s, style="points") for s in series]
+    shown, y_log = doc.bars_or_dots(series)
     unit = "MB/s" if pattern == "seq" else "IOPS"
     # one test shape (the usual case): named in the title, the ticks short (read, write)
     shapes = sorted({row.test for row in rows})
@@ -113,8 +110,8 @@ def _chart(table: CachefitTable, pattern: str) -> doc.Chart | None:
         y_label="throughput" if pattern == "seq" else "I/O rate",
         y_unit=unit,
         y_log=y_log,
-        y_zero=y_zero,
-        series=tuple(series),
+        y_zero=not y_log,
+        series=shown,
         x_ticks=tuple(
             (float(i), row.direction if one_shape else row.name) for i, row in enumerate(rows)
         ),

@@ -8,7 +8,7 @@ every output gets the same picture.
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -92,6 +92,13 @@ MAX_SERIES = 10  # series one chart can show apart: more, and its colours repeat
 def series_groups(series: Sequence[Series], most: int = MAX_SERIES) -> list[tuple[Series, ...]]:
     """`series` in charts of at most `most` each (none for no series), in order."""
     return [tuple(series[i : i + most]) for i in range(0, len(series), most)]
+
+
+def bars_or_dots(series: Sequence[Series]) -> tuple[tuple[Series, ...], bool]:
+    """(series, y_log) of a bar chart: bars on a linear axis from zero; dots on a log axis when
+    the values span more than two decades (a bar on a log axis has no zero to stand on)."""
+    y_log = spans_decades(y for s in series for y in s.ys)
+    return tuple(replace(s, style="points") if y_log else s for s in series), y_log
 
 
 @dataclass(frozen=True, slots=True)

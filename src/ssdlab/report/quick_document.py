@@ -2,7 +2,6 @@
 the CrystalDiskMark grid first, then the spread of the passes, the per-second time series,
 latency percentiles, and the drive's health around the run."""
 
-import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
@@ -184,9 +183,7 @@ def _bars(report: QuickReport) -> doc.Chart:
                 errors=tuple(_spread_errors(cell) for _, cell in shown),
             )
         )
-    y_log = doc.spans_decades(y for s in series for y in s.ys)
-    if y_log:  # a bar needs a zero to stand on: over more than two decades, dots on a log axis
-        series = [dataclasses.replace(s, style="points") for s in series]
+    shown_series, y_log = doc.bars_or_dots(series)
     return doc.Chart(
         "quick-bars",
         "Best pass per test",
@@ -194,7 +191,7 @@ def _bars(report: QuickReport) -> doc.Chart:
         y_unit="MB/s",
         y_zero=not y_log,
         y_log=y_log,
-        series=tuple(series),
+        series=shown_series,
         x_ticks=tuple((float(i), label) for i, label in enumerate(labels)),
         caption=f"{'dot' if y_log else 'bar'}: the best pass (what CrystalDiskMark shows); "
         "whisker: slowest to fastest pass",
