@@ -27,6 +27,12 @@ from tests.e2e.conftest import ROOT, Result, run_ssdlab
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
 PRINTED = ROOT / "tests" / "data" / "store" / "main-98b38bc"
+# Text documents whose wording changed on purpose since (sizes in human units, settings under
+# their option names with units, verdict footnotes in plain words, tables that never cut an
+# identifier, a one-line refusal of a quick-only export): what today's ssdlab prints for them,
+# reviewed line by line against PRINTED. JSON documents have no such file: their values never
+# change.
+REWORDED = ROOT / "tests" / "data" / "store" / "main-98b38bc-reworded"
 # the test file of the interrupted cache run 8 (kept with --keep) lived here
 KEPT_FILE = Path("/tmp/ssdlab-old-store-98b38bc/cache-run.tmp")
 WIDTH = {"COLUMNS": "100"}
@@ -83,8 +89,18 @@ EMBEDDED_CHART = re.compile(r"\n\n!\[[^\]\n]*\]\(data:image/svg\+xml;base64,[A-Z
 JOB_FILE_NAME = re.compile(r"^<details><summary>.*</summary>$", re.MULTILINE)
 
 
+# The charts a document lists on the terminal ('  chart: TITLE (KEY; …)' and sections of
+# charts only, 'Charts: …') are the charts' own business (test_profile_charts.py and the chart
+# rules check them): left out of the comparison of text documents.
+TERMINAL_CHART = re.compile(r"\n\nCharts: [^\n]*|\n  chart: [^\n]*")
+
+
 def without_report_changes(text: str) -> str:
     return JOB_FILE_NAME.sub("<details><summary>…</summary>", EMBEDDED_CHART.sub("", text))
+
+
+def without_chart_lists(text: str) -> str:
+    return TERMINAL_CHART.sub("", text)
 
 
 def without_new_keys(value: object, old: object) -> object:
@@ -119,6 +135,9 @@ REAL_COMMAND = {"runs.json", "show-1.txt", "show-14.json", "export-4.cdm", "comp
 
 
 def _ssdlab(name: str, *args: str) -> Result:
+    # the old ssdlab laid piped output out COLUMNS wide; today's lays it out unlimited unless
+    # --width is given
+    args = (*args, "--width", WIDTH["COLUMNS"])
     if name in REAL_COMMAND:
         return run_ssdlab(*args, env=WIDTH)
     with pytest.MonkeyPatch.context() as patch:
@@ -131,9 +150,10 @@ def test_a_document_of_the_old_store_is_printed_as_before(
     old_store: Path, name: str, args: tuple[str, ...], with_stderr: bool
 ) -> None:
     result = _ssdlab(name, *args, "--db", str(old_store))
-    expected = (PRINTED / name).read_text()
+    reworded = REWORDED / name
+    expected = (reworded if reworded.exists() else PRINTED / name).read_text()
     if name in REFUSED_BEFORE:  # the old ssdlab refused it; today's exports its main table
-        assert expected.startswith("usage:")
+        assert (PRINTED / name).read_text().startswith("usage:")
         assert result.code == 0, result.stderr
         header = next(csv.reader(io.StringIO(result.stdout)))
         assert header[:2] == ["run_id", "step_key"] or header[:2] == ["run_id", "phase"]
@@ -154,6 +174,8 @@ def test_a_document_of_the_old_store_is_printed_as_before(
         assert len(ORIGIN_LINE.findall(printed)) == 1
     if name.startswith("report-"):
         printed, expected = without_report_changes(printed), without_report_changes(expected)
+    if name.endswith(".txt"):
+        printed, expected = without_chart_lists(printed), without_chart_lists(expected)
     assert ORIGIN_LINE.sub("", printed) == expected
 
 

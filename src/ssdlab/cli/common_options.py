@@ -1,6 +1,7 @@
 """Options several commands share, declared once: the --db, --json and --start-at parent
-parsers, the rated endurance group, --destroy-data, and a profile's option table
-(`ProfileSpec`) as argparse options, in the manner of fio's own option table."""
+parsers, --width on every command, the rated endurance group,
+--destroy-data, and a profile's option table (`ProfileSpec`) as argparse options, in the manner
+of fio's own option table."""
 
 import argparse
 import functools
@@ -32,6 +33,23 @@ STORE = _parent()
 STORE.add_argument(
     "--db", metavar="PATH", help="the run store (default: $XDG_DATA_HOME/ssdlab/ssdlab.db)"
 )
+
+
+def add_width(parser: argparse.ArgumentParser) -> None:
+    """--width on `parser` and on each of its subcommands, at any depth; the default is
+    suppressed so a subcommand does not overwrite the value given before its name."""
+    parser.add_argument(
+        "--width",
+        metavar="N",
+        type=positive_int_arg,
+        default=argparse.SUPPRESS,
+        help="lay text output out N columns wide (default: the terminal's width, or COLUMNS; "
+        "unlimited when the output is not a terminal)",
+    )
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in dict.fromkeys(action.choices.values()):
+                add_width(subparser)
 
 
 START_AT = _parent()

@@ -60,9 +60,15 @@ def _print_job_folders(
     left = [f for f in report.job_folders if f.in_use is None and f.path not in gone]
     for folder in report.job_folders:
         if folder.path in gone:
-            out.print(f"cleanup: {folder.path} (fio job folder removed)", highlight=False)
+            out.print(
+                f"cleanup: {folder.path} (fio job folder removed)", highlight=False, soft_wrap=True
+            )
         elif folder.in_use is not None:
-            out.print(f"fio job folder {folder.path}: in use, {folder.in_use}", highlight=False)
+            out.print(
+                f"fio job folder {folder.path}: in use, {folder.in_use}",
+                highlight=False,
+                soft_wrap=True,
+            )
     if left:
         out.print(
             f"fio job folders: {len(left)} left behind by ended ssdlab processes; "
@@ -96,18 +102,23 @@ def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
         packages = " ".join(sorted({t.package for t in missing}))
         out.print(f"install what is missing: [bold]sudo apt-get install {packages}[/bold]")
     out.print(f"root: {'yes' if report.is_root else 'no (needed only for block devices)'}")
-    out.print(f"directory {report.directory}: {report.filesystem or 'unknown filesystem'}")
+    out.print(
+        f"directory {report.directory}: {report.filesystem or 'unknown filesystem'}",
+        soft_wrap=True,
+    )
     if report.direct_io_problem:
         hint = "; use --buffered here" if "O_DIRECT" in report.direct_io_problem else ""
         out.print(f"  O_DIRECT: [red]no[/red] — {report.direct_io_problem}{hint}")
     else:
         out.print("  O_DIRECT: [green]yes[/green]")
     out.print(f"loop devices: {report.loop_note}")
-    out.print(f"run store: {db_path(args)}", highlight=False)
+    out.print(f"run store: {db_path(args)}", highlight=False, soft_wrap=True)
     _print_job_folders(out, report, folders_removed)
     if cleaned is not None:
         if not cleaned:
             out.print("cleanup: no leftover test files")
         for item in cleaned:
-            out.print(f"cleanup: {item['path']} ({item['removed']})", highlight=False)
+            out.print(
+                f"cleanup: {item['path']} ({item['removed']})", highlight=False, soft_wrap=True
+            )
     return 0 if report.tools[0].ok else 1

@@ -85,7 +85,7 @@ def _root_cell(host: HostDeploy) -> str:
 def print_report(out: Console, report: DeployReport) -> None:
     table = Table(title=f"ssdlab {report.version} ({report.build})", title_justify="left")
     for column in ("host", "state", "ssdlab", "missing tools", "root"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column in ("host", "ssdlab"))
     for host in report.hosts:
         style = STATE_STYLE.get(host.state, "")
         table.add_row(

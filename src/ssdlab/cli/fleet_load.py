@@ -98,7 +98,11 @@ def load_document(outcome: LoadOutcome) -> dict[str, object]:
 def _table(outcome: LoadOutcome) -> Table:
     table = Table(title=f"fleet load, run {outcome.run_id}")
     for column in ("host", "direction", "MB/s", "IOPS", "mean µs", "p99 µs (clat)"):
-        table.add_column(column, justify="left" if column in ("host", "direction") else "right")
+        table.add_column(
+            column,
+            justify="left" if column in ("host", "direction") else "right",
+            no_wrap=column == "host",
+        )
     for step in outcome.steps:
         name = "all hosts" if step.step_key == ALL_HOSTS else step.step_key
         for direction, metrics in (("read", step.read), ("write", step.write)):
@@ -118,8 +122,8 @@ def _table(outcome: LoadOutcome) -> Table:
 
 def _print_versions(out: Console, error: VersionMismatch) -> None:
     table = Table(title="fio versions")
-    table.add_column("host")
-    table.add_column("fio")
+    table.add_column("host", no_wrap=True)
+    table.add_column("fio", no_wrap=True)
     table.add_row("this machine", escape(error.local))
     for name, version in error.versions.items():
         table.add_row(escape(name), escape(version or "unknown"))

@@ -22,7 +22,7 @@ from ssdlab.cli.store_access import (
     run_id_arg,
     stored_run,
 )
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.errors import SsdlabError
 from ssdlab.model.plan import parse_test_shape
 from ssdlab.model.profile import ProfileStep
 from ssdlab.model.run import RunRecord
@@ -145,7 +145,7 @@ def _runs_table(listed: list[store.RunListing | store.UnreadableRun]) -> Table:
     table = Table(title="stored runs")
     for column in ("id", "started", "host", "profile", "status", "target"):
         if column != "host" or with_host:
-            table.add_column(column)
+            table.add_column(column, no_wrap=column in ("id", "host", "target"))
     for r in listed:
         if isinstance(r, store.UnreadableRun):
             cells = [str(r.run_id), "", "", "", "unreadable", r.problem]
@@ -270,6 +270,17 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def _quick_only_format(fmt: str, document: Document) -> str:
+    """Why a profile run has no `fmt` export (CrystalDiskMark's text), and what it has."""
+    run = next((value.split()[0] for label, value in document.headline if label == "run"), None)
+    what = f"run {run} ({document.title})" if run else document.title
+    return (
+        f"--format {fmt} is CrystalDiskMark's text of a quick run (ssdlab quick, or an imported "
+        f"CrystalDiskMark/KDiskMark result); {what} is not one: export it with --format json, "
+        "md or csv"
+    )
+
+
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
     if args.table is not None and args.format != "csv":
         raise SsdlabError("--table chooses a CSV table: use it with --format csv")
@@ -278,9 +289,7 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
         text = _export_csv(args)
     elif document is not None:
         if args.format not in ("json", "md"):
-            raise UsageError(
-                f"--format {args.format} is for quick runs; profile runs export as json or md"
-            )
+            raise SsdlabError(_quick_only_format(args.format, document))
         text = document_json(document) if args.format == "json" else render_markdown(document)
     else:
         report = _load_report(args)

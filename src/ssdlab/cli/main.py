@@ -34,6 +34,7 @@ from rich.console import Console
 from ssdlab import __version__
 from ssdlab.cli import (
     card_options,
+    common_options,
     doctor_options,
     endure_options,
     fleet_options,
@@ -49,6 +50,7 @@ from ssdlab.cli import (
     sim_options,
     specs_options,
 )
+from ssdlab.cli.terminal_tables import make_console
 from ssdlab.errors import SsdlabError, StoreError, UsageError
 from ssdlab.system.write_gate import check_outputs
 
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         card_options,  # card (a run as one image to post)
     ):
         options.add_commands(commands)
+    common_options.add_width(parser)
     return parser
 
 
@@ -143,7 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     if profile_args is not None:
         args.profile_args = profile_args
-    out = Console(highlight=False, soft_wrap=False)
+    out = make_console(getattr(args, "width", None))
     try:
         check_outputs(getattr(args, "output", None), getattr(args, "plots", None))
         return load_command(args.command)(args, out)

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.cli.terminal_tables import WHOLE_HEADERS, print_rule, print_table
 from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import Document, document_json
@@ -28,13 +29,15 @@ _DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
 
 def print_quick_report(console: Console, report: QuickReport) -> None:
     run = report.run
+    title = f"ssdlab run {run.run_id} — {run.target_path}"
     table = Table(
-        title=escape(f"ssdlab run {run.run_id} — {run.target_path}"),
+        title=escape(title),
+        min_width=len(title),  # the title names the target: never folded into a narrow table
         caption=f"{figure_caption(run)}; MB/s = 10^6 B/s"
         if run.kind == FLEET_LOAD
         else "best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
     )
-    table.add_column("Test", style="bold")
+    table.add_column("Test", style="bold", no_wrap=True)
     for direction in report.directions:
         table.add_column(direction.capitalize(), justify="right", style=_DIRECTION_STYLE[direction])
     for row in report.rows:
@@ -49,14 +52,14 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
                     f"{fmt_us(summary.best_lat_mean_ns)} µs[/dim]"
                 )
         table.add_row(*cells)
-    console.print(table)
+    print_table(console, table)
     spread = Table(title="Spread of the passes (what best-of-N hides)", show_edge=False)
-    spread.add_column("Test")
+    spread.add_column("Test", no_wrap=True)
     spread.add_column("Dir")
     spread.add_column("mean ± sd MB/s (CV), min–max, passes")
     for s in report.summaries:
         spread.add_row(escape(s.label), s.direction, escape(fmt_spread(s)))
-    console.print(spread)
+    print_table(console, spread)
     console.print(f"[dim]{escape(settings_line(run))}[/dim]")
     console.print(f"[dim]{escape(environment_line(run))}[/dim]")
     target = run.target
@@ -85,7 +88,7 @@ def print_sections(console: Console, sections: Sequence[Section]) -> None:
         table.add_column()
         for label, value in section.rows:
             table.add_row(escape(label), escape(value))
-        console.print(table)
+        print_table(console, table)
         for note in section.notes:
             console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
 
@@ -93,9 +96,11 @@ def print_sections(console: Console, sections: Sequence[Section]) -> None:
 def print_document(console: Console, document: Document) -> None:
     """A profile report on the terminal: headline, verdict, then every section's facts and
     tables (charts are written to files with --plots, or shown by the HTML report)."""
-    console.rule(escape(document.title))
+    print_rule(console, document.title)
     for label, value in document.headline:
-        console.print(f"[dim]{escape(label)}:[/dim] {escape(value)}", highlight=False)
+        console.print(
+            f"[dim]{escape(label)}:[/dim] {escape(value)}", highlight=False, soft_wrap=True
+        )
     for sentence in document.verdict:
         console.print(f"[bold green]»[/bold green] {escape(sentence)}", highlight=False)
     for section in document.sections:
@@ -107,14 +112,18 @@ def print_document(console: Console, document: Document) -> None:
             facts.add_column()
             for label, value in section.facts:
                 facts.add_row(escape(label), escape(value))
-            console.print(facts)
+            print_table(console, facts)
         for table in section.tables:
             grid = Table(title=escape(table.title), title_justify="left")
             for index, column in enumerate(table.columns):
-                grid.add_column(escape(column), justify="left" if index == 0 else "right")
+                grid.add_column(
+                    escape(column),
+                    justify="left" if index == 0 else "right",
+                    no_wrap=index == 0 or column.lower() in WHOLE_HEADERS,
+                )
             for row in table.rows:
                 grid.add_row(*(escape(cell) for cell in row))
-            console.print(grid)
+            print_table(console, grid)
             for note in table.notes:
                 console.print(f"  [dim]{escape(note)}[/dim]", highlight=False)
         for chart in section.charts:

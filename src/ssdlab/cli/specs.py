@@ -71,7 +71,7 @@ def _spec_list(args: argparse.Namespace, out: Console) -> int:
         return 0
     table = Table(title="spec sheets (MB/s = 10^6 B/s, TB = 10^12 B)")
     for column in ("key", "drive", "capacity", "seq read", "seq write", "TBW", "origin"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column in ("key", "drive"))
     for s in sheets:
         table.add_row(
             s.key,

@@ -61,12 +61,26 @@ def parse_size_bytes(text: str) -> int:
     return int(value)
 
 
-def format_size(size_bytes: int) -> str:
-    """Shortest exact binary form: 1073741824 -> '1GiB', 4096 -> '4KiB', 1000 -> '1000B'."""
+def format_size(size_bytes: int | None) -> str:
+    """A size for people, exact, in the one form ssdlab prints sizes in: a whole number (under
+    1024) of a binary unit ('16 MiB', '1 GiB', '4 KiB'), a decimal size exact in three
+    decimals as that ('250 GB', '1.92 TB'), small counts in bytes ('512 B'), anything else in
+    decimal units with the exact count beside it: 4294966784 -> '4.29 GB (4,294,966,784 B)'.
+    Never a bare count of millions of bytes or KiB."""
+    if size_bytes is None:
+        return "n/a"
+    if abs(size_bytes) < KiB:
+        return f"{size_bytes} B"
     for unit, factor in (("TiB", TiB), ("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
-        if size_bytes >= factor and size_bytes % factor == 0:
-            return f"{size_bytes // factor}{unit}"
-    return f"{size_bytes}B"
+        whole = size_bytes % factor == 0 and (size_bytes < 1024 * factor or unit == "TiB")
+        if abs(size_bytes) >= factor and whole:
+            return f"{size_bytes // factor} {unit}"
+    for unit, factor in (("TB", TB), ("GB", GB), ("MB", MB), ("kB", KB)):
+        if abs(size_bytes) >= factor:
+            if size_bytes % (factor // 1000) == 0:  # exact in three decimals: 1.92 TB
+                return f"{size_bytes / factor:,.3f}".rstrip("0").rstrip(".") + f" {unit}"
+            return f"{size_bytes / factor:,.2f} {unit} ({size_bytes:,} B)"
+    return f"{size_bytes:,} B"
 
 
 def format_block_label(size_bytes: int) -> str:
@@ -125,11 +139,8 @@ def describe_value(metric: str, value: float) -> str:
 
 
 def block_text(size_bytes: int) -> str:
-    """'512 B', '4 KiB', '1 MiB': block sizes as people write them."""
-    for unit, name in ((2**20, "MiB"), (2**10, "KiB")):
-        if size_bytes >= unit and size_bytes % unit == 0:
-            return f"{size_bytes // unit} {name}"
-    return f"{size_bytes} B"
+    """'512 B', '4 KiB', '1 MiB': block sizes as people write them (format_size's form)."""
+    return format_size(size_bytes)
 
 
 def fmt_mb(bytes_per_s: float | None) -> str:

@@ -7,6 +7,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import ALIGN_METHOD, method_note
 from ssdlab.report.profile_common import compose
 
 
@@ -50,6 +51,7 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         notes=(
             f"queue depth {results.plan.setting('iodepth')}; a ratio of "
             f"{verdict.min_penalty_ratio:g}× or more counts as a penalty",
+            method_note(ALIGN_METHOD),
         ),
     )
     chart = _chart(verdict, misalign)

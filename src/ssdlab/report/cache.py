@@ -16,6 +16,7 @@ from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_gb, fmt_mbps
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import CLIFF_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
 
 MB = 10**6
@@ -112,8 +113,8 @@ def _segments_table(verdict: CacheCliffVerdict) -> doc.Table:
         rows,
         notes=(
             f"a change counts when the speed moves by {verdict.criteria.min_drop_pct:g} % or "
-            f"more over at least {verdict.criteria.min_segment_points} points "
-            f"({verdict.criteria.method})",
+            f"more over at least {verdict.criteria.min_segment_points} points",
+            method_note(CLIFF_METHOD),
         ),
     )
 

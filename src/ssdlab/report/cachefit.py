@@ -10,6 +10,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import CACHEFIT_METHOD, method_note
 from ssdlab.report.profile_common import compose
 
 COMBINATIONS = (
@@ -158,7 +159,7 @@ def build_cachefit_document(results: ProfileResults) -> doc.Document:
             facts=facts,
             tables=(figures, latency),
             charts=charts,
-            notes=INTERPRETATION,
+            notes=(*INTERPRETATION, method_note(CACHEFIT_METHOD)),
         ),
     )
     return compose(

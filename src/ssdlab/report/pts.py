@@ -9,8 +9,9 @@ from typing import Any
 from ssdlab.analysis.steady_state import SteadyStateVerdict
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
-from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import STEADY_STATE_METHOD, method_note
 from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 
 MIXES = (100, 95, 65, 50, 35, 5, 0)  # the R/W mixes in the spec's order
@@ -39,7 +40,7 @@ def _param_number(plan: ProfilePlan, name: str) -> float | None:
 def _size_label(size: object) -> str:
     if not isinstance(size, int):
         return "?"
-    return f"{size // 1024}KiB" if size % 1024 == 0 else f"{size / 1024:g}KiB"
+    return format_size(size)
 
 
 def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
@@ -63,18 +64,30 @@ def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
     return doc.Section("Set-up parameters", facts=facts, notes=notes)
 
 
+def _tracking_unit(variable: str) -> tuple[float, str]:
+    """(divisor, unit) a tracking variable is shown in: bytes/s as MB/s, ns as µs."""
+    if variable.startswith("bw_bytes_per_s"):
+        return 1e6, "MB/s"
+    if variable.split()[0].endswith("_ns"):
+        return 1e3, "µs"
+    return 1.0, "IOPS" if variable.startswith("iops") else ""
+
+
 def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.Section, ...]:
     if verdict is None:
         return ()
     rows = []
     for check in verdict.checks:
+        scale, unit = _tracking_unit(check.variable)
         rows.append(
             (
                 check.variable,
-                f"{check.average:,.1f}",
-                f"{check.data_excursion:,.1f} (≤ {check.allowed_data_excursion:,.1f})",
-                f"{check.slope_excursion:,.1f} (≤ {check.allowed_slope_excursion:,.1f})",
-                f"{check.slope:,.3f}·R + {check.intercept:,.1f}",
+                f"{check.average / scale:,.1f} {unit}",
+                f"{check.data_excursion / scale:,.1f} "
+                f"(≤ {check.allowed_data_excursion / scale:,.1f})",
+                f"{check.slope_excursion / scale:,.1f} "
+                f"(≤ {check.allowed_slope_excursion / scale:,.1f})",
+                f"{check.slope / scale:,.3f}·R + {check.intercept / scale:,.1f}",
                 f"{check.rounds[0]}–{check.rounds[1]}",
                 "pass" if check.passes else "fail",
             )
@@ -89,8 +102,8 @@ def _determination(verdict: SteadyStateVerdict | None, name: str) -> tuple[doc.S
         ("tracking variable", "average", "data excursion (allowed)",
          "slope excursion (allowed)", "fit m·R + b", "rounds", "result"),
         tuple(rows),
-        notes=("data excursion = max − min ≤ 20 % of the average; slope excursion = |m| × "
-               "(last − first round) ≤ 10 % of the average",),
+        notes=("data excursion: highest − lowest of the window; slope excursion: how far the "
+               "fitted line rises or falls across it", method_note(STEADY_STATE_METHOD)),
     )  # fmt: skip
     charts = []
     for check in verdict.checks:

@@ -200,18 +200,18 @@ def settings_line(run: RunRecord) -> str:
         return _fleet_load_line(run)
     size = s.get("size_bytes")
     size_text = (
-        format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "size n/a"
+        format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "n/a"
     )
     count = s.get("count")
-    passes = f"{count} pass(es) + 1 warm-up" if isinstance(count, int) else "passes n/a"
+    passes = f"{count} (+ 1 warm-up pass)" if isinstance(count, int) else "n/a"
     direct = s.get("direct_io")
-    io_mode = "I/O mode n/a" if direct is None else ("direct I/O" if direct else "buffered I/O")
+    io_mode = "I/O mode n/a" if direct is None else ("direct I/O" if direct else "--buffered")
     if direct and memory_reason(run.target) is not None:
         io_mode = "direct I/O to a target that sits in memory"
     return (
-        f"preset {known(s.get('preset'))}, {size_text}, {passes}, "
-        f"measure {_seconds(s.get('measure_s'))}, interval {_seconds(s.get('interval_s'))}, "
-        f"data {known(s.get('data'))}, {io_mode}, engine {known(s.get('ioengine'))}"
+        f"--preset {known(s.get('preset'))}, --size {size_text}, --count {passes}, "
+        f"--measure {_seconds(s.get('measure_s'))}, --interval {_seconds(s.get('interval_s'))}, "
+        f"--data {known(s.get('data'))}, {io_mode}, --ioengine {known(s.get('ioengine'))}"
     )
 
 

@@ -15,6 +15,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import KNEE_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
 
 
@@ -58,6 +59,7 @@ def _workload_section(
         workload,
         tables=(iops_table, detail),
         charts=(heat, *_curves(workload, rows, threads, knee)),
+        notes=(method_note(KNEE_METHOD),),
     )
 
 

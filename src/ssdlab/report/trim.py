@@ -9,6 +9,7 @@ from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import TRIM_METHOD, method_note
 from ssdlab.report.profile_common import compose
 
 
@@ -80,6 +81,13 @@ def build_trim_document(
             ),
             x_ticks=((0.0, "dirty"), (1.0, "discarded")),
         )
-        sections.append(doc.Section("Dirty against discarded", tables=(table,), charts=(chart,)))
+        sections.append(
+            doc.Section(
+                "Dirty against discarded",
+                tables=(table,),
+                charts=(chart,),
+                notes=(method_note(TRIM_METHOD),),
+            )
+        )
     data = {**found, "zeroes_after_discard": zeroes, "fstrim": fstrim}
     return compose(results, title="TRIM", verdict=verdict, sections=sections, data=data)

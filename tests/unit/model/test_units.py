@@ -1,8 +1,14 @@
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ssdlab.model.units import (
+    GB,
+    KB,
+    MB,
+    TB,
     block_text,
     describe_binary_bytes,
     describe_counter_bytes,
@@ -56,8 +62,49 @@ def test_mb_is_decimal_and_mib_binary() -> None:
 
 
 @given(st.integers(min_value=1, max_value=2**50))
-def test_format_size_round_trips(size: int) -> None:
-    assert parse_size_bytes(format_size(size)) == size
+def test_format_size_is_exact(size: int) -> None:
+    """The size printed is the size: the binary form parses back, any other form carries the
+    exact count of bytes beside it (or is a whole number of its decimal unit)."""
+    text = format_size(size)
+    exact = re.fullmatch(r"[\d.,]+ [kMGT]B \(([\d,]+) B\)", text)
+    if exact is not None:
+        assert int(exact.group(1).replace(",", "")) == size
+    else:
+        number, unit = text.replace(",", "").split()
+        factor = {"B": 1, "kB": KB, "MB": MB, "GB": GB, "TB": TB}.get(unit)
+        if factor is None:
+            assert parse_size_bytes(text) == size
+        else:
+            assert round(float(number) * factor) == size
+
+
+@given(st.integers(min_value=0, max_value=2**60))
+def test_format_size_never_prints_a_raw_count(size: int) -> None:
+    text = format_size(size)
+    assert not re.search(r"\d{7,} ?B\b|\d+KiB|\d{4,} KiB", text.split(" (")[0]), text
+
+
+@pytest.mark.parametrize(
+    ("size", "text"),
+    [
+        (None, "n/a"),
+        (512, "512 B"),
+        (1000, "1000 B"),
+        (4096, "4 KiB"),
+        (128 * 2**10, "128 KiB"),
+        (16 * 2**20, "16 MiB"),
+        (4 * 2**30, "4 GiB"),
+        (2048 * 2**40, "2048 TiB"),
+        (4_294_966_784, "4.29 GB (4,294,966,784 B)"),
+        (250 * 10**9, "250 GB"),  # 244140625 KiB: never printed so
+        (250_059_350_016, "250.06 GB (250,059,350,016 B)"),
+        (3_006_459_904, "3.01 GB (3,006,459,904 B)"),  # 2935996 KiB of memory
+        (1536, "1.536 kB"),
+        (1_920_000_000_000, "1.92 TB"),
+    ],
+)
+def test_format_size_examples(size: int | None, text: str) -> None:
+    assert format_size(size) == text
 
 
 def test_labels_and_descriptions() -> None:

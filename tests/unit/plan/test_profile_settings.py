@@ -68,5 +68,5 @@ def test_region_is_whole_mib_and_within_the_device() -> None:
     assert region_bytes(target, None) == 10 * MiB
     with pytest.raises(UsageError, match="larger than /dev/x"):
         region_bytes(target, 11 * MiB)
-    with pytest.raises(UsageError, match="at least 1MiB"):
+    with pytest.raises(UsageError, match="at least 1 MiB"):
         region_bytes(target, 1000)

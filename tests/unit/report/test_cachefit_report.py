@@ -179,10 +179,10 @@ def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:
     section = document.sections[0]
     figures, latency = section.tables
     assert figures.columns[2:6] == (
-        "direct inside (128MiB)",
-        "direct beyond (768MiB)",
-        "buffered inside (128MiB)",
-        "buffered beyond (768MiB)",
+        "direct inside (128 MiB)",
+        "direct beyond (768 MiB)",
+        "buffered inside (128 MiB)",
+        "buffered beyond (768 MiB)",
     )
     rows = {row[0]: row for row in figures.rows}
     assert rows["SEQ1M Q1T1 read"][1:6] == ("MB/s", "2,000.0", "2,000.0", "8,000.0", "2,400.0")
@@ -192,7 +192,7 @@ def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:
     assert latency.rows[0][1] == "524.3"  # 2000 MB/s of 1 MiB blocks: 1907 IOPS, 524.3 µs
     assert {chart.key for chart in document.charts} == {"cachefit-seq", "cachefit-rnd"}
     seq = next(c for c in document.charts if c.key == "cachefit-seq")
-    assert seq.series[0].label == "direct inside (128MiB)"
+    assert seq.series[0].label == "direct inside (128 MiB)"
     assert seq.series[2].ys == pytest.approx((8000.0, 1800.0))
     assert [b for chart in document.charts for b in breaches(chart)] == []
     assert (seq.y_label, seq.y_unit, seq.y_zero) == ("throughput", "MB/s", True)

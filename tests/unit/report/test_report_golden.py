@@ -119,4 +119,4 @@ def test_spec_claims_pick_the_closest_test() -> None:
     assert rows["sequential read"][2] == "not run"
     assert rows["sequential write"][3] == "SEQ1M Q1T1"
     assert rows["random read"][3] == "RND4K Q32T1"
-    assert rows["random read"][1] == "370,000 IOPS (4KiB, QD32 T4)"
+    assert rows["random read"][1] == "370,000 IOPS (4 KiB, QD32 T4)"

@@ -68,4 +68,4 @@ def test_zero_check_and_fstrim_outputs() -> None:
     trimmed_bytes = fstrim_trimmed_bytes("/mnt: 1.1 GiB (1181155328 bytes) trimmed\n")
     assert trimmed_bytes == 1181155328
     trimmed = fstrim_result(0.5, trimmed_bytes)
-    assert trimmed["sentence"] == "fstrim took 0.50 s and trimmed 1153472KiB"
+    assert trimmed["sentence"] == "fstrim took 0.50 s and trimmed 1.18 GB (1,181,155,328 B)"
