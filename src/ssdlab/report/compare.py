@@ -18,7 +18,6 @@ from ssdlab.analysis.compare import (
 from ssdlab.model.run import RunRecord
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
-from ssdlab.report.method_notes import COMPARE_METHOD, method_note
 from ssdlab.report.profile_common import visible_series, zero_or_log
 
 FORMAT_VERSION = 1
@@ -99,8 +98,7 @@ def build_compare_document(
     alpha = comparisons[0].alpha if comparisons else 0.0
     legend = (
         f"{MARKERS[Verdict.BETTER]} better / − worse: the change is larger than {threshold:g} % "
-        f"and the passes of the two runs differ by more than their scatter explains "
-        f"(p < {alpha:g}); "
+        f"and Welch's t-test on the passes gives p < {alpha:g}; "
         f"{MARKERS[Verdict.NOT_SIGNIFICANT]} not significant (smaller, or not supported by the "
         f"passes); {MARKERS[Verdict.UNTESTED]} one pass a side: the ratio stands, no "
         "significance test is possible; "
@@ -127,7 +125,7 @@ def build_compare_document(
         f"Against run {baseline.run_id}",
         tuple(columns),
         tuple(rows),
-        (legend, *like_for_like, method_note(COMPARE_METHOD)),
+        (legend, *like_for_like),
     )
     run_table = doc.Table(
         "Runs",
@@ -243,7 +241,8 @@ def _summary_chart(
     ticks = []
     for position, key in enumerate(keys):
         test = next(t for t in by_key[key] if t is not None)
-        ticks.append((float(position), test.label))
+        # a profile's long step label ('random writes at 50 % full write'): its short key
+        ticks.append((float(position), test.label if len(test.label) <= 20 else key))
     y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
     if y_log:  # a bar on a log axis has no base: the runs as dots
         series = [dataclasses.replace(s, style="points") for s in series]
@@ -332,6 +331,7 @@ def _histogram_chart(
             label,
             [ns / 1e3 for ns, pct in test.histogram if pct > 0 or not y_log],
             [pct for _, pct in test.histogram if pct > 0 or not y_log],
+            "points" if y_log else "line",  # a line would bridge the empty buckets left out
         )
         for label, test in zip(labels, found, strict=True)
         if test is not None and test.histogram

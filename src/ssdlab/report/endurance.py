@@ -13,18 +13,9 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes, fmt_mbps, fmt_tb, fmt_time
 from ssdlab.report import document as doc
 from ssdlab.report.health import fmt_waf, series_sections
-from ssdlab.report.method_notes import LIFETIME_METHOD, WAF_METHOD, method_note
-from ssdlab.report.profile_common import compose, visible_series, zero_or_log
+from ssdlab.report.profile_common import compose, time_unit, visible_series, zero_or_log
 
 S_PER_DAY = 86400.0
-
-
-def _time_axis(span_s: float) -> tuple[float, str]:
-    """A divisor and unit that keep the axis readable from a test run to a month."""
-    for limit, divisor, unit in ((120.0, 1.0, "s"), (7200.0, 60.0, "min"), (172800.0, 3600.0, "h")):
-        if span_s < limit:
-            return divisor, unit
-    return 86400.0, "days"
 
 
 def _throughput_chart(
@@ -46,7 +37,7 @@ def _throughput_chart(
                     (it.started_at_s + point.elapsed_s - origin, point.bw_bytes_per_s / 1e6)
                 )
     span = max((x for x, _ in (*points, *means)), default=0.0)
-    divisor, unit = _time_axis(span)
+    divisor, unit = time_unit(span)
     series = []
     if points:
         series.append(
@@ -88,7 +79,6 @@ def _iteration_chart(status: EnduranceStatus) -> doc.Chart:
         key="endurance-iteration-times",
         title="How long each iteration took",
         x_label="iteration",
-        x_unit="#",
         y_label="writing time",
         y_unit="s",
         y_zero=True,  # bars: their length is the value
@@ -123,17 +113,18 @@ def _waf_chart(status: EnduranceStatus) -> doc.Chart | None:
                 "hline", f"whole run {series.overall.waf.waf:.3g}", y=series.overall.waf.waf
             ),
         )
+    divisor, unit = time_unit(max(w.end_s for w in windows) - start)
     return doc.Chart(
         key="endurance-waf",
         title="WAF over time (each point: the shortest window the counters resolve)",
         x_label="time since the first health sample",
-        x_unit="days",
+        x_unit=unit,
         y_label="WAF (NAND ÷ host writes)",
         y_unit="×",
         series=(
             doc.Series(
                 "WAF",
-                _days([w.end_s for w in windows], start),
+                tuple((w.end_s - start) / divisor for w in windows),
                 tuple(float(w.waf.waf or 0.0) for w in windows),
                 "points",
             ),
@@ -316,7 +307,7 @@ def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -
         doc.Section(
             "Where the run stands",
             facts=status_facts(status),
-            notes=(*status.notes, method_note(WAF_METHOD), method_note(LIFETIME_METHOD)),
+            notes=status.notes,
         ),
         doc.Section(
             "Throughput and iteration times",

@@ -5,8 +5,7 @@ from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.method_notes import FILL_METHOD, method_note
-from ssdlab.report.profile_common import compose, fmt_setting, visible_series, zero_or_log
+from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 
 
 def build_fill_document(results: ProfileResults) -> doc.Document:
@@ -27,9 +26,8 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
             for r in rows
         ),
         notes=(
-            f"block size {fmt_setting('block_size', results.plan.setting('block_size'))}, "
-            f"queue depth {results.plan.setting('iodepth')}",
-            method_note(FILL_METHOD),
+            f"block size {results.plan.setting('block_size')} B, queue depth "
+            f"{results.plan.setting('iodepth')}",
         ),
     )
     iops = [float(r["iops"]) for r in rows]
@@ -48,8 +46,13 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
                 "IOPS",
                 [float(r["level_pct"]) for r in rows],
                 iops,
+                point_labels=[
+                    "" if r["relative_to_lowest"] is None else f"{r['relative_to_lowest']:.2f}×"
+                    for r in rows
+                ],
             ),
         ),
+        caption="each point labelled with its speed against the emptiest level",
     )
     verdict = [found["summary"]] if found["summary"] else []
     return compose(

@@ -8,16 +8,30 @@ from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, timeline
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
-from ssdlab.model.units import TB
+from ssdlab.model.units import GB, TB, describe_decimal_bytes
 from ssdlab.report import document as doc
 from ssdlab.report.health import Section, health_sections, series_sections
+from ssdlab.report.profile_common import time_unit
 
 STEP_METRIC = "erase_count_avg"
-_DAY_S = 86400.0
 
 
 def _doc_sections(sections: Sequence[Section]) -> list[doc.Section]:
     return [doc.Section(s.title, facts=s.rows, notes=s.notes) for s in sections]
+
+
+def _counter_values(samples: Sequence[HealthSample], field: str) -> tuple[list[float], list[float]]:
+    """(seconds since the first timed sample, value) of every timed sample that has it."""
+    timed = [s for s in samples if s.taken_at_s is not None]
+    start = min((s.taken_at_s for s in timed if s.taken_at_s is not None), default=0.0)
+    times: list[float] = []
+    values: list[float] = []
+    for sample in timed:
+        value = getattr(sample, field).value
+        if value is not None and sample.taken_at_s is not None:
+            times.append(sample.taken_at_s - start)
+            values.append(float(value))
+    return times, values
 
 
 def _counter_chart(
@@ -25,40 +39,42 @@ def _counter_chart(
     key: str,
     title: str,
     label: str,
-    unit: str,
     field: str,
-    scale: float,
-    x_label: str = "time since the first sample",
-    *,
-    since_first: bool = False,
-) -> doc.Chart | None:
-    """One counter over time, in `unit` (the stored value × `scale`); None with fewer than
-    two timed values. The axis starts at zero; a lifetime total (`since_first`) is drawn as
-    the growth since the first sample, so a week's writes do not vanish on a 150 TB axis."""
-    timed = [s for s in samples if s.taken_at_s is not None]
-    if len(timed) < 2:
+    x_label: str,
+) -> doc.Chart | str | None:
+    """One counter over time from zero, or a note when it did not change (a flat line on the
+    chart's top edge shows nothing); None with fewer than two timed values. A byte counter is
+    drawn as the growth since the first sample, in GB or TB, so a week's writes do not vanish
+    on a 150 TB axis; the wear indicator as it reads, in %."""
+    times, values = _counter_values(samples, field)
+    if len(times) < 2:
         return None
-    start = min(s.taken_at_s for s in timed if s.taken_at_s is not None)
-    xs: list[float] = []
-    ys: list[float] = []
-    for sample in timed:
-        value = getattr(sample, field).value
-        if value is not None and sample.taken_at_s is not None:
-            xs.append((sample.taken_at_s - start) / _DAY_S)
-            ys.append(value * scale)
-    if len(xs) < 2:
-        return None
-    if since_first:
-        ys = [y - ys[0] for y in ys]
+    if len(set(values)) == 1:
+        shown = (
+            f"{values[0]:g} %" if field == "wear_used_pct" else describe_decimal_bytes(values[0])
+        )
+        return f"{label} stayed at {shown} over the {len(values):,} samples"
+    unit, scale = "%", 1.0
+    if field != "wear_used_pct":
+        values = [v - values[0] for v in values]
+        unit, scale = ("TB", TB) if max(values) >= TB else ("GB", GB)
+    divisor, time_name = time_unit(max(times))
     return doc.Chart(
         key,
         title,
         x_label=x_label,
-        x_unit="days",
+        x_unit=time_name,
         y_label=label,
         y_unit=unit,
         y_zero=True,
-        series=(doc.Series(label, tuple(xs), tuple(ys), style="steps"),),
+        series=(
+            doc.Series(
+                label,
+                tuple(t / divisor for t in times),
+                tuple(v / scale for v in values),
+                style="steps",
+            ),
+        ),
     )
 
 
@@ -85,43 +101,28 @@ def build_health_document(
             if line.source == "power_on_hours"
             else "time since the first sample"
         )
-        charts = [
-            _counter_chart(
-                line.samples,
-                "health-host-written",
-                "Host writes since the first sample",
-                "host writes",
-                "TB",
-                "host_written_bytes",
-                1 / TB,
-                x_label,
-                since_first=True,
-            ),
-            _counter_chart(
-                line.samples,
-                "health-nand-written",
-                "NAND writes since the first sample",
-                "NAND writes",
-                "TB",
-                "nand_written_bytes",
-                1 / TB,
-                x_label,
-                since_first=True,
-            ),
-            _counter_chart(
-                line.samples,
-                "health-wear",
-                "Wear used",
-                "wear used",
-                "%",
-                "wear_used_pct",
-                1.0,
-                x_label,
-            ),
+        made = [
+            _counter_chart(line.samples, key, title, label, field, x_label)
+            for key, title, label, field in (
+                (
+                    "health-host-written",
+                    "Host writes since the first sample",
+                    "host writes",
+                    "host_written_bytes",
+                ),
+                (
+                    "health-nand-written",
+                    "NAND writes since the first sample",
+                    "NAND writes",
+                    "nand_written_bytes",
+                ),
+                ("health-wear", "Wear used", "wear used", "wear_used_pct"),
+            )
         ]
-        drawn = tuple(c for c in charts if c is not None)
-        if drawn:
-            sections.append(doc.Section("Counters over time", charts=drawn))
+        drawn = tuple(c for c in made if isinstance(c, doc.Chart))
+        flat = tuple(c for c in made if isinstance(c, str))
+        if drawn or flat:
+            sections.append(doc.Section("Counters over time", charts=drawn, notes=flat))
     identity = last.identity
     headline = [
         ("run", f"{run.run_id} ({run.status.value})"),

@@ -17,78 +17,18 @@ from ssdlab.report.quick_document import baseline_section
 FORMAT_VERSION = 1
 
 
-# The unit of each setting that is not a size or a plain count, by its settings key (the
-# option --key-name): sizes are recognised by kind below, everything else prints bare.
-_SECONDS = frozenset(
-    {
-        "for_time",
-        "health_every",
-        "interval",
-        "iteration_time",
-        "log_interval",
-        "measure",
-        "ramp",
-        "recover",
-        "recovery_idle",
-        "round_seconds",
-        "runtime",
-    }
-)
-_SIZES = frozenset(
-    {
-        "size",
-        "block_size",
-        "block_sizes",
-        "cache_size",
-        "iteration_bytes",
-        "misalign",
-        "recovery_size",
-        "until_written",
-    }
-)
-_UNITS = {
-    "active_range": "%",
-    "mix": "%",
-    "mixes": "%",
-    "levels": "%",
-    "until_wear": "%",
-    "last_hours": "h",
-    "max_hours": "h",
-    "max_temperature": "°C",
-    "max_latency_us": "µs",
-}
-
-
-def setting_flag(name: str) -> str:
-    """The option a setting is given with: 'block_sizes' -> '--block-sizes'."""
-    return "--" + name.replace("_", "-")
-
-
-def _one_setting(name: str, value: int | float) -> str:
-    if name in _SIZES or name.endswith(("_bytes", "_size")):
-        return format_size(int(value))
-    if name == "rate":
-        return f"{format_size(int(value))}/s"
-    if name in ("iodepth", "iodepths"):
-        return f"QD{value:g}"
-    if name in _SECONDS:
-        return f"{value:g} s"
-    unit = _UNITS.get(name)
-    number = f"{value:g}" if isinstance(value, float) else str(value)
-    return number + (f" {unit}" if unit else "")
-
-
 def fmt_setting(name: str, value: SettingValue) -> str:
-    """A setting's value with its unit, as people read it: '30 s', '1 GiB', 'QD32', '50 %'."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, tuple):
-        return ", ".join(_one_setting(name, v) for v in value)
-    if isinstance(value, int | float):
-        return _one_setting(name, value)
-    return str(value)
+        if name.endswith("_bytes") or name.endswith("sizes"):
+            return ", ".join(format_size(v) for v in value)
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, int) and (name.endswith(("_bytes", "_size")) or name == "size"):
+        return format_size(value)
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def visible_series(
@@ -97,11 +37,23 @@ def visible_series(
     ys: Sequence[float],
     style: str = "line",
     errors: Sequence[tuple[float, float]] = (),
+    point_labels: Sequence[str] = (),
 ) -> doc.Series:
     """A series that draws something: a line or steps of one point draws nothing, so a series
     that short is drawn as a point."""
     shown = "points" if style in ("line", "steps") and len(xs) < 2 else style
-    return doc.Series(label, tuple(xs), tuple(ys), shown, errors=tuple(errors))
+    return doc.Series(
+        label, tuple(xs), tuple(ys), shown, errors=tuple(errors), point_labels=tuple(point_labels)
+    )
+
+
+def time_unit(span_s: float) -> tuple[float, str]:
+    """(seconds per unit, unit) that keep a time axis readable from a test run to a month:
+    s under 2 min, min under 2 h, h under 2 days, else days."""
+    for limit, divisor, unit in ((120.0, 1.0, "s"), (7200.0, 60.0, "min"), (172800.0, 3600.0, "h")):
+        if span_s < limit:
+            return divisor, unit
+    return 86400.0, "days"
 
 
 def zero_or_log(values: Iterable[float | None]) -> tuple[bool, bool]:
@@ -135,7 +87,7 @@ def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
 
 def settings_section(results: ProfileResults) -> doc.Section:
     plan = results.plan
-    rows = tuple((setting_flag(name), fmt_setting(name, value)) for name, value in plan.settings)
+    rows = tuple((name, fmt_setting(name, value)) for name, value in plan.settings)
     notes = list(plan.notes)
     if results.run.status.value != "complete":
         notes.append(f"status {results.run.status.value}: {results.run.status_reason}")

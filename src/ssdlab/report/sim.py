@@ -9,6 +9,7 @@ interval (host and NAND bytes, erase counts, wear used).
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from itertools import pairwise
 from typing import Any
 
 from ssdlab.analysis.cliff import CacheCliffVerdict
@@ -160,11 +161,22 @@ def _steady_facts(analysis: SimAnalysis) -> tuple[tuple[str, str], ...]:
     return tuple(rows)
 
 
+def _whole_intervals(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """(host bytes, value) per interval without a last interval shorter than half the others:
+    the few writes after the last whole interval give a rate and a WAF of their own."""
+    steps = sorted(b - a for (a, _), (b, _) in pairwise(points))
+    if len(steps) >= 2 and points[-1][0] - points[-2][0] < steps[len(steps) // 2] / 2:
+        return list(points[:-1])
+    return list(points)
+
+
 def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
-    series = bytes_series(point.step)
+    series = _whole_intervals(bytes_series(point.step))
+    written = max((b for b, _ in series), default=0.0)
+    size_unit, size = ("GB", GB) if written >= GB else ("MB", MB)  # no axis of 0.01 GB steps
     markers: tuple[doc.Marker, ...] = ()
     if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
-        markers = (doc.Marker("vline", "cache cliff", x=analysis.cliff.cliff_bytes / GB),)
+        markers = (doc.Marker("vline", "cache cliff", x=analysis.cliff.cliff_bytes / size),)
     charts = []
     if series:
         y_log, y_zero = zero_or_log(w for _, w in series)
@@ -173,40 +185,38 @@ def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
                 "sim-throughput",
                 "Simulated write throughput",
                 x_label="host writes",
-                x_unit="GB",
+                x_unit=size_unit,
                 y_label="write throughput",
                 y_unit="MB/s",
                 y_log=y_log,
                 y_zero=y_zero,
                 series=(
                     visible_series(
-                        "write", [b / GB for b, _ in series], [w / MB for _, w in series]
+                        "write", [b / size for b, _ in series], [w / MB for _, w in series]
                     ),
                 ),
                 markers=markers,
             )
         )
-    if analysis.interval_waf:
+    waf = _whole_intervals(analysis.interval_waf)
+    if waf:
         charts.append(
             doc.Chart(
                 "sim-waf",
                 "Write amplification per interval",
                 x_label="host writes",
-                x_unit="GB",
+                x_unit=size_unit,
                 y_label="WAF (NAND ÷ host writes)",
                 y_unit="×",
                 series=(
                     visible_series(
-                        "interval WAF",
-                        [b / GB for b, _ in analysis.interval_waf],
-                        [w for _, w in analysis.interval_waf],
-                        "steps",
+                        "interval WAF", [b / size for b, _ in waf], [w for _, w in waf], "steps"
                     ),
                 ),
             )
         )
     erase = [
-        (s.host_written_bytes.value / GB, s.erase_count_avg.value, s.erase_count_max.value)
+        (s.host_written_bytes.value / size, s.erase_count_avg.value, s.erase_count_max.value)
         for s in point.samples
         if s.host_written_bytes.value is not None
         and s.erase_count_avg.value is not None
@@ -220,7 +230,7 @@ def _charts(point: SimPoint, analysis: SimAnalysis) -> tuple[doc.Chart, ...]:
                 "sim-erase",
                 "Erase counts",
                 x_label="host writes",
-                x_unit="GB",
+                x_unit=size_unit,
                 y_label="erase count",
                 y_unit="cycles per block",
                 y_log=y_log,

@@ -18,7 +18,8 @@ def breaches(chart: Chart) -> list[str]:
         return breaks
     if not chart.series:
         return ["a chart with no series"]
-    if not chart.x_ticks and not chart.x_unit:
+    categorical = bool(chart.x_ticks) or any(s.style == "bars" for s in chart.series)
+    if not categorical and not chart.x_unit:
         breaks.append("quantitative x axis without a unit")
     if not chart.y_unit:
         breaks.append("y axis without a unit")

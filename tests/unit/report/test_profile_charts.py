@@ -123,18 +123,31 @@ def test_endurance_of_one_iteration_shows_it_as_a_point() -> None:
     assert [s.style for s in charts["endurance-throughput"].series] == ["points"]
 
 
-def test_health_counters_grow_from_zero_in_tb_since_the_first_sample() -> None:
+def test_health_counters_grow_from_zero_since_the_first_sample() -> None:
     samples = [
-        make_sample(n * 86400.0, host=(150 + 0.2 * n) * TB, nand=(160 + 0.3 * n) * TB, wear=4)
+        make_sample(n * 86400.0, host=(150 + 0.2 * n) * TB, nand=(160 + 3 * n) * TB, wear=4)
         for n in range(5)
     ]
-    charts = _charts(build_health_document(_run("watch"), samples))
-    assert set(charts) == {"health-host-written", "health-nand-written", "health-wear"}
+    document = build_health_document(_run("watch"), samples)
+    charts = _charts(document)
+    assert set(charts) == {"health-host-written", "health-nand-written"}
     assert _breaches(charts) == {}
     host = charts["health-host-written"]
-    assert (host.x_unit, host.y_unit, host.y_zero) == ("days", "TB", True)
+    assert (host.x_unit, host.y_unit, host.y_zero) == ("days", "GB", True)
     assert host.series[0].ys[0] == 0.0
-    assert round(host.series[0].ys[-1], 6) == 0.8  # 0.2 TB a day over four days
+    assert round(host.series[0].ys[-1], 6) == 800.0  # 0.2 TB a day over four days
+    assert charts["health-nand-written"].y_unit == "TB"  # 12 TB
+    # a counter that did not move is said, not drawn as a line on the chart's top edge
+    (section,) = [s for s in document.sections if s.title == "Counters over time"]
+    assert section.notes == ("wear used stayed at 4 % over the 5 samples",)
+
+
+def test_health_samples_hours_apart_on_an_axis_in_hours() -> None:
+    samples = [make_sample(n * 3600.0, host=(150 + n) * TB, wear=4 + n) for n in range(5)]
+    charts = _charts(build_health_document(_run("watch"), samples))
+    assert _breaches(charts) == {}
+    assert {chart.x_unit for chart in charts.values()} == {"h"}
+    assert charts["health-wear"].series[0].ys == (4.0, 5.0, 6.0, 7.0, 8.0)
 
 
 def test_simulated_drive_and_sweep_charts(tmp_path: Path) -> None:
@@ -149,5 +162,6 @@ def test_simulated_drive_and_sweep_charts(tmp_path: Path) -> None:
         "sim-throughput", "sim-waf", "sim-erase", "sim-sweep-waf", "sim-sweep-lifetime",
     }  # fmt: skip
     assert _breaches(charts) == {}
-    assert (charts["sim-throughput"].x_unit, charts["sim-throughput"].y_unit) == ("GB", "MB/s")
+    # 48 MiB written: the axis in MB, not in steps of 0.01 GB
+    assert (charts["sim-throughput"].x_unit, charts["sim-throughput"].y_unit) == ("MB", "MB/s")
     assert charts["sim-sweep-lifetime"].y_zero
