@@ -18,6 +18,7 @@ from ssdlab.analysis.compare import (
 from ssdlab.model.run import RunRecord
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
+from ssdlab.report.method_notes import COMPARE_METHOD, method_note
 from ssdlab.report.profile_common import visible_series, zero_or_log
 
 FORMAT_VERSION = 1
@@ -98,7 +99,8 @@ def build_compare_document(
     alpha = comparisons[0].alpha if comparisons else 0.0
     legend = (
         f"{MARKERS[Verdict.BETTER]} better / − worse: the change is larger than {threshold:g} % "
-        f"and Welch's t-test on the passes gives p < {alpha:g}; "
+        f"and the passes of the two runs differ by more than their scatter explains "
+        f"(p < {alpha:g}); "
         f"{MARKERS[Verdict.NOT_SIGNIFICANT]} not significant (smaller, or not supported by the "
         f"passes); {MARKERS[Verdict.UNTESTED]} one pass a side: the ratio stands, no "
         "significance test is possible; "
@@ -125,7 +127,7 @@ def build_compare_document(
         f"Against run {baseline.run_id}",
         tuple(columns),
         tuple(rows),
-        (legend, *like_for_like),
+        (legend, *like_for_like, method_note(COMPARE_METHOD)),
     )
     run_table = doc.Table(
         "Runs",

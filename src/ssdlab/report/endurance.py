@@ -13,6 +13,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes, fmt_mbps, fmt_tb, fmt_time
 from ssdlab.report import document as doc
 from ssdlab.report.health import fmt_waf, series_sections
+from ssdlab.report.method_notes import LIFETIME_METHOD, WAF_METHOD, method_note
 from ssdlab.report.profile_common import compose, time_unit, visible_series, zero_or_log
 
 S_PER_DAY = 86400.0
@@ -307,7 +308,7 @@ def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -
         doc.Section(
             "Where the run stands",
             facts=status_facts(status),
-            notes=status.notes,
+            notes=(*status.notes, method_note(WAF_METHOD), method_note(LIFETIME_METHOD)),
         ),
         doc.Section(
             "Throughput and iteration times",

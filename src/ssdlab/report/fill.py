@@ -5,7 +5,8 @@ from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
-from ssdlab.report.profile_common import compose, visible_series, zero_or_log
+from ssdlab.report.method_notes import FILL_METHOD, method_note
+from ssdlab.report.profile_common import compose, fmt_setting, visible_series, zero_or_log
 
 
 def build_fill_document(results: ProfileResults) -> doc.Document:
@@ -26,8 +27,9 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
             for r in rows
         ),
         notes=(
-            f"block size {results.plan.setting('block_size')} B, queue depth "
-            f"{results.plan.setting('iodepth')}",
+            f"block size {fmt_setting('block_size', results.plan.setting('block_size'))}, "
+            f"queue depth {results.plan.setting('iodepth')}",
+            method_note(FILL_METHOD),
         ),
     )
     iops = [float(r["iops"]) for r in rows]

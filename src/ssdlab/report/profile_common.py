@@ -17,18 +17,78 @@ from ssdlab.report.quick_document import baseline_section
 FORMAT_VERSION = 1
 
 
+# The unit of each setting that is not a size or a plain count, by its settings key (the
+# option --key-name): sizes are recognised by kind below, everything else prints bare.
+_SECONDS = frozenset(
+    {
+        "for_time",
+        "health_every",
+        "interval",
+        "iteration_time",
+        "log_interval",
+        "measure",
+        "ramp",
+        "recover",
+        "recovery_idle",
+        "round_seconds",
+        "runtime",
+    }
+)
+_SIZES = frozenset(
+    {
+        "size",
+        "block_size",
+        "block_sizes",
+        "cache_size",
+        "iteration_bytes",
+        "misalign",
+        "recovery_size",
+        "until_written",
+    }
+)
+_UNITS = {
+    "active_range": "%",
+    "mix": "%",
+    "mixes": "%",
+    "levels": "%",
+    "until_wear": "%",
+    "last_hours": "h",
+    "max_hours": "h",
+    "max_temperature": "°C",
+    "max_latency_us": "µs",
+}
+
+
+def setting_flag(name: str) -> str:
+    """The option a setting is given with: 'block_sizes' -> '--block-sizes'."""
+    return "--" + name.replace("_", "-")
+
+
+def _one_setting(name: str, value: int | float) -> str:
+    if name in _SIZES or name.endswith(("_bytes", "_size")):
+        return format_size(int(value))
+    if name == "rate":
+        return f"{format_size(int(value))}/s"
+    if name in ("iodepth", "iodepths"):
+        return f"QD{value:g}"
+    if name in _SECONDS:
+        return f"{value:g} s"
+    unit = _UNITS.get(name)
+    number = f"{value:g}" if isinstance(value, float) else str(value)
+    return number + (f" {unit}" if unit else "")
+
+
 def fmt_setting(name: str, value: SettingValue) -> str:
+    """A setting's value with its unit, as people read it: '30 s', '1 GiB', 'QD32', '50 %'."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, tuple):
-        if name.endswith("_bytes") or name.endswith("sizes"):
-            return ", ".join(format_size(v) for v in value)
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, int) and (name.endswith(("_bytes", "_size")) or name == "size"):
-        return format_size(value)
-    return f"{value:g}" if isinstance(value, float) else str(value)
+        return ", ".join(_one_setting(name, v) for v in value)
+    if isinstance(value, int | float):
+        return _one_setting(name, value)
+    return str(value)
 
 
 def visible_series(
@@ -87,7 +147,7 @@ def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
 
 def settings_section(results: ProfileResults) -> doc.Section:
     plan = results.plan
-    rows = tuple((name, fmt_setting(name, value)) for name, value in plan.settings)
+    rows = tuple((setting_flag(name), fmt_setting(name, value)) for name, value in plan.settings)
     notes = list(plan.notes)
     if results.run.status.value != "complete":
         notes.append(f"status {results.run.status.value}: {results.run.status_reason}")
