@@ -45,6 +45,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from ssdlab.store.raw import unpack_raw  # noqa: E402  (raw outputs are stored compressed)
+
 DEFAULT_RESULTS = HERE / "RESULTS.md"
 BEGIN_MARK = "<!-- BEGIN bench/overhead.py {mode}: generated, edits inside are overwritten -->"
 END_MARK = "<!-- END bench/overhead.py {mode} -->"
@@ -416,7 +420,7 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
             runtime: float | None = None
             if tool == "fio":
                 try:
-                    runtime = fio_runtime_s(fio_json(stdout))
+                    runtime = fio_runtime_s(fio_json(unpack_raw(conn, stdout)))
                 except (ValueError, KeyError):
                     runtime = None
             captures.append(StoredCapture(capture_id, tool, c_started, c_ended, runtime))
@@ -432,8 +436,8 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
                     name=f"{key}-p{round_index}",
                     test_key=key,
                     stored_iops=iops,
-                    capture_iops=fio_iops(fio_json(stdout)),
-                    job_text=text,
+                    capture_iops=fio_iops(fio_json(unpack_raw(conn, stdout))),
+                    job_text=unpack_raw(conn, text),
                 )
             )
     finally:

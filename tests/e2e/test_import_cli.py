@@ -5,6 +5,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from ssdlab.store.raw import unpack_raw
 from tests.conftest import ROOT, needs_fio
 from tests.e2e.conftest import FAST, run_ssdlab
 from tests.unit.parse.test_benchmark_text import CDM8, KDM
@@ -36,7 +37,7 @@ def test_crystaldiskmark_import_is_a_labelled_run(tmp_path: Path) -> None:
     assert seq["passes"] == 1
     with sqlite3.connect(db) as conn:  # the file is kept verbatim as the run's capture
         (stored,) = conn.execute("SELECT stdout FROM captures WHERE run_id = ?", (run,)).fetchone()
-    assert stored == CDM8
+        assert unpack_raw(conn, stored) == CDM8  # stored compressed, read back byte for byte
     report = tmp_path / "r.md"
     assert run_ssdlab("report", str(run), "-o", str(report), "--db", str(db)).code == 0
     assert "imported from CrystalDiskMark 8.0.4" in report.read_text()

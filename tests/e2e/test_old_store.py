@@ -72,15 +72,23 @@ DOCUMENTS: list[tuple[str, tuple[str, ...], bool]] = [
 # them: exactly these new keys (where the old document did not have them) and that line are
 # left out of the comparison; the expected outputs are never regenerated.
 NEW_RUN_KEYS = frozenset({"uuid", "host", "node_host", "collected_at_s"})
+# Schema 8 copied the model and serial of the drive a run tested into the run row, and `runs
+# --json` gives them and the page it shows (`page`: offset, limit, how many more match): new
+# keys, left out of the comparison the same way.
+LISTING_KEYS = frozenset({"drive_model", "drive_serial", "page"})
 # Three health values were added to every normalised sample later (the NVMe spare threshold
 # and error log entries, and the drive's warning temperature: for the watch alerts and the
 # metrics); a sample stored before has none of them, and its documents give them as unknown:
 # those keys are left out the same way.
-NEW_KEYS = NEW_RUN_KEYS | {
-    "available_spare_threshold_pct",
-    "error_log_entries",
-    "temperature_warning_c",
-}
+NEW_KEYS = (
+    NEW_RUN_KEYS
+    | LISTING_KEYS
+    | {
+        "available_spare_threshold_pct",
+        "error_log_entries",
+        "temperature_warning_c",
+    }
+)
 ORIGIN_LINE = re.compile(r"^run \d+ on host \S+, uuid [0-9a-f-]{36}\n", re.MULTILINE)
 # The Markdown report later embedded its charts (SVG images in `data:` URIs, each after a blank
 # line) and named its job files by the test that ran them instead of "capture 65": the images

@@ -10,6 +10,7 @@ import pytest
 from ssdlab.analysis.latency_bins import percentile_ns
 from ssdlab.analysis.profiles.sweep import histogram_of
 from ssdlab.parse.fio_histogram import clat_bins_of
+from ssdlab.store.raw import unpack_raw
 from tests.conftest import needs_fio
 from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of
 
@@ -34,7 +35,8 @@ def test_sweep_on_a_file(tmp_path: Path) -> None:
     assert (plots / "sweep-curve-randrw70-8k.png").exists()
     # for reads alone, the histogram's p99 is fio's own p99
     with sqlite3.connect(db) as conn:
-        outputs = [r[0] for r in conn.execute("SELECT stdout FROM captures WHERE tool = 'fio'")]
+        rows = conn.execute("SELECT stdout FROM captures WHERE tool = 'fio'").fetchall()
+        outputs = [unpack_raw(conn, r[0]) for r in rows]  # stored compressed
     checked = 0
     for output in outputs:
         job = json.loads(output)["jobs"][0]

@@ -4,7 +4,9 @@ prints the date, the host and the UUID (and, for a run collected from a lab node
 
 import json
 import re
+import shutil
 import socket
+import sqlite3
 import time
 import uuid
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import copy_runs
 from ssdlab.system.filetarget import probe_direct_io
+from tests.abuse.probes import ssdlab_in_process
 from tests.conftest import needs_fio
 from tests.e2e.conftest import FAST, run_ssdlab
 from tests.unit.parse.test_benchmark_text import CDM8
@@ -207,3 +210,78 @@ def test_show_prints_host_uuid_and_for_a_collected_run_its_node(central: Path) -
         assert f"uuid {run['uuid']}" in shown.stdout
     shown = run_ssdlab("show", str(collected["id"]), "--db", str(central), env={"COLUMNS": "200"})
     assert f"(node {socket.gethostname()}, collected " in shown.stdout
+
+
+# --- a page at a time (schema 8), and raw outputs read back the same compressed -------------
+
+OLD_STORE = Path(__file__).resolve().parents[1] / "data" / "store" / "main-98b38bc.sqlite"
+
+
+@pytest.fixture
+def old_store(tmp_path: Path) -> Path:
+    """The store ssdlab 98b38bc wrote (14 runs of every kind), migrated on first open."""
+    copy = tmp_path / "old.sqlite"
+    shutil.copyfile(OLD_STORE, copy)
+    return copy
+
+
+def test_runs_shows_a_page_and_says_how_to_see_the_rest(old_store: Path) -> None:
+    first = run_ssdlab("runs", "--limit", "5", "--db", str(old_store), env={"COLUMNS": "160"})
+    assert first.code == 0, first.stderr
+    assert "9 older runs match too: see them with --before 10 (or --offset 5)" in first.stdout
+    paged = json.loads(run_ssdlab("runs", "--json", "--limit", "5", "--offset", "5",
+                                  "--db", str(old_store)).stdout)  # fmt: skip
+    assert [r["id"] for r in paged["runs"]] == [9, 8, 7, 6, 5]
+    assert paged["page"] == {"offset": 5, "limit": 5, "more": 4}
+    before = listed(old_store, "--before", "5")
+    assert [r["id"] for r in before] == [4, 3, 2, 1]
+    last = run_ssdlab("runs", "--limit", "50", "--db", str(old_store))
+    assert "older" not in last.stdout  # everything shown: no line about more
+    past = run_ssdlab("runs", "--offset", "40", "--db", str(old_store))
+    assert past.code == 0
+    assert "no stored run matches these filters" in past.stdout
+    negative = run_ssdlab("runs", "--offset", "-1", "--db", str(old_store))
+    assert negative.code == 2
+    assert negative.stderr.strip().count("\n") == 0
+    assert "--offset -1 is negative" in negative.stderr
+
+
+def test_runs_filters_by_status_and_drive(old_store: Path) -> None:
+    interrupted = listed(old_store, "--status", "interrupted")
+    assert interrupted
+    assert {r["status"] for r in interrupted} == {"interrupted"}
+    every = listed(old_store)
+    serials = {r["drive_serial"] for r in every} - {None}
+    assert serials  # runs on a device name their drive
+    serial = sorted(serials)[0]
+    on_drive = listed(old_store, "--drive", serial)
+    assert on_drive
+    assert [r["id"] for r in on_drive] == [r["id"] for r in every if r["drive_serial"] == serial]
+
+
+def test_show_jobs_and_export_print_the_same_bytes_once_raw_is_compressed(
+    old_store: Path,
+) -> None:
+    """`store compact` compresses what this old store kept as text: every document printed
+    from its raw outputs (job files, fio's JSON re-read for exports) is the same after."""
+    commands = [
+        ("show", "1", "--jobs"),  # a quick run's job files
+        ("show", "14", "--jobs"),  # an endurance run's
+        ("export", "4", "--format", "csv"),  # a profile run's steps, from fio's JSON
+        ("export", "14", "--format", "json"),
+        ("export", "1", "--format", "cdm"),
+    ]
+    before = {argv: ssdlab_in_process(*argv, "--db", str(old_store)) for argv in commands}
+    compact = run_ssdlab("store", "compact", "--json", "--db", str(old_store))
+    assert compact.code == 0, compact.stderr
+    done = json.loads(compact.stdout)
+    assert done["compressed_values"] > 10
+    assert done["compressed_bytes"] < done["text_bytes"] / 3
+    assert done["file_bytes_after"] < done["file_bytes_before"]
+    conn = sqlite3.connect(old_store)
+    kinds = {r[0] for r in conn.execute("SELECT typeof(stdout) FROM captures WHERE tool = 'fio'")}
+    conn.close()
+    assert "blob" in kinds
+    for argv, earlier in before.items():
+        assert earlier[0] == 0, (argv, earlier[2])
+        assert ssdlab_in_process(*argv, "--db", str(old_store)) == earlier, argv

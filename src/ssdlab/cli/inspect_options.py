@@ -1,48 +1,12 @@
-"""The options of `ssdlab runs`, `ssdlab show` and `ssdlab export` (handled by
-cli/inspect.py). Kept apart from the handlers so that building the parser imports no handler."""
+"""The options of `ssdlab show` and `ssdlab export` (handled by cli/inspect.py). Kept apart
+from the handlers so that building the parser imports no handler."""
 
 import argparse
 
-from ssdlab.cli.arg_types import positive_int_arg
 from ssdlab.cli.common_options import STORE, Commands, json_output
 
 
 def add_commands(commands: Commands) -> None:
-    runs = commands.add_parser(
-        "runs",
-        help="list stored runs: profile, target, date, status",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="examples:\n"
-        "  ssdlab runs --profile quick              quick runs (any preset)\n"
-        "  ssdlab runs --profile pts-iops --since 2026-01-01\n"
-        "  ssdlab runs --target /dev/nvme0n1        runs on one device (or a folder's files)\n"
-        "  ssdlab runs --host lab-3                 runs collected from one lab node\n",
-        parents=[json_output(), STORE],
-    )
-    runs.add_argument("--limit", type=positive_int_arg, default=50, help="how many (default 50)")
-    runs.add_argument(
-        "--profile",
-        metavar="NAME",
-        help="only runs of this kind or profile: quick, pts-iops, cache, endurance, sim, "
-        "import, health, ...",
-    )
-    runs.add_argument(
-        "--since",
-        metavar="DATE",
-        help="only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)",
-    )
-    runs.add_argument(
-        "--target",
-        metavar="PATH",
-        help="only runs on this device or file, or on test files in this folder",
-    )
-    runs.add_argument(
-        "--host",
-        metavar="NAME",
-        help="only runs of this host (a collected run's host is its node's name in the fleet "
-        "inventory)",
-    )
-
     show = commands.add_parser("show", help="show one stored run", parents=[json_output(), STORE])
     show.add_argument("run", help="run id, or 'last'")
     show.add_argument("--jobs", action="store_true", help="also print the fio job files")

@@ -4,7 +4,9 @@ quick            cli/quick.py    target → plan → fio → store → result ta
 run / plan       cli/run.py      profiles (characterisation, SNIA PTS): plan → fio → verdicts
 resume           cli/run.py      an interrupted profile run, from the round it stopped in
 endure/status    cli/endure.py   days-long write loops with health sampling; where they stand
-runs/show/export cli/inspect.py  stored runs read back and exported
+runs             cli/runs.py     stored runs listed, a page at a time (indexed columns only)
+show/export      cli/inspect.py  stored runs read back and exported
+store compact    cli/store_compact.py  raw text of older stores compressed, then VACUUM
 report/compare   cli/report.py   runs as HTML/Markdown; runs side by side with significance
 card             cli/card.py     a quick or imported run as one PNG/SVG result card to post
 import           cli/imports.py  CrystalDiskMark/KDiskMark text and fio JSON become runs
@@ -47,8 +49,10 @@ from ssdlab.cli import (
     quick_options,
     report_options,
     run_options,
+    runs_options,
     sim_options,
     specs_options,
+    store_compact_options,
 )
 from ssdlab.cli.terminal_tables import make_console
 from ssdlab.errors import SsdlabError, StoreError, UsageError
@@ -87,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
         quick_options,  # quick
         run_options,  # plan, run, resume
         endure_options,  # endure, status
-        inspect_options,  # runs, show, export
+        runs_options,  # runs
+        inspect_options,  # show, export
         report_options,  # report, compare
         imports_options,  # import
         latency_options,  # latency (fio latency logs, no store)
@@ -98,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         fleet_options,  # fleet (many hosts)
         node_options,  # node (what 'ssdlab fleet' calls on each node)
         metrics_options,  # metrics (Prometheus)
+        store_compact_options,  # store compact
         card_options,  # card (a run as one image to post)
     ):
         options.add_commands(commands)
@@ -114,7 +120,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resume": ("run", "cmd_resume"),
     "endure": ("endure", "cmd_endure"),
     "status": ("endure", "cmd_status"),
-    "runs": ("inspect", "cmd_runs"),
+    "runs": ("runs", "cmd_runs"),
     "show": ("inspect", "cmd_show"),
     "export": ("inspect", "cmd_export"),
     "report": ("report", "cmd_report"),
@@ -130,6 +136,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
     "metrics": ("metrics", "cmd_metrics"),
+    "store": ("store_compact", "cmd_store"),
     "card": ("card", "cmd_card"),
 }
 

@@ -12,6 +12,9 @@ one exception kept as it was: cachefit's `from_run` setting names the cache run 
 cache size from by that run's id in the store it ran in (the size itself is in the plan). The
 serial of a simulated drive (`sim-RUN-KEY`) is a name and is not changed either.
 
+Raw outputs are copied as they are stored, compressed or not (store/raw.py), with the
+dictionaries compressed ones refer to; they are decompressed only where they are read.
+
 Each run is copied in one transaction of the receiving store: a collect that fails or is
 killed part way leaves whole runs only, and the next collect carries on.
 """
@@ -27,6 +30,7 @@ from typing import Any
 
 from ssdlab.errors import StoreError
 from ssdlab.store.db import open_store
+from ssdlab.store.raw import copy_dictionaries
 from ssdlab.store.runs import transaction
 
 Row = dict[str, Any]
@@ -280,6 +284,7 @@ def _copy_run(
             "SELECT id, status FROM runs WHERE uuid = ?", (run["uuid"],)
         ).fetchone()
         if there is None:
+            copy_dictionaries(source, dest)
             _add_run(source, dest, run, origin)
             return "added"
         dest_id = int(there[0])
@@ -287,6 +292,7 @@ def _copy_run(
             return "skipped"
         if run_fingerprint(source, int(run["id"])) == run_fingerprint(dest, dest_id):
             return "skipped"
+        copy_dictionaries(source, dest)
         _replace_run(source, dest, run, dest_id, origin)
         return "updated"
 

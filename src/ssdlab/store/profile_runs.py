@@ -8,6 +8,7 @@ from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord
 from ssdlab.store.codec import decode
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
+from ssdlab.store.raw import unpack_raw
 
 
 def _with_loops(data: dict[str, Any]) -> dict[str, Any]:
@@ -43,4 +44,4 @@ def load_fio_outputs(conn: sqlite3.Connection, run_id: int) -> dict[int, str]:
         " WHERE s.run_id = ? ORDER BY c.id",
         (run_id,),
     ).fetchall()
-    return {int(r[0]): str(r[1]) for r in rows}
+    return {int(r[0]): unpack_raw(conn, r[1], f"fio's output in capture {r[0]}") for r in rows}

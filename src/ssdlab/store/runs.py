@@ -28,6 +28,7 @@ from ssdlab.store.codec import (
     to_blob,
     versioned,
 )
+from ssdlab.store.raw import FILE_PACK_MIN_BYTES, dictionary_source, pack_raw, unpack_raw
 
 
 def to_json(value: object) -> str:
@@ -195,7 +196,9 @@ def replace_run_plan(
 def add_capture(
     conn: sqlite3.Connection, run_id: int, capture: Capture, files: dict[str, str] | None = None
 ) -> int:
-    """Store one tool invocation verbatim (and the files it wrote), before anything parses it."""
+    """Store one tool invocation verbatim (and the files it wrote), before anything parses it;
+    its output, job file and files compressed (store/raw.py), read back byte for byte."""
+    source = dictionary_source(capture.tool, capture.argv)
     with transaction(conn):
         cursor = conn.execute(
             "INSERT INTO captures (run_id, tool, tool_version, argv_json, input_text, exit_code,"
@@ -205,10 +208,10 @@ def add_capture(
                 capture.tool,
                 capture.tool_version,
                 json.dumps(list(capture.argv)),
-                capture.input_text,
+                pack_raw(conn, capture.input_text),
                 capture.exit_code,
-                capture.stdout,
-                capture.stderr,
+                pack_raw(conn, capture.stdout, source),
+                pack_raw(conn, capture.stderr),
                 capture.started_at_s,
                 capture.ended_at_s,
             ),
@@ -217,7 +220,7 @@ def add_capture(
         for name, content in sorted((files or {}).items()):
             conn.execute(
                 "INSERT INTO capture_files (capture_id, name, content) VALUES (?, ?, ?)",
-                (capture_id, name, content),
+                (capture_id, name, pack_raw(conn, content, min_bytes=FILE_PACK_MIN_BYTES)),
             )
         return capture_id
 
@@ -489,6 +492,8 @@ class RunListing:
     uuid: str = ""
     node_host: str | None = None  # a collected run: the node's own hostname
     collected_at_s: float | None = None  # a collected run: when it was collected
+    drive_model: str | None = None  # the drive a run on a device tested (schema 8)
+    drive_serial: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -497,23 +502,29 @@ class RunFilter:
     or a profile run's profile (pts-iops, cache, endurance; not the profile an import or a
     simulation was stored under); `targets` are exact target paths and
     `target_folders` folders whose test files count; `since_s` a start time (epoch seconds);
-    `host` a run's host (for a collected run its name in the fleet inventory)."""
+    `host` a run's host (for a collected run its name in the fleet inventory); `drive` the
+    model or serial of the drive a run tested; `before_id` only runs older than that run (the
+    next page of a listing)."""
 
     profile: str | None = None
     since_s: float | None = None
     targets: tuple[str, ...] = ()
     target_folders: tuple[str, ...] = ()
     host: str | None = None
+    drive: str | None = None
+    status: RunStatus | None = None
+    before_id: int | None = None
 
 
-# The small JSON columns are checked by SQLite (json_type), so a damaged row is marked as in
-# a full read; the plan, which can be large, is neither read nor parsed.
+# A listing reads plain columns (schema 8 copies an import's tool and the drive into the run
+# row). The small JSON columns of the rows listed are only checked by SQLite (json_valid), so
+# a damaged row is marked as in a full read; none is parsed, and the plan, which can be
+# large, is not read.
 _CHECKED_JSON = ("target_json", "settings_json", "environment_json")
 _LISTING_COLUMNS = (
     "id, kind, profile, preset, status, status_reason, target_kind, target_path, started_at_s,"
-    " ended_at_s, host, uuid, node_host, collected_at_s,"
-    " CASE WHEN kind = 'import' AND json_valid(settings_json)"
-    " THEN json_extract(settings_json, '$.source_tool') END AS source_tool, "
+    " ended_at_s, host, uuid, node_host, collected_at_s, source_tool, drive_model,"
+    " drive_serial, "
     + ", ".join(
         f"CASE WHEN json_valid({column}) THEN json_type({column}) ELSE 'invalid' END"
         f" AS {column}_type"
@@ -531,9 +542,11 @@ def _check_json_types(row: sqlite3.Row) -> None:
             raise ValueError(f"column {column} holds JSON {kind}, not an object")
 
 
-def _like_prefix(folder: str) -> str:
-    escaped = folder.rstrip("/").replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return escaped + "/%"
+def _folder_range(folder: str) -> tuple[str, str]:
+    """The target paths under `folder` as a range of the index on target_path: every path
+    starting 'folder/' sorts from 'folder/' up to (not including) 'folder0' ('/' + 1)."""
+    prefix = folder.rstrip("/")
+    return prefix + "/", prefix + "0"
 
 
 def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
@@ -548,14 +561,23 @@ def _filter_sql(wanted: RunFilter) -> tuple[str, list[object]]:
     if wanted.host is not None:
         clauses.append("host = ?")
         params.append(wanted.host)
+    if wanted.drive is not None:
+        clauses.append("(drive_model = ? OR drive_serial = ?)")
+        params += [wanted.drive, wanted.drive]
+    if wanted.status is not None:
+        clauses.append("status = ?")
+        params.append(wanted.status.value)
+    if wanted.before_id is not None:
+        clauses.append("id < ?")
+        params.append(wanted.before_id)
     if wanted.targets or wanted.target_folders:
         alternatives = (
             [f"target_path IN ({', '.join('?' * len(wanted.targets))})"] if (wanted.targets) else []
         )
         params += list(wanted.targets)
         for folder in wanted.target_folders:
-            alternatives.append("target_path LIKE ? ESCAPE '\\'")
-            params.append(_like_prefix(folder))
+            alternatives.append("(target_path >= ? AND target_path < ?)")
+            params += list(_folder_range(folder))
         clauses.append("(" + " OR ".join(alternatives) + ")")
     return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
@@ -580,24 +602,60 @@ def _listing_from_row(row: sqlite3.Row) -> RunListing | UnreadableRun:
             uuid=str(row["uuid"]),
             node_host=row["node_host"],
             collected_at_s=row["collected_at_s"],
+            drive_model=row["drive_model"],
+            drive_serial=row["drive_serial"],
         )
     except (TypeError, ValueError) as error:
         return UnreadableRun(int(row["id"]), str(error))
 
 
-def list_run_listings(
-    conn: sqlite3.Connection, limit: int | None = None, wanted: RunFilter | None = None
-) -> list[RunListing | UnreadableRun]:
-    """The runs `wanted` selects, newest first, filtered by the store (WHERE clauses) and read
-    without decoding their plans; a row that cannot be read back is marked, not fatal."""
+def count_run_listings(conn: sqlite3.Connection, wanted: RunFilter | None = None) -> int:
+    """How many runs `wanted` selects (counted on the indexes, no row read)."""
     where, params = _filter_sql(wanted or RunFilter())
-    tail = " ORDER BY id DESC" + ("" if limit is None else f" LIMIT {int(limit):d}")
+    return int(conn.execute(f"SELECT COUNT(*) FROM runs {where}", params).fetchone()[0])
+
+
+def _page_sql(limit: int | None, offset: int) -> str:
+    tail = " ORDER BY id DESC" + (" LIMIT -1" if limit is None else f" LIMIT {int(limit):d}")
+    return tail + f" OFFSET {max(int(offset), 0):d}"
+
+
+def _page_ids_sql(wanted: RunFilter, limit: int | None, offset: int) -> tuple[str, list[object]]:
+    """The ids of one page, chosen on the indexes alone (every index holds the row id): only
+    the rows of the page are read then, however many runs match."""
+    where, params = _filter_sql(wanted)
+    page = _page_sql(limit, offset)
+    if wanted.since_s is not None:  # from the index on start times, not a walk of every row
+        page = page.replace("ORDER BY id", "ORDER BY +id")
+    return f"SELECT id FROM runs {where}{page}", params
+
+
+def listing_query(
+    wanted: RunFilter | None = None, limit: int | None = None, offset: int = 0
+) -> tuple[str, list[object]]:
+    """The SQL (and its parameters) `list_run_listings` runs: what a benchmark hands the
+    sqlite3 shell to compare with."""
+    ids, params = _page_ids_sql(wanted or RunFilter(), limit, offset)
+    return f"SELECT {_LISTING_COLUMNS} FROM runs WHERE id IN ({ids}) ORDER BY id DESC", params
+
+
+def list_run_listings(
+    conn: sqlite3.Connection,
+    limit: int | None = None,
+    wanted: RunFilter | None = None,
+    offset: int = 0,
+) -> list[RunListing | UnreadableRun]:
+    """The runs `wanted` selects, newest first, filtered by the store (WHERE clauses on
+    indexed columns), `limit` of them after skipping `offset`, read without decoding any JSON;
+    a row that cannot be read back is marked, not fatal."""
+    page, params = _page_ids_sql(wanted or RunFilter(), limit, offset)
+    sql, _ = listing_query(wanted, limit, offset)
     try:
-        rows = conn.execute(f"SELECT {_LISTING_COLUMNS} FROM runs {where}{tail}", params).fetchall()
+        rows = conn.execute(sql, params).fetchall()
     except sqlite3.OperationalError as error:
         if _decode_problem(error) is None:
             raise
-        ids = [int(r[0]) for r in conn.execute(f"SELECT id FROM runs {where}{tail}", params)]
+        ids = [int(r[0]) for r in conn.execute(page, params)]
         found: list[RunListing | UnreadableRun] = []
         for run_id in ids:
             try:
@@ -706,7 +764,10 @@ def load_capture_inputs(conn: sqlite3.Connection, run_id: int) -> list[tuple[int
         " ORDER BY id",
         (run_id,),
     ).fetchall()
-    return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
+    return [
+        (int(r[0]), str(r[1]), unpack_raw(conn, r[2], f"the job file of capture {r[0]}"))
+        for r in rows
+    ]
 
 
 def capture_times(conn: sqlite3.Connection, run_id: int) -> dict[int, tuple[float, float]]:
