@@ -9,6 +9,7 @@ from typing import Any
 from ssdlab.analysis.steady_state import SteadyStateVerdict
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
+from ssdlab.model.step import StepResult
 from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import STEADY_STATE_METHOD, method_note
@@ -183,28 +184,54 @@ def _convergence(loop: RoundLoop, series: Mapping[str, Sequence[float]]) -> tupl
 
 
 def _iops_by_size(
-    sizes: Sequence[int], mixes: Sequence[int], cell: Mapping[tuple[int, int], float]
+    sizes: Sequence[int],
+    mixes: Sequence[int],
+    cell: Mapping[tuple[int, int], float],
+    errors: Mapping[tuple[int, int], tuple[float, float]],
 ) -> doc.Chart:
     """IOPS against block size, one line per R/W mix, the block sizes as ticks from the
-    smallest (the spec's sizes, named as people write them: 512 B, 4 KiB … 1 MiB)."""
+    smallest (the spec's sizes, named as people write them: 512 B, 4 KiB … 1 MiB); each
+    window mean with a bar from its slowest to its fastest round."""
     ordered = sorted(sizes)
-    series = tuple(
-        visible_series(f"{m}/{100 - m}",
-                       tuple(float(i) for i, s in enumerate(ordered) if cell.get((s, m))),
-                       tuple(cell[(s, m)] for s in ordered if cell.get((s, m))))
-        for m in mixes
-        if any(cell.get((s, m)) for s in ordered)
-    )  # fmt: skip
+    series = []
+    for m in mixes:
+        shown = [(float(i), s) for i, s in enumerate(ordered) if cell.get((s, m))]
+        if shown:
+            spread = [errors.get((s, m)) for _, s in shown]
+            series.append(visible_series(
+                f"{m}/{100 - m}", tuple(x for x, _ in shown),
+                tuple(cell[(s, m)] for _, s in shown),
+                errors=() if None in spread else tuple(e for e in spread if e is not None),
+            ))  # fmt: skip
     y_log, y_zero = zero_or_log(y for s in series for y in s.ys)
     return doc.Chart(
         key="pts-iops-2d", title="IOPS against block size, one line per R/W mix",
         x_label="block size", y_label="I/O rate", y_unit="IOPS", y_log=y_log, y_zero=y_zero,
         x_ticks=tuple((float(i), _size_label(s)) for i, s in enumerate(ordered)),
-        series=series,
+        series=tuple(series),
     )  # fmt: skip
 
 
-def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section:
+def _round_spread(
+    elements: Sequence[Mapping[str, Any]], steps: Sequence[StepResult]
+) -> dict[str, tuple[float, float]]:
+    """Each element's (lowest, highest) IOPS over the rounds its mean is taken from."""
+    spread = {}
+    for element in elements:
+        rounds = set(element["rounds"])
+        values = [
+            s.iops
+            for s in steps
+            if s.step_key == element["key"] and s.round_index in rounds and not s.discarded
+        ]
+        if values:
+            spread[element["key"]] = (min(values), max(values))
+    return spread  # fmt: skip
+
+
+def _element_section(
+    plan: ProfilePlan, entry: Mapping[str, Any], steps: Sequence[StepResult]
+) -> doc.Section:
     elements = [e for e in entry["elements"] if e["rounds"]]
     window = entry["measurement_window"]
     where = f" (means over rounds {window[0]}–{window[1]})" if window else ""
@@ -219,7 +246,10 @@ def _element_section(plan: ProfilePlan, entry: Mapping[str, Any]) -> doc.Section
             ("block size", *(f"{m}/{100 - m}" for m in mixes)),
             tuple((_size_label(s), *(fmt_count(cell.get((s, m))) for m in mixes)) for s in sizes),
         ))  # fmt: skip
-        charts.append(_iops_by_size(sizes, mixes, cell))
+        spread = _round_spread(elements, steps)
+        errors = {(e["block_size_bytes"], e["rwmix_read_pct"]): spread[e["key"]]
+                  for e in elements if e["key"] in spread}  # fmt: skip
+        charts.append(_iops_by_size(sizes, mixes, cell, errors))
         charts.append(doc.Chart(
             key="pts-iops-map", title="IOPS by block size and R/W mix (the spec's 3D plot, "
             "as a map)",
@@ -364,7 +394,7 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
         if plan.profile == "pts-wsat":
             sections.append(_wsat_section(entry["wsat"]))
         else:
-            sections.append(_element_section(plan, entry))
+            sections.append(_element_section(plan, entry, results.steps))
     if plan.profile == "pts-hir":
         rows = tuple((str(s["wait_state"]), fmt_count(s["access_iops"]),
                       fmt_count(s["baseline_iops"]),

@@ -169,7 +169,8 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     drive fills; nothing drawn as a 0 it did not measure."""
     plan = plan_pts_iops(TRIAL, NVME)
     (loop,) = plan.loops
-    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100]})
+    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100],
+                           "rnd-64kib-r65": [50, 50, 45, 55, 50, 50, 50]})  # fmt: skip
     iops = profile_record(plan.profile).build_document(_stored(plan, steps))
     charts = {c.key: c for c in iops.charts}
     assert {key: breaches(c) for key, c in charts.items()} == {key: [] for key in charts}
@@ -190,6 +191,9 @@ def test_pts_charts_meet_the_chart_rules() -> None:
     assert charts["pts-iops-map"].heat.value_unit == "IOPS"  # type: ignore[union-attr]
     by_size = charts["pts-iops-2d"]  # block sizes as named ticks, smallest first
     assert [t for _, t in by_size.x_ticks] == [_size_label(s * KiB) for s in (4, 64, 1024)]
+    # a window mean, with a bar from its slowest to its fastest round of rounds 3-7
+    mixed = next(s for s in by_size.series if s.label == "65/35")
+    assert (mixed.ys, mixed.errors) == ((50.0,), ((45.0, 55.0),))  # 64 KiB, its one size
     wsat = plan_pts_wsat({"capacity_multiple": 1.0}, NVME)
     quarter = NVME.size_bytes // 4
     rounds = [_result("rnd-4kib-r0", r, 5000.0 - 500 * r, quarter) for r in range(1, 5)]
