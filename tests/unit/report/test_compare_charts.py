@@ -132,8 +132,8 @@ def test_percentiles_and_histogram_of_the_median_pass() -> None:
 
 def test_log_histogram_buckets_a_tenth_of_a_decade_with_gaps_as_zero() -> None:
     buckets = log_histogram({1000: 60, 1100: 20, 10_000: 20, 0: 5})
-    assert buckets[0] == (pytest.approx(1000.0), 80.0)
-    assert buckets[-1] == (pytest.approx(10_000.0), 20.0)
+    assert [edge for edge, _ in (buckets[0], buckets[-1])] == pytest.approx([1000.0, 10_000.0])
+    assert [share for _, share in (buckets[0], buckets[-1])] == [80.0, 20.0]
     assert len(buckets) == 11
     assert [share for _, share in buckets[1:-1]] == [0.0] * 9
     assert log_histogram({}) == ()

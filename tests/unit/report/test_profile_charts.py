@@ -46,7 +46,9 @@ def _profile_document(profile: str, steps: list[StepResult]) -> Document:
     facts = {"discard_max_bytes": 2**31, "discard_granularity_bytes": 4096}
     results = ProfileResults(_run(profile), plan, tuple(steps), facts, {}, (), {})
     record = profile_record(profile)
-    return record.build_document(fill_verdicts(results, record.parts().analyse))
+    analyse = record.parts().analyse
+    assert analyse is not None
+    return record.build_document(fill_verdicts(results, analyse))
 
 
 def _charts(document: Document) -> dict[str, Chart]:
