@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import altair
 import jsonschema
 import pytest
 
@@ -114,7 +115,6 @@ def test_quick_card_shows_p99_and_the_imported_card_leaves_it_unknown(
 
 
 def _schema() -> dict[str, Any]:
-    altair = pytest.importorskip("altair")
     path = Path(altair.__file__).parent / "vegalite" / "v6" / "schema" / "vega-lite-schema.json"
     schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return schema
