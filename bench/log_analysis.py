@@ -243,8 +243,10 @@ def markdown(rows: list[dict[str, object]], repeat: int, host: str) -> str:
         "Every tool does per-direction percentiles (p50 … p99.9999) and a per-second series "
         "(count, mean, p99) except fiologparser, which does the per-second averages only. Peak "
         "RSS is each child's own high-water mark (VmHWM), Python included. Errors are against "
-        "polars' exact nearest-rank percentiles; ssdlab's bound is 0.39 % (half a bucket of 2^7 "
-        "per power of two).",
+        "polars' exact percentiles (interpolation 'higher', the nearest-rank value); ssdlab's "
+        "bound is 0.39 % (half a bucket of 2^7 per power of two). The load average counts "
+        "whatever else ran on the machine: the ratios come from the same rounds, the tools "
+        "taking turns.",
     ]
     return "\n".join(out)
 
