@@ -168,7 +168,7 @@ def _histogram_chart(data: Mapping[str, Any], key: str) -> doc.Chart:
         x_unit="µs",
         y_unit="I/Os",
         series=series,
-        x_log=True,
+        x_log=doc.spans_decades(x for s in series for x in s.xs),
         y_zero=True,
     )
 
