@@ -232,7 +232,7 @@ def _finish(
         results, status_of(results, _rating(args, conn, results.health))
     )
     if emit_document(out, document, plots=getattr(args, "plots", None), as_json=args.json):
-        out.print(f"stored as run {outcome.run_id} in {database}", highlight=False)
+        out.print(f"stored as run {outcome.run_id} in {database}", highlight=False, soft_wrap=True)
     reason = outcome.reason or ""
     if outcome.status is RunStatus.INTERRUPTED and reason.startswith("safety stop"):
         raise SafetyStop(

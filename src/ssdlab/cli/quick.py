@@ -182,7 +182,11 @@ def show_quick_outcome(
         if judgement is not None:
             print_baseline(out, judgement)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
-        out.print(f"stored as run {outcome.run_id} in {session.database}{kept}", highlight=False)
+        out.print(
+            f"stored as run {outcome.run_id} in {session.database}{kept}",
+            highlight=False,
+            soft_wrap=True,
+        )
     if outcome.status.value == "interrupted":
         resumable = target.kind.value == "device" or (args.keep or not target.created_file)
         then = f"; 'ssdlab resume {outcome.run_id}' continues it" if resumable else ""

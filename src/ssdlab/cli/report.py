@@ -23,6 +23,7 @@ from ssdlab.cli.render import print_document
 from ssdlab.cli.store_access import known_spec_sheets, open_db, run_id_arg
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
+from ssdlab.model.units import format_size
 from ssdlab.parse.fio_histogram import clat_bins_by_capture
 from ssdlab.report.compare import build_compare_document
 from ssdlab.report.csv_tables import compare_csv
@@ -74,7 +75,7 @@ def _write(args: argparse.Namespace, text: str, fmt: str, out: Console) -> None:
     elif fmt == "pdf":
         printed = print_pdf(text, args.output)
         out.print(
-            f"wrote {args.output} ({printed.size_bytes:,} bytes, {printed.pages} pages)",
+            f"wrote {args.output} ({format_size(printed.size_bytes)}, {printed.pages} pages)",
             highlight=False,
             soft_wrap=True,  # a path is copied whole: never broken at the terminal's width
         )

@@ -152,6 +152,7 @@ def _report_outcome(
             f"stored as run {outcome.run_id} in {database}{kept} "
             f"({profile}, {format_size(target.size_bytes)} region)",
             highlight=False,
+            soft_wrap=True,
         )
     if outcome.status.value == "interrupted":
         raise Interrupted(

@@ -26,7 +26,12 @@ from ssdlab.cli.documents import sim_document
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
-from ssdlab.model.units import describe_binary_bytes, describe_decimal_bytes, parse_size_bytes
+from ssdlab.model.units import (
+    describe_binary_bytes,
+    describe_decimal_bytes,
+    format_size,
+    parse_size_bytes,
+)
 from ssdlab.runner.sim import (
     MAX_STORED_INTERVALS,
     MAX_SWEEP_POINTS,
@@ -161,7 +166,7 @@ def _pe_cycles(args: argparse.Namespace, preset: Preset | None, config: SimConfi
 def _volumes(args: argparse.Namespace, config: SimConfig) -> tuple[int, int, int]:
     host = args.write if args.write is not None else DEFAULT_DRIVE_WRITES * config.logical_bytes
     if host < config.page_bytes:
-        raise UsageError(f"--write must be at least one page ({config.page_bytes} B)")
+        raise UsageError(f"--write must be at least one page ({format_size(config.page_bytes)})")
     interval = args.interval if args.interval is not None else host // DEFAULT_INTERVALS
     interval = max(config.page_bytes, interval - interval % config.page_bytes)
     if interval > host:

@@ -44,12 +44,14 @@ def make_console(width: int | None) -> Console:
 
 
 def print_table(console: Console, table: Table) -> None:
-    """`table` on `console`, never cutting a cell: a column made with `no_wrap=True` (one whose
-    cells are identifiers people copy) is printed whole, widening the table past the console
-    when it must; any other column wraps, breaking a word too long for it rather than ending
-    it in an ellipsis."""
+    """`table` on `console`, never cutting a cell: a column made with `no_wrap=True` or headed
+    by one of WHOLE_HEADERS (its cells are identifiers people copy) is printed whole, widening
+    the table past the console when it must; any other column wraps, breaking a word too long
+    for it rather than ending it in an ellipsis."""
     wide = console.options.update_width(_MEASURE_WIDTH)
     for column in table.columns:
+        if str(column.header).lower() in WHOLE_HEADERS:
+            column.no_wrap = True
         if column.no_wrap:
             widths = [Measurement.get(console, wide, cell).maximum for cell in column.cells]
             column.min_width = max([column.min_width or 0, *widths])

@@ -325,7 +325,11 @@ def build_fleet_compare_document(
         (
             ("drives", str(sum(len(g.drives) for g in groups))),
             ("groups (model, firmware)", str(len(groups))),
-            ("rule", f"Welch's t-test p < {alpha:g} and a change beyond ±{threshold_pct:g} %"),
+            (
+                "rule",
+                f"a change beyond ±{threshold_pct:g} % that the passes of the drives support "
+                f"(p < {alpha:g}); method: docs/analysis.md#compare-runs",
+            ),
         ),
         tuple(_group_section(group) for group in groups),
         tuple(verdict),
