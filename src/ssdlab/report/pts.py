@@ -53,7 +53,7 @@ def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
         ("result", str(label["label"])),
         ("purge", f"{plan.param('purge_method')} ({plan.param('purge_reason') or 'no purge'})"),
         ("ActiveRange", f"{plan.param('active_range_pct')} % "
-         f"({active / GB:.3f} GB)"),
+         f"({active / GB:,.3f} GB)"),
         ("TC / QD", f"{plan.param('threads')} / {plan.param('iodepth')}"),
         ("element", "n/a" if element is None else f"{element:g} s"),
         ("write cache", f"{plan.param('write_cache')}, set by ssdlab"
