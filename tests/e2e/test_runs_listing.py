@@ -251,7 +251,7 @@ def test_runs_filters_by_status_and_drive(old_store: Path) -> None:
     assert interrupted
     assert {r["status"] for r in interrupted} == {"interrupted"}
     every = listed(old_store)
-    serials = {r["drive_serial"] for r in every} - {None}
+    serials = {str(r["drive_serial"]) for r in every if r["drive_serial"] is not None}
     assert serials  # runs on a device name their drive
     serial = sorted(serials)[0]
     on_drive = listed(old_store, "--drive", serial)

@@ -7,7 +7,7 @@ import io
 import re
 import shutil
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -118,7 +118,7 @@ def test_filters_and_pages_select_what_they_say(tmp_path: Path) -> None:
     }
 
 
-def _plan(conn: sqlite3.Connection, sql: str, params: object = ()) -> list[str]:
+def _plan(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> list[str]:
     return [str(row[3]) for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
 
 
@@ -165,7 +165,7 @@ def traced_statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     statements: list[str] = []
     import ssdlab.cli.store_access as access
 
-    opened = access.open_store
+    opened = open_store
 
     def tracing(path: Path) -> sqlite3.Connection:
         conn = opened(path)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ssdlab.errors import StoreError
 from ssdlab.model.run import Capture
 from ssdlab.store import raw
 from ssdlab.store import runs as store
@@ -177,9 +178,9 @@ def test_a_value_refering_to_a_missing_dictionary_is_refused_in_one_line(tmp_pat
     conn.execute("DELETE FROM raw_dictionaries")
     raw._cache.clear()
     (value,) = conn.execute("SELECT stdout FROM captures WHERE id = ?", (capture_id,)).fetchone()
-    with pytest.raises(raw.StoreError, match="does not hold"):
+    with pytest.raises(StoreError, match="does not hold"):
         raw.unpack_raw(conn, value, f"capture {capture_id}")
-    with pytest.raises(raw.StoreError, match="marker 7f"):
+    with pytest.raises(StoreError, match="marker 7f"):
         raw.unpack_raw(conn, b"\x7fjunk", "a value")
 
 
@@ -294,3 +295,36 @@ def test_runs_copied_between_old_and_new_format_stores_keep_raw_exact(
         (raw.PACK_MIN_BYTES,),
     ).fetchone()
     assert (long_text == 0) == compact_source  # copied as they were stored, text or not
+
+
+def test_compacting_cut_short_leaves_the_store_whole_and_carries_on_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _old_store(tmp_path)
+    conn = open_store(path)
+    outputs = {run_id: load_fio_outputs(conn, run_id) for run_id in range(1, 15)}
+    import ssdlab.store.compaction as compaction
+
+    calls = {"n": 0}
+    real_pack = raw.pack_raw
+
+    def failing(*args: object, **kwargs: object) -> object:
+        calls["n"] += 1
+        if calls["n"] > 25:  # part way through the third batch: a full disk, a kill
+            raise sqlite3.OperationalError("database or disk is full")
+        return real_pack(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(compaction, "BATCH_ROWS", 10)
+    monkeypatch.setattr(compaction, "pack_raw", failing)
+    with pytest.raises(StoreError, match="cannot write to the run store"):
+        compress_stored_text(conn)
+    (blobs,) = conn.execute(
+        "SELECT COUNT(*) FROM captures WHERE typeof(stdout) = 'blob'"
+    ).fetchone()
+    assert blobs == 20  # the two batches before the failure were kept, not the third
+    assert {run_id: load_fio_outputs(conn, run_id) for run_id in range(1, 15)} == outputs
+    monkeypatch.setattr(compaction, "pack_raw", real_pack)
+    assert compress_stored_text(conn).values > 0  # carries on with what is left
+    assert compress_stored_text(conn).values == 0
+    raw._cache.clear()
+    assert {run_id: load_fio_outputs(conn, run_id) for run_id in range(1, 15)} == outputs
