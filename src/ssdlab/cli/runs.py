@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.cli.store_access import open_db
+from ssdlab.cli.terminal_tables import print_table
 from ssdlab.errors import SsdlabError
 from ssdlab.model.run import RunStatus
 from ssdlab.store import runs as store
@@ -172,7 +173,7 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
             highlight=False,
         )
         return 0
-    out.print(_runs_table(listed))
+    print_table(out, _runs_table(listed))
     for r in listed:
         if isinstance(r, store.UnreadableRun):
             out.print(
