@@ -4,6 +4,7 @@ is a clear refusal, or the text shown as text: escaped in HTML, without control 
 the terminal, never executed (a canary file that a run command would create stays absent)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,10 @@ def test_markup_and_shell_syntax_in_a_spec_sheet_and_an_import_stay_text(tmp_pat
     text = html.read_text()
     assert "Against the spec sheet" in text  # the sheet's strings are in the report ...
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text  # ... escaped
-    assert "<script" not in text.lower()
+    # the only scripts are the report's own: the chart library, the call that draws the
+    # charts and each chart's definition as JSON (where a "</" is written "<\\/")
+    own = r"<script( type='application/json' class='chart-spec')?>.*?</script>"
+    assert "<script" not in re.sub(own, "", text, flags=re.DOTALL).lower()
     assert "<img src=x" not in text
     _no_control(text, "report.html")
     assert not list(tmp_path.rglob(CANARY))

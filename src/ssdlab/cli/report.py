@@ -104,7 +104,9 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     if fmt == "md":
         text = render_markdown_report(title, parts, front=front, provenance=provenance)
     else:
-        text = render_html(title, parts, front=front, provenance=provenance)
+        text = render_html(
+            title, parts, front=front, provenance=provenance, interactive=fmt != "pdf"
+        )
     _write(args, text, fmt, out)
     return 0
 

@@ -21,9 +21,13 @@ FORMATS = ("svg", "png")
 STATIC_WIDTH_PX = 720
 PLOT_HEIGHT_PX = 260
 DENSE_POINTS = 60  # a line with more points than this is drawn without point markers
-TITLE_WRAP_CHARS = 48  # a longer title is broken into lines (it must fit a 390 px phone)
-LEGEND_LABEL_LIMIT_PX = 170
-LEGEND_COLUMN_PX = 200  # one legend column's width: symbol, label and gap
+# a title is broken into lines of this many characters on a narrow chart (a 390 px phone),
+# of the second on a wide one
+TITLE_WRAP_CHARS = (46, 90)
+NARROW_PX = 520  # a chart narrower than this is on a phone
+LEGEND_LABEL_LIMIT_PX = 250
+LEGEND_COLUMN_PX = 280  # one legend column's width: symbol, label and gap
+CHAR_PX = 7  # about one character of an 11 px axis label
 # Tableau 20, reordered so the first ten are the strong colours, then their light partners:
 # distinct colours for up to 20 series and markers, more are spread around the colour wheel
 PALETTE = (
@@ -37,18 +41,18 @@ TOOLTIP_FORMAT = ",.6~r"  # thousands separators, six significant digits, no tra
 _CLIP_ID = re.compile(r"(?<=id=\")clip\d+(?=\")|(?<=url\(#)clip\d+(?=\))")
 _XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 _BUNDLE_GLOBALS = "window.vegaEmbed = vegaEmbed;"
-_SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json"
+SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v6.json"
 
 
 def chart_spec(chart: Chart) -> dict[str, Any]:
     """The chart as a Vega-Lite definition for a page: as wide as its container, interactive."""
     body = _heat_spec(chart.heat) if chart.heat is not None else _xy_spec(chart)
     return {
-        "$schema": _SCHEMA,
+        "$schema": SCHEMA_URL,
         "title": _title(chart),
         "width": "container",
         "height": PLOT_HEIGHT_PX,
-        "autosize": {"type": "fit-x", "contains": "padding"},
+        "autosize": {"type": "fit-x", "contains": "padding", "resize": True},
         "config": _CONFIG,
         **body,
     }
@@ -113,8 +117,11 @@ _CONFIG: dict[str, Any] = {
 
 
 def _title(chart: Chart) -> dict[str, Any]:
-    lines = textwrap.wrap(chart.title, TITLE_WRAP_CHARS) or [chart.key]
-    return {"text": lines if len(lines) > 1 else lines[0]}
+    """The title, broken into lines that fit the chart's width (an expression of it)."""
+    narrow, wide = (textwrap.wrap(chart.title, n) or [chart.key] for n in TITLE_WRAP_CHARS)
+    if narrow == wide:
+        return {"text": wide if len(wide) > 1 else wide[0]}
+    return {"text": {"expr": f"width < {NARROW_PX} ? {json.dumps(narrow)} : {json.dumps(wide)}"}}
 
 
 def axis_title(label: str, unit: str) -> str:
@@ -157,31 +164,41 @@ def _legend_domain(chart: Chart) -> list[str]:
     return list(dict.fromkeys(labels))
 
 
+def _plottable(value: float | None, log: bool) -> bool:
+    """Finite, and above zero on a log axis (where zero and below have no place)."""
+    return value is not None and math.isfinite(value) and (value > 0 or not log)
+
+
 def _rows(chart: Chart) -> list[dict[str, Any]]:
-    """One row per plotted point, then one per marker: the chart's data in one table."""
+    """One row per plotted point, then one per marker: the chart's data in one table. Values a
+    log axis cannot show (zero, negative) and non-finite ones are left out."""
     ticks = _tick_labels(chart)
+    x_log = chart.x_log and not _categorical(chart)
     rows: list[dict[str, Any]] = []
     for series in chart.series:
         dense = len(series.xs) > DENSE_POINTS
         for index, (x, y) in enumerate(zip(series.xs, series.ys, strict=False)):
-            if not (math.isfinite(x) and math.isfinite(y)):
+            if not (_plottable(x, x_log) and _plottable(y, chart.y_log)):
                 continue
             row: dict[str, Any] = {"kind": _style(series), "series": series.label, "x": x, "y": y,
                                    "xcat": _category(x, ticks), "dense": dense}  # fmt: skip
-            if index < len(series.errors):
+            if index < len(series.errors) and all(
+                _plottable(end, chart.y_log) for end in series.errors[index]
+            ):
                 row["lo"], row["hi"] = series.errors[index]
             if index < len(series.point_labels) and series.point_labels[index]:
                 row["text"] = series.point_labels[index]
             rows.append(row)
     for marker in chart.markers:
         row = {"kind": marker.kind, "series": marker.label}
-        if marker.x is not None:
+        if _plottable(marker.x, x_log) and marker.x is not None:
             row["x"], row["xcat"] = marker.x, _category(marker.x, ticks)
-        if marker.y is not None:
+        if _plottable(marker.y, chart.y_log):
             row["y"] = marker.y
-        if marker.x2 is not None:
+        if _plottable(marker.x2, x_log):
             row["x2"] = marker.x2
-        rows.append(row)
+        if {"vline": "x", "hline": "y", "band": "x2"}.get(marker.kind, "kind") in row:
+            rows.append(row)
     return rows
 
 
@@ -203,22 +220,36 @@ def _x_encoding(chart: Chart) -> dict[str, Any]:
             "field": "x",
             "type": "quantitative",
             "title": title,
-            "scale": {"type": "log"} if chart.x_log else {"zero": False, "nice": False},
-            "axis": {"format": _number_format(xs), "labelFlush": True},
+            # a few pixels beyond the first and last point, so no marker is cut in half
+            "scale": {"type": "log", "padding": 8}
+            if chart.x_log
+            else {"zero": False, "nice": False, "padding": 8},
+            # end labels within 30 px of an end are aligned inside the chart, never cut off
+            "axis": {"format": _number_format(xs), "labelFlush": 30},
         }
     ticks = _tick_labels(chart)
     order = sorted({*xs, *ticks}, key=float)
     categories = list(dict.fromkeys(_category(x, ticks) for x in order))
-    longest = max((len(c) for c in categories), default=0)
-    crowded = longest * 7 * len(categories) > 300 or longest > 12  # too wide for a phone
+    # the labels' angle by the room each category has at the chart's width: level when the
+    # longest fits, slanted when a slanted one fits, else upright (never hidden for lack of room)
+    longest_px = max((len(c) for c in categories), default=1) * CHAR_PX
+    slot = f"width / {max(1, len(categories))}"
+    level, slanted = (
+        f"{slot} >= {longest_px + 2 * CHAR_PX}",
+        f"{slot} >= {round(0.8 * longest_px) + 12}",
+    )
     return {
         "field": "xcat",
         "type": "ordinal",
         "title": title,
         "scale": {"domain": categories},
-        "axis": {"labelAngle": -40 if crowded else 0, "labelAlign": "right" if crowded
-                 else "center", "labelLimit": 110},
-    }  # fmt: skip
+        "axis": {
+            "labelAngle": {"expr": f"{level} ? 0 : {slanted} ? -40 : -90"},
+            "labelAlign": {"expr": f"{level} ? 'center' : 'right'"},
+            "labelBaseline": {"expr": f"{level} || {slanted} ? 'top' : 'middle'"},
+            "labelLimit": 110,
+        },
+    }
 
 
 def _y_encoding(chart: Chart) -> dict[str, Any]:

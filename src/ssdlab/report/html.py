@@ -98,12 +98,25 @@ def _facts(rows: Sequence[tuple[str, str]]) -> str:
 
 # Draws every chart of the page from its definition, after the bundle set `vegaEmbed`
 _EMBED = """
-document.querySelectorAll('figure.chart').forEach(function (figure) {
-  var spec = JSON.parse(figure.querySelector('script.chart-spec').textContent);
-  var target = figure.querySelector('div.vega');
-  vegaEmbed(target, spec, {renderer: 'svg', actions: false, mode: 'vega-lite'})
-    .catch(function (error) { console.error('chart ' + target.dataset.chart + ': ' + error); });
-});
+(function () {
+  var views = [];
+  // lay a chart out again at its new width: labels turned for a narrow chart are taller, and
+  // the chart grows to hold them and its legend
+  function relayout(view) { return view.resize().runAsync(); }
+  document.querySelectorAll('figure.chart').forEach(function (figure) {
+    var spec = JSON.parse(figure.querySelector('script.chart-spec').textContent);
+    var target = figure.querySelector('div.vega');
+    vegaEmbed(target, spec, {renderer: 'svg', actions: false, mode: 'vega-lite'})
+      .then(function (result) { views.push(result.view); return relayout(result.view); })
+      .then(function () { target.dataset.drawn = 'yes'; })
+      .catch(function (error) { console.error('chart ' + target.dataset.chart + ': ' + error); });
+  });
+  var pending = null;
+  window.addEventListener('resize', function () {
+    clearTimeout(pending);
+    pending = setTimeout(function () { views.forEach(relayout); }, 150);
+  });
+})();
 """
 
 
@@ -118,26 +131,49 @@ def _script_json(text: str) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 
 
-def _chart(chart: Chart, draw: Callable[[Chart], str], prefix: str) -> str:
-    """A figure: the chart drawn by the page's script from its definition, the static SVG of
-    the same definition when scripts do not run, and the caption."""
-    caption = _e(chart.title + (f" — {chart.caption}" if chart.caption else ""))
-    key = _e(chart.key)
-    return (
-        f"<figure class='chart' id='{_e(prefix + chart.key)}'>"
-        f"<div class='vega' data-chart='{key}' role='img' aria-label='{_e(chart.title)}'></div>"
-        f"<script type='application/json' class='chart-spec'>"
-        f"{_script_json(spec_json(chart_spec(chart)))}</script>"
-        f"<noscript><img src='{chart_data_uri(draw(chart))}' alt='{_e(chart.title)}' "
-        f"data-static-chart='{key}'></noscript>"
-        f"<figcaption>{caption}</figcaption></figure>"
-    )
+Figure = Callable[[Chart, str], str]  # a chart and its id's prefix → its <figure>
 
 
-def _section(section: Section, draw: Callable[[Chart], str], prefix: str = "") -> str:
+def interactive_figure(draw: Callable[[Chart], str]) -> Figure:
+    """A figure drawn by the page's script from the chart's definition, with the static SVG
+    of the same definition (`draw`) shown when scripts do not run."""
+
+    def figure(chart: Chart, prefix: str) -> str:
+        key = _e(chart.key)
+        return (
+            f"<figure class='chart' id='{_e(prefix + chart.key)}'>"
+            f"<div class='vega' data-chart='{key}' role='img' aria-label='{_e(chart.title)}'>"
+            "</div><script type='application/json' class='chart-spec'>"
+            f"{_script_json(spec_json(chart_spec(chart)))}</script>"
+            f"<noscript><img src='{chart_data_uri(draw(chart))}' alt='{_e(chart.title)}' "
+            f"data-static-chart='{key}'></noscript>{_caption(chart)}</figure>"
+        )
+
+    return figure
+
+
+def static_figure(draw: Callable[[Chart], str]) -> Figure:
+    """A figure that is the static SVG of the chart's definition (for print: no script)."""
+
+    def figure(chart: Chart, prefix: str) -> str:
+        return (
+            f"<figure class='chart' id='{_e(prefix + chart.key)}'>"
+            f"<img src='{chart_data_uri(draw(chart))}' alt='{_e(chart.title)}' "
+            f"data-static-chart='{_e(chart.key)}'>{_caption(chart)}</figure>"
+        )
+
+    return figure
+
+
+def _caption(chart: Chart) -> str:
+    text = chart.title + (f" — {chart.caption}" if chart.caption else "")
+    return f"<figcaption>{_e(text)}</figcaption>"
+
+
+def _section(section: Section, figure: Figure, prefix: str = "") -> str:
     parts = [f"<h3>{_e(section.title)}</h3>", _facts(section.facts)]
     parts.extend(_table(t) for t in section.tables)
-    parts.extend(_chart(c, draw, prefix) for c in section.charts)
+    parts.extend(figure(c, prefix) for c in section.charts)
     parts.extend(f"<p class='note'>{_e(n)}</p>" for n in section.notes)
     return "<section>" + "".join(parts) + "</section>"
 
@@ -151,14 +187,14 @@ def _cards(rows: Sequence[tuple[str, str]]) -> str:
     return f"<div class='cards'>{cards}</div>"
 
 
-def _part(part: ReportPart, draw: Callable[[Chart], str]) -> str:
+def _part(part: ReportPart, figure: Figure) -> str:
     document = part.document
     out = [f"<section class='run' id='{_e(part.anchor)}'><h2>{_e(document.title)}</h2>"]
     out.append(_cards(document.headline))
     if document.verdict:
         sentences = "".join(f"<p>{_e(s)}</p>" for s in document.verdict)
         out.append(f"<div class='verdict'>{sentences}</div>")
-    out.extend(_section(s, draw, f"{part.anchor}-") for s in document.sections)
+    out.extend(_section(s, figure, f"{part.anchor}-") for s in document.sections)
     if part.job_files:
         out.append("<h3>fio job files</h3>")
         out.extend(
@@ -178,8 +214,12 @@ def render_html(
     front: Sequence[Section] = (),
     provenance: Sequence[tuple[str, str]] = (),
     draw: Callable[[Chart], str] = render_svg,
+    interactive: bool = True,
 ) -> str:
-    """The report: title, contents, `front` sections (e.g. a comparison), then each run."""
+    """The report: title, contents, `front` sections (e.g. a comparison), then each run.
+    Interactive, its charts are drawn by the page's script; else (for print) each chart is
+    the static SVG `draw` makes of the same definition, and the page has no script."""
+    figure = interactive_figure(draw) if interactive else static_figure(draw)
     toc = "".join(f"<li><a href='#{_e(p.anchor)}'>{_e(p.document.title)}</a></li>" for p in parts)
     body = [
         f"<header class='report'><h1>{_e(title)}</h1>",
@@ -187,10 +227,10 @@ def render_html(
         "</header>",
         f"<nav><ul>{toc}</ul></nav>" if len(parts) > 1 else "",
     ]
-    body.extend(_section(s, draw) for s in front)
-    body.extend(_part(p, draw) for p in parts)
+    body.extend(_section(s, figure) for s in front)
+    body.extend(_part(p, figure) for p in parts)
     has_charts = any(s.charts for s in front) or any(p.document.charts for p in parts)
-    scripts = _scripts() if has_charts else ""
+    scripts = _scripts() if has_charts and interactive else ""
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

@@ -136,7 +136,7 @@ def test_axes_titles_units_scales_and_categories() -> None:
     free = _layers(chart_spec(Chart("c", "t", y_unit="µs", series=CURVE.series)))[0]
     assert free["encoding"]["y"]["scale"] == {"zero": False}
     logs = chart_spec(Chart("c", "t", x_log=True, y_log=True, series=CURVE.series))
-    assert _layers(logs)[0]["encoding"]["x"]["scale"] == {"type": "log"}
+    assert _layers(logs)[0]["encoding"]["x"]["scale"] == {"type": "log", "padding": 8}
     assert _layers(logs)[0]["encoding"]["y"]["scale"] == {"type": "log"}
     bars = _layers(chart_spec(BARS))[0]
     assert bars["mark"]["type"] == "bar"
