@@ -358,8 +358,9 @@ def _histogram_chart(
 def chart_sections(
     runs: Sequence[RunRecord], tests: Sequence[Sequence[MeasuredTest]]
 ) -> tuple[doc.Section, ...]:
-    """The summary charts of every test, then per test (at most MAX_TEST_SECTIONS) its
-    throughput over time, latency percentiles and latency histogram, one series per run."""
+    """The summary charts of every test, then per test that two or more runs measured (at
+    most MAX_TEST_SECTIONS) its throughput over time, latency percentiles and latency
+    histogram, one series per run."""
     if not tests or not any(tests):
         return ()
     labels = [run_label(run) for run in runs]
@@ -373,7 +374,9 @@ def chart_sections(
                 charts=tuple(part for chart in summary for part in _split(chart)),
             )
         )
-    for found in list(by_key.values())[:MAX_TEST_SECTIONS]:
+    # one by one only what at least two runs measured: a test of one run compares nothing
+    shared = [found for found in by_key.values() if sum(t is not None for t in found) >= 2]
+    for found in shared[:MAX_TEST_SECTIONS]:
         drawn = [
             chart
             for make in (_time_chart, _percentile_chart, _histogram_chart)
@@ -387,13 +390,16 @@ def chart_sections(
                     charts=tuple(part for chart in drawn for part in _split(chart)),
                 )
             )
-    if len(by_key) > MAX_TEST_SECTIONS:
+    left_out = len(by_key) - min(len(shared), MAX_TEST_SECTIONS)
+    if left_out:
         sections.append(
             doc.Section(
                 "Charts: further tests",
                 notes=(
-                    f"{len(by_key) - MAX_TEST_SECTIONS:,} more tests are in the tables and the "
-                    "summary charts, not drawn one by one",
+                    f"{left_out:,} more test{'' if left_out == 1 else 's'} (measured in one run "
+                    f"only, or past the first "
+                    f"{MAX_TEST_SECTIONS}): in the tables and the summary charts, not drawn "
+                    "one by one",
                 ),
             )
         )

@@ -150,3 +150,19 @@ def test_runs_without_series_or_bins_get_only_the_summary_charts() -> None:
     assert not any(key.endswith(("-time", "-histogram")) for key in keys)
     no_charts = build_compare_document([base, other], [comparison])
     assert no_charts.charts == ()
+
+
+def test_a_test_of_one_run_only_is_in_the_summary_not_drawn_one_by_one() -> None:
+    base, other = fixture_run(), dataclasses.replace(fixture_run(), run_id=8)
+    steps_a = _steps()
+    steps_b = [s for s in _steps(0.6) if s.step_key != "rnd4k-q32t1-mix"]
+    comparison = compare_runs(7, step_metrics(steps_a), 8, step_metrics(steps_b))
+    tests = [measured_tests(steps, _bins()) for steps in (steps_a, steps_b)]
+    document = build_compare_document([base, other], [comparison], (), tests)
+    keys = {chart.key for chart in document.charts}
+    assert not any(key.startswith("compare-rnd4k-q32t1-mix") for key in keys)
+    assert "compare-rnd4k-q32t1-read-time" in keys
+    random = next(c for c in document.charts if c.key == "compare-random")
+    assert [len(s.xs) for s in random.series] == [2, 1]  # the mix: a bar of run 7 only
+    (note,) = [n for s in document.sections if s.title == "Charts: further tests" for n in s.notes]
+    assert note.startswith("1 more test (measured in one run only")
