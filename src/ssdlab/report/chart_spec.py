@@ -39,6 +39,8 @@ PALETTE = (
 MARKER_COLOURS = ("#333333", "#7f7f7f", "#5c3c92", "#1b6b5a", "#8b1e3f", "#0b5cad")
 TOOLTIP_FORMAT = ",.6~r"  # thousands separators, six significant digits, no trailing zeros
 _CLIP_ID = re.compile(r"(?<=id=\")clip\d+(?=\")|(?<=url\(#)clip\d+(?=\))")
+# a mark shown when its series is picked in the legend, or when none is
+_SELECTED = {"param": "legend", "empty": True}
 _XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
 _BUNDLE_GLOBALS = "window.vegaEmbed = vegaEmbed;"
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v6.json"
@@ -279,20 +281,20 @@ def _colour(domain: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def _axis_tip(enc: dict[str, Any], channel: str) -> dict[str, Any]:
+    """Hover text for an axis: its title (with the unit), a number with separators."""
+    tip = {"field": enc["field"], "type": enc["type"], "title": enc["title"] or channel}
+    if enc["type"] == "quantitative":
+        tip["format"] = TOOLTIP_FORMAT
+    return tip
+
+
 def _tooltips(
     x_enc: dict[str, Any], y_enc: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Hover text: series, x and y with their units; then with the error bar's ends too."""
-    categorical = x_enc["type"] == "ordinal"
-    x_tip = {"field": x_enc["field"], "type": x_enc["type"], "title": x_enc["title"] or "x"}
-    if not categorical:
-        x_tip["format"] = TOOLTIP_FORMAT
-    tooltip = [
-        {"field": "series", "type": "nominal", "title": "series"},
-        x_tip,
-        {"field": "y", "type": "quantitative", "title": y_enc["title"] or "y",
-         "format": TOOLTIP_FORMAT},
-    ]  # fmt: skip
+    tooltip = [{"field": "series", "type": "nominal", "title": "series"}, _axis_tip(x_enc, "x"),
+               _axis_tip(y_enc, "y")]  # fmt: skip
     with_errors = [
         *tooltip,
         {"field": "lo", "type": "quantitative", "title": "low", "format": TOOLTIP_FORMAT},
@@ -305,7 +307,6 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
     categorical = _categorical(chart)
     domain = _legend_domain(chart)
     x_enc, y_enc, colour = _x_encoding(chart), _y_encoding(chart), _colour(domain)
-    selected = {"param": "legend", "empty": True}
     tooltip, errors_tooltip = _tooltips(x_enc, y_enc)
     bar_labels = [s.label for s in chart.series if s.style == "bars"]
     offset = (
@@ -321,12 +322,12 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
             "x": x_enc,
             "y": y_enc,
             "color": colour,
-            "opacity": {"condition": {**selected, "value": opacity}, "value": faded},
+            "opacity": {"condition": {**_SELECTED, "value": opacity}, "value": faded},
             "tooltip": list(tip),
         }
 
     layers = _series_layers(chart, encoding, errors_tooltip, offset)
-    layers.extend(_marker_layers(chart, x_enc, y_enc, colour, selected, categorical))
+    layers.extend(_marker_layers(chart, x_enc, y_enc, colour))
     if not layers:  # a chart with nothing to draw still gets its axes
         layers.append({"mark": {"type": "point", "opacity": 0},
                        "encoding": {"x": x_enc, "y": y_enc}})  # fmt: skip
@@ -413,62 +414,34 @@ def _series_layers(
 
 
 def _marker_layers(
-    chart: Chart,
-    x_enc: dict[str, Any],
-    y_enc: dict[str, Any],
-    colour: dict[str, Any],
-    selected: dict[str, Any],
-    categorical: bool,
+    chart: Chart, x_enc: dict[str, Any], y_enc: dict[str, Any], colour: dict[str, Any]
 ) -> list[dict[str, Any]]:
-    """Vertical and horizontal rules and shaded bands, named in the legend with the series."""
+    """Vertical and horizontal rules and shaded bands, named in the legend with the series
+    (and shown or faded with them)."""
     kinds = {m.kind for m in chart.markers}
-    tip = [{"field": "series", "type": "nominal", "title": "marker"}]
-    out: list[dict[str, Any]] = []
-    if "vline" in kinds:
-        x_tip = {"field": x_enc["field"], "type": x_enc["type"], "title": x_enc["title"] or "x"}
-        if not categorical:
-            x_tip["format"] = TOOLTIP_FORMAT
-        out.append(
-            {
-                "transform": [_kind("vline")],
-                "mark": {"type": "rule", "strokeDash": [5, 3], "strokeWidth": 1.5},
-                "encoding": {
-                    "x": x_enc,
-                    "color": colour,
-                    "opacity": {"condition": {**selected, "value": 0.9}, "value": 0.1},
-                    "tooltip": [*tip, x_tip],
-                },
-            }
-        )
-    if "hline" in kinds:
-        out.append(
-            {
-                "transform": [_kind("hline")],
-                "mark": {"type": "rule", "strokeDash": [2, 3], "strokeWidth": 1.5},
-                "encoding": {
-                    "y": y_enc,
-                    "color": colour,
-                    "opacity": {"condition": {**selected, "value": 0.9}, "value": 0.1},
-                    "tooltip": [*tip, {"field": "y", "type": "quantitative",
-                                       "title": y_enc["title"] or "y", "format": TOOLTIP_FORMAT}],
-                },
-            }
-        )  # fmt: skip
-    if "band" in kinds and not categorical:
-        out.append(
-            {
-                "transform": [_kind("band")],
-                "mark": {"type": "rect"},
-                "encoding": {
-                    "x": x_enc,
-                    "x2": {"field": "x2"},
-                    "color": colour,
-                    "opacity": {"condition": {**selected, "value": 0.18}, "value": 0.04},
-                    "tooltip": tip,
-                },
-            }
-        )
-    return out
+    name = {"field": "series", "type": "nominal", "title": "marker"}
+    layers = [
+        (kind, {"type": "rule", "strokeDash": dash, "strokeWidth": 1.5},
+         {channel: enc, "tooltip": [name, _axis_tip(enc, channel)]}, 0.9, 0.1)
+        for kind, channel, enc, dash in (("vline", "x", x_enc, [5, 3]),
+                                         ("hline", "y", y_enc, [2, 3]))
+        if kind in kinds
+    ]  # fmt: skip
+    if "band" in kinds and x_enc["type"] == "quantitative":
+        encoding = {"x": x_enc, "x2": {"field": "x2"}, "tooltip": [name]}
+        layers.append(("band", {"type": "rect"}, encoding, 0.18, 0.04))
+    return [
+        {
+            "transform": [_kind(kind)],
+            "mark": mark,
+            "encoding": {
+                **encoding,
+                "color": colour,
+                "opacity": {"condition": {**_SELECTED, "value": shown}, "value": faded},
+            },
+        }
+        for kind, mark, encoding, shown, faded in layers
+    ]
 
 
 def _heat_spec(heat: Heat) -> dict[str, Any]:
