@@ -45,25 +45,49 @@ def make_console(width: int | None) -> Console:
 
 def print_table(console: Console, table: Table) -> None:
     """`table` on `console`, never cutting a cell: a column made with `no_wrap=True` or headed
-    by one of WHOLE_HEADERS (its cells are identifiers people copy) is printed whole, widening
-    the table past the console when it must; any other column wraps, breaking a word too long
-    for it rather than ending it in an ellipsis."""
+    by one of WHOLE_HEADERS (its cells are identifiers people copy) is printed whole; any other
+    column wraps between words, never inside one, the widest first. When even that does not
+    fit, the table is printed wider than the console; nothing ends in an ellipsis."""
     wide = console.options.update_width(_MEASURE_WIDTH)
+    most: list[int] = []
+    least: list[int] = []
     for column in table.columns:
         if str(column.header).lower() in WHOLE_HEADERS:
             column.no_wrap = True
-        if column.no_wrap:
-            widths = [Measurement.get(console, wide, cell).maximum for cell in column.cells]
-            column.min_width = max([column.min_width or 0, *widths])
-        else:
-            column.overflow = "fold"
-    needed = Measurement.get(console, wide, table).minimum
+        sizes = [Measurement.get(console, wide, cell) for cell in (column.header, *column.cells)]
+        most.append(column.width or max(size.maximum for size in sizes))
+        whole = column.no_wrap or column.width is not None
+        least.append(most[-1] if whole else max(size.minimum for size in sizes))
+        column.overflow = "fold"
+    frame = Measurement.get(console, wide, table).maximum - sum(most)  # borders and padding
+    widths = fitted_widths(most, least, console.width - frame)
+    for column, width in zip(table.columns, widths, strict=True):
+        column.width = width
     saved = console.width
-    console.width = max(saved, needed)
+    console.width = max(saved, sum(widths) + frame, table.min_width or 0)
     try:
         Console.print(console, table)
     finally:
         console.width = saved
+
+
+def fitted_widths(most: list[int], least: list[int], budget: int) -> list[int]:
+    """Column widths within `budget` where they can be: each column from its widest cell
+    (`most`) down to its longest word (`least`), the widest narrowed first."""
+    widths = list(most)
+    excess = sum(widths) - budget
+    while excess > 0:
+        narrower = [i for i, width in enumerate(widths) if width > least[i]]
+        if not narrower:
+            break
+        widest = max(narrower, key=lambda i: widths[i])
+        step = min(excess, widths[widest] - least[widest])
+        others = [widths[i] for i in narrower if i != widest]
+        if others:  # down to the next widest, so that the widest share what must go
+            step = min(step, max(1, widths[widest] - max(others)))
+        widths[widest] -= step
+        excess -= step
+    return widths
 
 
 def print_rule(console: Console, title: str) -> None:
