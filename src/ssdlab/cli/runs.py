@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_open import open_db
 from ssdlab.cli.terminal_tables import print_table
 from ssdlab.errors import SsdlabError
 from ssdlab.model.run import RunStatus

@@ -1,9 +1,10 @@
-"""Opening the store from the command line: --db, dead-run recovery, run ids."""
+"""Opening the store from the command line: --db, dead-run recovery (cli/store_open.py), run
+ids, and reading a run back for the commands that show it."""
 
-import argparse
 import sqlite3
-from pathlib import Path
 
+from ssdlab.cli.store_open import db_path as db_path
+from ssdlab.cli.store_open import open_db as open_db
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfileResults
@@ -12,7 +13,6 @@ from ssdlab.model.spec import SpecSheet
 from ssdlab.parse.spec_sheet import parse_spec_sheet
 from ssdlab.runner.profile import stored_facts
 from ssdlab.specs import load_builtin_spec_sheets
-from ssdlab.store.db import default_db_path, open_store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import load_fio_outputs, profile_plan_of
@@ -21,24 +21,8 @@ from ssdlab.store.runs import (
     latest_run_id,
     load_run,
     load_step_results,
-    mark_dead_runs,
 )
 from ssdlab.store.specs import load_spec_sheets
-from ssdlab.system.environment import run_process_alive
-from ssdlab.system.write_gate import check_store_path
-
-
-def db_path(args: argparse.Namespace) -> Path:
-    return Path(args.db).expanduser().absolute() if getattr(args, "db", None) else default_db_path()
-
-
-def open_db(args: argparse.Namespace) -> sqlite3.Connection:
-    """Open the store and mark runs whose process died (kill -9, power cut) as interrupted."""
-    path = db_path(args)
-    check_store_path(path)
-    conn = open_store(path)
-    mark_dead_runs(conn, run_process_alive)
-    return conn
 
 
 def run_id_arg(conn: sqlite3.Connection, text: str) -> int:
