@@ -1,7 +1,7 @@
 """`ssdlab fleet deploy` end to end on the lab's nodes (network namespaces with real sshds
 that share this machine's filesystem, so each node's venv is a folder of its own here).
 
-Installing numpy, scipy and matplotlib into a fresh venv costs real time, so the whole story
+Installing numpy, scipy and vl-convert-python into a fresh venv costs real time, so the whole story
 is one test with one full install: node1 installs, node2 (its venv path is a file: python3
 cannot make a venv there) and node3 (cut off) fail without holding node1 up; deployed again,
 node1 is up to date and nothing is reinstalled; with --force only ssdlab's own wheel is copied
