@@ -83,8 +83,8 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
     assert sum("invalidate=1" in job and "direct=0" in job for job in jobs) == 8
     shown = run_ssdlab("show", "last", "--db", str(db), env={"COLUMNS": "200"})
     assert shown.code == 0, shown.stderr
-    assert "direct inside (4MiB)" in shown.stdout
-    assert "buffered beyond (24MiB)" in shown.stdout
+    assert "direct inside (4 MiB)" in shown.stdout
+    assert "buffered beyond (24 MiB)" in shown.stdout
     assert "SEQ1M Q1T1 write" in shown.stdout
     assert "invalidate=1" in shown.stdout
 

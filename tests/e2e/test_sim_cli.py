@@ -142,7 +142,7 @@ def test_a_drive_too_large_for_the_memory_limit_is_refused_with_the_estimate(
     )  # fmt: skip
     assert done.code == 2, done.stderr
     (line,) = [ln for ln in done.stderr.splitlines() if "error:" in ln]
-    assert "simulating a 4TiB drive with 4KiB pages needs about" in line
+    assert "simulating a 4 TiB drive with 4 KiB pages needs about" in line
     assert "more than the limit of 4.0 GiB (SSDLAB_SIM_MEMORY_LIMIT=4GiB)" in line
     assert "Traceback" not in done.stderr
     assert not db.exists()
