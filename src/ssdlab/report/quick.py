@@ -199,9 +199,7 @@ def settings_line(run: RunRecord) -> str:
     if run.kind == FLEET_LOAD:
         return _fleet_load_line(run)
     size = s.get("size_bytes")
-    size_text = (
-        format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "n/a"
-    )
+    size_text = format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "n/a"
     count = s.get("count")
     passes = f"{count} (+ 1 warm-up pass)" if isinstance(count, int) else "n/a"
     direct = s.get("direct_io")
