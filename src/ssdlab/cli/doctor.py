@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.model.run import RunStatus
 from ssdlab.store import runs as store
 from ssdlab.system.doctor import DoctorReport, reason_to_keep_test_file, run_doctor
 from ssdlab.system.filetarget import is_test_file_name
@@ -35,7 +36,8 @@ def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
         if removal is not Removal.NOT_OURS:
             store.mark_test_file_removed(conn, record.file_id, time.time())
         done.append({"path": record.path, "run_id": record.run_id, "removed": removal.value})
-    active = {r.target_path for r in store.list_runs(conn) if r.status.value == "running"}
+    running = store.list_run_listings(conn, wanted=store.RunFilter(status=RunStatus.RUNNING))
+    active = {r.target_path for r in running if isinstance(r, store.RunListing)}
     folder = Path(args.directory).expanduser().absolute()
     known = {str(d["path"]) for d in done}
     for entry in sorted(folder.glob("ssdlab-*.tmp")):

@@ -154,8 +154,8 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
     spec = profile_record(PROFILE).spec
     wanted = store.to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
     where = os.path.realpath(args.target)
-    for run in store.list_runs(conn):
-        if run.profile != PROFILE or os.path.realpath(run.target_path) != where:
+    for run in store.runs_matching(conn, store.RunFilter(profile=PROFILE)):
+        if os.path.realpath(run.target_path) != where:
             continue
         if store.to_json(dict(run.settings)) == wanted:
             return run

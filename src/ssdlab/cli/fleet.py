@@ -37,7 +37,7 @@ from ssdlab.fleet.launch import (
     start_jobs,
 )
 from ssdlab.model.fleet import FleetHost, HostCheck, JobOutcome
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.report.fleet import (
     build_collect_document,
     build_doctor_document,
@@ -252,8 +252,8 @@ def _device_fact(run: RunRecord, name: str) -> str | None:
 def _latest_drives(conn: sqlite3.Connection, kind: str) -> list[FleetDrive]:
     """The latest complete run of `kind` of every drive (host and target) in the store."""
     latest: dict[tuple[str, str], RunRecord] = {}
-    for run in store.list_runs(conn):
-        if run.profile != kind or run.status.value != "complete":
+    for run in store.runs_matching(conn, store.RunFilter(profile=kind, status=RunStatus.COMPLETE)):
+        if run.profile != kind:
             continue
         key = (run.host, run.target_path)
         if key not in latest or run.started_at_s > latest[key].started_at_s:

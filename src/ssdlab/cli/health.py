@@ -286,8 +286,8 @@ def _watch_run(session: RunSession, device: str, every_s: float, new: bool) -> i
     """The watch run to append to: the last one for this device, unless --new."""
     conn = session.conn
     if not new:
-        for run in store.list_runs(conn):
-            if run.kind == "watch" and run.target_path == device and run.status.value != "running":
+        for run in store.runs_matching(conn, store.RunFilter(profile="watch", targets=(device,))):
+            if run.kind == "watch" and run.status.value != "running":
                 store.reopen_run(
                     conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace()
                 )

@@ -673,6 +673,13 @@ def list_run_listings(
     return [_listing_from_row(row) for row in rows]
 
 
+def runs_matching(conn: sqlite3.Connection, wanted: RunFilter) -> list[RunRecord]:
+    """The readable runs `wanted` selects, newest first: chosen on the indexed columns, and
+    only those decoded, so the time is that of the runs found, not of the whole store."""
+    found = (load_run(conn, row.run_id) for row in list_run_listings(conn, wanted=wanted))
+    return [run for run in found if run is not None]
+
+
 def list_runs(conn: sqlite3.Connection, limit: int | None = None) -> list[RunRecord]:
     """Every readable run, newest first (unreadable rows are left out: see list_run_rows)."""
     return _readable(list_run_rows(conn, limit))
