@@ -498,7 +498,12 @@ class ProfileRunner(RunnerBase):
 
         try:
             return run_fio_job(
-                self._processes, self._fio, text, timeout_s=timeout, on_fraction=on_fraction
+                self._processes,
+                self._fio,
+                text,
+                timeout_s=timeout,
+                on_fraction=on_fraction,
+                should_stop=lambda: self._stop_requested,
             )
         except ToolError as error:
             return str(error)

@@ -119,6 +119,7 @@ def run_fio_job(
     *,
     timeout_s: float | None,
     on_fraction: Callable[[float], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> FioRun:
     """Write the job file into a private temporary folder, run fio there, collect its logs.
 
@@ -147,6 +148,7 @@ def run_fio_job(
             tool_version=fio.version_text,
             input_text=job_text,
             on_output=on_output,
+            should_stop=should_stop,
         )
         result = workdir / RESULT_FILE
         if on_fraction is not None:

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
@@ -36,10 +36,13 @@ class ProcessRunner:
         tool_version: str | None = None,
         input_text: str | None = None,
         on_output: Callable[[str], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> Capture:
         """Run `argv` to the end (or the time limit). `on_output`, when given, is called with
         every line (ended by a newline or a carriage return) the child prints on stdout, while
-        it runs; the capture still holds all of stdout."""
+        it runs; the capture still holds all of stdout. While `should_stop()` is true the child
+        is asked to stop (SIGINT) once a second: a stop requested while it was being started,
+        before `stop()` could see it, or one it missed while setting up, still reaches it."""
         if isinstance(argv, str):  # a string would be split by nobody: refuse it loudly
             raise TypeError("argv must be a list of arguments, never a command string")
         started = time.time()
@@ -62,13 +65,16 @@ class ProcessRunner:
             raise ToolError(f"cannot start {argv[0]}: {error}") from error
         with self._lock:
             self._child = child
+        wait = _StopWatch(child, should_stop)
         try:
             if on_output is not None:
-                stdout, stderr, timed_out = _communicate_streaming(child, on_output, timeout_s)
+                stdout, stderr, timed_out = _communicate_streaming(
+                    child, on_output, timeout_s, wait
+                )
                 if timed_out:
                     stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
             else:
-                stdout, stderr = self._communicate(child, timeout_s)
+                stdout, stderr = self._communicate(child, timeout_s, wait)
         finally:
             with self._lock:
                 self._child = None
@@ -85,9 +91,11 @@ class ProcessRunner:
         )
 
     @staticmethod
-    def _communicate(child: "subprocess.Popen[str]", timeout_s: float | None) -> tuple[str, str]:
+    def _communicate(
+        child: "subprocess.Popen[str]", timeout_s: float | None, wait: "_StopWatch"
+    ) -> tuple[str, str]:
         try:
-            stdout, stderr = child.communicate(timeout=timeout_s)
+            stdout, stderr = wait.until_done(timeout_s, child.communicate)
         except subprocess.TimeoutExpired:
             child.send_signal(signal.SIGINT)
             try:
@@ -113,6 +121,38 @@ class ProcessRunner:
                 os.killpg(child.pid, signal.SIGKILL)
 
 
+_T = TypeVar("_T")
+STOP_RESEND_S = 1.0  # while a stop is requested, how often the child is asked again
+
+
+class _StopWatch:
+    """Waits for a child in slices of a second, asking it to stop (SIGINT to its group) at
+    each slice while `should_stop()` holds; without `should_stop`, one plain wait."""
+
+    def __init__(
+        self, child: "subprocess.Popen[str]", should_stop: Callable[[], bool] | None
+    ) -> None:
+        self._child = child
+        self._should_stop = should_stop
+
+    def until_done(self, timeout_s: float | None, wait: Callable[..., _T]) -> _T:
+        """`wait(timeout=…)` until it returns; TimeoutExpired past `timeout_s`."""
+        if self._should_stop is None:
+            return wait(timeout=timeout_s)
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            if self._should_stop():
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self._child.pid, signal.SIGINT)
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(self._child.args, timeout_s or 0.0)
+            try:
+                return wait(timeout=STOP_RESEND_S if left is None else min(STOP_RESEND_S, left))
+            except subprocess.TimeoutExpired:
+                continue
+
+
 def _drain(stream: IO[str], sink: list[str], on_line: Callable[[str], None] | None) -> None:
     # text-mode pipes read with universal newlines: fio's "\r" progress updates end lines too
     for line in iter(stream.readline, ""):
@@ -122,7 +162,10 @@ def _drain(stream: IO[str], sink: list[str], on_line: Callable[[str], None] | No
 
 
 def _communicate_streaming(
-    child: "subprocess.Popen[str]", on_line: Callable[[str], None], timeout_s: float | None
+    child: "subprocess.Popen[str]",
+    on_line: Callable[[str], None],
+    timeout_s: float | None,
+    wait: _StopWatch,
 ) -> tuple[str, str, bool]:
     """communicate(), but stdout is handed to `on_line` as it arrives. The flag tells whether
     the time limit stopped the child (SIGINT, then SIGKILL after 10 s)."""
@@ -138,7 +181,7 @@ def _communicate_streaming(
         reader.start()
     timed_out = False
     try:
-        child.wait(timeout=timeout_s)
+        wait.until_done(timeout_s, child.wait)
     except subprocess.TimeoutExpired:
         timed_out = True
         child.send_signal(signal.SIGINT)
