@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
+from results_block import write_block  # noqa: E402
 from tests.fleet.hosts import FleetLab, missing_requirements, start_hosts  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -247,16 +248,6 @@ def markdown(result: dict[str, Any]) -> str:
     )
 
 
-def write_results(text: str) -> None:
-    current = RESULTS.read_text(encoding="utf-8")
-    if BEGIN in current and END in current:
-        head, rest = current.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        RESULTS.write_text(head + text + tail, encoding="utf-8")
-    else:
-        RESULTS.write_text(current.rstrip("\n") + "\n\n" + text + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="2 hosts, 14 runs (CI)")
@@ -278,7 +269,7 @@ def main() -> int:
     text = markdown(result)
     print(text)
     if not args.tiny:
-        write_results(text)
+        write_block(RESULTS, BEGIN, END, text)
     return 0
 
 

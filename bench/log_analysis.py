@@ -36,6 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
+from results_block import write_block
+
 ROOT = Path(__file__).resolve().parents[1]
 FIOLOGPARSER = ROOT / "bench" / "vendor" / "fiologparser.py"
 CHUNK = 1_000_000
@@ -251,18 +253,6 @@ def markdown(rows: list[dict[str, object]], repeat: int, host: str) -> str:
     return "\n".join(out)
 
 
-def write_results(path: Path, text: str) -> None:
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = f"{BEGIN}\n{text}\n{END}"
-    start = old.find("<!-- BEGIN bench/log_analysis.py")
-    if start >= 0:
-        end = old.index(END, start) + len(END)
-        new = old[:start] + block + old[end:]
-    else:
-        new = old.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(new, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, action="append", help="log sizes (repeatable)")
@@ -277,7 +267,8 @@ def main() -> int:
         rows = [run_size(n, repeat, Path(folder)) for n in sizes]
     text = markdown(rows, repeat, host)
     if args.results:
-        write_results(args.results, text)
+        marker = "<!-- BEGIN bench/log_analysis.py"  # older blocks had another marker text
+        write_block(args.results, marker, END, f"{BEGIN}\n{text}\n{END}")
     if args.json:
         print(json.dumps({"machine": host, "repeat": repeat, "rows": rows}, indent=2))
     else:

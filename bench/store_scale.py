@@ -43,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from results_block import write_block  # noqa: E402
 from ssdlab.model.result import SeriesPoint  # noqa: E402
 from ssdlab.model.run import Capture  # noqa: E402
 from ssdlab.store import raw  # noqa: E402
@@ -609,16 +610,6 @@ def render(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def write_results(text: str) -> None:
-    current = RESULTS.read_text(encoding="utf-8")
-    if BEGIN in current and END in current:
-        head, rest = current.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        RESULTS.write_text(head + text + tail, encoding="utf-8")
-    else:
-        RESULTS.write_text(current.rstrip("\n") + "\n\n" + text + "\n", encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=100_000, help="runs in the big store")
@@ -639,7 +630,7 @@ def main() -> int:
     text = render(result)
     print(text)
     if not tiny:
-        write_results(text)
+        write_block(RESULTS, BEGIN, END, text)
     return 0
 
 
