@@ -10,6 +10,19 @@ from ssdlab.model.step import StepResult
 NOISY_CV_PCT = 10.0  # passes whose MB/s vary more than this (coefficient of variation) are noisy
 
 
+def p99_ns(step: StepResult) -> float | None:
+    """fio's 99th completion-latency percentile of a pass (a mix: the slower direction's);
+    None when fio reported none."""
+    found = [
+        float(ns)
+        for metrics in (step.read, step.write)
+        if metrics is not None
+        for pct, ns in metrics.clat_percentiles_ns
+        if abs(pct - 99.0) < 1e-9
+    ]
+    return max(found) if found else None
+
+
 def pass_metrics(result: FioResult) -> PassMetrics:
     """Both directions of a (group-reported) fio result together: a mix is reported as a total.
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab import __version__
-from ssdlab.analysis.passes import TestSummary
+from ssdlab.analysis.passes import TestSummary, p99_ns
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import (
     GB,
@@ -78,18 +78,6 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _p99_ns(step: StepResult) -> float | None:
-    """fio's 99th completion-latency percentile of a pass (a mix: the slower direction's)."""
-    found = [
-        float(ns)
-        for metrics in (step.read, step.write)
-        if metrics is not None
-        for pct, ns in metrics.clat_percentiles_ns
-        if pct == 99.0
-    ]
-    return max(found) if found else None
-
-
 def _cell(summary: TestSummary, steps: Sequence[StepResult]) -> CardCell:
     measured = [s for s in steps if s.step_key == summary.key and not s.discarded]
     fastest = max(measured, key=lambda s: s.bw_bytes_per_s, default=None)
@@ -98,7 +86,7 @@ def _cell(summary: TestSummary, steps: Sequence[StepResult]) -> CardCell:
         bw_bytes_per_s=summary.best_bw_bytes_per_s,
         iops=summary.best_iops,
         lat_mean_ns=summary.best_lat_mean_ns,
-        lat_p99_ns=None if fastest is None else _p99_ns(fastest),
+        lat_p99_ns=None if fastest is None else p99_ns(fastest),
     )
 
 

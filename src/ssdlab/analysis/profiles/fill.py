@@ -4,22 +4,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ssdlab.analysis.passes import p99_ns
 from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
 
 VERDICT = FILL_LEVELS
-
-
-def _p99(step: StepResult) -> float | None:
-    found = [
-        float(ns)
-        for d in (step.read, step.write)
-        if d is not None
-        for pct, ns in d.clat_percentiles_ns
-        if abs(pct - 99.0) < 1e-9
-    ]
-    return max(found) if found else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +51,7 @@ def fill_levels(plan: ProfilePlan, steps: Sequence[StepResult]) -> FillLevels:
             iops=step.iops,
             bw_bytes_per_s=step.bw_bytes_per_s,
             lat_mean_ns=step.lat_mean_ns,
-            lat_p99_ns=_p99(step),
+            lat_p99_ns=p99_ns(step),
             relative_to_lowest=None if base is None else step.iops / base,
         )
         for level, step in measured
