@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -50,8 +51,11 @@ def asdict_json(value: object) -> str:
 
 
 @pytest.fixture(scope="module")
-def old() -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"file:{OLD_STORE}?mode=ro", uri=True)
+def old(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
+    # a copy: even a read-only open of the committed file may remove its -wal and -shm files
+    copy = tmp_path_factory.mktemp("old-store") / OLD_STORE.name
+    shutil.copyfile(OLD_STORE, copy)
+    conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     yield conn
     conn.close()
