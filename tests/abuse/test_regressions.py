@@ -98,7 +98,7 @@ def test_run_and_sample_ids_beyond_sqlite() -> None:
     from ssdlab.cli.store_access import run_id_arg
     from ssdlab.errors import UsageError
     from ssdlab.store.health import load_health_sample
-    from ssdlab.store.runs import load_run
+    from ssdlab.store.run_rows import load_run
 
     conn = sqlite3.connect(":memory:")
     with pytest.raises(UsageError, match="is not a run id"):

@@ -9,10 +9,10 @@ from rich.console import Console
 
 from ssdlab.cli.store_access import open_db, run_health, run_id_arg, stored_run
 from ssdlab.errors import SsdlabError, UsageError
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.report.card import build_card, card_json, card_spec, render_card
 from ssdlab.report.quick import build_quick_report
-from ssdlab.store.runs import load_step_results
+from ssdlab.store.steps import load_step_results
 from ssdlab.system.write_gate import check_output_path, write_output
 
 SUFFIXES = {".png": "png", ".svg": "svg"}
@@ -60,7 +60,7 @@ def cmd_card(args: argparse.Namespace, out: Console) -> int:
     conn = open_db(args)
     run_id = run_id_arg(conn, args.run)
     run = stored_run(conn, run_id)
-    kind = run.profile if run.kind == "profile" else run.kind
+    kind = run.profile if run.kind is RunKind.PROFILE else run.kind
     if not has_card(run):
         raise SsdlabError(
             f"run {run_id} is a {kind} run; cards are drawn for quick runs and imported "

@@ -16,7 +16,7 @@ from ssdlab.cli.store_access import load_profile_results, run_health, stored_run
 from ssdlab.errors import SsdlabError
 from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.health import HealthSample
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.model.spec import SpecSheet
 from ssdlab.model.step import StepResult
 from ssdlab.registry import profile_record, profile_records
@@ -28,9 +28,10 @@ from ssdlab.report.quick_document import build_quick_document
 from ssdlab.report.sim import build_sim_document, build_sweep_document
 from ssdlab.report.spec_claims import spec_sections
 from ssdlab.runner.sim import RESULT_FINDING, SWEEP_PROFILE
-from ssdlab.store import runs as store
+from ssdlab.store.captures import load_capture_inputs
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
+from ssdlab.store.steps import load_step_results
 
 # health runs carry their kind as profile: a `health` check, a `watch` series, an imported log
 HEALTH_PROFILES = ("health", "watch", "import")
@@ -50,7 +51,7 @@ def run_document(
 ) -> Document:
     """The report document of any stored run: a profile's own, a health run's, or the
     quick/import one."""
-    if run.kind == "sim":  # simulated drives (ssdlab sim): their own document
+    if run.kind is RunKind.SIM:  # simulated drives (ssdlab sim): their own document
         return sim_document(conn, run)
     if run.profile in HEALTH_PROFILES:
         samples = [s.sample for s in load_health_samples(conn, run_id=run.run_id)]
@@ -61,14 +62,14 @@ def run_document(
             else None
         )
         return build_health_document(run, samples, rated_endurance(spec))
-    if run.kind == "profile":
+    if run.kind is RunKind.PROFILE:
         if run.profile not in profile_records():
             raise SsdlabError(
                 f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show"
             )
         return profile_record(run.profile).build_document(load_profile_results(conn, run.run_id))
     report = build_quick_report(
-        run, store.load_step_results(conn, run.run_id), run_health(conn, run.run_id)
+        run, load_step_results(conn, run.run_id), run_health(conn, run.run_id)
     )
     return build_quick_document(
         report, extra=spec_sections(report, specs), baseline=run_baseline(conn, run.run_id)
@@ -96,7 +97,7 @@ def job_files(conn: sqlite3.Connection, run: RunRecord) -> tuple[tuple[str, str]
     """The run's fio job files, each distinct text once, named by the test that ran it
     ('SEQ1M Q8T1 read, pass 1, and 2 more runs of it')."""
     quick = run.kind not in ("profile", "sim")
-    results = store.load_step_results(conn, run.run_id, with_series=False)
+    results = load_step_results(conn, run.run_id, with_series=False)
     keys = Counter(s.step_key for s in results)
     steps = {
         s.capture_id: _step_name(s, quick, keys[s.step_key] > 1)
@@ -104,7 +105,7 @@ def job_files(conn: sqlite3.Connection, run: RunRecord) -> tuple[tuple[str, str]
         if s.capture_id is not None
     }
     seen: dict[str, list[str]] = {}
-    for capture_id, tool, text in store.load_capture_inputs(conn, run.run_id):
+    for capture_id, tool, text in load_capture_inputs(conn, run.run_id):
         seen.setdefault(text, []).append(steps.get(capture_id) or _capture_name(tool, text))
     files = []
     for text, names in seen.items():
@@ -165,7 +166,7 @@ def report_provenance(runs: Sequence[RunRecord]) -> tuple[tuple[str, str], ...]:
 def run_metrics(conn: sqlite3.Connection, run: RunRecord) -> tuple[MetricSamples, ...]:
     """What `compare` compares: every step's passes (PTS: the last five rounds)."""
     window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
-    return step_metrics(store.load_step_results(conn, run.run_id), window=window)
+    return step_metrics(load_step_results(conn, run.run_id), window=window)
 
 
 def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
@@ -173,7 +174,7 @@ def _points(conn: sqlite3.Connection, run: RunRecord) -> list[SimPoint]:
     settings = run.settings.get("points")
     stored = settings if isinstance(settings, list) else [run.settings]
     # a discarded step is a point cut short by a signal: kept as evidence, not analysed
-    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id) if not s.discarded}
+    steps = {s.step_key: s for s in load_step_results(conn, run.run_id) if not s.discarded}
     findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
     samples: dict[str, list[HealthSample]] = {}
     for sample in load_health_samples(conn, run_id=run.run_id):

@@ -41,10 +41,12 @@ from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import HealthSource, RunCalls, RunSession
-from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import load_health_samples
+from ssdlab.store.lifecycle import replace_run_plan, to_json
+from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.test_files import mark_test_file_removed, open_test_files
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
@@ -139,9 +141,9 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
 
 
 def _remove_test_file(conn: sqlite3.Connection, run_id: int, path: str) -> None:
-    for record in store.open_test_files(conn, run_id):
+    for record in open_test_files(conn, run_id):
         if record.path == path and remove_test_file(path, record.identity) is not Removal.NOT_OURS:
-            store.mark_test_file_removed(conn, record.file_id, time.time())
+            mark_test_file_removed(conn, record.file_id, time.time())
 
 
 def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRecord | None:
@@ -152,12 +154,12 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
             "directory gets a new test file each time, so the run could never be found again"
         )
     spec = profile_record(PROFILE).spec
-    wanted = store.to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
+    wanted = to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
     where = os.path.realpath(args.target)
-    for run in store.runs_matching(conn, store.RunFilter(profile=PROFILE)):
+    for run in runs_matching(conn, RunFilter(profile=PROFILE)):
         if os.path.realpath(run.target_path) != where:
             continue
-        if store.to_json(dict(run.settings)) == wanted:
+        if to_json(dict(run.settings)) == wanted:
             return run
     return None
 
@@ -208,7 +210,7 @@ def _with_new_stop_conditions(
     before = dict(plan.settings)
     settings = tuple((k, given.get(k, v)) for k, v in plan.settings)
     changed = dataclasses.replace(plan, settings=settings)
-    store.replace_run_plan(conn, run.run_id, store.to_json(dict(settings)), store.to_json(changed))
+    replace_run_plan(conn, run.run_id, to_json(dict(settings)), to_json(changed))
     add_finding(
         conn,
         run.run_id,

@@ -45,7 +45,7 @@ from ssdlab.report.fleet import (
     build_run_document,
     build_status_document,
 )
-from ssdlab.store import runs as store
+from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.system.inventory import read_inventory
 from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
 
@@ -252,7 +252,7 @@ def _device_fact(run: RunRecord, name: str) -> str | None:
 def _latest_drives(conn: sqlite3.Connection, kind: str) -> list[FleetDrive]:
     """The latest complete run of `kind` of every drive (host and target) in the store."""
     latest: dict[tuple[str, str], RunRecord] = {}
-    for run in store.runs_matching(conn, store.RunFilter(profile=kind, status=RunStatus.COMPLETE)):
+    for run in runs_matching(conn, RunFilter(profile=kind, status=RunStatus.COMPLETE)):
         if run.profile != kind:
             continue
         key = (run.host, run.target_path)

@@ -36,7 +36,8 @@ from ssdlab.cli.store_access import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
-from ssdlab.model.run import RunStatus
+from ssdlab.model.run import RunKind, RunStatus
+from ssdlab.model.target import TargetKind
 from ssdlab.parse.nvme_json import parse_nvme_smart_log
 from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
 from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
@@ -51,13 +52,15 @@ from ssdlab.report.health import (
 )
 from ssdlab.runner.run_row import RunHeader
 from ssdlab.runner.session import HealthSource, RunSession
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import (
     add_health_sample,
     load_health_sample,
     load_health_samples,
 )
+from ssdlab.store.lifecycle import finish_run, reopen_run, to_json
+from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.system.block import read_device_identity, resolve_block_device
 from ssdlab.system.devicetarget import is_block_device_path
 from ssdlab.system.environment import (
@@ -89,7 +92,7 @@ def _vendor_map(args: argparse.Namespace) -> VendorMap:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
 
 
-def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, Any]) -> int:
+def _new_run(session: RunSession, kind: RunKind, target: str, settings: dict[str, Any]) -> int:
     environment = collect_environment(tool_version("fio"))
     return session.create_run(
         RunHeader(
@@ -97,12 +100,12 @@ def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, An
             profile=kind,
             profile_version=1,
             preset=None,
-            target_kind="device" if target.startswith("/dev/") else "file",
+            target_kind=TargetKind.DEVICE if target.startswith("/dev/") else TargetKind.FILE,
             target_path=target,
             target_json=json.dumps({"path": target}),
             settings_json=json.dumps(settings, sort_keys=True),
             plan_json="{}",
-            environment_json=store.to_json(environment),
+            environment_json=to_json(environment),
         )
     )
 
@@ -110,7 +113,7 @@ def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, An
 def _store_reading(
     conn: sqlite3.Connection, run_id: int, phase: str, reading: HealthReading
 ) -> int | None:
-    capture_ids = tuple(store.add_capture(conn, run_id, c) for c in reading.captures)
+    capture_ids = tuple(add_capture(conn, run_id, c) for c in reading.captures)
     if reading.sample is None:
         return None
     return add_health_sample(conn, run_id, phase, reading.sample, capture_ids)
@@ -163,15 +166,15 @@ def cmd_health(args: argparse.Namespace, out: Console) -> int:
     if args.import_log or not is_block_device_path(args.target):
         path = args.import_log or args.target
         samples = samples_from_file(path, args)
-        run_id = _new_run(session, "import", os.path.abspath(path), {"source": path})
+        run_id = _new_run(session, RunKind.IMPORT, os.path.abspath(path), {"source": path})
         ids = [add_health_sample(conn, run_id, "import", s) for s in samples]
-        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
         return _show_samples(args, out, samples, ids)
-    run_id = _new_run(session, "health", os.path.realpath(args.target), {})
+    run_id = _new_run(session, RunKind.HEALTH, os.path.realpath(args.target), {})
     reading = _live_reading(args.target, args)
     sample_id = _store_reading(conn, run_id, "check", reading)
     status = RunStatus.COMPLETE if reading.sample else RunStatus.FAILED
-    store.finish_run(conn, run_id, status, "; ".join(reading.notes) or None, time.time())
+    finish_run(conn, run_id, status, "; ".join(reading.notes) or None, time.time())
     if reading.sample is None:
         raise SsdlabError("; ".join(reading.notes) or "no health data")
     if not args.json:
@@ -238,10 +241,10 @@ def _sample_for_wear(
             raise UsageError(f"there is no stored health sample {text}")
         return stored.sample, f"sample {text}"
     if is_block_device_path(text):
-        run_id = _new_run(session, "health", os.path.realpath(text), {})
+        run_id = _new_run(session, RunKind.HEALTH, os.path.realpath(text), {})
         reading = _live_reading(text, args)
         sample_id = _store_reading(conn, run_id, "check", reading)
-        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
         if reading.sample is None:
             raise SsdlabError("; ".join(reading.notes) or f"no health data from {text}")
         return reading.sample, f"{text} now (sample {sample_id})"
@@ -286,13 +289,11 @@ def _watch_run(session: RunSession, device: str, every_s: float, new: bool) -> i
     """The watch run to append to: the last one for this device, unless --new."""
     conn = session.conn
     if not new:
-        for run in store.runs_matching(conn, store.RunFilter(profile="watch", targets=(device,))):
-            if run.kind == "watch" and run.status.value != "running":
-                store.reopen_run(
-                    conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace()
-                )
+        for run in runs_matching(conn, RunFilter(profile="watch", targets=(device,))):
+            if run.kind is RunKind.WATCH and run.status.value != "running":
+                reopen_run(conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace())
                 return run.run_id
-    return _new_run(session, "watch", device, {"every_s": every_s})
+    return _new_run(session, RunKind.WATCH, device, {"every_s": every_s})
 
 
 def _watch_target(args: argparse.Namespace) -> str:
@@ -372,7 +373,7 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     finally:
         signal_name = guard.first_signal
         reason = f"stopped by a signal ({signal_name})" if signal_name else None
-        store.finish_run(watcher.conn, watcher.run_id, RunStatus.COMPLETE, reason, time.time())
+        finish_run(watcher.conn, watcher.run_id, RunStatus.COMPLETE, reason, time.time())
     series = load_health_samples(watcher.conn, run_id=watcher.run_id)
     out.print(
         f"watch run {watcher.run_id}: {len(series)} samples stored, "

@@ -21,7 +21,7 @@ from ssdlab.cli.store_access import (
 from ssdlab.errors import SsdlabError
 from ssdlab.model.plan import parse_test_shape
 from ssdlab.model.profile import ProfileStep
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.model.step import StepResult
 from ssdlab.registry import profile_record, profile_records
 from ssdlab.report.csv_tables import (
@@ -34,12 +34,14 @@ from ssdlab.report.csv_tables import (
 )
 from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.export import EXPORTERS, export_csv
-from ssdlab.report.quick import FLEET_LOAD, QuickReport, build_quick_report
+from ssdlab.report.quick import QuickReport, build_quick_report
 from ssdlab.report.quick_document import baseline_lines, quick_json
 from ssdlab.runner.sim import SWEEP_PROFILE
-from ssdlab.store import runs as store
+from ssdlab.store.captures import load_capture_inputs
 from ssdlab.store.findings import load_findings
 from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import load_step_results
 from ssdlab.system.write_gate import write_output
 
 
@@ -47,16 +49,16 @@ def _load_report(args: argparse.Namespace) -> QuickReport:
     conn = open_db(args)
     run_id = run_id_arg(conn, args.run)
     run = stored_run(conn, run_id)
-    return build_quick_report(run, store.load_step_results(conn, run_id), run_health(conn, run_id))
+    return build_quick_report(run, load_step_results(conn, run_id), run_health(conn, run_id))
 
 
 def _profile_document(args: argparse.Namespace) -> Document | None:
     """The report of a profile run (None for a quick run)."""
     conn = open_db(args)
-    run = store.load_run(conn, run_id_arg(conn, args.run))
-    if run is not None and run.kind == "sim":  # simulated drives (ssdlab sim)
+    run = load_run(conn, run_id_arg(conn, args.run))
+    if run is not None and run.kind is RunKind.SIM:  # simulated drives (ssdlab sim)
         return sim_document(conn, run)
-    if run is None or run.kind != "profile":
+    if run is None or run.kind is not RunKind.PROFILE:
         return None
     if run.profile not in profile_records():
         raise SsdlabError(f"run {run.run_id} is a {run.profile} run, which this ssdlab cannot show")
@@ -65,7 +67,7 @@ def _profile_document(args: argparse.Namespace) -> Document | None:
 
 def _print_jobs(args: argparse.Namespace, out: Console, run_id: int) -> None:
     conn = open_db(args)
-    for capture_id, _tool, text in store.load_capture_inputs(conn, run_id):
+    for capture_id, _tool, text in load_capture_inputs(conn, run_id):
         out.print(f"\n### capture {capture_id}", highlight=False)
         out.print(text, highlight=False, markup=False)
 
@@ -107,7 +109,7 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
             return 0
         print_document(out, document)
         conn = open_db(args)
-        run = store.load_run(conn, run_id_arg(conn, args.run))
+        run = load_run(conn, run_id_arg(conn, args.run))
         if run is not None:
             _print_run_lines(out, run)
         if args.jobs:
@@ -225,9 +227,9 @@ def _default_table(run: RunRecord) -> str:
     the intervals of a simulated drive, the steps of everything else."""
     if run.profile in HEALTH_PROFILES:
         return "health"
-    if run.kind in ("quick", "import", FLEET_LOAD):
+    if run.kind in (RunKind.QUICK, RunKind.IMPORT, RunKind.FLEET_LOAD):
         return "passes"
-    if run.kind == "sim" and run.profile != SWEEP_PROFILE:
+    if run.kind is RunKind.SIM and run.profile != SWEEP_PROFILE:
         return "series"
     return "steps"
 
@@ -235,14 +237,17 @@ def _default_table(run: RunRecord) -> str:
 def _csv_tables(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Callable[[], str]]:
     """The CSV tables this run has (a table with no stored rows is left out)."""
     run_id = run.run_id
-    steps = store.load_step_results(conn, run_id)
+    steps = load_step_results(conn, run_id)
     samples = run_health(conn, run_id)
     findings = {f.name: f.body for f in load_findings(conn, run_id)}
     tables: dict[str, Callable[[], str]] = {}
-    if run.kind in ("quick", "import", FLEET_LOAD) and run.profile not in HEALTH_PROFILES:
+    if (
+        run.kind in (RunKind.QUICK, RunKind.IMPORT, RunKind.FLEET_LOAD)
+        and run.profile not in HEALTH_PROFILES
+    ):
         tables["passes"] = lambda: export_csv(build_quick_report(run, steps, samples))
     if steps:
-        shapes = _plan_shapes(run) if run.kind == "profile" else _label_shapes(steps)
+        shapes = _plan_shapes(run) if run.kind is RunKind.PROFILE else _label_shapes(steps)
         tables["steps"] = lambda: steps_csv(run_id, steps, shapes)
     if any(step.series for step in steps):
         tables["series"] = lambda: series_csv(run_id, steps)
@@ -273,4 +278,4 @@ def _export_csv(args: argparse.Namespace) -> str:
 
 
 def _kind_name(run: RunRecord) -> str:
-    return run.profile if run.kind == "profile" else run.kind
+    return run.profile if run.kind is RunKind.PROFILE else run.kind

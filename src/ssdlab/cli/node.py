@@ -23,6 +23,7 @@ from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_access import db_path
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.plan import Direction
+from ssdlab.model.target import TargetKind
 from ssdlab.plan.quick import parse_mode
 from ssdlab.profiles.quick import SPEC
 from ssdlab.system import detached
@@ -96,7 +97,7 @@ def _check_target(args: argparse.Namespace, writes: bool) -> None:
         )
     session_for(args).check_target(
         target,
-        destructive=writes and target.kind.value == "device",
+        destructive=writes and target.kind is TargetKind.DEVICE,
         destroy_data=args.destroy_data,
         ioengine=str(SPEC.option("ioengine").default),
     )

@@ -15,9 +15,9 @@ from ssdlab.analysis.profiles.endurance import status_of
 from ssdlab.cli.store_access import db_path, load_profile_results, open_db
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import export_runs
+from ssdlab.store.run_rows import list_runs
 from ssdlab.system import detached
 
 RECENT_RUNS = 20
@@ -99,7 +99,7 @@ def cmd_node_status(args: argparse.Namespace, _out: Console) -> int:
     runs: list[dict[str, Any]] = []
     if db_path(args).exists():
         conn = open_db(args)
-        recent = store.list_runs(conn, limit=RECENT_RUNS)
+        recent = list_runs(conn, limit=RECENT_RUNS)
         runs = [_run_entry(conn, run) for run in recent]
     document = {
         "format": "ssdlab-node-status",

@@ -14,8 +14,8 @@ from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
 from ssdlab.registry import profile_record
 from ssdlab.registry.record import ProfileRecord
 from ssdlab.runner.session import RunCalls
-from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
+from ssdlab.store.run_rows import load_run
 from ssdlab.system.devicetarget import (
     is_block_device_path,
     resolve_device_target,
@@ -93,13 +93,13 @@ def plan_target_of(
     target: Target, spec: ProfileSpec | None = None, processes: ProcessRunner | None = None
 ) -> PlanTarget:
     needs_fill = False
-    if target.kind.value == "file":
+    if target.kind is TargetKind.FILE:
         path = Path(target.path)
         needs_fill = target.created_file or (
             target.reuses_test_file and path.stat().st_size < target.size_bytes
         )
     device = target.device
-    is_device = target.kind.value == "device"
+    is_device = target.kind is TargetKind.DEVICE
     purge_support = None
     if spec is not None and spec.reads_purge_support and is_device and processes is not None:
         purge_support, _captures = read_purge_support(target, processes)  # kept by the facts
@@ -138,7 +138,7 @@ def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue
         raise UsageError("give --cache-size or --from-run, not both")
     run_id = int(str(given["from_run"]))
     conn = open_db(args)
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     if run is None or run.profile != "cache":
         raise UsageError(f"--from-run {run_id}: there is no `cache` run {run_id} in the store")
     body = next((f.body for f in load_findings(conn, run_id) if f.name == CACHE_FINDING), None)
@@ -158,7 +158,7 @@ def resumable_target(run: RunRecord) -> Target:
     size = run.target.get("size_bytes")
     if not isinstance(size, int):
         raise UsageError(f"run {run.run_id} does not record its target's size; it cannot resume")
-    if run.target_kind == "device":
+    if run.target_kind is TargetKind.DEVICE:
         target = resolve_device_target(run.target_path, size)
         stored = run.target.get("device")
         before = stored.get("serial") if isinstance(stored, dict) else None

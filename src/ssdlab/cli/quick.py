@@ -31,7 +31,7 @@ from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.plan import Direction, QuickSettings
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord
-from ssdlab.model.target import Target
+from ssdlab.model.target import Target, TargetKind
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import (
     PREPARE_KEY,
@@ -46,9 +46,10 @@ from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import baseline_lines, quick_json
 from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import RunSession
-from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.named_findings import load_named_findings
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import load_step_results
 from ssdlab.system.devicetarget import (
     resolve_device_target,
     with_loop_warnings,
@@ -90,7 +91,7 @@ def _resolve_target(args: argparse.Namespace, settings: QuickSettings) -> Target
 
 
 def _needs_fill(target: Target, settings: QuickSettings, writes: bool) -> bool:
-    if target.kind.value == "device":
+    if target.kind is TargetKind.DEVICE:
         return writes  # only when writing is allowed: fill before reading, as on a file
     if target.created_file:
         return True
@@ -142,7 +143,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         destroy_data=args.destroy_data,
         ioengine=settings.ioengine,
     )
-    if not plan.destructive and target.kind.value == "device" and not args.json:
+    if not plan.destructive and target.kind is TargetKind.DEVICE and not args.json:
         out.print(
             f"[dim]read-only tests on {target.path}; blocks never written may read back "
             "faster than real data[/dim]",
@@ -168,11 +169,11 @@ def show_quick_outcome(
 ) -> int:
     """The quick report of a finished (or stopped) run, and where it is stored."""
     conn = session.conn
-    run = store.load_run(conn, outcome.run_id)
+    run = load_run(conn, outcome.run_id)
     if run is None:
         raise TargetError(f"run {outcome.run_id} vanished from the store")
     report = build_quick_report(
-        run, store.load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
+        run, load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
     )
     judgement = apply_baseline(args, conn, run)
     if args.json:
@@ -188,7 +189,7 @@ def show_quick_outcome(
             soft_wrap=True,
         )
     if outcome.status.value == "interrupted":
-        resumable = target.kind.value == "device" or (args.keep or not target.created_file)
+        resumable = target.kind is TargetKind.DEVICE or (args.keep or not target.created_file)
         then = f"; 'ssdlab resume {outcome.run_id}' continues it" if resumable else ""
         raise Interrupted(
             f"run {outcome.run_id} was interrupted; the {len(outcome.steps)} passes that "
@@ -225,7 +226,7 @@ def _reference_metrics(
     conn: sqlite3.Connection, run_ids: tuple[int, ...]
 ) -> tuple[tuple[int, ...], list[tuple[MetricSamples, ...]]]:
     """The reference runs still in the store, and their metrics."""
-    found = [(i, r) for i, r in ((i, store.load_run(conn, i)) for i in run_ids) if r is not None]
+    found = [(i, r) for i, r in ((i, load_run(conn, i)) for i in run_ids) if r is not None]
     return tuple(i for i, _ in found), [run_metrics(conn, r) for _, r in found]
 
 

@@ -9,12 +9,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.cli.terminal_tables import WHOLE_HEADERS, print_rule, print_table
+from ssdlab.model.run import RunKind
 from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import Document, document_json
 from ssdlab.report.health import Section, run_health_sections
 from ssdlab.report.quick import (
-    FLEET_LOAD,
     QuickReport,
     environment_line,
     figure_caption,
@@ -34,7 +34,7 @@ def print_quick_report(console: Console, report: QuickReport) -> None:
         title=escape(title),
         min_width=len(title),  # the title names the target: never folded into a narrow table
         caption=f"{figure_caption(run)}; MB/s = 10^6 B/s"
-        if run.kind == FLEET_LOAD
+        if run.kind is RunKind.FLEET_LOAD
         else "best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
     )
     table.add_column("Test", style="bold", no_wrap=True)

@@ -29,8 +29,8 @@ from ssdlab.report.compare import build_compare_document
 from ssdlab.report.csv_tables import compare_csv
 from ssdlab.report.document import Document, Section, document_json, render_markdown
 from ssdlab.report.html import markdown_chart_image, render_html, render_markdown_report
-from ssdlab.store import runs as store
-from ssdlab.store.profile_runs import load_fio_outputs
+from ssdlab.store.captures import load_fio_outputs
+from ssdlab.store.steps import load_step_results
 from ssdlab.system.pdf import print_pdf
 from ssdlab.system.write_gate import check_output_path, write_output
 
@@ -161,7 +161,7 @@ def _measured_tests(conn: sqlite3.Connection, run: RunRecord) -> tuple[MeasuredT
     json+ latency bins of its fio outputs (PTS: the last five rounds, as compared)."""
     window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
     bins = clat_bins_by_capture(load_fio_outputs(conn, run.run_id))
-    return measured_tests(store.load_step_results(conn, run.run_id), bins, window=window)
+    return measured_tests(load_step_results(conn, run.run_id), bins, window=window)
 
 
 def _family(run: RunRecord) -> str:

@@ -25,6 +25,7 @@ from ssdlab.model.profile import (
     ProfilePlan,
     ProfileStep,
 )
+from ssdlab.model.run import RunKind
 from ssdlab.model.target import Target
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
@@ -33,8 +34,8 @@ from ssdlab.runner.profile import (
     ProfileOutcome,
     describe_step,
 )
-from ssdlab.store import runs as store
 from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.run_rows import load_run
 
 
 def plan_sequence(plan: ProfilePlan) -> list[tuple[int, ProfileStep, int | None]]:
@@ -142,7 +143,7 @@ def _report_outcome(
 ) -> int:
     """Show a finished (or stopped) profile run: its document, charts, where it is stored;
     with --baseline its judgement is stored first, so the document shows it."""
-    run = store.load_run(conn, outcome.run_id)
+    run = load_run(conn, outcome.run_id)
     judgement = None if run is None else apply_baseline(args, conn, run)
     results = load_profile_results(conn, outcome.run_id)
     document = profile_record(profile).build_document(results)
@@ -170,7 +171,7 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     conn = session.conn
     run_id = run_id_arg(conn, args.run)
     run = stored_run(conn, run_id)
-    if run.kind not in ("profile", "quick"):
+    if run.kind not in (RunKind.PROFILE, RunKind.QUICK):
         raise UsageError(
             f"run {run_id} is a {run.kind} run; only quick and profile runs can resume"
         )
@@ -198,6 +199,6 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
     )
     args.keep = True
-    if record.run_kind == "quick":
+    if record.run_kind is RunKind.QUICK:
         return show_quick_outcome(args, out, session, outcome, target)
     return _report_outcome(args, out, conn, outcome, target, run.profile, session.database)

@@ -19,12 +19,13 @@ from ssdlab.cli.store_open import open_db
 from ssdlab.cli.terminal_tables import print_table
 from ssdlab.errors import SsdlabError
 from ssdlab.model.run import RunStatus
-from ssdlab.store import runs as store
+from ssdlab.store.listing import RunFilter, RunListing, count_run_listings, list_run_listings
+from ssdlab.store.run_rows import UnreadableRun
 
 _TOOL_SHORT = {"CrystalDiskMark": "CDM", "KDiskMark": "KDM"}
 
 
-def run_label(run: store.RunListing) -> str:
+def run_label(run: RunListing) -> str:
     """What a run is, as people name it: 'quick (real)', 'pts-iops', 'sim',
     'import (CDM 8)'."""
     if run.kind == "quick":
@@ -65,7 +66,7 @@ def parse_since(text: str) -> float:
     return moment.timestamp()  # a naive time is local time
 
 
-def run_filter(args: argparse.Namespace) -> store.RunFilter:
+def run_filter(args: argparse.Namespace) -> RunFilter:
     """The store-side filter of `ssdlab runs` from its options."""
     targets: tuple[str, ...] = ()
     folders: tuple[str, ...] = ()
@@ -79,7 +80,7 @@ def run_filter(args: argparse.Namespace) -> store.RunFilter:
     host = args.host.strip() if getattr(args, "host", None) else None
     drive = args.drive.strip() if getattr(args, "drive", None) else None
     status = getattr(args, "status", None)
-    return store.RunFilter(
+    return RunFilter(
         profile=profile,
         since_s=since,
         targets=targets,
@@ -91,10 +92,10 @@ def run_filter(args: argparse.Namespace) -> store.RunFilter:
     )
 
 
-def _listing_json(r: store.RunListing | store.UnreadableRun) -> dict[str, object]:
+def _listing_json(r: RunListing | UnreadableRun) -> dict[str, object]:
     """One run of `runs --json`: `host` is the inventory name of a collected run (its node's
     own hostname is `node_host`), this machine's name for a run made here."""
-    if isinstance(r, store.UnreadableRun):
+    if isinstance(r, UnreadableRun):
         return {"id": r.run_id, "unreadable": r.problem}
     return {
         "id": r.run_id,
@@ -117,16 +118,16 @@ def _listing_json(r: store.RunListing | store.UnreadableRun) -> dict[str, object
     }
 
 
-def _runs_table(listed: list[store.RunListing | store.UnreadableRun]) -> Table:
+def _runs_table(listed: list[RunListing | UnreadableRun]) -> Table:
     """The table of `ssdlab runs`, with a host column when the runs come from more than one
     host (runs collected from a fleet)."""
-    with_host = len({r.host for r in listed if isinstance(r, store.RunListing)}) > 1
+    with_host = len({r.host for r in listed if isinstance(r, RunListing)}) > 1
     table = Table(title="stored runs")
     for column in ("id", "started", "host", "profile", "status", "target"):
         if column != "host" or with_host:
             table.add_column(column)
     for r in listed:
-        if isinstance(r, store.UnreadableRun):
+        if isinstance(r, UnreadableRun):
             cells = [str(r.run_id), "", "", "", "unreadable", r.problem]
         else:
             cells = [
@@ -141,7 +142,7 @@ def _runs_table(listed: list[store.RunListing | store.UnreadableRun]) -> Table:
     return table
 
 
-def _more_line(listed: list[store.RunListing | store.UnreadableRun], offset: int, more: int) -> str:
+def _more_line(listed: list[RunListing | UnreadableRun], offset: int, more: int) -> str:
     """'1,234 older runs match too: see them with --before 1150 (or --offset 50)'."""
     older = "run matches" if more == 1 else "runs match"
     line = f"{more:,} older {older} too: see them with --before {listed[-1].run_id}"
@@ -154,10 +155,10 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
     if offset < 0:
         raise BadFilter(f"--offset {offset} is negative; give 0 or more runs to skip")
     conn = open_db(args)
-    listed = store.list_run_listings(conn, args.limit, wanted, offset)
+    listed = list_run_listings(conn, args.limit, wanted, offset)
     more = 0
     if len(listed) == args.limit:  # a full page: count what is left on the indexes
-        more = max(store.count_run_listings(conn, wanted) - offset - len(listed), 0)
+        more = max(count_run_listings(conn, wanted) - offset - len(listed), 0)
     if args.json:
         rows = [_listing_json(r) for r in listed]
         page = {"offset": offset, "limit": args.limit, "more": more}
@@ -165,7 +166,7 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
         return 0
     if not listed:
-        filtered = wanted != store.RunFilter() or offset > 0
+        filtered = wanted != RunFilter() or offset > 0
         out.print(
             "no stored run matches these filters"
             if filtered
@@ -175,7 +176,7 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
         return 0
     print_table(out, _runs_table(listed))
     for r in listed:
-        if isinstance(r, store.UnreadableRun):
+        if isinstance(r, UnreadableRun):
             out.print(
                 f"run {r.run_id}: unreadable row — {r.problem}; the other runs are intact",
                 highlight=False,

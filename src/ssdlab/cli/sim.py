@@ -46,7 +46,7 @@ from ssdlab.sim.memory import MemoryLimit, check_memory
 from ssdlab.sim.presets import APPROXIMATION, Preset, find_preset, load_presets
 from ssdlab.sim.trace import read_trace
 from ssdlab.sim.workload import Workload, parse_workload, validate_workload
-from ssdlab.store import runs as store
+from ssdlab.store.run_rows import load_run
 from ssdlab.system.meminfo import mem_available_bytes
 from ssdlab.system.user_files import read_user_file
 
@@ -390,7 +390,7 @@ def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
                 run_id = run_simulation(conn, spec, on_point=progress, should_stop=stop.is_set)
         else:
             run_id = run_simulation(conn, spec, on_point=_progress_line, should_stop=stop.is_set)
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     if run is None:  # pragma: no cover - just stored
         raise UsageError(f"run {run_id} vanished from the store")
     document = sim_document(conn, run)

@@ -13,16 +13,13 @@ from ssdlab.model.spec import SpecSheet
 from ssdlab.parse.spec_sheet import parse_spec_sheet
 from ssdlab.runner.profile import stored_facts
 from ssdlab.specs import load_builtin_spec_sheets
+from ssdlab.store.captures import capture_times, load_fio_outputs
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
-from ssdlab.store.profile_runs import load_fio_outputs, profile_plan_of
-from ssdlab.store.runs import (
-    capture_times,
-    latest_run_id,
-    load_run,
-    load_step_results,
-)
+from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.run_rows import latest_run_id, load_run
 from ssdlab.store.specs import load_spec_sheets
+from ssdlab.store.steps import load_step_results
 
 
 def run_id_arg(conn: sqlite3.Connection, text: str) -> int:

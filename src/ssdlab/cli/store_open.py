@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ssdlab.model.run import RunRecord
 from ssdlab.store.db import default_db_path, open_store
-from ssdlab.store.runs import mark_dead_runs
+from ssdlab.store.lifecycle import mark_dead_runs
 from ssdlab.system.write_gate import check_store_path
 
 

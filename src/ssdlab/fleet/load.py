@@ -33,19 +33,22 @@ from ssdlab.errors import FleetError, ParseError
 from ssdlab.fleet.doctor import check_host
 from ssdlab.model.fleet import FleetHost
 from ssdlab.model.result import DirectionMetrics, FioJobResult
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.parse.fio_client_json import parse_fio_client_json
 from ssdlab.plan.load_job import LoadJob
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
+from ssdlab.store.lifecycle import finish_run, to_json
+from ssdlab.store.steps import add_step_result
 from ssdlab.system.fio import FioTool
 from ssdlab.system.fio_server import ServerTunnel
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
 
-LOAD_KIND = "fleet-load"  # report/quick.py's FLEET_LOAD
+LOAD_KIND = RunKind.FLEET_LOAD
 LOAD_PROFILE_VERSION = 1
 ALL_HOSTS = "all-hosts"
 ALL_HOSTS_LABEL = "all hosts"
@@ -365,12 +368,12 @@ def _header(request: LoadRequest, states: Mapping[str, HostState], local: FioToo
         profile=LOAD_KIND,
         profile_version=LOAD_PROFILE_VERSION,
         preset=None,
-        target_kind="fleet",
+        target_kind=TargetKind.FLEET,
         target_path=request.inventory,
-        target_json=store.to_json(target),
-        settings_json=store.to_json(settings),
-        plan_json=store.to_json({"job_text": request.job.text}),
-        environment_json=store.to_json(environment),
+        target_json=to_json(target),
+        settings_json=to_json(settings),
+        plan_json=to_json({"job_text": request.job.text}),
+        environment_json=to_json(environment),
     )
 
 
@@ -402,7 +405,7 @@ def _store_steps(
         return (), str(error) if capture.exit_code == 0 else _failure(capture)
     stored = tuple(replace(step, capture_id=capture_id) for step in steps)
     for step in stored:
-        store.add_step_result(conn, run_id, step)
+        add_step_result(conn, run_id, step)
     return stored, None if capture.exit_code == 0 else _failure(capture)
 
 
@@ -449,7 +452,7 @@ def run_load(
                     status, reason = RunStatus.FAILED, f"no fio server started: {_reasons(failed)}"
                     raise FleetError(f"no host is left to run the load: {_reasons(left_out)}")
                 capture = _run_client(stop, local, servers, job_file, request.job.text)
-                capture_id = store.add_capture(conn, run_id, capture)  # raw first
+                capture_id = add_capture(conn, run_id, capture)  # raw first
                 by_socket = {server.local: server.host.name for server in servers}
             if stop.stopped:  # cut short: fio's numbers kept as the capture, not counted
                 reason = "stopped by a signal while fio ran; its output is kept as the capture"
@@ -465,7 +468,7 @@ def run_load(
             _facts_body(states, left_out, local, remote),
             time.time(),
         )
-        store.finish_run(conn, run_id, status, reason, time.time())
+        finish_run(conn, run_id, status, reason, time.time())
     ran = tuple(name for name in states if name in remote)
     versions = {name: s.fio_version for name, s in states.items()}
     return LoadOutcome(run_id, status, reason, local.version_text, ran, left_out, versions, steps)

@@ -5,6 +5,7 @@ spread, read from the stored passes by the report."""
 from functools import cache
 
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.run import RunKind
 from ssdlab.profiles.quick import SPEC
 from ssdlab.registry.record import ProfileParts, ProfileRecord
 from ssdlab.report.document import Document
@@ -26,4 +27,4 @@ def _build_document(results: ProfileResults) -> Document:
     return build_quick_document(build_quick_report(results.run, results.steps, results.health))
 
 
-RECORDS = (ProfileRecord(SPEC, _parts, rank=-1, run_kind="quick"),)
+RECORDS = (ProfileRecord(SPEC, _parts, rank=-1, run_kind=RunKind.QUICK),)

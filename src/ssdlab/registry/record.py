@@ -18,7 +18,7 @@ from ssdlab.model.profile import (
     RoundVerdict,
     Settings,
 )
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import Target
 from ssdlab.report.document import Document
@@ -56,7 +56,7 @@ class ProfileRecord:
     spec: ProfileSpec
     load: Callable[[], ProfileParts]
     rank: int
-    run_kind: str = "profile"
+    run_kind: RunKind = RunKind.PROFILE
 
     @property
     def name(self) -> str:

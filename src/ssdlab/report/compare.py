@@ -16,6 +16,7 @@ from ssdlab.analysis.compare import (
     Verdict,
 )
 from ssdlab.model.run import RunRecord
+from ssdlab.model.target import TargetKind
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import COMPARE_METHOD, method_note
@@ -178,7 +179,7 @@ def run_label(run: RunRecord) -> str:
     model = device.get("model") if isinstance(device, dict) else None
     if model:
         what = str(model)
-    elif run.target_kind == "file" and run.target.get("created_file"):
+    elif run.target_kind is TargetKind.FILE and run.target.get("created_file"):
         what = f"file in {PurePath(run.target_path).parent}"
     else:
         what = str(run.settings.get("target_text") or run.target_path)

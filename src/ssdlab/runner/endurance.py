@@ -23,7 +23,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes
 from ssdlab.runner.events import Notice
 from ssdlab.runner.profile import ProfileRunner, ResumePoint, RoundCheck
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture, capture_times
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample, load_health_samples
@@ -78,9 +78,7 @@ class HealthSampler:
             first = stored[0].sample if stored else None
             while not self._done.wait(self._every_s):
                 reading = self._read()
-                capture_ids = tuple(
-                    store.add_capture(conn, self._run_id, c) for c in reading.captures
-                )
+                capture_ids = tuple(add_capture(conn, self._run_id, c) for c in reading.captures)
                 if reading.sample is None:
                     self.notes.extend(n for n in reading.notes if n not in self.notes)
                     continue
@@ -215,7 +213,7 @@ class EnduranceRunner(ProfileRunner):
     ) -> RoundVerdict:
         """After each iteration: the stop decision, with the iteration and progress numbers."""
         assert self._run_id is not None
-        times = store.capture_times(self._conn, self._run_id)
+        times = capture_times(self._conn, self._run_id)
         iterations = iterations_of(steps, times)
         samples = [s.sample for s in load_health_samples(self._conn, run_id=self._run_id)]
         decision = decide_stop(dict(plan.settings), iterations, samples)

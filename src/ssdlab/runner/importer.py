@@ -30,15 +30,18 @@ from ssdlab.errors import ParseError
 from ssdlab.model.imported import ImportedBenchmark
 from ssdlab.model.plan import Direction, Pattern, QuickTest
 from ssdlab.model.result import FioJobResult, FioResult, SeriesPoint
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.model.units import parse_size_bytes
 from ssdlab.parse.fio_json import parse_fio_job_options
 from ssdlab.parse.fio_lat_log import LATENCY_KINDS, describe_log_name, log_text_blocks
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.runner.latency_logs import log_kind, reduce_latency_logs
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
+from ssdlab.store.lifecycle import finish_run, to_json
+from ssdlab.store.steps import add_step_result
 from ssdlab.system.user_files import LOG_FILE_BYTES, read_user_file
 
 IMPORT_PROFILE_VERSION = 1
@@ -357,21 +360,21 @@ def store_imported_run(
     run_id = create_run(
         conn,
         RunHeader(
-            kind="import",
+            kind=RunKind.IMPORT,
             profile=imported.profile,
             profile_version=IMPORT_PROFILE_VERSION,
             preset=imported.preset,
-            target_kind="import",
+            target_kind=TargetKind.IMPORT,
             target_path=origin,
-            target_json=store.to_json(imported.target),
+            target_json=to_json(imported.target),
             device_id=None,
-            settings_json=store.to_json(imported.settings),
-            plan_json=store.to_json({"imported_from": origin}),
-            environment_json=store.to_json(imported.environment),
+            settings_json=to_json(imported.settings),
+            plan_json=to_json({"imported_from": origin}),
+            environment_json=to_json(imported.environment),
         ),
         now_s,
     )
-    capture_id = store.add_capture(
+    capture_id = add_capture(
         conn,
         run_id,
         Capture(
@@ -387,6 +390,6 @@ def store_imported_run(
         dict(files) if files else None,
     )
     for step in imported.steps:
-        store.add_step_result(conn, run_id, replace(step, capture_id=capture_id))
-    store.finish_run(conn, run_id, RunStatus.COMPLETE, f"imported from {origin}", now_s)
+        add_step_result(conn, run_id, replace(step, capture_id=capture_id))
+    finish_run(conn, run_id, RunStatus.COMPLETE, f"imported from {origin}", now_s)
     return run_id

@@ -1,6 +1,5 @@
-"""Read a profile run back: its plan rebuilt from the stored JSON, and fio's raw outputs."""
+"""A profile run's plan rebuilt from the stored JSON."""
 
-import sqlite3
 from typing import Any
 
 from ssdlab.errors import StoreError
@@ -8,7 +7,6 @@ from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import RunRecord
 from ssdlab.store.codec import decode
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
-from ssdlab.store.raw import unpack_raw
 
 
 def _with_loops(data: dict[str, Any]) -> dict[str, Any]:
@@ -35,13 +33,3 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
     except (KeyError, TypeError, ValueError) as error:
         raise StoreError(f"{where} cannot be read: {error}") from error
     return decode(ProfilePlan, data, where)
-
-
-def load_fio_outputs(conn: sqlite3.Connection, run_id: int) -> dict[int, str]:
-    """fio's JSON output of every measured or prepared step of a run, by capture id."""
-    rows = conn.execute(
-        "SELECT c.id, c.stdout FROM captures c JOIN step_results s ON s.capture_id = c.id"
-        " WHERE s.run_id = ? ORDER BY c.id",
-        (run_id,),
-    ).fetchall()
-    return {int(r[0]): unpack_raw(conn, r[1], f"fio's output in capture {r[0]}") for r in rows}

@@ -12,7 +12,7 @@ from ssdlab.model.run import RunStatus
 from ssdlab.registry import profile_record
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.conftest import ROOT
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"

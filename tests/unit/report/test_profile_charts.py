@@ -20,8 +20,8 @@ from ssdlab.registry.record import fill_verdicts
 from ssdlab.report.document import Chart, Document
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.report.health_document import build_health_document
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
+from ssdlab.store.run_rows import load_run
 from tests.unit.analysis.health_samples import make_sample
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 from tests.unit.report.chart_checks import breaches
@@ -157,7 +157,7 @@ def test_simulated_drive_and_sweep_charts(tmp_path: Path) -> None:
         run_id, _ = _simulated(conn, _spec(_plan()))
         points = [_plan(f"p{n}", spare) for n, spare in enumerate((0.07, 0.28), 1)]
         sweep_id, _ = _simulated(conn, _spec(*points, parameter="spare"))
-        runs = [store.load_run(conn, n) for n in (run_id, sweep_id)]
+        runs = [load_run(conn, n) for n in (run_id, sweep_id)]
         documents = [sim_document(conn, run) for run in runs if run is not None]
     charts = {chart.key: chart for document in documents for chart in document.charts}
     assert set(charts) == {

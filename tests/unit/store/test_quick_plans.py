@@ -14,8 +14,8 @@ import pytest
 from ssdlab.model.plan import QuickSettings
 from ssdlab.plan.quick import plan_quick
 from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.store.lifecycle import to_json
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
-from ssdlab.store.runs import to_json
 from tests.conftest import ROOT
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
