@@ -15,6 +15,7 @@ from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, TargetError, ToolError
+from ssdlab.model.finding_names import TARGET_FACTS
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
 from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
@@ -46,7 +47,6 @@ from ssdlab.system.purge import whole_drive_refusal
 
 # A time-based step is stopped by fio itself; this only catches a hung device or fio.
 STEP_TIMEOUT_MARGIN_S = 300.0
-FACTS_FINDING = "target-facts"
 
 Facts = Mapping[str, Any]
 FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
@@ -113,7 +113,7 @@ def describe_step(
 
 def stored_facts(conn: sqlite3.Connection, run_id: int) -> dict[str, Any]:
     """The facts a run stored about its target when it started (empty when it stored none)."""
-    body = next((f.body for f in load_findings(conn, run_id) if f.name == FACTS_FINDING), None)
+    body = next((f.body for f in load_findings(conn, run_id) if f.name == TARGET_FACTS), None)
     return dict(body) if isinstance(body, Mapping) else {}
 
 
@@ -161,7 +161,7 @@ class ProfileRunner(RunnerBase):
             facts, captures = read_facts()
             for capture in captures:
                 add_capture(self._conn, run_id, capture)
-            add_finding(self._conn, run_id, FACTS_FINDING, "facts", facts, time.time())
+            add_finding(self._conn, run_id, TARGET_FACTS, "facts", facts, time.time())
         return self._drive(
             plan, run_id, target, facts, [], {}, None,
             keep_file=keep_file, read_health=read_health, analyse=analyse,
