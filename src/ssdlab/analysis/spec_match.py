@@ -1,8 +1,10 @@
-"""Which spec sheet describes a drive: matched on the model string the drive reports."""
+"""Which spec sheet describes a drive: matched on the model string the drive reports; and the
+endurance rating a sheet gives the life projection."""
 
 import re
 from collections.abc import Sequence
 
+from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.model.spec import SpecSheet
 
 
@@ -25,3 +27,15 @@ def match_spec(
             s for s in found if abs(s.capacity_bytes - capacity_bytes) <= 0.02 * s.capacity_bytes
         ]
     return found[0] if len(found) == 1 else None
+
+
+def rated_endurance(spec: SpecSheet | None) -> RatedEndurance | None:
+    """The spec sheet's rating, for the life projection (None: no sheet, or it rates none)."""
+    if spec is None or (spec.tbw_bytes is None and spec.dwpd is None):
+        return None
+    return RatedEndurance(
+        tbw_bytes=spec.tbw_bytes,
+        dwpd=spec.dwpd,
+        warranty_years=spec.warranty_years,
+        capacity_bytes=spec.capacity_bytes,
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.model.run import RunStatus
 from ssdlab.store.listing import RunFilter, RunListing, list_run_listings
 from ssdlab.store.run_rows import load_run

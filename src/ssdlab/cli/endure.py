@@ -17,19 +17,14 @@ from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.analysis.spec_match import match_spec
+from ssdlab.analysis.spec_match import match_spec, rated_endurance
+from ssdlab.app.runs import profile_results, run_id_of, run_of
+from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target, run_calls
-from ssdlab.cli.rating import rated_endurance, rated_from_args
+from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import (
-    db_path,
-    known_spec_sheets,
-    load_profile_results,
-    open_db,
-    run_id_arg,
-    stored_run,
-)
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
@@ -111,7 +106,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(systemd_unit(sys.argv[1:], args))  # verbatim: no wrapping
         return 0
     if args.resume:
-        return resume_endurance(args, out, run_id_arg(open_db(args), args.resume))
+        return resume_endurance(args, out, run_id_of(open_db(args), args.resume))
     args.profile = PROFILE
     _read_job_file(args)
     if args.continue_run:
@@ -166,7 +161,7 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
 
 def _endurance_run(conn: sqlite3.Connection, run_id: int, other: str) -> RunRecord:
     """The stored endurance run `run_id`; a usage error (saying what `other` does) if not."""
-    run = stored_run(conn, run_id)
+    run = run_of(conn, run_id)
     if run.profile != PROFILE:
         raise UsageError(f"run {run_id} is a {run.profile} run, not an endurance run; {other}")
     return run
@@ -229,7 +224,7 @@ def _finish(
     outcome: ProfileOutcome,
     database: Path,
 ) -> int:
-    results = load_profile_results(conn, outcome.run_id)
+    results = profile_results(conn, outcome.run_id)
     document = build_endurance_document(
         results, status_of(results, _rating(args, conn, results.health))
     )
@@ -268,9 +263,9 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     """Where an endurance run stands: the same document its report shows, read from the store
     (it may be running right now: the store is read, never written)."""
     conn = open_db(args)
-    run_id = run_id_arg(conn, args.run)
+    run_id = run_id_of(conn, args.run)
     _endurance_run(conn, run_id, f"'ssdlab show {run_id}' shows it")
-    results = load_profile_results(conn, run_id)
+    results = profile_results(conn, run_id)
     document = build_endurance_document(
         results, status_of(results, _rating(args, conn, results.health))
     )

@@ -23,9 +23,9 @@ from rich.markup import escape
 from ssdlab import __version__
 from ssdlab.analysis.compare import DEFAULT_ALPHA, DEFAULT_THRESHOLD_PCT
 from ssdlab.analysis.fleet import FleetDrive, compare_siblings, mismatches
-from ssdlab.cli.documents import run_metrics
+from ssdlab.app.runs import run_metrics, stored_run
 from ssdlab.cli.render import emit_document
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import FleetError, UsageError
 from ssdlab.fleet.collect import collect_fleet
 from ssdlab.fleet.doctor import check_fleet
@@ -266,7 +266,7 @@ def _latest_drives(conn: sqlite3.Connection, kind: str) -> list[FleetDrive]:
             _device_fact(run, "model"),
             _device_fact(run, "firmware"),
             _device_fact(run, "serial"),
-            run_metrics(conn, run),
+            run_metrics(stored_run(conn, run.run_id)),
         )
         for run in sorted(latest.values(), key=lambda r: (r.host, r.target_path))
     ]

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.cli.fleet import fleet_hosts, ssh_settings
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import Interrupted, ParseError, UsageError
 from ssdlab.fleet.load import (
     ALL_HOSTS,

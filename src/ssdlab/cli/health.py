@@ -32,7 +32,7 @@ from ssdlab.cli.metrics import store_metrics_text
 from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import ParseError, SsdlabError, UsageError
 from ssdlab.model.health import HealthSample

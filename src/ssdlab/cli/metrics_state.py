@@ -11,12 +11,11 @@ from collections.abc import Sequence
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.analysis.spec_match import match_spec
+from ssdlab.analysis.spec_match import match_spec, rated_endurance
 from ssdlab.analysis.waf import lifetime_waf
 from ssdlab.analysis.wear import SeriesReport, analyse_series
-from ssdlab.cli.documents import run_baseline
-from ssdlab.cli.rating import rated_endurance
-from ssdlab.cli.store_access import known_spec_sheets, load_profile_results
+from ssdlab.app.runs import profile_results, run_baseline
+from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.model.health import DriveIdentity, HealthSample
 from ssdlab.model.metrics import (
     BenchmarkState,
@@ -246,7 +245,7 @@ def endurance_states(conn: sqlite3.Connection, now_s: float) -> tuple[EnduranceS
         run = load_run(conn, int(run_id))
         if run is None:
             continue
-        status = status_of(load_profile_results(conn, run.run_id))
+        status = status_of(profile_results(conn, run.run_id))
         states.append(
             EnduranceState(
                 labels=_run_labels(conn, run),

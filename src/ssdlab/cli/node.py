@@ -20,7 +20,7 @@ from ssdlab.cli.node_fio_server import cmd_node_fio_server
 from ssdlab.cli.node_store import cmd_node_export, cmd_node_status, jobs_dir_of
 from ssdlab.cli.profile_setup import is_device_target
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import db_path
+from ssdlab.cli.store_open import db_path
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.plan import Direction
 from ssdlab.model.target import TargetKind

@@ -12,7 +12,8 @@ from typing import Any
 from rich.console import Console
 
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.cli.store_access import db_path, load_profile_results, open_db
+from ssdlab.app.runs import profile_results
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
 from ssdlab.store.db import open_store
@@ -63,7 +64,7 @@ def _endurance(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any] | Non
     """Where an endurance run stands: iterations, bytes written, WAF, days to end of life."""
     if run.profile != "endurance":
         return None
-    status = status_of(load_profile_results(conn, run.run_id))
+    status = status_of(profile_results(conn, run.run_id))
     series = status.series
     overall = series.overall if series is not None else None
     recent = series.recent if series is not None else None

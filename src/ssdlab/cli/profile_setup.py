@@ -5,7 +5,7 @@ or the stored run's again for a resume) and its plan. Shared by `ssdlab run`, `s
 import argparse
 from pathlib import Path
 
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import UsageError
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileSpec, SettingValue, Writes
 from ssdlab.model.run import RunRecord

@@ -18,6 +18,9 @@ class RunKind(StrEnum):
     FLEET_LOAD = "fleet-load"  # ssdlab fleet load: one fio job on every host at once
 
 
+SIM_SWEEP_PROFILE = "sim-sweep"  # the profile of a `sim` run that simulated a sweep
+
+
 class RunStatus(StrEnum):
     RUNNING = "running"
     COMPLETE = "complete"

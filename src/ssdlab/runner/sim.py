@@ -48,9 +48,10 @@ from ssdlab.analysis.cliff import detect_cache_cliff
 from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.write_series import bytes_series
 from ssdlab.errors import Interrupted
+from ssdlab.model.finding_names import SIM_RESULT
 from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
-from ssdlab.model.run import Capture, RunKind, RunStatus
+from ssdlab.model.run import SIM_SWEEP_PROFILE, Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import TargetKind
 from ssdlab.model.units import format_size
@@ -68,10 +69,8 @@ from ssdlab.store.steps import add_step_result
 
 SIM_KIND = RunKind.SIM
 SINGLE_PROFILE = "cache"
-SWEEP_PROFILE = "sim-sweep"
 SIM_PROFILE_VERSION = 1
 SAMPLE_PHASE = "simulated"
-RESULT_FINDING = "sim-result"  # + '-<point key>'
 PROVENANCE_NOTE = "simulated"
 STOP_REASON = "stopped by a signal"
 # what one run may store: intervals over all its points (each a health sample of ~4 kB with its
@@ -114,7 +113,7 @@ class SimRunSpec:
 
     @property
     def profile(self) -> str:
-        return SINGLE_PROFILE if self.sweep_parameter is None else SWEEP_PROFILE
+        return SINGLE_PROFILE if self.sweep_parameter is None else SIM_SWEEP_PROFILE
 
 
 def point_settings(plan: SimPlan, spec: SimRunSpec) -> dict[str, Any]:
@@ -428,7 +427,7 @@ def _store_cut_point(
         "wall_s": ended - started,
         "note": "stopped by a signal; the finished intervals are kept as a discarded step",
     }
-    add_finding(conn, run_id, f"{RESULT_FINDING}-{plan.key}", "facts", reported, ended)
+    add_finding(conn, run_id, f"{SIM_RESULT}-{plan.key}", "facts", reported, ended)
 
 
 def _add_capture(
@@ -488,7 +487,7 @@ def _store_point(
         "intervals": len(result.intervals),
         "wall_s": ended - started,
     }
-    add_finding(conn, run_id, f"{RESULT_FINDING}-{plan.key}", "facts", reported, ended)
+    add_finding(conn, run_id, f"{SIM_RESULT}-{plan.key}", "facts", reported, ended)
     if spec.sweep_parameter is None:
         body = _cliff_body(step)
         if body is not None:

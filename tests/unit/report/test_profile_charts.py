@@ -6,7 +6,7 @@ from contextlib import closing
 from pathlib import Path
 
 from ssdlab.analysis.endurance import Iteration, endurance_status
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
@@ -21,7 +21,6 @@ from ssdlab.report.document import Chart, Document
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.report.health_document import build_health_document
 from ssdlab.store.db import open_store
-from ssdlab.store.run_rows import load_run
 from tests.unit.analysis.health_samples import make_sample
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 from tests.unit.report.chart_checks import breaches
@@ -157,8 +156,7 @@ def test_simulated_drive_and_sweep_charts(tmp_path: Path) -> None:
         run_id, _ = _simulated(conn, _spec(_plan()))
         points = [_plan(f"p{n}", spare) for n, spare in enumerate((0.07, 0.28), 1)]
         sweep_id, _ = _simulated(conn, _spec(*points, parameter="spare"))
-        runs = [load_run(conn, n) for n in (run_id, sweep_id)]
-        documents = [sim_document(conn, run) for run in runs if run is not None]
+        documents = [run_document(stored_run(conn, n)) for n in (run_id, sweep_id)]
     charts = {chart.key: chart for document in documents for chart in document.charts}
     assert set(charts) == {
         "sim-throughput", "sim-waf", "sim-erase", "sim-sweep-waf", "sim-sweep-lifetime",

@@ -10,10 +10,11 @@ from types import FrameType
 
 import pytest
 
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import Interrupted
+from ssdlab.model.finding_names import SIM_RESULT
 from ssdlab.model.run import RunStatus
-from ssdlab.runner.sim import RESULT_FINDING, SimPlan, SimRunSpec, run_simulation
+from ssdlab.runner.sim import SimPlan, SimRunSpec, run_simulation
 from ssdlab.sim import GcPolicy, SimConfig, parse_workload, simulate
 from ssdlab.sim.engine import build_job, run_core
 from ssdlab.sim.ftl import STOP_CHECK_PAGES
@@ -177,13 +178,13 @@ def test_a_stopped_run_is_interrupted_and_keeps_the_cut_point_as_evidence(
     assert steps["p2"].discarded
     assert len(steps["p2"].series) == 32
     findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
-    cut = findings[f"{RESULT_FINDING}-p2"]
+    cut = findings[f"{SIM_RESULT}-p2"]
     assert cut["stopped"]
     assert cut["intervals"] == 32
     assert cut["intervals_planned"] == 64
     serials = {s.sample.identity.serial for s in load_health_samples(conn, run_id=run.run_id)}
     assert serials == {f"sim-{run.run_id}-p1"}  # the cut point is not analysed
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     assert [p["key"] for p in document.data["points"]] == ["p1"]
 
 
@@ -194,4 +195,7 @@ def test_a_stop_before_the_first_interval_keeps_no_step(conn: sqlite3.Connection
     (run,) = list_runs(conn)
     assert run.status is RunStatus.INTERRUPTED
     assert load_step_results(conn, run.run_id) == []
-    assert "interrupted before the simulation finished" in sim_document(conn, run).verdict[0]
+    assert (
+        "interrupted before the simulation finished"
+        in run_document(stored_run(conn, run.run_id)).verdict[0]
+    )

@@ -14,7 +14,7 @@ import pytest
 from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.wear import compare_samples
 from ssdlab.analysis.write_series import bytes_series
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding
@@ -125,7 +125,7 @@ def test_the_document_reads_waf_cliff_steady_state_and_lifetime(conn: sqlite3.Co
     run_id, (result,) = _simulated(conn, _spec(_plan()))
     run = load_run(conn, run_id)
     assert run is not None
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     data = document.data["result"]
     assert data["waf"] == pytest.approx(result.waf)
     # the life projection's window is the simulator's steady tail: the same WAF
@@ -170,7 +170,7 @@ def test_a_sweep_stores_every_point_and_life_grows_with_spare(conn: sqlite3.Conn
     run = load_run(conn, run_id)
     assert run is not None
     assert run.profile == "sim-sweep"
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     stored = document.data["points"]
     assert [p["key"] for p in stored] == ["p1", "p2", "p3"]
     for point, result in zip(stored, results, strict=True):
@@ -199,7 +199,7 @@ def test_ctrl_c_keeps_the_finished_points(conn: sqlite3.Connection) -> None:
         run_simulation(conn, spec, simulate_one=stop_on_second)
     (run,) = list_runs(conn)
     assert run.status == RunStatus.INTERRUPTED
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     assert [p["key"] for p in document.data["points"]] == ["p1"]
     assert not math.isnan(document.data["points"][0]["waf"])
 

@@ -172,7 +172,7 @@ ONE_RUN_TABLES = (
 def traced_statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every SQL statement the commands run meanwhile, with its values filled in."""
     statements: list[str] = []
-    import ssdlab.cli.store_open as access
+    import ssdlab.app.run_store as access
 
     opened = open_store
 
