@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from ssdlab.cli.store_open import open_db
-from ssdlab.errors import UsageError
+from ssdlab.errors import StoreError, UsageError
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileSpec, SettingValue, Writes
 from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target, TargetKind
@@ -15,6 +15,7 @@ from ssdlab.registry import profile_record
 from ssdlab.registry.record import ProfileRecord
 from ssdlab.runner.session import RunCalls
 from ssdlab.store.findings import load_findings
+from ssdlab.store.profile_runs import measured_target
 from ssdlab.store.run_rows import load_run
 from ssdlab.system.devicetarget import (
     is_block_device_path,
@@ -155,13 +156,16 @@ def resumable_target(run: RunRecord) -> Target:
             f"run {run.run_id} was collected from host {run.host}, where its target is; resume "
             f"it there (its store on that node holds it), then collect it again"
         )
-    size = run.target.get("size_bytes")
-    if not isinstance(size, int):
-        raise UsageError(f"run {run.run_id} does not record its target's size; it cannot resume")
+    try:
+        stored = measured_target(run)
+    except StoreError as error:
+        raise UsageError(
+            f"run {run.run_id} does not record its target ({error}); it cannot resume"
+        ) from None
+    size = stored.size_bytes
     if run.target_kind is TargetKind.DEVICE:
         target = resolve_device_target(run.target_path, size)
-        stored = run.target.get("device")
-        before = stored.get("serial") if isinstance(stored, dict) else None
+        before = stored.device.serial if stored.device else None
         now = target.device.serial if target.device else None
         if before != now:
             raise UsageError(
@@ -175,8 +179,12 @@ def resumable_target(run: RunRecord) -> Target:
             f"the test file {run.target_path} of run {run.run_id} is gone, so its "
             "preconditioning is lost; start a new run (use --keep to keep a test file)"
         )
-    direct = bool(run.target.get("direct_io", True))
-    owned = bool(run.target.get("created_file") or run.target.get("reuses_test_file"))
+    owned = stored.created_file or stored.reuses_test_file
     return Target(
-        TargetKind.FILE, str(path), size, run.target_path, direct_io=direct, reuses_test_file=owned
+        TargetKind.FILE,
+        str(path),
+        size,
+        run.target_path,
+        direct_io=stored.direct_io,
+        reuses_test_file=owned,
     )

@@ -1,10 +1,12 @@
-"""A profile run's plan rebuilt from the stored JSON."""
+"""A measured run's plan and target rebuilt from the stored JSON (quick and profile runs: what
+`resume` continues with, what a profile's document is built from)."""
 
 from typing import Any
 
 from ssdlab.errors import StoreError
 from ssdlab.model.profile import ProfilePlan
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
+from ssdlab.model.target import Target
 from ssdlab.store.codec import decode
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
 
@@ -33,3 +35,13 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
     except (KeyError, TypeError, ValueError) as error:
         raise StoreError(f"{where} cannot be read: {error}") from error
     return decode(ProfilePlan, data, where)
+
+
+def measured_target(run: RunRecord) -> Target:
+    """The file or device a quick or profile run measured, as stored with it (decoded by the
+    store's codec field by field; a target that does not fit is a StoreError naming it).
+    `run.target` keeps the stored JSON as it is: the documents print it so."""
+    where = f"run {run.run_id}'s stored target"
+    if run.kind not in (RunKind.QUICK, RunKind.PROFILE):
+        raise StoreError(f"{where} is not a file or device it measured: it is a {run.kind} run")
+    return decode(Target, dict(run.target), where)

@@ -10,9 +10,11 @@ import pytest
 
 from ssdlab.errors import StoreError
 from ssdlab.model.finding_names import TARGET_FACTS
+from ssdlab.model.target import TargetKind
 from ssdlab.store.captures import load_fio_outputs
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
+from ssdlab.store.profile_runs import measured_target
 from ssdlab.store.stored_run import read_run
 from tests.conftest import ROOT
 
@@ -93,3 +95,25 @@ def test_a_run_that_executed_no_plan_has_none_to_decode(conn: sqlite3.Connection
 def test_a_run_the_store_does_not_hold_is_none(conn: sqlite3.Connection) -> None:
     assert read_run(conn, 99) is None
     assert read_run(conn, 2**63) is None
+
+
+@pytest.mark.parametrize("run_id", [1, 3, 4, 5, 7, 8, 14])
+def test_a_measured_runs_target_decodes_into_the_target_it_ran_on(
+    conn: sqlite3.Connection, run_id: int
+) -> None:
+    stored = read_run(conn, run_id)
+    assert stored is not None
+    target = measured_target(stored.run)
+    assert target.kind is TargetKind.FILE
+    assert target.path == stored.run.target_path
+    assert target.size_bytes == stored.run.target["size_bytes"]
+    assert target.device is not None
+    assert target.device.name == stored.run.target["device"]["name"]
+    assert target.created_file
+
+
+def test_only_a_measured_run_has_a_target_to_decode(conn: sqlite3.Connection) -> None:
+    imported = read_run(conn, 9)
+    assert imported is not None
+    with pytest.raises(StoreError, match="run 9's stored target is not a file or device it"):
+        measured_target(imported.run)
