@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ssdlab.app.runs import run_id_of, shown_document, stored_run
-from ssdlab.errors import SsdlabError
+from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.plan import parse_test_shape
 from ssdlab.model.profile import ProfilePlan, ProfileStep
 from ssdlab.model.run import RunKind, RunRecord
@@ -39,6 +39,8 @@ class ExportRequest:
 
 def export_run(conn: sqlite3.Connection, request: ExportRequest) -> str:
     """The text of the export; a format or table the run does not have is refused."""
+    if request.format not in FORMATS:
+        raise UsageError(f"--format {request.format}: export writes {', '.join(FORMATS)}")
     if request.table is not None and request.format != "csv":
         raise SsdlabError("--table chooses a CSV table: use it with --format csv")
     stored = stored_run(conn, run_id_of(conn, request.run))
