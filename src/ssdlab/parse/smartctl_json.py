@@ -14,24 +14,48 @@ Findings that make a value doubtful go to ``flags`` (plain sentences, see smart_
 smartctl exit status bitmask is decoded into ``exit_findings``. Unknown is None, never 0.
 """
 
+import contextlib
 import dataclasses
+import decimal
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.errors import ParseError
-from ssdlab.model.health import HEALTH_METRICS, DriveIdentity, HealthSample, HealthValue, Provenance
+from ssdlab.model.health import (
+    HEALTH_METRICS,
+    DriveIdentity,
+    HealthSample,
+    HealthValue,
+    Provenance,
+)
 from ssdlab.model.units import GB
 from ssdlab.parse.number_bounds import refuse_huge_numbers
 from ssdlab.parse.nvme_json import health_log_values, to_count
+from ssdlab.parse.smart_candidates import (
+    PRIORITY_DERIVED,
+    PRIORITY_LOG,
+    PRIORITY_NAME,
+    PRIORITY_SMARTCTL,
+    PRIORITY_SMARTCTL_GUESS,
+    PRIORITY_SMARTCTL_HOST_IO,
+    Candidate,
+    choose,
+    source_of,
+)
 from ssdlab.parse.smart_checks import (
-    check_against_device_statistics,
     check_erase_vs_nand,
     check_nand_vs_host,
     check_writes_vs_wear,
+)
+from ssdlab.parse.smart_names import unit_name, wear_from_name
+from ssdlab.parse.smart_plausible import (
+    prefer_plausible_temperature,
+    reconcile_with_device_statistics,
+    sct_note,
 )
 from ssdlab.parse.smart_vendors import VendorEntry, VendorMap, load_vendor_map
 
@@ -52,25 +76,10 @@ EXIT_STATUS_BITS: tuple[str, ...] = (
 COLLECTION_FAILURE_MASK = 0b0000_0111
 """Bits 0-2: the command failed. Bits 3-7 report on the disk's health."""
 
-PRIORITY_SMARTCTL_GUESS = 20
-PRIORITY_SMARTCTL = 55
-PRIORITY_SMARTCTL_HOST_IO = 58
-PRIORITY_LOG = 80
-PRIORITY_DERIVED = 0
-
-_CHECKED_AGAINST_DEVSTAT = ("host_written_bytes", "host_read_bytes", "wear_used_pct")
 _PAGE_SIZE_RANGE = (2048.0, 262144.0)
 _PAGE_SNAP_TOLERANCE = 0.03
 _HOST_WRITE_ATTRIBUTES = (241, 225, 246)
 _NOT_COUNTERS = frozenset({"temperature_c", "temperature_warning_c", "critical_warning"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    metric: str
-    value: HealthValue
-    priority: int
-    kind: str  # "attribute", "devstat", "smartctl", "log", "derived"
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,11 +157,17 @@ def normalise_smartctl(
         values, findings = health_log_values(
             nvme_log, source="nvme_smart_health_information_log", kelvin=False
         )
-        candidates += [_Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
+        candidates += [Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
         flags += findings
     candidates += _scsi_candidates(doc)
 
-    attributes = _attributes(doc)
+    attributes, duplicates = _attributes(doc)
+    flags += duplicates
+    in_database = _in_database(doc)
+    claimed = _claimed_by_vendor_map(vmap, identity, attributes)
+    named, name_findings = _named_candidates(attributes, sector_bytes, in_database, claimed)
+    candidates += named
+    flags += name_findings
     statistics = _statistics(doc)
     entries = vmap.for_drive(
         family=identity.model_family, model=identity.model, firmware=identity.firmware
@@ -166,8 +181,13 @@ def normalise_smartctl(
         if candidate is not None:
             candidates.append(candidate)
 
-    chosen = _choose(candidates)
-    flags += _reconcile_with_device_statistics(candidates, chosen)
+    chosen = choose(candidates)
+    flags += _name_and_map_disagree(candidates, chosen)
+    devstat_findings, choices = reconcile_with_device_statistics(candidates, chosen)
+    flags += devstat_findings
+    temperature_findings, temperature_choices = prefer_plausible_temperature(candidates, chosen)
+    flags += temperature_findings
+    choices += temperature_choices
     for entry in calibrated:
         best = chosen.get(entry.metric)
         if best is not None and best.priority >= entry.priority:
@@ -180,19 +200,7 @@ def normalise_smartctl(
     _derive_wear_from_erase_counts(chosen)
 
     values = {metric: chosen[metric].value for metric in HEALTH_METRICS if metric in chosen}
-    host = values.get("host_written_bytes", HealthValue(None))
-    nand = values.get("nand_written_bytes", HealthValue(None))
-    flags += check_nand_vs_host(host, nand)
-    flags += check_erase_vs_nand(
-        values.get("erase_count_avg", HealthValue(None)),
-        nand,
-        identity.capacity_bytes,
-        host=host,
-    )
-    flags += _unmapped_host_writes(host, attributes, vmap, identity)
-    flags += check_writes_vs_wear(
-        host, values.get("wear_used_pct", HealthValue(None)), identity.capacity_bytes
-    )
+    flags += _consistency_findings(values, identity, attributes, vmap, in_database)
 
     exit_status = _exit_status(doc)
     sample = HealthSample(
@@ -203,6 +211,7 @@ def normalise_smartctl(
         exit_findings=() if exit_status is None else decode_exit_status(exit_status),
         flags=tuple(dict.fromkeys(flags)),
         sources=(_source_label(doc),),
+        choices=tuple(choices),
     )
     metrics: dict[str, Any] = dict(values)  # metric name -> HealthValue
     return dataclasses.replace(sample, **metrics)
@@ -283,8 +292,8 @@ def _logical_block_size(doc: Mapping[str, Any]) -> int | None:
 # --- candidates from smartctl's own keys and the logs -------------------------------------
 
 
-def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
-    found: list[_Candidate] = []
+def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
+    found: list[Candidate] = []
 
     def add(
         metric: str,
@@ -304,7 +313,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
             number = value
         resolution = None if metric in _NOT_COUNTERS else 1.0
         provenance = Provenance(source, _raw(raw), unit, resolution, note)
-        found.append(_Candidate(metric, HealthValue(number, provenance), priority, "smartctl"))
+        found.append(Candidate(metric, HealthValue(number, provenance), priority, "smartctl"))
 
     power_on = _mapping(doc.get("power_on_time"))
     hours = to_count(power_on.get("hours"))
@@ -325,10 +334,12 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         "count",
         PRIORITY_SMARTCTL,
     )
+    current = _mapping(doc.get("temperature")).get("current")
+    from_sct = sct_note(doc, current)
     add(
         "temperature_c",
-        _mapping(doc.get("temperature")).get("current"),
-        "smartctl temperature.current",
+        current,
+        "smartctl temperature.current" + (f" ({from_sct})" if from_sct else ""),
         "°C",
         PRIORITY_SMARTCTL,
     )
@@ -360,7 +371,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         units, per_unit = to_count(block.get("units")), to_count(block.get("bytes_per_unit"))
         if units is not None and per_unit:
             found.append(
-                _Candidate(
+                Candidate(
                     metric,
                     HealthValue(
                         float(units * per_unit),
@@ -375,18 +386,18 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     return found
 
 
-def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
-    found: list[_Candidate] = []
+def _scsi_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
+    found: list[Candidate] = []
     counters = _mapping(doc.get("scsi_error_counter_log"))
     for metric, direction in (("host_written_bytes", "write"), ("host_read_bytes", "read")):
         raw = _mapping(counters.get(direction)).get("gigabytes_processed")
-        gigabytes = _decimal(raw)
-        if gigabytes is not None:
+        processed = _bytes_from_gigabytes(raw)
+        if processed is not None:
             found.append(
-                _Candidate(
+                Candidate(
                     metric,
                     HealthValue(
-                        gigabytes * GB,
+                        processed,
                         Provenance(
                             f"scsi_error_counter_log.{direction}.gigabytes_processed",
                             _raw(raw),
@@ -405,7 +416,7 @@ def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     known = [u for u in uncorrected if u is not None]
     if known:
         found.append(
-            _Candidate(
+            Candidate(
                 "uncorrectable_errors",
                 HealthValue(
                     float(sum(known)),
@@ -420,7 +431,7 @@ def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     defects = to_count(doc.get("scsi_grown_defect_list"))
     if defects is not None:
         found.append(
-            _Candidate(
+            Candidate(
                 "reallocated_sectors",
                 HealthValue(
                     float(defects), Provenance("scsi_grown_defect_list", defects, "count", 1)
@@ -429,13 +440,14 @@ def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
                 "log",
             )
         )
+    found += _scsi_cycles_and_temperature(doc)
     indicator = doc.get("scsi_percentage_used_endurance_indicator")
     if isinstance(indicator, Mapping):
         indicator = indicator.get("percentage_used_endurance_indicator", indicator.get("value"))
     used = to_count(indicator)
     if used is not None:
         found.append(
-            _Candidate(
+            Candidate(
                 "wear_used_pct",
                 HealthValue(
                     float(used),
@@ -448,14 +460,59 @@ def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     return found
 
 
+_START_STOP_KEYS = ("accumulated_start_stop_cycles", "Accumulated start-stop cycles")
+"""smartctl 7.4+ key, and smartctl 7.3's (the printed label, before json::str2key)."""
+
+
+def _scsi_cycles_and_temperature(doc: Mapping[str, Any]) -> list[Candidate]:
+    """SCSI start-stop cycles (as power cycles) and the environmental-report temperature."""
+    found: list[Candidate] = []
+    counter = _mapping(doc.get("scsi_start_stop_cycle_counter"))
+    for key in _START_STOP_KEYS:
+        cycles = to_count(counter.get(key))
+        if cycles is None:
+            continue
+        provenance = Provenance(
+            f"scsi_start_stop_cycle_counter.{key}",
+            cycles,
+            "count",
+            1,
+            "SCSI start-stop cycle counter log page (0Eh): one start-stop cycle per power-on "
+            "of the unit (read as power cycles, as smartctl_exporter does)",
+        )
+        found.append(
+            Candidate("power_cycles", HealthValue(float(cycles), provenance), PRIORITY_LOG, "log")
+        )
+        break
+    reports = _mapping(doc.get("scsi_environmental_reports"))
+    sensor = _mapping(reports.get("temperature_1")).get("current")
+    celsius = _signed(sensor)
+    if celsius is not None:
+        provenance = Provenance(
+            "scsi_environmental_reports.temperature_1.current", _raw(sensor), "°C", None
+        )
+        found.append(
+            Candidate(
+                "temperature_c", HealthValue(celsius, provenance), PRIORITY_SMARTCTL - 1, "log"
+            )
+        )
+    return found
+
+
 # --- ATA attributes, Device Statistics and the vendor map ---------------------------------
 
 
-def _attributes(doc: Mapping[str, Any]) -> dict[int, _Attribute]:
+def _attributes(doc: Mapping[str, Any]) -> tuple[dict[int, _Attribute], list[str]]:
+    """The attribute table by ID, and a finding for every ID listed more than once.
+
+    A firmware that fills two of the table's 30 slots with one ID is reported as it is (smartctl
+    prints both rows). Rows that agree are read once; rows that differ leave that ID unread
+    (which of the two the drive means is not known) and the finding names both.
+    """
     table = _mapping(doc.get("ata_smart_attributes")).get("table")
-    found: dict[int, _Attribute] = {}
+    rows: dict[int, list[_Attribute]] = {}
     if not isinstance(table, list):
-        return found
+        return {}, []
     for row in table:
         if not isinstance(row, Mapping):
             continue
@@ -463,14 +520,171 @@ def _attributes(doc: Mapping[str, Any]) -> dict[int, _Attribute]:
         if not isinstance(attribute_id, int) or isinstance(attribute_id, bool):
             continue
         raw = _mapping(row.get("raw")).get("value")
-        found[attribute_id] = _Attribute(
-            id=attribute_id,
-            name=_str(row.get("name")) or "",
-            norm=_small_int(row.get("value")),
-            worst=_small_int(row.get("worst")),
-            raw=to_count(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None,
+        rows.setdefault(attribute_id, []).append(
+            _Attribute(
+                id=attribute_id,
+                name=_str(row.get("name")) or "",
+                norm=_small_int(row.get("value")),
+                worst=_small_int(row.get("worst")),
+                raw=to_count(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None,
+            )
         )
-    return found
+    found: dict[int, _Attribute] = {}
+    findings: list[str] = []
+    for attribute_id, listed in rows.items():
+        if len(listed) == 1:
+            found[attribute_id] = listed[0]
+            continue
+        shown = "; ".join(f"{a.name or '?'} normalized {a.norm} raw {a.raw}" for a in listed)
+        if all(a == listed[0] for a in listed):
+            found[attribute_id] = listed[0]
+            findings.append(
+                f"Attribute {attribute_id} is listed {len(listed)} times with the same values "
+                f"({shown}); it is read once."
+            )
+        else:
+            findings.append(
+                f"Attribute {attribute_id} is listed {len(listed)} times with different values "
+                f"({shown}); which one the drive means is not known, so nothing is read from it."
+            )
+    return found, findings
+
+
+def _in_database(doc: Mapping[str, Any]) -> bool:
+    """Whether smartctl's drive database knows the drive (its attribute names are then the
+    database's own, not the DEFAULT entry's placeholders)."""
+    known = doc.get("in_smartctl_database")
+    if isinstance(known, bool):
+        return known
+    return _str(doc.get("model_family")) is not None
+
+
+def _claimed_by_vendor_map(
+    vmap: VendorMap, identity: DriveIdentity, attributes: Mapping[int, _Attribute]
+) -> dict[int, set[str]]:
+    """Attribute ID -> the metrics drive-specific vendor-map entries read from it on this drive
+    ("none" included): where the map knows the drive contradicts a drivedb name."""
+    claimed: dict[int, set[str]] = {}
+    for entry in vmap.entries:
+        if entry.kind != "attribute" or entry.generic or entry.attribute_id is None:
+            continue
+        attribute = attributes.get(entry.attribute_id)
+        if attribute is None or not entry.accepts_name(attribute.name):
+            continue
+        if entry.applies_to(
+            family=identity.model_family, model=identity.model, firmware=identity.firmware
+        ):
+            claimed.setdefault(entry.attribute_id, set()).add(entry.metric)
+    return claimed
+
+
+def _named_candidates(
+    attributes: Mapping[int, _Attribute],
+    sector_bytes: int | None,
+    in_database: bool,
+    claimed: Mapping[int, set[str]],
+) -> tuple[list[Candidate], list[str]]:
+    """Candidates from attributes whose drivedb name states the unit or the wear (smart_names),
+    except where a vendor-map entry for this drive reads the attribute as something else."""
+    found: list[Candidate] = []
+    findings: list[str] = []
+    for attribute in attributes.values():
+        source = f"ata_smart_attributes[{attribute.id}] {attribute.name}"
+        stated = unit_name(attribute.id, attribute.name, in_database=in_database)
+        mapped = claimed.get(attribute.id)
+        if stated is not None and mapped is not None and stated.metric not in mapped:
+            stated = None
+        if stated is not None and attribute.raw is not None:
+            per_count = float(stated.unit_bytes or sector_bytes or 512)
+            note = "drivedb name states the unit"
+            unit = stated.unit
+            if not stated.unit_bytes:
+                unit = f"{per_count:g}-byte logical sector"
+                if sector_bytes is None:
+                    note += "; logical_block_size not reported, 512 assumed"
+            provenance = Provenance(source, attribute.raw, unit, per_count, note)
+            value = HealthValue(float(attribute.raw * per_count), provenance)
+            found.append(Candidate(stated.metric, value, PRIORITY_NAME, "attribute"))
+        reading = wear_from_name(
+            attribute.id,
+            attribute.name,
+            attribute.norm,
+            attribute.raw,
+            in_database=in_database,
+        )
+        if reading is None or (mapped is not None and "wear_used_pct" not in mapped):
+            continue
+        if reading.value is None:
+            findings.append(f"Wear unknown from {source}: {reading.why}.")
+            continue
+        raw: int | str | None = attribute.raw if reading.field == "raw" else attribute.norm
+        if reading.field == "both":
+            raw = f"raw {attribute.raw}, normalized {attribute.norm}"
+        provenance = Provenance(
+            source, raw, "%", 1.0, f"drivedb name states the wear; {reading.why}"
+        )
+        found.append(
+            Candidate(
+                "wear_used_pct", HealthValue(reading.value, provenance), PRIORITY_NAME, "attribute"
+            )
+        )
+    return found, findings
+
+
+def _name_and_map_disagree(
+    candidates: list[Candidate], chosen: Mapping[str, Candidate]
+) -> list[str]:
+    """A vendor-map entry chosen over an attribute's drivedb name that reads otherwise."""
+    findings: list[str] = []
+    for metric, best in chosen.items():
+        if best.kind != "attribute" or best.priority <= PRIORITY_NAME:
+            continue
+        for other in candidates:
+            if other.metric != metric or other.priority != PRIORITY_NAME:
+                continue
+            if other.value.value is None or best.value.value is None:
+                continue
+            slack = max(_resolution(other), _resolution(best))
+            if abs(other.value.value - best.value.value) <= slack:
+                continue
+            findings.append(
+                f"{metric}: ssdlab's vendor map reads {source_of(best)} as "
+                f"{_shown(metric, best.value.value)}, the drivedb name of {source_of(other)} "
+                f"states {_shown(metric, other.value.value)}; the vendor map's entry is used."
+            )
+    return findings
+
+
+def _resolution(candidate: Candidate) -> float:
+    provenance = candidate.value.provenance
+    return 0.0 if provenance is None or provenance.resolution is None else provenance.resolution
+
+
+def _shown(metric: str, value: float) -> str:
+    if metric.endswith("_bytes"):
+        return f"{value:,.0f} bytes"
+    return f"{value:g}"
+
+
+def _consistency_findings(
+    values: Mapping[str, HealthValue],
+    identity: DriveIdentity,
+    attributes: Mapping[int, _Attribute],
+    vmap: VendorMap,
+    in_database: bool,
+) -> list[str]:
+    unknown = HealthValue(None)
+    host = values.get("host_written_bytes", unknown)
+    nand = values.get("nand_written_bytes", unknown)
+    findings = list(check_nand_vs_host(host, nand))
+    findings += check_erase_vs_nand(
+        values.get("erase_count_avg", unknown), nand, identity.capacity_bytes, host=host
+    )
+    findings += _unmapped_host_writes(host, attributes, vmap, identity, in_database)
+    findings += check_writes_vs_wear(
+        host, values.get("wear_used_pct", unknown), identity.capacity_bytes
+    )
+    return findings
 
 
 def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
@@ -506,7 +720,7 @@ def _apply_entry(
     attributes: Mapping[int, _Attribute],
     statistics: Mapping[tuple[int, int], _Statistic],
     sector_bytes: int | None,
-) -> _Candidate | None:
+) -> Candidate | None:
     if entry.kind == "devstat":
         stat = statistics.get((entry.page or 0, entry.offset or 0))
         if stat is None:
@@ -549,7 +763,7 @@ def _scaled(
     source: str,
     sector_bytes: int | None,
     kind: str,
-) -> _Candidate | None:
+) -> Candidate | None:
     notes = [f"vendor map: {entry.group} ({entry.origin})"]
     if entry.note:
         notes.append(entry.note)
@@ -580,12 +794,12 @@ def _scaled(
         value = 100.0 - value
         notes.append("wear used = 100 - life remaining")
     provenance = Provenance(source, raw, unit, resolution, "; ".join(notes))
-    return _Candidate(entry.metric, HealthValue(float(value), provenance), entry.priority, kind)
+    return Candidate(entry.metric, HealthValue(float(value), provenance), entry.priority, kind)
 
 
 def _apply_page_calibrated(
-    entry: VendorEntry, attributes: Mapping[int, _Attribute], chosen: Mapping[str, _Candidate]
-) -> tuple[_Candidate | None, str | None]:
+    entry: VendorEntry, attributes: Mapping[int, _Attribute], chosen: Mapping[str, Candidate]
+) -> tuple[Candidate | None, str | None]:
     """NAND pages (Micron 247 + 248) -> bytes, page size = host bytes / host pages (247)."""
     first = attributes.get(entry.attribute_id or 0)
     if first is None or not entry.accepts_name(first.name):
@@ -628,7 +842,7 @@ def _apply_page_calibrated(
         "; ".join(notes),
     )
     return (
-        _Candidate(
+        Candidate(
             entry.metric,
             HealthValue(float(pages * page_bytes), provenance),
             entry.priority,
@@ -649,39 +863,7 @@ def _snap_page_size(ratio: float) -> float:
 # --- choosing and reconciling -------------------------------------------------------------
 
 
-def _choose(candidates: Iterable[_Candidate]) -> dict[str, _Candidate]:
-    chosen: dict[str, _Candidate] = {}
-    for candidate in candidates:
-        best = chosen.get(candidate.metric)
-        if best is None or candidate.priority > best.priority:
-            chosen[candidate.metric] = candidate
-    return chosen
-
-
-def _reconcile_with_device_statistics(
-    candidates: list[_Candidate], chosen: dict[str, _Candidate]
-) -> list[str]:
-    """Vendor attribute vs Device Statistics for the same metric: agree, truncated, or not."""
-    findings: list[str] = []
-    for metric in _CHECKED_AGAINST_DEVSTAT:
-        devstat = _best(candidates, metric, "devstat")
-        vendor = _best(candidates, metric, "attribute")
-        if devstat is None or vendor is None:
-            continue
-        texts, preferred = check_against_device_statistics(metric, devstat.value, vendor.value)
-        findings += texts
-        if preferred is not None:
-            winner = devstat if preferred is devstat.value else vendor
-            if chosen[metric].priority <= max(devstat.priority, vendor.priority):
-                chosen[metric] = winner
-    return findings
-
-
-def _best(candidates: Iterable[_Candidate], metric: str, kind: str) -> _Candidate | None:
-    return _choose(c for c in candidates if c.metric == metric and c.kind == kind).get(metric)
-
-
-def _derive_wear_from_erase_counts(chosen: dict[str, _Candidate]) -> None:
+def _derive_wear_from_erase_counts(chosen: dict[str, Candidate]) -> None:
     """wear % = average / rated P/E cycles, when the drive reports both and no indicator."""
     if "wear_used_pct" in chosen:
         return
@@ -692,20 +874,15 @@ def _derive_wear_from_erase_counts(chosen: dict[str, _Candidate]) -> None:
         return
     value = 100.0 * average.value.value / rated.value.value
     provenance = Provenance(
-        f"{_src(average)} / {_src(rated)}",
+        f"{source_of(average)} / {source_of(rated)}",
         f"{average.value.value:g} / {rated.value.value:g}",
         "%",
         100.0 / rated.value.value,
         "derived: average erase count / rated P/E cycles x 100",
     )
-    chosen["wear_used_pct"] = _Candidate(
+    chosen["wear_used_pct"] = Candidate(
         "wear_used_pct", HealthValue(value, provenance), PRIORITY_DERIVED, "derived"
     )
-
-
-def _src(candidate: _Candidate) -> str:
-    provenance = candidate.value.provenance
-    return "?" if provenance is None else provenance.source
 
 
 def _unmapped_host_writes(
@@ -713,6 +890,7 @@ def _unmapped_host_writes(
     attributes: Mapping[int, _Attribute],
     vmap: VendorMap,
     identity: DriveIdentity,
+    in_database: bool,
 ) -> list[str]:
     if host.value is not None:
         return []
@@ -732,10 +910,15 @@ def _unmapped_host_writes(
         if known
         else "this drive is not in the vendor map"
     )
+    if not in_database:
+        why += (
+            ", and smartctl's drive database does not know the drive either (its names are the "
+            "database's DEFAULT placeholders, which state nothing about this drive)"
+        )
     return [
-        f"Host writes unknown: attribute {names} exists, but its unit differs between vendors "
-        f"(512-byte LBA, 32 MiB, GiB, GB or NAND sectors) and {why}; Device Statistics "
-        "(smartctl -x) or a vendor-map TOML entry would give it."
+        f"Host writes unknown: attribute {names} exists, but its name states no unit for this "
+        f"drive (512-byte LBA, 32 MiB, GiB, GB or NAND sectors all occur) and {why}; Device "
+        "Statistics (smartctl -x) or a vendor-map TOML entry would give it."
     ]
 
 
@@ -773,6 +956,18 @@ def _decimal(value: object) -> float | None:
     else:
         return None
     return number if math.isfinite(number) and number >= 0 else None
+
+
+def _bytes_from_gigabytes(value: object) -> float | None:
+    """smartctl's "%.3f" gigabytes as bytes, exactly ("16772.475" is 16,772,475,000,000, which
+    16772.475 * 10^9 in binary floating point misses by a fraction)."""
+    number = _decimal(value)
+    if number is None:
+        return None
+    if isinstance(value, str):
+        with contextlib.suppress(ArithmeticError):
+            return float(int(decimal.Decimal(value.replace(",", "")) * GB))
+    return float(round(number * GB))
 
 
 def _signed(value: object) -> float | None:
