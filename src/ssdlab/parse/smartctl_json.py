@@ -271,6 +271,9 @@ def _verdict(doc: Mapping[str, Any]) -> str | None:
 
 
 def _source_label(doc: Mapping[str, Any]) -> str:
+    other = _str(doc.get("ssdlab_source_label"))  # rebuilt from a smartd or CSV log
+    if other is not None:
+        return other
     smartctl = _mapping(doc.get("smartctl"))
     version = smartctl.get("version")
     label = "smartctl"
@@ -918,7 +921,8 @@ def _unmapped_host_writes(
     return [
         f"Host writes unknown: attribute {names} exists, but its name states no unit for this "
         f"drive (512-byte LBA, 32 MiB, GiB, GB or NAND sectors all occur) and {why}; Device "
-        "Statistics (smartctl -x) or a vendor-map TOML entry would give it."
+        "Statistics (smartctl -x), a vendor-map TOML entry, or --model naming a drive the "
+        "vendor map knows would give it."
     ]
 
 

@@ -99,6 +99,7 @@ EXACT_KEY = "ssdlab_exact"
 ZONE_ASSUMED_KEY = "ssdlab_zone_assumed"
 IDENTITY_FROM_LINE_KEY = "ssdlab_identity_from_line"
 MODEL_OVERRIDE_KEY = "ssdlab_model_override"
+SOURCE_LABEL_KEY = "ssdlab_source_label"  # a document rebuilt from another tool's log
 
 # ---------------------------------------------------------------------------------------------
 # Line patterns of smartctl's text output.
@@ -259,6 +260,8 @@ class _State:
     ata: list[str] = field(default_factory=list)  # evidence for ATA / NVMe, for the protocol
     nvme: list[str] = field(default_factory=list)
     scsi: list[str] = field(default_factory=list)
+    raws: dict[int, RawValue] = field(default_factory=dict)  # attribute ID -> first raw read
+    conflicting: set[int] = field(default_factory=set)  # IDs listed twice with different raws
     seen: set[str] = field(default_factory=set)  # one-per-run parts: banner, tables, logs
     has_data: bool = False
     namespaces: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -352,7 +355,10 @@ def _read_block(state: _State, index: int, line: str) -> int | None:
     """When `line` opens a table (attributes, Device Statistics, NVMe log), read it and return
     the line after it; else None."""
     if _ATTR_HEADER_OLD.fullmatch(line) or _ATTR_HEADER_BRIEF.fullmatch(line):
-        _once(state, "SMART attribute table", index)
+        if "SMART attribute table" not in state.seen:
+            state.seen.add("SMART attribute table")
+        elif not _continues_attribute_table(state, index + 1):
+            _once(state, "SMART attribute table", index)
         return _read_attributes(state, index + 1, brief=bool(_ATTR_HEADER_BRIEF.fullmatch(line)))
     if _DEVSTAT_TITLE.fullmatch(line):
         _once(state, "Device Statistics log", index)
@@ -694,16 +700,39 @@ def _attribute_entry(
     return entry, raw
 
 
+def _is_attribute_header(line: str) -> bool:
+    return bool(_ATTR_HEADER_OLD.fullmatch(line) or _ATTR_HEADER_BRIEF.fullmatch(line))
+
+
+def _continues_attribute_table(state: _State, start: int) -> bool:
+    """A second attribute table header whose rows name none of the IDs read so far continues the
+    table (a listing that prints each attribute under its own header, as monitoring agents do);
+    one that repeats an ID is a second run."""
+    seen = {entry["id"] for entry in state.doc.get("ata_smart_attributes", {}).get("table", [])}
+    for line in state.lines[start:]:
+        if not line or _LEGEND.fullmatch(line) or _is_attribute_header(line):
+            return True
+        match = _ATTR_OLD.fullmatch(line) or _ATTR_BRIEF.fullmatch(line)
+        if match is None:
+            return True  # not a row: _read_attributes says what is wrong with it
+        ident = match.group("id")
+        if (int(ident, 16) if ident.startswith("0x") else int(ident)) in seen:
+            return False
+    return True
+
+
 def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
     pattern = _ATTR_BRIEF if brief else _ATTR_OLD
-    table: list[dict[str, Any]] = []
-    raws: dict[int, RawValue] = {}
-    conflicting: set[int] = set()  # listed twice with different raw values
+    table: list[dict[str, Any]] = state.doc.get("ata_smart_attributes", {}).get("table", [])
+    before = len(table)
     index = start
     while True:
         if index >= len(state.lines):
             raise ParseError(f"line {index}: the attribute table is cut off (no end line)")
         line = _take(state, index).rstrip()
+        if _is_attribute_header(line):
+            index -= 1  # the next header is read by the dispatcher
+            break
         if not line or _LEGEND.fullmatch(line):
             break
         match = pattern.fullmatch(line)
@@ -711,16 +740,17 @@ def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
             raise ParseError(f"line {index + 1}: not an attribute table row: {line!r}")
         entry, raw = _attribute_entry(match, brief, index)
         table.append(entry)  # an ID listed twice stays twice, as smartctl -j lists it
-        if entry["id"] in raws and raws[entry["id"]] != raw:
-            conflicting.add(entry["id"])
-        raws.setdefault(entry["id"], raw)
+        if entry["id"] in state.raws and state.raws[entry["id"]] != raw:
+            state.conflicting.add(entry["id"])
+        state.raws.setdefault(entry["id"], raw)
         index += 1
-    if not table:
+    if len(table) == before:
         raise ParseError(f"line {start}: the attribute table has no rows (output cut off?)")
     state.doc.setdefault("ata_smart_attributes", {})["table"] = table
     state.ata.append(f"line {start}")
     state.has_data = True
-    _attribute_globals(state.doc, table, {i: r for i, r in raws.items() if i not in conflicting})
+    readable = {i: r for i, r in state.raws.items() if i not in state.conflicting}
+    _attribute_globals(state.doc, table, readable)
     return index + 1
 
 

@@ -12,7 +12,7 @@ import pytest
 from ssdlab.model.health import HealthSample, SourceChoice
 from ssdlab.parse.smart_names import UNIT_NAMES, WEAR_NAMES, unit_name, wear_from_name
 from ssdlab.parse.smartctl_json import normalise_smartctl
-from tests.unit.parse.test_smart_vendors import attr, ata_doc
+from tests.unit.parse.test_smart_vendors import ata_doc, attr
 
 MiB = 2**20
 GiB = 2**30
@@ -126,7 +126,8 @@ def test_media_wearout_indicator_is_read_only_for_known_drives_and_only_at_233()
 
 def test_every_name_of_the_tables_is_a_drivedb_name_shape() -> None:
     for name in [*UNIT_NAMES, *WEAR_NAMES]:
-        assert " " not in name and len(name) <= 23, name  # drivedb names fit smartctl's column
+        assert " " not in name, name
+        assert len(name) <= 23, name  # drivedb names fit smartctl's column
 
 
 # --- plausible sources -------------------------------------------------------------------------
@@ -150,7 +151,9 @@ def test_sct_status_0_celsius_beside_a_plausible_194_is_set_aside() -> None:
         ),
     )
     assert "does not report" in sample.choices[0].reason
-    assert any(flag.startswith("Temperature: smartctl temperature.current") for flag in sample.flags)
+    assert any(
+        flag.startswith("Temperature: smartctl temperature.current") for flag in sample.flags
+    )
 
 
 def test_0_celsius_with_no_other_source_is_kept() -> None:
