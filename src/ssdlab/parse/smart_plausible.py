@@ -57,7 +57,12 @@ def prefer_plausible_temperature(
         if c.metric == "temperature_c" and plausible_temperature(c.value.value)
     ]
     if not others:
-        return [], []
+        return [
+            f"Temperature: {source_of(best)} reads {best.value.value:g} °C and no other source "
+            "states the temperature; a drive in a running machine does not read that, so the "
+            "sensor is most likely absent (a RAID volume, a bridge) — the figure is shown as "
+            "the drive reports it."
+        ], []
     alternative = max(others, key=lambda c: c.priority)
     chosen["temperature_c"] = alternative
     reading = best.value.value

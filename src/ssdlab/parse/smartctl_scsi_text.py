@@ -54,7 +54,7 @@ _TRIP = re.compile(r"Drive Trip Temperature:\s+(?P<c>-?\d+) C")
 _ENV_TEMPERATURE = re.compile(r"Current temperature = (?P<c>-?\d+)")
 _ENDURANCE = re.compile(r"Percentage used endurance indicator:\s+(?P<pct>\d+)%")
 _MANUFACTURED = re.compile(r"Manufactured in week (?P<week>\d+) of year (?P<year>\d+)")
-_DEFECTS = re.compile(r"Elements in grown defect list:\s+(?P<count>\d+)")
+_DEFECTS = re.compile(r"Elements in grown defect list:\s+(?P<count>\d+)(?:\s+#.*)?")
 _POWER_ON = re.compile(r"Accumulated power on time, hours:minutes (?P<h>\d+):(?P<m>\d{2})\b.*")
 _FACTORY_HOURS = re.compile(r"number of hours powered up = (?P<h>\d+)[.,](?P<f>\d{2})")
 _HEALTH = re.compile(r"SMART Health Status: (?P<status>.+)")
@@ -120,10 +120,16 @@ def read_scsi_line(doc: dict[str, Any], line: str) -> bool:
 
 
 def _health(doc: dict[str, Any], line: str) -> bool:
+    """``OK``, or the informational exception and ``[asc=.., ascq=..]`` (not passed); a status
+    that is neither (a note pasted after it, say) is left unread rather than taken as failed."""
     match = _HEALTH.fullmatch(line)
     if match is None:
         return False
-    doc.setdefault("smart_status", {})["passed"] = match.group("status") == "OK"
+    status = match.group("status")
+    if status == "OK" or status.startswith(("OK ", "OK\t")):
+        doc.setdefault("smart_status", {})["passed"] = True
+    elif "[asc=" in status:
+        doc.setdefault("smart_status", {})["passed"] = False
     return True
 
 

@@ -106,7 +106,7 @@ SOURCE_LABEL_KEY = "ssdlab_source_label"  # a document rebuilt from another tool
 
 _BANNER = re.compile(
     r"smartctl (?P<pre>pre-)?(?P<major>\d+)\.(?P<minor>\d+)(?:\.(?P<patch>\d+))?"
-    r"(?:\s+\S+\s+r(?P<svn>\d+)\s+\[(?P<platform>[^\]]*)\]\s*(?P<build>.*))?"
+    r"(?:\s+\S+\s+r(?P<svn>\d+)\s*\[(?P<platform>[^\]]*)\]\s*(?P<build>.*))?"
 )
 _SECTION = re.compile(r"=== START OF (?P<name>.+) SECTION ===")
 _HEALTH = re.compile(r"SMART overall-health self-assessment test result: (?P<result>\S+)")
@@ -345,7 +345,8 @@ def _dispatch(state: _State, index: int) -> int:
         state.scsi.append(f"line {index + 1}")
         state.has_data = True
         return index + 1
-    if state.section == "INFORMATION" and (pair := _KEY_VALUE.fullmatch(line)) is not None:
+    # smartctl 5.x printed a SCSI device's information with no section header before it
+    if state.section in ("INFORMATION", None) and (pair := _KEY_VALUE.fullmatch(line)) is not None:
         _take(state, index)
         _read_info(state, " ".join(pair.group("key").split()), pair.group("value"), index)
     return index + 1

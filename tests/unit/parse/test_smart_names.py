@@ -162,6 +162,7 @@ def test_0_celsius_with_no_other_source_is_kept() -> None:
     sample = normalise_smartctl(doc)
     assert sample.temperature_c.value == 0
     assert sample.choices == ()
+    assert any("no other source states the temperature" in flag for flag in sample.flags)
 
 
 def test_32_bit_device_statistics_beside_a_named_attribute_is_set_aside() -> None:
