@@ -281,7 +281,9 @@ def test_health_json_holds_every_figure_the_terminal_prints(
     assert checked == len(known)
 
 
-GREP_ROW = "241 Total_LBAs_Written      0x0032   099   099   000    Old_age   Always       -       {}"
+GREP_ROW = (
+    "241 Total_LBAs_Written      0x0032   099   099   000    Old_age   Always       -  " + " {}"
+)
 
 
 def test_import_of_grepped_attribute_lines_with_an_interval(tmp_path: Path) -> None:

@@ -75,7 +75,10 @@ def read_attribute_csv(
     if found is None:
         raise ParseError("no CSV header naming attribute IDs (or id and raw columns) found")
     delimiter, cells = found
-    lines = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    try:
+        lines = list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
+    except csv.Error as error:  # a bare CR inside a field, a field beyond csv's limit
+        raise ParseError(f"the CSV cannot be read as CSV: {error}") from None
     start = next(i for i, row in enumerate(lines) if any(c.strip() for c in row))
     body = [(start + 2 + n, row) for n, row in enumerate(lines[start + 1 :]) if any(row)]
     lowered = [c.lower() for c in cells]

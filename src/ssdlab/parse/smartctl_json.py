@@ -6,20 +6,22 @@ data units -> bytes; normalized "life left" -> % used). Sources, best first per 
 - NVMe: ``nvme_smart_health_information_log`` (the standard log); SCSI: the error counter
   log, grown defect list and percentage-used indicator.
 - ATA: the vendor map (``smart_vendors.toml``, keyed on family/model regex + attribute ID) and
-  the standard Device Statistics (``-x`` only), each entry with its priority; smartctl's own
-  ``power_on_time`` / ``power_cycle_count`` / ``temperature``; ``endurance_used`` (7.5+, a
-  guess on ATA) last.
+  the standard Device Statistics (``-x`` only), each entry with its priority; attributes whose
+  drivedb name states the unit or the wear (smart_attributes, smart_names), below the vendor
+  map; smartctl's own ``power_on_time`` / ``power_cycle_count`` / ``temperature``;
+  ``endurance_used`` (7.5+, a guess on ATA) last.
+
+The highest priority wins (smart_candidates) unless smart_plausible sets an implausible reading
+aside for a plausible one (SCT status 0 °C, a 32-bit Device Statistics counter); each such
+choice is kept in the sample's ``choices``. SCSI/SAS keys are read by smart_scsi.
 
 Findings that make a value doubtful go to ``flags`` (plain sentences, see smart_checks); the
 smartctl exit status bitmask is decoded into ``exit_findings``. Unknown is None, never 0.
 """
 
-import contextlib
 import dataclasses
-import decimal
 import json
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,13 +34,26 @@ from ssdlab.model.health import (
     HealthValue,
     Provenance,
 )
-from ssdlab.model.units import GB
+from ssdlab.parse.json_values import (
+    clean_text,
+    decimal_number,
+    mapping,
+    raw_value,
+    signed_number,
+)
 from ssdlab.parse.number_bounds import refuse_huge_numbers
 from ssdlab.parse.nvme_json import health_log_values, to_count
+from ssdlab.parse.smart_attributes import (
+    Attribute,
+    claimed_by_vendor_map,
+    in_database,
+    name_and_map_disagree,
+    named_candidates,
+    read_attributes,
+)
 from ssdlab.parse.smart_candidates import (
     PRIORITY_DERIVED,
     PRIORITY_LOG,
-    PRIORITY_NAME,
     PRIORITY_SMARTCTL,
     PRIORITY_SMARTCTL_GUESS,
     PRIORITY_SMARTCTL_HOST_IO,
@@ -51,12 +66,12 @@ from ssdlab.parse.smart_checks import (
     check_nand_vs_host,
     check_writes_vs_wear,
 )
-from ssdlab.parse.smart_names import unit_name, wear_from_name
 from ssdlab.parse.smart_plausible import (
     prefer_plausible_temperature,
     reconcile_with_device_statistics,
     sct_note,
 )
+from ssdlab.parse.smart_scsi import scsi_candidates
 from ssdlab.parse.smart_vendors import VendorEntry, VendorMap, load_vendor_map
 
 EXIT_STATUS_BITS: tuple[str, ...] = (
@@ -83,23 +98,11 @@ _NOT_COUNTERS = frozenset({"temperature_c", "temperature_warning_c", "critical_w
 
 
 @dataclass(frozen=True, slots=True)
-class _Attribute:
-    id: int
-    name: str
-    norm: int | None
-    worst: int | None
-    raw: int | None
-
-
-@dataclass(frozen=True, slots=True)
 class _Statistic:
     page: int
     offset: int
     name: str
     value: int
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def decode_exit_status(status: int) -> tuple[str, ...]:
@@ -159,13 +162,13 @@ def normalise_smartctl(
         )
         candidates += [Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
         flags += findings
-    candidates += _scsi_candidates(doc)
+    candidates += scsi_candidates(doc)
 
-    attributes, duplicates = _attributes(doc)
+    attributes, duplicates = read_attributes(doc)
     flags += duplicates
-    in_database = _in_database(doc)
-    claimed = _claimed_by_vendor_map(vmap, identity, attributes)
-    named, name_findings = _named_candidates(attributes, sector_bytes, in_database, claimed)
+    known_to_database = in_database(doc)
+    claimed = claimed_by_vendor_map(vmap, identity, attributes)
+    named, name_findings = named_candidates(attributes, sector_bytes, known_to_database, claimed)
     candidates += named
     flags += name_findings
     statistics = _statistics(doc)
@@ -182,7 +185,7 @@ def normalise_smartctl(
             candidates.append(candidate)
 
     chosen = choose(candidates)
-    flags += _name_and_map_disagree(candidates, chosen)
+    flags += name_and_map_disagree(candidates, chosen)
     devstat_findings, choices = reconcile_with_device_statistics(candidates, chosen)
     flags += devstat_findings
     temperature_findings, temperature_choices = prefer_plausible_temperature(candidates, chosen)
@@ -200,7 +203,7 @@ def normalise_smartctl(
     _derive_wear_from_erase_counts(chosen)
 
     values = {metric: chosen[metric].value for metric in HEALTH_METRICS if metric in chosen}
-    flags += _consistency_findings(values, identity, attributes, vmap, in_database)
+    flags += _consistency_findings(values, identity, attributes, vmap, known_to_database)
 
     exit_status = _exit_status(doc)
     sample = HealthSample(
@@ -221,67 +224,71 @@ def normalise_smartctl(
 
 
 def _identity(doc: Mapping[str, Any], model_override: str | None) -> DriveIdentity:
-    device = _mapping(doc.get("device"))
-    protocol = _str(device.get("protocol"))
+    device = mapping(doc.get("device"))
+    protocol = clean_text(device.get("protocol"))
     if protocol is None:
         if "nvme_smart_health_information_log" in doc:
             protocol = "NVMe"
         elif "ata_smart_attributes" in doc:
             protocol = "ATA"
-    model = model_override or _str(doc.get("model_name")) or _str(doc.get("scsi_model_name"))
+    model = (
+        model_override
+        or clean_text(doc.get("model_name"))
+        or clean_text(doc.get("scsi_model_name"))
+    )
     if model is None:
-        vendor = _str(doc.get("scsi_vendor")) or _str(doc.get("vendor"))
-        product = _str(doc.get("scsi_product")) or _str(doc.get("product"))
+        vendor = clean_text(doc.get("scsi_vendor")) or clean_text(doc.get("vendor"))
+        product = clean_text(doc.get("scsi_product")) or clean_text(doc.get("product"))
         model = " ".join(p for p in (vendor, product) if p) or None
-    capacity = to_count(_mapping(doc.get("user_capacity")).get("bytes"))
+    capacity = to_count(mapping(doc.get("user_capacity")).get("bytes"))
     if capacity is None:
         capacity = to_count(doc.get("nvme_total_capacity"))
     return DriveIdentity(
         protocol=protocol,
         model=model,
-        serial=_str(doc.get("serial_number")),
-        firmware=_str(doc.get("firmware_version"))
-        or _str(doc.get("scsi_revision"))
-        or _str(doc.get("revision")),
+        serial=clean_text(doc.get("serial_number")),
+        firmware=clean_text(doc.get("firmware_version"))
+        or clean_text(doc.get("scsi_revision"))
+        or clean_text(doc.get("revision")),
         capacity_bytes=capacity or None,
-        model_family=_str(doc.get("model_family")),
-        device_path=_str(device.get("name")),
+        model_family=clean_text(doc.get("model_family")),
+        device_path=clean_text(device.get("name")),
     )
 
 
 def _time_t(doc: Mapping[str, Any]) -> float | None:
-    value = _mapping(doc.get("local_time")).get("time_t")
+    value = mapping(doc.get("local_time")).get("time_t")
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
 
 
 def _exit_status(doc: Mapping[str, Any]) -> int | None:
-    value = _mapping(doc.get("smartctl")).get("exit_status")
+    value = mapping(doc.get("smartctl")).get("exit_status")
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
 
 
 def _verdict(doc: Mapping[str, Any]) -> str | None:
-    passed = _mapping(doc.get("smart_status")).get("passed")
+    passed = mapping(doc.get("smart_status")).get("passed")
     if isinstance(passed, bool):
         return "PASSED" if passed else "FAILED"
     return None
 
 
 def _source_label(doc: Mapping[str, Any]) -> str:
-    other = _str(doc.get("ssdlab_source_label"))  # rebuilt from a smartd or CSV log
+    other = clean_text(doc.get("ssdlab_source_label"))  # rebuilt from a smartd or CSV log
     if other is not None:
         return other
-    smartctl = _mapping(doc.get("smartctl"))
+    smartctl = mapping(doc.get("smartctl"))
     version = smartctl.get("version")
     label = "smartctl"
     if isinstance(version, list) and version and all(isinstance(v, int) for v in version):
         label += " " + ".".join(str(v) for v in version)
     if doc.get("ssdlab_text_source") is True:  # rebuilt from text by parse.smartctl_text
         label += " text output"
-    drivedb = _str(_mapping(smartctl.get("drive_database_version")).get("string"))
+    drivedb = clean_text(mapping(smartctl.get("drive_database_version")).get("string"))
     if drivedb:
         label += f" (drivedb {drivedb})"
     return label
@@ -308,17 +315,19 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
         value: float | None = None,
     ) -> None:
         number = (
-            _signed(raw) if metric in ("temperature_c", "temperature_warning_c") else _decimal(raw)
+            signed_number(raw)
+            if metric in ("temperature_c", "temperature_warning_c")
+            else decimal_number(raw)
         )
         if number is None:
             return
         if value is not None:
             number = value
         resolution = None if metric in _NOT_COUNTERS else 1.0
-        provenance = Provenance(source, _raw(raw), unit, resolution, note)
+        provenance = Provenance(source, raw_value(raw), unit, resolution, note)
         found.append(Candidate(metric, HealthValue(number, provenance), priority, "smartctl"))
 
-    power_on = _mapping(doc.get("power_on_time"))
+    power_on = mapping(doc.get("power_on_time"))
     hours = to_count(power_on.get("hours"))
     if hours is not None:
         minutes = to_count(power_on.get("minutes")) or 0
@@ -337,7 +346,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
         "count",
         PRIORITY_SMARTCTL,
     )
-    current = _mapping(doc.get("temperature")).get("current")
+    current = mapping(doc.get("temperature")).get("current")
     from_sct = sct_note(doc, current)
     add(
         "temperature_c",
@@ -348,7 +357,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     )
     add(
         "temperature_warning_c",
-        _mapping(doc.get("temperature")).get("op_limit_max"),
+        mapping(doc.get("temperature")).get("op_limit_max"),
         "smartctl temperature.op_limit_max",
         "°C",
         PRIORITY_SMARTCTL,
@@ -356,7 +365,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     guess = "smartctl 7.5+; on ATA guessed from SSD_Life_Left/Wear_Leveling normalized values"
     add(
         "wear_used_pct",
-        _mapping(doc.get("endurance_used")).get("current_percent"),
+        mapping(doc.get("endurance_used")).get("current_percent"),
         "smartctl endurance_used.current_percent",
         "%",
         PRIORITY_SMARTCTL_GUESS,
@@ -364,13 +373,13 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     )
     add(
         "available_spare_pct",
-        _mapping(doc.get("spare_available")).get("current_percent"),
+        mapping(doc.get("spare_available")).get("current_percent"),
         "smartctl spare_available.current_percent",
         "%",
         PRIORITY_SMARTCTL_GUESS,
     )
     for metric, key in (("host_written_bytes", "host_writes"), ("host_read_bytes", "host_reads")):
-        block = _mapping(doc.get(key))
+        block = mapping(doc.get(key))
         units, per_unit = to_count(block.get("units")), to_count(block.get("bytes_per_unit"))
         if units is not None and per_unit:
             found.append(
@@ -389,290 +398,13 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     return found
 
 
-def _scsi_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
-    found: list[Candidate] = []
-    counters = _mapping(doc.get("scsi_error_counter_log"))
-    for metric, direction in (("host_written_bytes", "write"), ("host_read_bytes", "read")):
-        raw = _mapping(counters.get(direction)).get("gigabytes_processed")
-        processed = _bytes_from_gigabytes(raw)
-        if processed is not None:
-            found.append(
-                Candidate(
-                    metric,
-                    HealthValue(
-                        processed,
-                        Provenance(
-                            f"scsi_error_counter_log.{direction}.gigabytes_processed",
-                            _raw(raw),
-                            "GB (10^9 bytes)",
-                            1e6,
-                        ),
-                    ),
-                    PRIORITY_LOG,
-                    "log",
-                )
-            )
-    uncorrected = [
-        to_count(_mapping(counters.get(d)).get("total_uncorrected_errors"))
-        for d in ("read", "write", "verify")
-    ]
-    known = [u for u in uncorrected if u is not None]
-    if known:
-        found.append(
-            Candidate(
-                "uncorrectable_errors",
-                HealthValue(
-                    float(sum(known)),
-                    Provenance(
-                        "scsi_error_counter_log.*.total_uncorrected_errors", sum(known), "count", 1
-                    ),
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    defects = to_count(doc.get("scsi_grown_defect_list"))
-    if defects is not None:
-        found.append(
-            Candidate(
-                "reallocated_sectors",
-                HealthValue(
-                    float(defects), Provenance("scsi_grown_defect_list", defects, "count", 1)
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    found += _scsi_cycles_and_temperature(doc)
-    indicator = doc.get("scsi_percentage_used_endurance_indicator")
-    if isinstance(indicator, Mapping):
-        indicator = indicator.get("percentage_used_endurance_indicator", indicator.get("value"))
-    used = to_count(indicator)
-    if used is not None:
-        found.append(
-            Candidate(
-                "wear_used_pct",
-                HealthValue(
-                    float(used),
-                    Provenance("scsi_percentage_used_endurance_indicator", used, "%", 1),
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    return found
-
-
-_START_STOP_KEYS = ("accumulated_start_stop_cycles", "Accumulated start-stop cycles")
 """smartctl 7.4+ key, and smartctl 7.3's (the printed label, before json::str2key)."""
-
-
-def _scsi_cycles_and_temperature(doc: Mapping[str, Any]) -> list[Candidate]:
-    """SCSI start-stop cycles (as power cycles) and the environmental-report temperature."""
-    found: list[Candidate] = []
-    counter = _mapping(doc.get("scsi_start_stop_cycle_counter"))
-    for key in _START_STOP_KEYS:
-        cycles = to_count(counter.get(key))
-        if cycles is None:
-            continue
-        provenance = Provenance(
-            f"scsi_start_stop_cycle_counter.{key}",
-            cycles,
-            "count",
-            1,
-            "SCSI start-stop cycle counter log page (0Eh): one start-stop cycle per power-on "
-            "of the unit (read as power cycles, as smartctl_exporter does)",
-        )
-        found.append(
-            Candidate("power_cycles", HealthValue(float(cycles), provenance), PRIORITY_LOG, "log")
-        )
-        break
-    reports = _mapping(doc.get("scsi_environmental_reports"))
-    sensor = _mapping(reports.get("temperature_1")).get("current")
-    celsius = _signed(sensor)
-    if celsius is not None:
-        provenance = Provenance(
-            "scsi_environmental_reports.temperature_1.current", _raw(sensor), "°C", None
-        )
-        found.append(
-            Candidate(
-                "temperature_c", HealthValue(celsius, provenance), PRIORITY_SMARTCTL - 1, "log"
-            )
-        )
-    return found
-
-
-# --- ATA attributes, Device Statistics and the vendor map ---------------------------------
-
-
-def _attributes(doc: Mapping[str, Any]) -> tuple[dict[int, _Attribute], list[str]]:
-    """The attribute table by ID, and a finding for every ID listed more than once.
-
-    A firmware that fills two of the table's 30 slots with one ID is reported as it is (smartctl
-    prints both rows). Rows that agree are read once; rows that differ leave that ID unread
-    (which of the two the drive means is not known) and the finding names both.
-    """
-    table = _mapping(doc.get("ata_smart_attributes")).get("table")
-    rows: dict[int, list[_Attribute]] = {}
-    if not isinstance(table, list):
-        return {}, []
-    for row in table:
-        if not isinstance(row, Mapping):
-            continue
-        attribute_id = row.get("id")
-        if not isinstance(attribute_id, int) or isinstance(attribute_id, bool):
-            continue
-        raw = _mapping(row.get("raw")).get("value")
-        rows.setdefault(attribute_id, []).append(
-            _Attribute(
-                id=attribute_id,
-                name=_str(row.get("name")) or "",
-                norm=_small_int(row.get("value")),
-                worst=_small_int(row.get("worst")),
-                raw=to_count(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None,
-            )
-        )
-    found: dict[int, _Attribute] = {}
-    findings: list[str] = []
-    for attribute_id, listed in rows.items():
-        if len(listed) == 1:
-            found[attribute_id] = listed[0]
-            continue
-        shown = "; ".join(f"{a.name or '?'} normalized {a.norm} raw {a.raw}" for a in listed)
-        if all(a == listed[0] for a in listed):
-            found[attribute_id] = listed[0]
-            findings.append(
-                f"Attribute {attribute_id} is listed {len(listed)} times with the same values "
-                f"({shown}); it is read once."
-            )
-        else:
-            findings.append(
-                f"Attribute {attribute_id} is listed {len(listed)} times with different values "
-                f"({shown}); which one the drive means is not known, so nothing is read from it."
-            )
-    return found, findings
-
-
-def _in_database(doc: Mapping[str, Any]) -> bool:
-    """Whether smartctl's drive database knows the drive (its attribute names are then the
-    database's own, not the DEFAULT entry's placeholders)."""
-    known = doc.get("in_smartctl_database")
-    if isinstance(known, bool):
-        return known
-    return _str(doc.get("model_family")) is not None
-
-
-def _claimed_by_vendor_map(
-    vmap: VendorMap, identity: DriveIdentity, attributes: Mapping[int, _Attribute]
-) -> dict[int, set[str]]:
-    """Attribute ID -> the metrics drive-specific vendor-map entries read from it on this drive
-    ("none" included): where the map knows the drive contradicts a drivedb name."""
-    claimed: dict[int, set[str]] = {}
-    for entry in vmap.entries:
-        if entry.kind != "attribute" or entry.generic or entry.attribute_id is None:
-            continue
-        attribute = attributes.get(entry.attribute_id)
-        if attribute is None or not entry.accepts_name(attribute.name):
-            continue
-        if entry.applies_to(
-            family=identity.model_family, model=identity.model, firmware=identity.firmware
-        ):
-            claimed.setdefault(entry.attribute_id, set()).add(entry.metric)
-    return claimed
-
-
-def _named_candidates(
-    attributes: Mapping[int, _Attribute],
-    sector_bytes: int | None,
-    in_database: bool,
-    claimed: Mapping[int, set[str]],
-) -> tuple[list[Candidate], list[str]]:
-    """Candidates from attributes whose drivedb name states the unit or the wear (smart_names),
-    except where a vendor-map entry for this drive reads the attribute as something else."""
-    found: list[Candidate] = []
-    findings: list[str] = []
-    for attribute in attributes.values():
-        source = f"ata_smart_attributes[{attribute.id}] {attribute.name}"
-        stated = unit_name(attribute.id, attribute.name, in_database=in_database)
-        mapped = claimed.get(attribute.id)
-        if stated is not None and mapped is not None and stated.metric not in mapped:
-            stated = None
-        if stated is not None and attribute.raw is not None:
-            per_count = float(stated.unit_bytes or sector_bytes or 512)
-            note = "drivedb name states the unit"
-            unit = stated.unit
-            if not stated.unit_bytes:
-                unit = f"{per_count:g}-byte logical sector"
-                if sector_bytes is None:
-                    note += "; logical_block_size not reported, 512 assumed"
-            provenance = Provenance(source, attribute.raw, unit, per_count, note)
-            value = HealthValue(float(attribute.raw * per_count), provenance)
-            found.append(Candidate(stated.metric, value, PRIORITY_NAME, "attribute"))
-        reading = wear_from_name(
-            attribute.id,
-            attribute.name,
-            attribute.norm,
-            attribute.raw,
-            in_database=in_database,
-        )
-        if reading is None or (mapped is not None and "wear_used_pct" not in mapped):
-            continue
-        if reading.value is None:
-            findings.append(f"Wear unknown from {source}: {reading.why}.")
-            continue
-        raw: int | str | None = attribute.raw if reading.field == "raw" else attribute.norm
-        if reading.field == "both":
-            raw = f"raw {attribute.raw}, normalized {attribute.norm}"
-        provenance = Provenance(
-            source, raw, "%", 1.0, f"drivedb name states the wear; {reading.why}"
-        )
-        found.append(
-            Candidate(
-                "wear_used_pct", HealthValue(reading.value, provenance), PRIORITY_NAME, "attribute"
-            )
-        )
-    return found, findings
-
-
-def _name_and_map_disagree(
-    candidates: list[Candidate], chosen: Mapping[str, Candidate]
-) -> list[str]:
-    """A vendor-map entry chosen over an attribute's drivedb name that reads otherwise."""
-    findings: list[str] = []
-    for metric, best in chosen.items():
-        if best.kind != "attribute" or best.priority <= PRIORITY_NAME:
-            continue
-        for other in candidates:
-            if other.metric != metric or other.priority != PRIORITY_NAME:
-                continue
-            if other.value.value is None or best.value.value is None:
-                continue
-            slack = max(_resolution(other), _resolution(best))
-            if abs(other.value.value - best.value.value) <= slack:
-                continue
-            findings.append(
-                f"{metric}: ssdlab's vendor map reads {source_of(best)} as "
-                f"{_shown(metric, best.value.value)}, the drivedb name of {source_of(other)} "
-                f"states {_shown(metric, other.value.value)}; the vendor map's entry is used."
-            )
-    return findings
-
-
-def _resolution(candidate: Candidate) -> float:
-    provenance = candidate.value.provenance
-    return 0.0 if provenance is None or provenance.resolution is None else provenance.resolution
-
-
-def _shown(metric: str, value: float) -> str:
-    if metric.endswith("_bytes"):
-        return f"{value:,.0f} bytes"
-    return f"{value:g}"
 
 
 def _consistency_findings(
     values: Mapping[str, HealthValue],
     identity: DriveIdentity,
-    attributes: Mapping[int, _Attribute],
+    attributes: Mapping[int, Attribute],
     vmap: VendorMap,
     in_database: bool,
 ) -> list[str]:
@@ -691,7 +423,7 @@ def _consistency_findings(
 
 
 def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
-    pages = _mapping(doc.get("ata_device_statistics")).get("pages")
+    pages = mapping(doc.get("ata_device_statistics")).get("pages")
     found: dict[tuple[int, int], _Statistic] = {}
     if not isinstance(pages, list):
         return found
@@ -706,7 +438,7 @@ def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
             if not isinstance(row, Mapping):
                 continue
             offset, value = row.get("offset"), row.get("value")
-            valid = _mapping(row.get("flags")).get("valid", True)
+            valid = mapping(row.get("flags")).get("valid", True)
             if (
                 not isinstance(offset, int)
                 or not isinstance(value, int)
@@ -714,13 +446,15 @@ def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
                 or valid is not True
             ):
                 continue
-            found[(number, offset)] = _Statistic(number, offset, _str(row.get("name")) or "", value)
+            found[(number, offset)] = _Statistic(
+                number, offset, clean_text(row.get("name")) or "", value
+            )
     return found
 
 
 def _apply_entry(
     entry: VendorEntry,
-    attributes: Mapping[int, _Attribute],
+    attributes: Mapping[int, Attribute],
     statistics: Mapping[tuple[int, int], _Statistic],
     sector_bytes: int | None,
 ) -> Candidate | None:
@@ -746,7 +480,7 @@ def _apply_entry(
     return _scaled(entry, total, raw, source, sector_bytes, "attribute")
 
 
-def _field(attribute: _Attribute, entry: VendorEntry) -> int | None:
+def _field(attribute: Attribute, entry: VendorEntry) -> int | None:
     if entry.field == "norm":
         return attribute.norm
     if entry.field == "worst":
@@ -801,7 +535,7 @@ def _scaled(
 
 
 def _apply_page_calibrated(
-    entry: VendorEntry, attributes: Mapping[int, _Attribute], chosen: Mapping[str, Candidate]
+    entry: VendorEntry, attributes: Mapping[int, Attribute], chosen: Mapping[str, Candidate]
 ) -> tuple[Candidate | None, str | None]:
     """NAND pages (Micron 247 + 248) -> bytes, page size = host bytes / host pages (247)."""
     first = attributes.get(entry.attribute_id or 0)
@@ -890,7 +624,7 @@ def _derive_wear_from_erase_counts(chosen: dict[str, Candidate]) -> None:
 
 def _unmapped_host_writes(
     host: HealthValue,
-    attributes: Mapping[int, _Attribute],
+    attributes: Mapping[int, Attribute],
     vmap: VendorMap,
     identity: DriveIdentity,
     in_database: bool,
@@ -927,63 +661,6 @@ def _unmapped_host_writes(
 
 
 # --- small readers --------------------------------------------------------------------------
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _str(value: object) -> str | None:
-    """A non-blank string, control characters (a drive's firmware may report any bytes) shown
-    as '?': printed or exported, they would act on the terminal."""
-    if isinstance(value, str) and value.strip():
-        return _CONTROL.sub("?", value.strip())
-    return None
-
-
-def _small_int(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _decimal(value: object) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
-            return None
-    else:
-        return None
-    return number if math.isfinite(number) and number >= 0 else None
-
-
-def _bytes_from_gigabytes(value: object) -> float | None:
-    """smartctl's "%.3f" gigabytes as bytes, exactly ("16772.475" is 16,772,475,000,000, which
-    16772.475 * 10^9 in binary floating point misses by a fraction)."""
-    number = _decimal(value)
-    if number is None:
-        return None
-    if isinstance(value, str):
-        with contextlib.suppress(ArithmeticError):
-            return float(int(decimal.Decimal(value.replace(",", "")) * GB))
-    return float(round(number * GB))
-
-
-def _signed(value: object) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _raw(value: object) -> str | int | float | None:
-    if isinstance(value, str | int | float) and not isinstance(value, bool):
-        return value
-    return None if value is None else str(value)
 
 
 __all__ = [
