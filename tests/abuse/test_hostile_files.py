@@ -197,3 +197,28 @@ def test_hostile_as_ssd_exports_are_refused_in_one_line(
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert message in lines[0]
+
+def test_a_sas_report_with_escapes_and_shell_syntax_in_its_identity(tmp_path: Path) -> None:
+    """A SCSI/SAS report (read since ssdlab reads SAS text) whose vendor, product and serial
+    carry terminal escapes and shell syntax: shown as text, never run, no control characters."""
+    report = tmp_path / "sas.txt"
+    report.write_text(
+        "smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.4.0] (local build)\n\n"
+        "=== START OF INFORMATION SECTION ===\n"
+        f"Vendor:               {ESCAPES}EVIL\n"
+        f"Product:              {SCRIPT}\n"
+        f"Serial number:        {SHELL}\n\n"
+        "=== START OF READ SMART DATA SECTION ===\nSMART Health Status: OK\n"
+        "Current Drive Temperature:     31 C\n",
+        encoding="utf-8",
+    )
+    result = run_ssdlab("health", str(report), "--db", str(tmp_path / "db"))
+    assert result.code == 0, result.stderr
+    _no_control(result.stdout, "health of a hostile SAS report")
+    assert SCRIPT in result.stdout
+    assert not list(tmp_path.rglob(CANARY))
+    assert not Path(CANARY).exists()
+    json_result = run_ssdlab("health", str(report), "--json", "--db", str(tmp_path / "db"))
+    identity = json.loads(json_result.stdout)["sample"]["identity"]
+    assert identity["protocol"] == "SCSI"
+    assert "\x1b" not in identity["model"]

@@ -76,7 +76,7 @@ UNKNOWN_VALUE = {"value": None, "provenance": None}
 HEALTH_ADDED_SINCE = {
     name: UNKNOWN_VALUE
     for name in ("available_spare_threshold_pct", "error_log_entries", "temperature_warning_c")
-}
+} | {"choices": []}
 
 
 def assert_holds(encoded: Any, stored: Any, added: dict[str, Any]) -> None:
