@@ -198,6 +198,7 @@ def test_hostile_as_ssd_exports_are_refused_in_one_line(
     assert len(lines) == 1, result.stderr
     assert message in lines[0]
 
+
 def test_a_sas_report_with_escapes_and_shell_syntax_in_its_identity(tmp_path: Path) -> None:
     """A SCSI/SAS report (read since ssdlab reads SAS text) whose vendor, product and serial
     carry terminal escapes and shell syntax: shown as text, never run, no control characters."""
