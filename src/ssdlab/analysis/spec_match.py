@@ -12,16 +12,30 @@ def _normal(text: str) -> str:
     return re.sub(r"[\s_-]+", "", text).lower()
 
 
+def _marketing_names(spec: SpecSheet) -> tuple[str, ...]:
+    """'Samsung 970 EVO 500GB' for a sheet of vendor Samsung, model 970 EVO, 500 GB: how people
+    name a drive where no tool reported its model (a CrystalDiskMark Comment line)."""
+    names = []
+    for unit, size in (("GB", 10**9), ("TB", 10**12)):
+        if spec.capacity_bytes % size == 0:
+            names.append(f"{spec.vendor} {spec.model} {spec.capacity_bytes // size}{unit}")
+    return tuple(names)
+
+
 def match_spec(
     model_name: str | None, capacity_bytes: int | None, specs: Sequence[SpecSheet]
 ) -> SpecSheet | None:
-    """The one sheet whose part numbers include the drive's model string (case, spaces,
-    '-' and '_' ignored); with several, the one whose capacity is within 2 % of the drive's.
-    Ambiguous or unknown: None — a wrong sheet would be worse than none."""
+    """The one sheet whose part numbers (or key, or vendor, model and capacity as a name)
+    are the drive's model string (case, spaces, '-' and '_' ignored); with several, the one
+    whose capacity is within 2 % of the drive's. Ambiguous or unknown: None — a wrong sheet
+    would be worse than none."""
     if not model_name or not model_name.strip():
         return None
     wanted = _normal(model_name)
+    # a part number (or key) is the stronger name: the marketing name only when none is
     found = [s for s in specs if any(_normal(p) == wanted for p in (*s.part_numbers, s.key))]
+    if not found:
+        found = [s for s in specs if any(_normal(p) == wanted for p in _marketing_names(s))]
     if len(found) > 1 and capacity_bytes is not None:
         found = [
             s for s in found if abs(s.capacity_bytes - capacity_bytes) <= 0.02 * s.capacity_bytes

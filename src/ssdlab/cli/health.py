@@ -34,15 +34,12 @@ from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
-from ssdlab.errors import ParseError, SsdlabError, UsageError
+from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.target import TargetKind
-from ssdlab.parse.nvme_json import parse_nvme_smart_log
+from ssdlab.parse.health_file import read_health_text
 from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
-from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
-from ssdlab.parse.smartctl_log import split_snapshot_log
-from ssdlab.parse.smartctl_text import smartctl_text_to_json
 from ssdlab.report.health import (
     health_json,
     health_sections,
@@ -120,29 +117,25 @@ def _store_reading(
 
 
 def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]:
-    """A saved smartctl JSON, nvme-cli JSON, smartctl text, or a log of text snapshots."""
+    """The samples of a saved health file of any format parse.health_file reads; a log that
+    carries no times is spaced by --interval (or --elapsed), its last line at the file's
+    modification time."""
     text = read_user_file(path, LOG_FILE_BYTES, "the health file").decode("utf-8", "replace")
-    model = getattr(args, "model", None)
-    vendors = _vendor_map(args)
-    if text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ParseError(f"{path} looks like JSON but is not valid JSON: {error}") from None
-        if isinstance(doc, dict) and ("smartctl" in doc or "device" in doc):
-            return [parse_smartctl_json(text, vendor_map=vendors, model_override=model)]
-        return [parse_nvme_smart_log(text)]
-    snapshots = split_snapshot_log(text, model_override=model)
-    if snapshots:
-        return [
-            normalise_smartctl(
-                s.doc, taken_at_s=s.taken_at_s, vendor_map=vendors, model_override=model
-            )
-            for s in snapshots
-        ]
-    return [
-        normalise_smartctl(smartctl_text_to_json(text), vendor_map=vendors, model_override=model)
-    ]
+    interval_s: float | None = getattr(args, "interval", None)
+    elapsed_s: float | None = getattr(args, "elapsed", None)
+    if interval_s is not None and elapsed_s is not None:
+        raise UsageError("give --interval (time between readings) or --elapsed, not both")
+    if interval_s is not None and not interval_s > 0:
+        raise UsageError(f"--interval must be a positive time such as 5m, not {interval_s:g} s")
+    return read_health_text(
+        text,
+        name=path,
+        vendor_map=_vendor_map(args),
+        model=getattr(args, "model", None),
+        interval_s=interval_s,
+        elapsed_s=elapsed_s,
+        end_s=os.stat(path).st_mtime,
+    )
 
 
 def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:

@@ -226,7 +226,7 @@ def check_hosts(
 
 
 def _weighted(parts: Sequence[DirectionMetrics], field: str) -> float | None:
-    known = [(getattr(p, field), p.total_ios) for p in parts if getattr(p, field) is not None]
+    known = [(getattr(p, field), p.total_ios or 0) for p in parts if getattr(p, field) is not None]
     ios = sum(n for _, n in known)
     return sum(v * n for v, n in known) / ios if known and ios > 0 else None
 
@@ -240,7 +240,11 @@ def direction_total(parts: Sequence[DirectionMetrics]) -> DirectionMetrics | Non
     maxes = [p.lat_max_ns for p in parts if p.lat_max_ns is not None]
     return DirectionMetrics(
         io_bytes=sum(p.io_bytes for p in parts),
-        total_ios=sum(p.total_ios for p in parts),
+        total_ios=(
+            None
+            if any(p.total_ios is None for p in parts)
+            else sum(p.total_ios or 0 for p in parts)
+        ),
         runtime_s=max(p.runtime_s for p in parts),
         bw_bytes_per_s=sum(p.bw_bytes_per_s for p in parts),
         iops=sum(p.iops for p in parts),

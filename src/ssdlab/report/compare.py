@@ -54,11 +54,13 @@ def _run_row(run: RunRecord) -> tuple[str, ...]:
     device = run.target.get("device")
     model = device.get("model") if isinstance(device, dict) else None
     firmware = device.get("firmware") if isinstance(device, dict) else None
+    path = device.get("path") if isinstance(device, dict) else None
     source = run.settings.get("source_tool")
     return (
         str(run.run_id),
         run.profile + (f" ({run.preset})" if run.preset else ""),
-        str(model or run.settings.get("target_text") or "—"),
+        # the drive as the run names it: its model, else the device node an import names
+        str(model or (f"— ({path})" if path else None) or run.settings.get("target_text") or "—"),
         str(firmware or "—"),
         str(source or "ssdlab"),
         run.target_path,
