@@ -62,6 +62,9 @@ class QuickTest:
 
 @dataclass(frozen=True, slots=True)
 class QuickSettings:
+    """The quick suite's settings: the struct its option table (profiles/quick.py) fills; a
+    quick plan stores them field by field, in this order."""
+
     preset: str
     size_bytes: int
     count: int

@@ -1,6 +1,7 @@
 """The `align` profile: random-write IOPS per block size at 4 KiB-aligned and misaligned offsets."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.units import KiB, MiB
 
 SPEC = ProfileSpec(
@@ -51,4 +52,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=256 * MiB,
     whole_device_by_default=True,
+    settings_type=AlignSettings,
 )

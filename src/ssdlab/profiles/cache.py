@@ -1,6 +1,7 @@
 """The `cache` profile: a sustained write until the speed falls, and where it fell."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import CacheSettings
 from ssdlab.model.units import GiB, KiB, MiB
 
 SPEC = ProfileSpec(
@@ -78,6 +79,7 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,
     whole_device_by_default=True,
+    settings_type=CacheSettings,
 )
 
 DEFAULT_BLOCK = {"seq": MiB, "rand": 4 * KiB}

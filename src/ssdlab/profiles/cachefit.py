@@ -6,6 +6,7 @@ The tests, the runtime per test and the pause between tests come from the quick 
 """
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.units import GiB
 from ssdlab.profiles.quick import load_quick_profile
 
@@ -96,4 +97,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=CachefitSettings,
 )

@@ -8,6 +8,7 @@ The workloads are data: each is one or more fio job sections (what I/O), while s
 from dataclasses import dataclass
 
 from ssdlab.model.profile import UNBOUNDED_ROUNDS, OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.units import GiB, KiB
 
 WORKLOADS = ("randwrite-4k", "jesd219-enterprise", "jesd219-client", "seq-128k", "job")
@@ -177,6 +178,7 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,
     whole_device_by_default=True,
+    settings_type=EnduranceSettings,
 )
 
 # An endurance loop runs until a stop condition; this only bounds the plan as data.

@@ -1,6 +1,7 @@
 """The `fill` profile: random-write IOPS at several fill levels (what free space is worth)."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import FillSettings
 from ssdlab.model.units import GiB
 from ssdlab.profiles.random_writes import random_write_options
 
@@ -32,4 +33,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=FillSettings,
 )

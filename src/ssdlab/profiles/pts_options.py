@@ -7,6 +7,13 @@ run a trial: it is stored and reported like any other, but never labelled confor
 """
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import (
+    PtsHirSettings,
+    PtsRoundSettings,
+    PtsSettings,
+    PtsWsatSettings,
+    PtsXsrSettings,
+)
 from ssdlab.model.target import PURGE_METHODS
 from ssdlab.model.units import GiB, MiB
 
@@ -132,7 +139,12 @@ _SAFETY = (
 
 
 def _spec(
-    name: str, summary: str, description: str, options: tuple[OptionSpec, ...], example: str
+    name: str,
+    summary: str,
+    description: str,
+    options: tuple[OptionSpec, ...],
+    example: str,
+    settings_type: type[PtsSettings],
 ) -> ProfileSpec:
     return ProfileSpec(
         name=name,
@@ -149,6 +161,7 @@ def _spec(
         default_file_size_bytes=GiB,
         whole_device_by_default=True,
         reads_purge_support=True,
+        settings_type=settings_type,
     )
 
 
@@ -163,6 +176,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-iops /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--block-sizes 4KiB,64KiB,1MiB --mixes 100,65,0 --wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-tp": _spec(
         "pts-tp",
@@ -173,6 +187,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-tp /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-lat": _spec(
         "pts-lat",
@@ -184,6 +199,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-lat /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-wsat": _spec(
         "pts-wsat",
@@ -212,6 +228,7 @@ SPECS: dict[str, ProfileSpec] = {
         ),
         "ssdlab run pts-wsat /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--capacity-multiple 0.5",
+        PtsWsatSettings,
     ),
     "pts-hir": _spec(
         "pts-hir",
@@ -242,6 +259,7 @@ SPECS: dict[str, ProfileSpec] = {
         ),
         "ssdlab run pts-hir /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--repeats 3 --wait-scale 0.02",
+        PtsHirSettings,
     ),
     "pts-xsr": _spec(
         "pts-xsr",
@@ -262,5 +280,6 @@ SPECS: dict[str, ProfileSpec] = {
         ),
         "ssdlab run pts-xsr /dev/loop0 --destroy-data /dev/loop0 --duration-scale 0.0002 "
         "--round-seconds 1",
+        PtsXsrSettings,
     ),
 }

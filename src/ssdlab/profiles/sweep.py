@@ -1,6 +1,7 @@
 """The `sweep` profile: a threads × queue-depth matrix, and the knee of it."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import SweepSettings
 from ssdlab.model.units import GiB
 
 GRID = (1, 2, 4, 8, 16, 32)
@@ -81,4 +82,5 @@ SPEC = ProfileSpec(
     writes=Writes.DEPENDS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=SweepSettings,
 )

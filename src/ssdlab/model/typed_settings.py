@@ -1,0 +1,42 @@
+"""A profile's settings, as a plan keeps them ((name, value) pairs), read as its typed class:
+the pairs are named after the class's fields (model/profile_settings.py, `QuickSettings`), so
+`decode_settings` reads them back field by field.
+"""
+
+import dataclasses
+import types
+from collections.abc import Iterable
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+
+from ssdlab.model.json_fields import decode_fields
+from ssdlab.model.profile import SettingValue
+
+S = TypeVar("S")
+
+
+def decode_settings(kind: type[S], pairs: Iterable[tuple[str, SettingValue]]) -> S:
+    """The settings `pairs` as a `kind`: every value checked against its field's type (a
+    ValueError naming the field when it does not fit), a whole number in a float field made a
+    float, a field the pairs lack given its default (a field added after the plan was stored;
+    without a default, a ValueError), a name `kind` has no field for refused."""
+    decoded = decode_fields(kind, dict(pairs))
+    hints = get_type_hints(kind)
+    floats = {
+        field.name: float(value)
+        for field in _fields(kind)
+        if _holds_float(hints[field.name])
+        and isinstance(value := getattr(decoded, field.name), int)
+        and not isinstance(value, bool)
+    }
+    return dataclasses.replace(decoded, **floats) if floats else decoded  # type: ignore[type-var]
+
+
+def _fields(kind: type) -> tuple[dataclasses.Field[Any], ...]:
+    return dataclasses.fields(kind)
+
+
+def _holds_float(hint: Any) -> bool:
+    """float, or float | None."""
+    if get_origin(hint) in (Union, types.UnionType):
+        return float in get_args(hint)
+    return hint is float
