@@ -197,12 +197,6 @@ class ProfilePlan:
     def param(self, name: str) -> SettingValue:
         return dict(self.params).get(name)
 
-    def setting(self, name: str) -> SettingValue:
-        for key, value in self.settings:
-            if key == name:
-                return value
-        raise KeyError(f"plan of {self.profile} has no setting {name!r}")
-
     @property
     def fio_steps(self) -> tuple[ProfileStep, ...]:
         return tuple(step for step in self.all_steps if step.job is not None)

@@ -2,7 +2,8 @@
 
 As fio's option table binds every option to the field of `struct thread_options` it fills, a
 profile's `OptionSpec`s name the fields of its class here (`ProfileSpec.settings_type`); the
-quick suite's class is `QuickSettings` (model/plan.py).
+quick suite's class is `QuickSettings` (model/plan.py). Planners, analyses and reports read these
+fields, never the settings by name.
 
 A plan stores its settings as (name, value) pairs under these fields' names
 (`ProfilePlan.settings`); `decode_settings` (model/typed_settings.py) reads them back into the

@@ -1,6 +1,9 @@
-"""A profile's settings, as a plan keeps them ((name, value) pairs), read as its typed class:
-the pairs are named after the class's fields (model/profile_settings.py, `QuickSettings`), so
-`decode_settings` reads them back field by field.
+"""A profile's settings, as a plan keeps them ((name, value) pairs), read as its typed class.
+
+`decode_settings` is the one reading of settings: the planners decode what the option table
+resolved, and analyses, reports and runners decode what a stored plan holds. Either way the
+pairs are named after the class's fields (model/profile_settings.py, `QuickSettings`), so a
+field is read as `settings.iodepth`, never by its name as text.
 """
 
 import dataclasses

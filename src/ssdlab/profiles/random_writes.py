@@ -1,5 +1,6 @@
 """The options of a timed random-write measurement, shared by the profiles that make one
-(`fill`, `trim`)."""
+(`fill`, `trim`): they fill the `runtime`, `block_size` and `iodepth` fields of their
+profile's settings (plan/profile.RandomWrites)."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec
 from ssdlab.model.units import KiB, MiB
