@@ -44,8 +44,12 @@ class OptionKind(StrEnum):
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One option of a profile: `--name` on the command line, the field `fills` (or `name`)
-    of the profile's settings class. A FLAG puts `flag_value` in its field when given (quick's
-    --zero-fill puts "zero" in `data`)."""
+    of the profile's settings class.
+
+    `group` is the heading it is listed under in --help (empty: the profile's settings);
+    `choice_help` says what each of a CHOICE's values does, one line each in --help. A FLAG
+    puts `flag_value` in its field when given (quick's --zero-fill puts "zero" in `data`).
+    """
 
     name: str  # settings key, e.g. 'block_sizes' (command line: --block-sizes)
     kind: OptionKind
@@ -56,6 +60,8 @@ class OptionSpec:
     maximum: float | None = None
     aliases: tuple[str, ...] = ()  # other spellings on the command line, e.g. '--for'
     metavar: str = ""  # the value's name in --help (default: the option's name)
+    group: str = ""
+    choice_help: tuple[tuple[str, str], ...] = ()  # (value, what it does), in `choices` order
     fills: str = ""  # the settings field it fills, when not named like the option
     flag_value: SettingValue = True
 

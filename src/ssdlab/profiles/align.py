@@ -23,6 +23,7 @@ SPEC = ProfileSpec(
             "block sizes to test (default 512,1KiB,2KiB,4KiB,8KiB)",
             minimum=512,
             maximum=MiB,
+            group="workload",
         ),
         OptionSpec(
             "misalign",
@@ -31,6 +32,7 @@ SPEC = ProfileSpec(
             "offset shift of the misaligned runs in bytes (default 512)",
             minimum=512,
             maximum=4 * KiB - 512,
+            group="workload",
         ),
         OptionSpec(
             "runtime",
@@ -39,9 +41,16 @@ SPEC = ProfileSpec(
             "seconds per block size and alignment (default 10)",
             minimum=0.1,
             maximum=3600,
+            group="workload",
         ),
         OptionSpec(
-            "iodepth", OptionKind.INT, 1, "queue depth (default 1)", minimum=1, maximum=1024
+            "iodepth",
+            OptionKind.INT,
+            1,
+            "queue depth (default 1)",
+            minimum=1,
+            maximum=1024,
+            group="workload",
         ),
     ),
     examples=(

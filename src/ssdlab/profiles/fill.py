@@ -22,6 +22,7 @@ SPEC = ProfileSpec(
             OptionKind.PCTS,
             (0, 50, 75, 90),
             "fill levels in percent (default 0,50,75,90)",
+            group="fill levels",
         ),
         *random_write_options(30.0, "seconds of random writes per level"),
     ),

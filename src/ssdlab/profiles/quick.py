@@ -78,6 +78,12 @@ def preset_named(profile: QuickProfile, name: str) -> Preset:
         raise UsageError(f"unknown preset {name!r}; choose one of: {names}") from None
 
 
+def preset_summary(preset: Preset) -> str:
+    """A preset in a line: what it is and its tests."""
+    tests = ", ".join(shape.label for shape in preset.shapes)
+    return f"{preset.description}: {tests}" if preset.description else tests
+
+
 def _preset_help(profile: QuickProfile) -> str:
     """The presets in the profile's order, each with the timings it sets, and the default."""
     names: list[str] = []

@@ -20,7 +20,11 @@ SPEC = ProfileSpec(
     ),
     options=(
         OptionSpec(
-            "fstrim", OptionKind.TEXT, None, "a mount point to run and time 'fstrim --verbose' on"
+            "fstrim",
+            OptionKind.TEXT,
+            None,
+            "a mount point to run and time 'fstrim --verbose' on",
+            group="fstrim",
         ),
         *random_write_options(10.0, "seconds of random writes on each region state"),
     ),

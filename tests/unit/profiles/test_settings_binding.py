@@ -125,6 +125,15 @@ def test_quick_options_fill_quick_settings_through_the_table() -> None:
     assert decode_settings(QuickSettings, settings_pairs(settings)) == settings
 
 
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_choice_help_says_what_every_choice_does(name: str) -> None:
+    for option in SPECS[name].options:
+        if option.choice_help:
+            assert option.kind is OptionKind.CHOICE, f"{option.flag}: choice help of no choice"
+            assert tuple(value for value, _ in option.choice_help) == option.choices
+            assert all(text for _, text in option.choice_help)
+
+
 def stored_plans(tmp_path: Path) -> list[tuple[str, str, list[Any]]]:
     """(store, profile, settings pairs) of every plan the stores of earlier ssdlabs hold."""
     found = []
