@@ -9,12 +9,15 @@ field is read as `settings.iodepth`, never by its name as text.
 import dataclasses
 import types
 from collections.abc import Iterable
-from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import SettingValue
 
-S = TypeVar("S")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+S = TypeVar("S", bound="DataclassInstance")
 
 
 def decode_settings(kind: type[S], pairs: Iterable[tuple[str, SettingValue]]) -> S:
@@ -26,16 +29,12 @@ def decode_settings(kind: type[S], pairs: Iterable[tuple[str, SettingValue]]) ->
     hints = get_type_hints(kind)
     floats = {
         field.name: float(value)
-        for field in _fields(kind)
+        for field in dataclasses.fields(kind)
         if _holds_float(hints[field.name])
         and isinstance(value := getattr(decoded, field.name), int)
         and not isinstance(value, bool)
     }
-    return dataclasses.replace(decoded, **floats) if floats else decoded  # type: ignore[type-var]
-
-
-def _fields(kind: type) -> tuple[dataclasses.Field[Any], ...]:
-    return dataclasses.fields(kind)
+    return dataclasses.replace(decoded, **floats) if floats else decoded
 
 
 def _holds_float(hint: Any) -> bool:

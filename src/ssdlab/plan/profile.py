@@ -1,7 +1,7 @@
 """What every profile's planner shares: settings from the option table, and common fio options."""
 
 from collections.abc import Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob, Options
@@ -19,8 +19,11 @@ from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import MiB, format_size
 from ssdlab.plan.jobfile import check_fio_path
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 DEFAULT_IOENGINE = "libaio"
-S = TypeVar("S")
+S = TypeVar("S", bound="DataclassInstance")  # a profile's settings class
 
 
 def _shown(value: float) -> str:
