@@ -76,3 +76,11 @@ def test_help_without_choice_lines_wraps_as_argparse_does() -> None:
     text = "a long help text " * 12
     plain = argparse.HelpFormatter("prog")._split_lines(text, 40)
     assert OptionHelpFormatter("prog")._split_lines(text, 40) == plain
+
+
+def test_cachefit_presets_list_the_tests_they_run() -> None:
+    """cachefit runs a quick preset's tests at its own --runtime and --interval: the tests are
+    what its --preset values say."""
+    preset = run_profiles()["cachefit"].spec.option("preset")
+    assert dict(preset.choice_help)["nvme"] == "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1"
+    assert dict(preset.choice_help)["peak"] == "SEQ1M Q8T1, RND4K Q32T1"

@@ -8,7 +8,7 @@ The tests, the runtime per test and the pause between tests come from the quick 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.units import GiB
-from ssdlab.profiles.quick import load_quick_profile, preset_summary
+from ssdlab.profiles.quick import load_quick_profile, preset_tests
 
 QUICK = load_quick_profile()
 
@@ -68,7 +68,7 @@ SPEC = ProfileSpec(
             choices=tuple(QUICK.presets),
             group="tests",
             choice_help=tuple(
-                (preset.name, preset_summary(preset)) for preset in QUICK.presets.values()
+                (preset.name, preset_tests(preset)) for preset in QUICK.presets.values()
             ),
         ),
         OptionSpec(

@@ -78,10 +78,9 @@ def preset_named(profile: QuickProfile, name: str) -> Preset:
         raise UsageError(f"unknown preset {name!r}; choose one of: {names}") from None
 
 
-def preset_summary(preset: Preset) -> str:
-    """A preset in a line: what it is and its tests."""
-    tests = ", ".join(shape.label for shape in preset.shapes)
-    return f"{preset.description}: {tests}" if preset.description else tests
+def preset_tests(preset: Preset) -> str:
+    """A preset's tests in a line: 'SEQ1M Q8T1, RND4K Q1T1'."""
+    return ", ".join(shape.label for shape in preset.shapes)
 
 
 def _preset_help(profile: QuickProfile) -> str:
