@@ -122,12 +122,8 @@ class OptionHelpFormatter(argparse.HelpFormatter):
         for line in text.split("\n"):
             column = CHOICE_LINE.match(line)
             hanging = " " * len(column.group()) if column else ""
-            lines += textwrap.wrap(
-                line if column else " ".join(line.split()),
-                width,
-                subsequent_indent=hanging,
-                drop_whitespace=True,
-            ) or [""]
+            text = line if column else " ".join(line.split())
+            lines += textwrap.wrap(text, width, subsequent_indent=hanging) or [""]
         return lines
 
 
