@@ -10,7 +10,6 @@ import shlex
 import sqlite3
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
@@ -28,8 +27,10 @@ from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.profile import resolve_profile_settings
 from ssdlab.registry import profile_record
 from ssdlab.report.endurance import build_endurance_document
@@ -62,12 +63,12 @@ def _read_job_file(args: argparse.Namespace) -> None:
 
 
 def _health_source(
-    session: RunSession, settings: Mapping[str, object], target: Target, skip: int = 0
+    session: RunSession, settings: EnduranceSettings, target: Target, skip: int = 0
 ) -> HealthSource | None:
     """The replay when one is named, else the device (or the device under a file target),
     read by a process runner of its own: the sampler runs while fio runs."""
-    replay = settings.get("health_replay")
-    if isinstance(replay, str) and replay:
+    replay = settings.health_replay
+    if replay:
         source = HealthReplay(replay)
         for _ in range(skip):
             source()
@@ -75,15 +76,13 @@ def _health_source(
     return session.health_reader(target, ProcessRunner())
 
 
-def _calls(settings: Mapping[str, object], health: HealthSource | None) -> RunCalls:
+def _calls(settings: EnduranceSettings, health: HealthSource | None) -> RunCalls:
     """The endurance runner (its health sampler and safety limits) and the profile's parts."""
-    every = settings.get("health_every")
-    limit = settings.get("max_temperature")
     runner = functools.partial(
         EnduranceRunner,
         health_source=health,
-        health_every_s=float(every) if isinstance(every, int | float) else 300.0,
-        max_temperature_c=float(limit) if isinstance(limit, int | float) else 70.0,
+        health_every_s=settings.health_every,
+        max_temperature_c=settings.max_temperature,
     )
     return dataclasses.replace(run_calls(profile_record(PROFILE)), runner=runner)
 
@@ -119,11 +118,12 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     plan, target, _spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    health = _health_source(session, dict(plan.settings), target)
+    settings = decode_settings(EnduranceSettings, plan.settings)
+    health = _health_source(session, settings, target)
     outcome = session.run(
         plan,
         target,
-        _calls(dict(plan.settings), health),
+        _calls(settings, health),
         keep_file=True,  # a stopped run resumes on the same file
         read_health=health,
         hard_exit_advice=RESUME_ADVICE,
@@ -176,7 +176,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
     plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
     target = resumable_target(run)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    settings = dict(plan.settings)
+    settings = decode_settings(EnduranceSettings, plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
     health = _health_source(session, settings, target, skip=replayed)
     outcome = session.resume(

@@ -24,7 +24,7 @@ from ssdlab.cli.store_open import db_path
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.plan import Direction
 from ssdlab.model.target import TargetKind
-from ssdlab.plan.quick import parse_mode
+from ssdlab.plan.quick_settings import parse_mode
 from ssdlab.profiles.quick import SPEC
 from ssdlab.system import detached
 from ssdlab.system.devicetarget import resolve_device_target, with_loop_warnings

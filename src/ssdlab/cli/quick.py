@@ -22,7 +22,7 @@ from ssdlab.analysis.baseline import (
 from ssdlab.analysis.compare import MetricSamples
 from ssdlab.app.runs import run_metrics, shown_document, stored_run
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profile_setup import is_device_target, plan_target_of, run_calls
+from ssdlab.cli.profile_setup import given_settings, is_device_target, plan_target_of, run_calls
 from ssdlab.cli.render import print_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import Interrupted, SsdlabError, UsageError
@@ -31,15 +31,11 @@ from ssdlab.model.plan import Direction, QuickSettings
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.stored_run import StoredRun
 from ssdlab.model.target import Target, TargetKind
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.jobfile import render_job
-from ssdlab.plan.quick import (
-    PREPARE_KEY,
-    parse_mode,
-    resolve_settings,
-    settings_from_values,
-    settings_pairs,
-)
-from ssdlab.profiles.quick import SPEC, load_quick_profile
+from ssdlab.plan.quick import PREPARE_KEY
+from ssdlab.plan.quick_settings import parse_mode, quick_settings, settings_pairs
+from ssdlab.profiles.quick import SPEC
 from ssdlab.registry import profile_record
 from ssdlab.report.document import document_json
 from ssdlab.runner.profile import ProfileOutcome
@@ -56,23 +52,8 @@ from ssdlab.system.filetarget import resolve_file_target
 
 def _settings(args: argparse.Namespace) -> QuickSettings:
     """The command line's values; one not given is the preset's, else the option table's."""
-
-    def text(name: str) -> str:
-        given = getattr(args, name)
-        return str(SPEC.option(name).default if given is None else given)
-
-    return resolve_settings(
-        load_quick_profile(),
-        preset=args.preset,
-        size_bytes=args.size,
-        count=args.count,
-        measure_s=args.measure,
-        interval_s=args.interval,
-        mode=text("mode"),
-        mix_read_pct=args.mix,
-        data="zero" if args.zero_fill else text("data"),
-        ioengine=text("ioengine"),
-        direct_io=not args.buffered,
+    return quick_settings(
+        given_settings(args, SPEC), size_bytes=args.size, direct_io=not args.buffered
     )
 
 
@@ -132,7 +113,7 @@ def cmd_plan(args: argparse.Namespace, _out: Console) -> int:
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     check_baseline_options(args)
     plan, target = build_plan(args)
-    settings = settings_from_values(plan.settings)
+    settings = decode_settings(QuickSettings, plan.settings)
     session = session_for(args)
     session.check_target(
         target,

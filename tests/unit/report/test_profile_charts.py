@@ -8,9 +8,11 @@ from pathlib import Path
 from ssdlab.analysis.endurance import Iteration, endurance_status
 from ssdlab.app.runs import run_document, stored_run
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import GB, TB
 from ssdlab.plan.endurance import plan_endurance
 from ssdlab.plan.fill import plan_fill
@@ -102,7 +104,9 @@ def test_endurance_charts_with_units_and_health_over_days() -> None:
         for n in range(6)
     ]
     plan = plan_endurance({}, DEVICE_TARGET)
-    status = endurance_status(dict(plan.settings), iterations, samples)
+    status = endurance_status(
+        decode_settings(EnduranceSettings, plan.settings), iterations, samples
+    )
     results = ProfileResults(_run("endurance"), plan, (), {}, {})
     charts = _charts(build_endurance_document(results, status))
     assert set(charts) == {
@@ -117,7 +121,9 @@ def test_endurance_charts_with_units_and_health_over_days() -> None:
 
 def test_endurance_of_one_iteration_shows_it_as_a_point() -> None:
     plan = plan_endurance({}, DEVICE_TARGET)
-    status = endurance_status(dict(plan.settings), [_iteration(1, 100.0, 60.0)], [])
+    status = endurance_status(
+        decode_settings(EnduranceSettings, plan.settings), [_iteration(1, 100.0, 60.0)], []
+    )
     results = ProfileResults(_run("endurance"), plan, (), {}, {})
     charts = _charts(build_endurance_document(results, status))
     assert _breaches(charts) == {}
