@@ -23,6 +23,7 @@ from ssdlab.parse.nvme_json import (
 )
 from ssdlab.parse.smart_vendors import VendorMap
 from ssdlab.parse.smartctl_json import normalise_smartctl
+from ssdlab.system.nvme_nodes import controller_capacity_bytes, nvme_controller_of
 from ssdlab.system.process import ProcessRunner
 
 SMARTCTL_TIMEOUT_S = 60.0
@@ -159,7 +160,25 @@ def read_health(
         return HealthReading(None, tuple(captures), tuple(notes))
     if sample.identity.protocol == "NVMe" and shutil.which("nvme"):
         sample = _add_nvme_logs(device_path, processes, sample, captures, notes)
-    return HealthReading(sample, tuple(captures), tuple(notes))
+    return HealthReading(
+        _with_controller_capacity(sample, device_path), tuple(captures), tuple(notes)
+    )
+
+
+def _with_controller_capacity(sample: HealthSample, device_path: str) -> HealthSample:
+    """Read through an NVMe controller (/dev/nvme0), smartctl names no capacity (it reports a
+    namespace's, and asks none): the drive's is its namespaces' together, from sysfs, so the
+    controller and its only namespace read as the same drive."""
+    if sample.identity.capacity_bytes is not None:
+        return sample
+    controller = nvme_controller_of(device_path)
+    if controller is None:
+        return sample
+    capacity = controller_capacity_bytes(controller)
+    if capacity is None:
+        return sample
+    identity = dataclasses.replace(sample.identity, capacity_bytes=capacity)
+    return dataclasses.replace(sample, identity=identity)
 
 
 # Vendor logs that count NAND writes, tried in turn until one answers (smart.md §3.2-3.3).
