@@ -23,6 +23,7 @@ from ssdlab.parse.nvme_json import (
 )
 from ssdlab.parse.smart_vendors import VendorMap
 from ssdlab.parse.smartctl_json import normalise_smartctl
+from ssdlab.plan.purge import BROADCAST_NSID
 from ssdlab.system.nvme_nodes import controller_capacity_bytes, nvme_controller_of
 from ssdlab.system.process import ProcessRunner
 
@@ -195,8 +196,12 @@ def _add_nvme_logs(
     captures: list[Capture],
     notes: list[str],
 ) -> HealthSample:
-    """nvme smart-log, then the NAND-writes logs the drive offers; a log it lacks is skipped."""
-    capture = _run(processes, ["nvme", "smart-log", device_path, "-o", "json"], "nvme", notes)
+    """nvme smart-log, then the NAND-writes logs the drive offers; a log it lacks is skipped.
+    The SMART/Health log is asked for with the broadcast NSID: the whole controller's, the same
+    through a namespace node as through the controller (a controller that keeps per-namespace
+    logs, as QEMU's does, answers a namespace's NSID with that namespace's counters alone)."""
+    argv = ["nvme", "smart-log", device_path, f"--namespace-id={BROADCAST_NSID}", "-o", "json"]
+    capture = _run(processes, argv, "nvme", notes)
     if capture is not None:
         captures.append(capture)
         doc = _decode_json(capture)
