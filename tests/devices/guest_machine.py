@@ -1,0 +1,440 @@
+"""The device tier's guest on the host side: QEMU's command line, its QMP monitor and the agent.
+
+One guest has every drive the tier tests, each on a sparse image file in a temporary folder
+that the guest alone writes:
+
+- ``nvme0``: an NVMe controller with one namespace (its drive), serial SSDLABNVME0;
+- ``nvme1``: an NVMe controller in the subsystem ``subsys1`` with two namespaces, serial
+  SSDLABNVME1 (a format of one would erase both: the shared-controller refusals);
+- ``sata0``: a SATA disk on an AHCI controller, serial SSDLABSATA0;
+- ``scsi0``: a SCSI disk on virtio-SCSI, serial SSDLABSCSI0.
+
+The guest boots Debian's kernel (tests/devices/guest_image.py) with the host's root filesystem
+read-only: nothing on the host is written by it, and it writes only its own disk images. It runs
+under QEMU's TCG emulator, which needs nothing from the host's CPU (``SSDLAB_DEVICE_ACCEL=kvm``
+asks for KVM instead where it works).
+"""
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.devices.guest_image import GuestImage
+
+QEMU = "qemu-system-x86_64"
+AGENT = Path(__file__).resolve().with_name("guest_agent.py")
+ROOT = Path(__file__).resolve().parents[2]
+MiB = 1 << 20
+
+
+@dataclass(frozen=True)
+class Disk:
+    id: str  # QEMU's drive id
+    size_bytes: int
+
+
+DISKS = (
+    Disk("nvme0", 384 * MiB),
+    Disk("ns1", 128 * MiB),
+    Disk("ns2", 128 * MiB),
+    Disk("sata0", 256 * MiB),
+    Disk("scsi0", 256 * MiB),
+)
+# the longest any single step may take before the tier gives up on the guest: a guard
+# against a hung guest, not a measure of speed
+BOOT_LIMIT_S = 1200.0
+
+
+class GuestError(RuntimeError):
+    pass
+
+
+class QemuDidNotStart(GuestError):
+    """QEMU itself could not start (not installed, or it exits before the guest boots)."""
+
+
+def qemu_argv(
+    image: GuestImage, folder: Path, agent_socket: Path, qmp_socket: Path, accel: str
+) -> list[str]:
+    def drive(disk_id: str) -> list[str]:
+        path = folder / f"{disk_id}.img"
+        spec = f"if=none,id={disk_id},file={path},format=raw,discard=unmap,cache=unsafe"
+        return ["-drive", spec]
+
+    append = " ".join(
+        [
+            "console=ttyS0",
+            "quiet",
+            "loglevel=4",
+            "panic=-1",
+            "rdinit=/init",
+            "tsc=reliable",
+            "no_timer_check",
+            "i8042.noaux",
+            "i8042.nokbd",
+            f"ssdlab_python={sys.executable}",
+            f"ssdlab_agent={AGENT}",
+        ]
+    )
+    return [
+        QEMU,
+        "-machine",
+        f"q35,accel={accel}",
+        "-cpu",
+        "host" if accel == "kvm" else "max",
+        "-smp",
+        "2",
+        "-m",
+        "1536",
+        "-nodefaults",
+        "-no-user-config",
+        "-display",
+        "none",
+        "-no-reboot",
+        "-kernel",
+        str(image.kernel),
+        "-initrd",
+        str(image.initramfs),
+        "-append",
+        append,
+        "-serial",
+        f"file:{folder / 'console.log'}",
+        "-chardev",
+        f"socket,id=qmp,path={qmp_socket},server=off",
+        "-mon",
+        "chardev=qmp,mode=control",
+        "-fsdev",
+        "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap",
+        "-device",
+        "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot",
+        "-device",
+        "virtio-serial-pci",
+        "-chardev",
+        f"socket,id=agent,path={agent_socket},server=off",
+        "-device",
+        "virtserialport,chardev=agent,name=ssdlab.agent",
+        # nvme0: one controller, one namespace
+        *drive("nvme0"),
+        "-device",
+        "nvme,id=nvme0,serial=SSDLABNVME0,drive=nvme0",
+        # nvme1: a controller in a subsystem, with two namespaces
+        "-device",
+        "nvme-subsys,id=subsys1,nqn=ssdlab-subsys1",
+        "-device",
+        "nvme,id=nvme1,serial=SSDLABNVME1,subsys=subsys1",
+        *drive("ns1"),
+        "-device",
+        "nvme-ns,drive=ns1,bus=nvme1,nsid=1",
+        *drive("ns2"),
+        "-device",
+        "nvme-ns,drive=ns2,bus=nvme1,nsid=2",
+        # SATA on AHCI
+        "-device",
+        "ahci,id=ahci",
+        *drive("sata0"),
+        "-device",
+        "ide-hd,drive=sata0,bus=ahci.0,serial=SSDLABSATA0,model=ssdlab SATA disk,rotation_rate=1",
+        # SCSI on virtio-SCSI
+        "-device",
+        "virtio-scsi-pci,id=scsi",
+        *drive("scsi0"),
+        "-device",
+        "scsi-hd,drive=scsi0,bus=scsi.0,serial=SSDLABSCSI0,rotation_rate=1",
+    ]
+
+
+@dataclass
+class Result:
+    argv: list[str]
+    exit_code: int | None
+    stdout: str
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+
+    def check(self) -> "Result":
+        if self.exit_code != 0:
+            raise AssertionError(
+                f"{' '.join(self.argv)} exited {self.exit_code}\n"
+                f"stdout:\n{self.stdout}\nstderr:\n{self.stderr}"
+            )
+        return self
+
+
+@dataclass
+class Timing:
+    what: str
+    seconds: float
+
+
+@dataclass
+class Background:
+    """A command running in the guest; `wait` gives its Result."""
+
+    guest: "Guest"
+    request_id: int
+    argv: list[str]
+
+    def wait(self, limit_s: float = BOOT_LIMIT_S) -> Result:
+        return self.guest.answer(self.request_id, self.argv, limit_s)
+
+    def signal(self, number: int) -> bool:
+        reply = self.guest.request({"op": "signal", "target": self.request_id, "signal": number})
+        return bool(reply.get("sent"))
+
+
+@dataclass
+class Guest:
+    """A running guest: send it commands (`run`, `start`) and QMP commands (`qmp`)."""
+
+    folder: Path
+    process: "subprocess.Popen[bytes]"
+    agent: socket.socket
+    qmp_socket: socket.socket
+    accel: str
+    boot_seconds: float = 0.0
+    timings: list[Timing] = field(default_factory=list)
+    _next_id: int = 1
+    _replies: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _cond: threading.Condition = field(default_factory=threading.Condition)
+    _qmp_lock: threading.Lock = field(default_factory=threading.Lock)
+    _qmp_file: Any = None
+
+    # -- the agent
+    def _reader(self) -> None:
+        buffer = b""
+        while True:
+            try:
+                chunk = self.agent.recv(65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                with self._cond:
+                    self._replies[-1] = {"error": "the guest's agent closed its channel"}
+                    self._cond.notify_all()
+                return
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                message = json.loads(line)
+                with self._cond:
+                    self._replies[int(message.get("id") or 0)] = message
+                    self._cond.notify_all()
+
+    def _wait_reply(self, request_id: int, limit_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + limit_s
+        with self._cond:
+            while request_id not in self._replies:
+                if -1 in self._replies:
+                    raise GuestError(f"{self._replies[-1]['error']}; {self.console_tail()}")
+                if self.process.poll() is not None:
+                    raise GuestError(f"QEMU exited ({self.process.returncode})")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise GuestError(f"no answer from the guest in {limit_s:.0f} s")
+                self._cond.wait(min(left, 1.0))
+            return self._replies.pop(request_id)
+
+    def _send(self, message: dict[str, Any]) -> int:
+        with self._cond:
+            request_id = self._next_id
+            self._next_id += 1
+        self.agent.sendall((json.dumps({**message, "id": request_id}) + "\n").encode())
+        return request_id
+
+    def request(self, message: dict[str, Any], limit_s: float = 60.0) -> dict[str, Any]:
+        reply = self._wait_reply(self._send(message), limit_s)
+        if "error" in reply:
+            raise GuestError(reply["error"])
+        return reply
+
+    def start(
+        self,
+        argv: list[str],
+        env: dict[str, str] | None = None,
+        timeout_s: float = 900.0,
+        stdin_text: str | None = None,
+    ) -> Background:
+        message = {
+            "op": "run",
+            "argv": argv,
+            "env": env or {},
+            "timeout_s": timeout_s,
+            "stdin": stdin_text,
+        }
+        return Background(self, self._send(message), argv)
+
+    def answer(self, request_id: int, argv: list[str], limit_s: float) -> Result:
+        reply = self._wait_reply(request_id, limit_s)
+        if "error" in reply:
+            raise GuestError(reply["error"])
+        result = Result(
+            argv,
+            reply["exit_code"],
+            reply["stdout"],
+            reply["stderr"],
+            reply["seconds"],
+            reply.get("timed_out", False),
+        )
+        self.timings.append(Timing(" ".join(argv[:6]), result.seconds))
+        return result
+
+    def run(
+        self,
+        argv: list[str],
+        env: dict[str, str] | None = None,
+        timeout_s: float = 900.0,
+        stdin_text: str | None = None,
+    ) -> Result:
+        return self.start(argv, env, timeout_s, stdin_text).wait(timeout_s + 60)
+
+    def python_argv(self, *args: str) -> list[str]:
+        """`python -m ssdlab ARGS` as a process of its own (the interpreter started anew)."""
+        return [sys.executable, "-m", "ssdlab", *args]
+
+    def start_zygote(self) -> dict[str, Any]:
+        """Start the guest's zygote, which imports ssdlab once for every later `ssdlab` call."""
+        started = time.monotonic()
+        reply = self.request({"op": "zygote", "env": ssdlab_env()}, limit_s=BOOT_LIMIT_S)
+        self.timings.append(Timing("zygote: import ssdlab", time.monotonic() - started))
+        return reply
+
+    def start_ssdlab(self, *args: str, timeout_s: float = 900.0) -> Background:
+        """`python -m ssdlab ARGS` in the guest, forked from the zygote, in the background."""
+        message = {"op": "ssdlab", "args": list(args), "env": ssdlab_env(), "timeout_s": timeout_s}
+        return Background(self, self._send(message), ["ssdlab", *args])
+
+    def ssdlab(self, *args: str, timeout_s: float = 900.0) -> Result:
+        return self.start_ssdlab(*args, timeout_s=timeout_s).wait(timeout_s + 60)
+
+    # -- QMP
+    def qmp(self, command: str, **arguments: Any) -> Any:
+        with self._qmp_lock:
+            message: dict[str, Any] = {"execute": command}
+            if arguments:
+                message["arguments"] = arguments
+            self.qmp_socket.sendall((json.dumps(message) + "\n").encode())
+            while True:
+                reply = json.loads(self._qmp_file.readline())
+                if "event" in reply:
+                    continue
+                if "error" in reply:
+                    raise GuestError(f"QMP {command}: {reply['error']}")
+                return reply.get("return")
+
+    def console_tail(self, lines: int = 30) -> str:
+        try:
+            text = (self.folder / "console.log").read_text(errors="replace")
+        except OSError:
+            return "(no console log)"
+        return "guest console:\n" + "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            with suppress(GuestError, OSError, ValueError):
+                self.qmp("quit")
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.agent.close()
+        self.qmp_socket.close()
+
+
+def ssdlab_env() -> dict[str, str]:
+    return {"PYTHONPATH": str(ROOT / "src"), "COLUMNS": "200"}
+
+
+def _listener(path: Path) -> socket.socket:
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    server.settimeout(1.0)
+    return server
+
+
+def _accept(server: socket.socket, process: "subprocess.Popen[bytes]", what: str) -> socket.socket:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise QemuDidNotStart(f"QEMU exited ({process.returncode}) before connecting {what}")
+        try:
+            connection, _ = server.accept()
+        except TimeoutError:
+            continue
+        connection.settimeout(None)
+        return connection
+    raise QemuDidNotStart(f"QEMU did not connect {what}")
+
+
+def _die_with_parent() -> None:
+    """In QEMU's child before exec: the kernel kills it when the test process dies, so a
+    killed test run leaves no guest behind (PR_SET_PDEATHSIG)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def make_disks(folder: Path) -> None:
+    for disk in DISKS:
+        with open(folder / f"{disk.id}.img", "wb") as image:
+            image.truncate(disk.size_bytes)  # sparse
+
+
+@contextmanager
+def running_guest(image: GuestImage, folder: Path) -> Iterator[Guest]:
+    """Boot the guest and wait for its agent; stopped (QEMU quit) on leaving."""
+    if shutil.which(QEMU) is None:
+        raise QemuDidNotStart(f"{QEMU} is not installed (apt-get install qemu-system-x86)")
+    make_disks(folder)
+    # unix socket paths are limited to 108 bytes: keep them short
+    sockets = Path(f"/tmp/ssdlab-guest-{os.getpid()}")
+    sockets.mkdir(exist_ok=True)
+    agent_path, qmp_path = sockets / "agent", sockets / "qmp"
+    for path in (agent_path, qmp_path):
+        path.unlink(missing_ok=True)
+    agent_server, qmp_server = _listener(agent_path), _listener(qmp_path)
+    accel = os.environ.get("SSDLAB_DEVICE_ACCEL", "tcg")
+    argv = qemu_argv(image, folder, agent_path, qmp_path, accel)
+    (folder / "qemu-argv.json").write_text(json.dumps(argv, indent=1))
+    started = time.monotonic()
+    log = open(folder / "qemu.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        argv, stdin=subprocess.DEVNULL, stdout=log, stderr=log, preexec_fn=_die_with_parent
+    )
+    try:
+        qmp = _accept(qmp_server, process, "its QMP monitor")
+        agent = _accept(agent_server, process, "the agent's channel")
+    except QemuDidNotStart as error:
+        log.close()
+        text = (folder / "qemu.log").read_text(errors="replace").strip()
+        process.kill()
+        process.wait()
+        raise QemuDidNotStart(f"{error}: {text}") from None
+    guest = Guest(folder, process, agent, qmp, accel)
+    guest._qmp_file = qmp.makefile("r")
+    guest._qmp_file.readline()  # the greeting
+    guest.qmp("qmp_capabilities")
+    threading.Thread(target=guest._reader, daemon=True).start()
+    try:
+        ready = guest._wait_reply(0, BOOT_LIMIT_S)
+        guest.boot_seconds = time.monotonic() - started
+        if not ready.get("ready"):
+            raise GuestError(f"the guest's agent did not start: {ready}")
+        yield guest
+    finally:
+        guest.stop()
+        log.close()
+        shutil.rmtree(sockets, ignore_errors=True)
