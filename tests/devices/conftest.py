@@ -42,6 +42,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 _session_started = time.monotonic()
+_load_at_start = os.getloadavg()
 _guest_state: dict[str, object] = {}
 
 
@@ -80,8 +81,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for line in lines:
         terminalreporter.write_line(line)
     terminalreporter.write_line(
-        f"total {total:.0f} s under {machine.accel}; load average now "
-        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (2 cores: above 2 the guest shares them)"
+        f"total {total:.0f} s under {machine.accel}; load average at the start "
+        f"{_load_at_start[0]:.2f}, at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+        f"({os.cpu_count()} cores: above that the guest shares them)"
     )
     TIMINGS.parent.mkdir(parents=True, exist_ok=True)
     TIMINGS.write_text(
@@ -89,6 +91,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             {
                 "accel": machine.accel,
                 "total_s": total,
+                "load_average_at_start": _load_at_start,
                 "load_average": load,
                 "timings": [{"what": t.what, "seconds": t.seconds} for t in machine.timings],
             },

@@ -341,7 +341,19 @@ class Guest:
             return "(no console log)"
         return "guest console:\n" + "\n".join(text.splitlines()[-lines:])
 
+    def cpu_seconds(self) -> float | None:
+        """QEMU's CPU time so far (user + system, all its threads): what the guest cost the
+        host, whatever else shared the cores."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
+        cpu = self.cpu_seconds()
+        if cpu is not None:
+            self.timings.append(Timing("QEMU's CPU time (user + system, all vCPUs)", cpu))
         if self.process.poll() is None:
             with suppress(GuestError, OSError, ValueError):
                 self.qmp("quit")
@@ -350,6 +362,8 @@ class Guest:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self._qmp_file is not None:
+            self._qmp_file.close()
         self.agent.close()
         self.qmp_socket.close()
 
@@ -418,11 +432,15 @@ def running_guest(image: GuestImage, folder: Path) -> Iterator[Guest]:
         qmp = _accept(qmp_server, process, "its QMP monitor")
         agent = _accept(agent_server, process, "the agent's channel")
     except QemuDidNotStart as error:
+        agent_server.close()
+        qmp_server.close()
         log.close()
         text = (folder / "qemu.log").read_text(errors="replace").strip()
         process.kill()
         process.wait()
         raise QemuDidNotStart(f"{error}: {text}") from None
+    agent_server.close()
+    qmp_server.close()
     guest = Guest(folder, process, agent, qmp, accel)
     guest._qmp_file = qmp.makefile("r")
     guest._qmp_file.readline()  # the greeting
