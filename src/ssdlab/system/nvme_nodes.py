@@ -115,6 +115,25 @@ def controller_capacity_bytes(controller: str, sysfs_root: Path = SYSFS_ROOT) ->
     return sum(size for size in sizes if size is not None)
 
 
+def controller_write_refusal(path: str, sysfs_root: Path = SYSFS_ROOT) -> str | None:
+    """Why a write test cannot run on ``path`` when it is an NVMe controller (its namespaces
+    hold the data, and fio writes to a block device), naming them; None for anything else."""
+    controller = nvme_controller_of(path, sysfs_root)
+    if controller is None:
+        return None
+    return controller_refusal_text(path, controller, sysfs_root)
+
+
+def controller_refusal_text(path: str, controller: str, sysfs_root: Path = SYSFS_ROOT) -> str:
+    """The sentence of controller_write_refusal for ``controller`` named as ``path``."""
+    namespaces = controller_namespaces(controller, sysfs_root)
+    named = ", ".join(f"/dev/{name}" for name in namespaces) or "none is attached now"
+    return (
+        f"{path} is an NVMe controller; a test runs on one of its namespaces' block devices "
+        f"({named}), named as the target and again with --destroy-data"
+    )
+
+
 def read_controller_identity(controller: str, sysfs_root: Path = SYSFS_ROOT) -> DeviceIdentity:
     """The controller as a drive: the model, serial and firmware its namespaces show."""
     directory = sysfs_root / "class" / "nvme" / controller

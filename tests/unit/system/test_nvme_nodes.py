@@ -13,6 +13,8 @@ from ssdlab.system.nvme_nodes import (
     controller_capacity_bytes,
     controller_namespaces,
     controller_of_devnum,
+    controller_refusal_text,
+    controller_write_refusal,
     is_drive_path,
     read_controller_identity,
 )
@@ -75,3 +77,11 @@ def test_only_block_devices_and_nvme_controllers_are_drives(tmp_path: Path) -> N
     assert not is_drive_path("/dev/null")  # a character device, not a controller
     assert not is_drive_path(str(tmp_path))
     assert not is_drive_path(str(tmp_path / "missing"))
+
+
+def test_a_write_to_a_controller_names_its_namespaces(sysfs: Path) -> None:
+    assert controller_write_refusal("/dev/null", sysfs) is None
+    assert controller_write_refusal("/nonexistent", sysfs) is None
+    text = controller_refusal_text("/dev/nvme1", "nvme1", sysfs)
+    assert "/dev/nvme1 is an NVMe controller" in text
+    assert "(/dev/nvme1n1, /dev/nvme1n2)" in text
