@@ -39,6 +39,13 @@ def digest(guest: Guest, device: str) -> str:
     return guest.run(["sha256sum", device]).check().stdout.split()[0]
 
 
+def test_a_write_test_on_the_controller_names_its_namespace(guest: Guest) -> None:
+    refused = run(guest, "quick", *destroy("/dev/nvme0"), "--size", "8MiB")
+    assert refused.exit_code == 2, refused.stderr
+    assert "/dev/nvme0 is an NVMe controller" in refused.stderr
+    assert "/dev/nvme0n1" in refused.stderr
+
+
 def test_quick_on_nvme(guest: Guest) -> None:
     doc = as_json(
         run(guest, "quick", *destroy(NVME), "--size", "8MiB", "--measure", "0.5", "--count", "1",
@@ -97,6 +104,26 @@ def test_pts_wsat_purges_and_sets_the_write_cache(guest: Guest) -> None:
     )  # fmt: skip
     assert "nvme-format" in json.dumps(doc)
     _write_cache_and_purge(guest)
+
+
+@pytest.mark.parametrize("bus", ["scsi", "sata"])
+def test_pts_wsat_on_scsi_and_sata(guest: Guest, bus: str) -> None:
+    """SCSI: write cache with sdparm, purge with sg_format (FORMAT UNIT); SATA: write cache
+    with hdparm -W, and TRIM as the labelled fallback (QEMU's ATA disk has no security
+    feature set, so no secure erase)."""
+    device = scsi_disk(guest) if bus == "scsi" else sata_disk(guest)
+    doc = as_json(
+        run(guest, "run", "pts-wsat", *destroy(device), "--round-seconds", "0.5",
+            "--capacity-multiple", "0.05", "--json")
+    )  # fmt: skip
+    tools = {argv[0]: (argv, code) for argv, code in last_run_commands(guest)}
+    if bus == "scsi":
+        assert tools["sdparm"] == (["sdparm", "--clear=WCE", device], 0)
+        assert tools["sg_format"] == (["sg_format", "--format", device], 0)
+        assert "scsi-format" in json.dumps(doc)
+    else:
+        assert tools["hdparm"] == (["hdparm", "-W0", device], 0)
+        assert "purge by trim" in json.dumps(doc)
 
 
 def test_format_of_one_namespace_leaves_the_other(guest: Guest) -> None:
