@@ -45,12 +45,13 @@ class Disk:
     size_bytes: int
 
 
+# small, so that a purge, a TRIM of the whole disk or a fill costs an emulated CPU little
 DISKS = (
-    Disk("nvme0", 384 * MiB),
+    Disk("nvme0", 192 * MiB),
     Disk("ns1", 128 * MiB),
     Disk("ns2", 128 * MiB),
-    Disk("sata0", 256 * MiB),
-    Disk("scsi0", 256 * MiB),
+    Disk("sata0", 64 * MiB),
+    Disk("scsi0", 64 * MiB),
 )
 # the longest any single step may take before the tier gives up on the guest: a guard
 # against a hung guest, not a measure of speed
