@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.devices.guest_client import Guest, Timing
 from tests.devices.guest_image import prepare
-from tests.devices.guest_machine import Guest, QemuDidNotStart, Timing, running_guest
+from tests.devices.guest_machine import QemuDidNotStart, running_guest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -3,7 +3,7 @@
 import json
 from typing import Any
 
-from tests.devices.guest_machine import Guest, Result
+from tests.devices.guest_client import Guest, Result
 
 NVME_CTRL = "/dev/nvme0"  # one controller, one namespace
 NVME = "/dev/nvme0n1"

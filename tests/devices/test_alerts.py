@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.devices.drives import DB, NVME_CTRL
-from tests.devices.guest_machine import Guest
+from tests.devices.guest_client import Guest
 
 HOOK_FILE = "/tmp/alerts.jsonl"
 DEFAULT_OVER_TEMP_K = 343  # QEMU's composite temperature threshold (WCTEMP)

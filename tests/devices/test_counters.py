@@ -5,7 +5,7 @@ import json
 import signal
 
 from tests.devices.drives import DB, NVME, NVME_CTRL, UNIT_BYTES, as_json, health_json, value
-from tests.devices.guest_machine import Guest
+from tests.devices.guest_client import Guest
 
 
 def test_host_bytes_are_fios_bytes_and_waf_stays_unknown(guest: Guest) -> None:

@@ -1,6 +1,6 @@
 """`ssdlab doctor` and the real `python -m ssdlab` start inside the guest."""
 
-from tests.devices.guest_machine import Guest, ssdlab_env
+from tests.devices.guest_client import Guest, ssdlab_env
 
 
 def test_doctor_in_the_guest(guest: Guest) -> None:

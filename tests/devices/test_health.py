@@ -12,7 +12,7 @@ from tests.devices.drives import (
     scsi_disk,
     value,
 )
-from tests.devices.guest_machine import Guest
+from tests.devices.guest_client import Guest
 
 SAME_DRIVE = (
     "host_written_bytes",

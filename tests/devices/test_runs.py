@@ -17,7 +17,7 @@ from tests.devices.drives import (
     sata_disk,
     scsi_disk,
 )
-from tests.devices.guest_machine import Guest, Result
+from tests.devices.guest_client import Guest, Result
 
 TINY_PTS = ["--round-seconds", "0.5", "--wipc-multiple", "0.05"]
 
