@@ -20,7 +20,7 @@ import pytest
 
 from tests.devices.guest_client import Guest, Timing
 from tests.devices.guest_image import prepare
-from tests.devices.guest_machine import QemuDidNotStart, running_guest
+from tests.devices.guest_machine import QEMU, QemuDidNotStart, running_guest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -52,6 +52,11 @@ def guest() -> Iterator[Guest]:
     """The one guest of the session, its zygote started (ssdlab imported once). Its disk
     images and logs are in a folder of its own (not pytest's tmp_path, which another pytest
     of the same user may prune while the guest runs), removed afterwards."""
+    if "skip" not in _guest_state and shutil.which(QEMU) is None:
+        _guest_state["skip"] = (
+            f"DEVICE TIER SKIPPED: QEMU cannot start here: {QEMU} is not installed "
+            "(apt-get install qemu-system-x86; `make test-devices` installs it)"
+        )
     if "skip" in _guest_state:
         pytest.skip(str(_guest_state["skip"]))
     image = prepare()
