@@ -183,6 +183,9 @@ def prepare(root: Path | None = None) -> GuestImage:
     initramfs = root / f"initramfs-{release}-{LAYOUT_VERSION}-{_init_stamp()}.cpio.gz"
     if not initramfs.exists():
         _build_initramfs(busybox_dir / "bin" / "busybox", modules_dir, initramfs)
+        for old in root.glob("initramfs-*.cpio.gz"):
+            if old != initramfs:
+                old.unlink()  # built for an earlier init or kernel
     return GuestImage(
         kernel=kernel_dir / "boot" / f"vmlinuz-{release}",
         initramfs=initramfs,

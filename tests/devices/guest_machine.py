@@ -210,6 +210,7 @@ def running_guest(image: GuestImage, folder: Path) -> Iterator[Guest]:
     except QemuDidNotStart as error:
         agent_server.close()
         qmp_server.close()
+        shutil.rmtree(sockets, ignore_errors=True)
         log.close()
         text = (folder / "qemu.log").read_text(errors="replace").strip()
         process.kill()
