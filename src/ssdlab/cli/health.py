@@ -58,8 +58,6 @@ from ssdlab.store.health import (
 )
 from ssdlab.store.lifecycle import finish_run, reopen_run, to_json
 from ssdlab.store.listing import RunFilter, runs_matching
-from ssdlab.system.block import read_device_identity, resolve_block_device
-from ssdlab.system.devicetarget import is_block_device_path
 from ssdlab.system.environment import (
     collect_environment,
     read_boot_id,
@@ -69,6 +67,7 @@ from ssdlab.system.environment import (
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.hooks import run_hook
+from ssdlab.system.nvme_nodes import is_drive_path, read_drive_identity
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.textfile import write_textfile
 from ssdlab.system.user_files import (
@@ -156,7 +155,7 @@ def cmd_health(args: argparse.Namespace, out: Console) -> int:
     _elapsed_s(args)
     session = session_for(args)
     conn = session.conn
-    if args.import_log or not is_block_device_path(args.target):
+    if args.import_log or not is_drive_path(args.target):
         path = args.import_log or args.target
         samples = samples_from_file(path, args)
         run_id = _new_run(session, RunKind.IMPORT, os.path.abspath(path), {"source": path})
@@ -233,7 +232,7 @@ def _sample_for_wear(
         if stored is None:
             raise UsageError(f"there is no stored health sample {text}")
         return stored.sample, f"sample {text}"
-    if is_block_device_path(text):
+    if is_drive_path(text):
         run_id = _new_run(session, RunKind.HEALTH, os.path.realpath(text), {})
         reading = _live_reading(text, args)
         sample_id = _store_reading(conn, run_id, "check", reading)
@@ -298,8 +297,8 @@ def _watch_target(args: argparse.Namespace) -> str:
         return f"replay:{os.path.abspath(args.health_replay)}"
     if not args.device:
         raise UsageError("name the block device to watch, or a log with --health-replay LOG")
-    if not is_block_device_path(args.device):
-        raise UsageError(f"{args.device} is not a block device")
+    if not is_drive_path(args.device):
+        raise UsageError(f"{args.device} is not a block device or an NVMe controller")
     return os.path.realpath(str(args.device))
 
 
@@ -330,8 +329,7 @@ def _health_source(
 
 
 def _live_reading(device: str, args: argparse.Namespace) -> HealthReading:
-    name = resolve_block_device(device)
-    identity = read_device_identity(name)
+    identity = read_drive_identity(device)
     return read_health(
         os.path.realpath(device),
         ProcessRunner(),

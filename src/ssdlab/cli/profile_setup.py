@@ -23,6 +23,7 @@ from ssdlab.system.devicetarget import (
     with_loop_warnings,
 )
 from ssdlab.system.filetarget import resolve_file_target
+from ssdlab.system.nvme_nodes import controller_write_refusal
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
@@ -66,6 +67,9 @@ def is_device_target(args: argparse.Namespace) -> bool:
                 "--buffered is for file targets; block devices are always tested with direct I/O"
             )
         return True
+    controller = controller_write_refusal(args.target)
+    if controller is not None:
+        raise UsageError(controller)
     if getattr(args, "destroy_data", None):
         raise UsageError(
             f"--destroy-data names a block device, but {args.target} is not one; file targets "

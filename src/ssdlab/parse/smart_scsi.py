@@ -15,6 +15,18 @@ from ssdlab.parse.nvme_json import to_count
 from ssdlab.parse.smart_candidates import PRIORITY_LOG, PRIORITY_SMARTCTL, Candidate
 
 
+def scsi_temperature_missing(doc: Mapping[str, Any]) -> bool:
+    """smartctl 7.3 on a SCSI disk without a Temperature or Informational Exceptions log page
+    (QEMU's emulated disk) prints ``temperature.current`` 0 with ``scsi_temperature.drive_trip``
+    0: the values it started from, not a reading. A temperature of 0 °C with a trip point of
+    0 °C is that, and is unknown."""
+    if mapping(doc.get("device")).get("protocol") != "SCSI":
+        return False
+    current = mapping(doc.get("temperature")).get("current")
+    trip = mapping(doc.get("scsi_temperature")).get("drive_trip")
+    return current == 0 and trip in (0, None)
+
+
 def scsi_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     found: list[Candidate] = []
     counters = mapping(doc.get("scsi_error_counter_log"))

@@ -71,7 +71,7 @@ from ssdlab.parse.smart_plausible import (
     reconcile_with_device_statistics,
     sct_note,
 )
-from ssdlab.parse.smart_scsi import scsi_candidates
+from ssdlab.parse.smart_scsi import scsi_candidates, scsi_temperature_missing
 from ssdlab.parse.smart_vendors import VendorEntry, VendorMap, load_vendor_map
 
 EXIT_STATUS_BITS: tuple[str, ...] = (
@@ -348,13 +348,14 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
     )
     current = mapping(doc.get("temperature")).get("current")
     from_sct = sct_note(doc, current)
-    add(
-        "temperature_c",
-        current,
-        "smartctl temperature.current" + (f" ({from_sct})" if from_sct else ""),
-        "°C",
-        PRIORITY_SMARTCTL,
-    )
+    if not scsi_temperature_missing(doc):
+        add(
+            "temperature_c",
+            current,
+            "smartctl temperature.current" + (f" ({from_sct})" if from_sct else ""),
+            "°C",
+            PRIORITY_SMARTCTL,
+        )
     add(
         "temperature_warning_c",
         mapping(doc.get("temperature")).get("op_limit_max"),

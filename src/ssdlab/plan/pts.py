@@ -43,7 +43,7 @@ from ssdlab.plan.profile import (
     log_options,
     start_plan,
 )
-from ssdlab.plan.purge import choose_purge, purge_steps
+from ssdlab.plan.purge import BROADCAST_NSID, choose_purge, purge_steps
 from ssdlab.profiles.pts import (
     DeviceClass,
     PtsElement,
@@ -280,7 +280,18 @@ def _write_cache_step(setup: PtsSetup, target: PlanTarget) -> tuple[ProfileStep 
     if target.kind != "device":
         return None, "the write cache of a file's drive is not set"
     if target.transport == "nvme":
-        argv = ("nvme", "set-feature", device, "--feature-id=6", f"--value={int(enable)}")
+        # Volatile Write Cache (06h) is the controller's feature, not a namespace's: sent
+        # through a namespace node it must carry the broadcast NSID (NVMe base spec, Set
+        # Features), else nvme-cli sends the namespace's own NSID and the controller refuses
+        # it (Feature Not Namespace Specific, status 0x410f).
+        argv = (
+            "nvme",
+            "set-feature",
+            device,
+            "--feature-id=6",
+            f"--namespace-id={BROADCAST_NSID}",
+            f"--value={int(enable)}",
+        )
     elif target.transport in ("sata", "usb"):
         argv = ("hdparm", f"-W{int(enable)}", device)
     elif target.transport in ("sas", "scsi"):
