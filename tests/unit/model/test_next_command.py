@@ -14,7 +14,8 @@ def test_another_store_and_the_device_are_carried_and_quoted() -> None:
         ("resume", "7"),
         destroy_data="/dev/nvme0n1",
     )
-    assert hint.startswith('"') and hint.endswith('"')
+    assert hint.startswith('"')
+    assert hint.endswith('"')
     assert shlex.split(hint[1:-1]) == [
         "ssdlab",
         "resume",
