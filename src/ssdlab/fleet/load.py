@@ -66,7 +66,10 @@ SEMANTICS = (
 
 
 @dataclass(frozen=True, slots=True)
-class LoadRequest:
+class LoadSetup:
+    """What a load runs with once its job has been checked: where the inventory and the job
+    came from, the job, the servers' socket and the SSH settings."""
+
     inventory: str
     job_path: str
     job: LoadJob
@@ -163,10 +166,10 @@ def _json_answer(text: str) -> dict[str, object] | None:
     return None
 
 
-def _fio_version(host: FleetHost, ssh: SshSettings) -> tuple[str | None, str | None]:
+def _fio_version(host: FleetHost, ssh: SshSettings, deploy: str) -> tuple[str | None, str | None]:
     """(the node's fio version, why it could not be had), from the node's facts as fleet
     doctor reads them."""
-    check = check_host(host, ssh)
+    check = check_host(host, ssh, deploy)
     if check.problem is not None:
         return None, check.problem
     if check.fio_version is None:
@@ -197,8 +200,10 @@ def _node_check(host: FleetHost, job: LoadJob, filename: str, ssh: SshSettings) 
     return f"{filename}: {answer.get('reason') or 'refused by the node'}"
 
 
-def _check_host(host: FleetHost, job: LoadJob, ssh: SshSettings, local: str) -> HostState:
-    version, problem = _fio_version(host, ssh)
+def _check_host(
+    host: FleetHost, job: LoadJob, ssh: SshSettings, local: str, deploy: str
+) -> HostState:
+    version, problem = _fio_version(host, ssh, deploy)
     if problem is not None or not same_fio(version, local):
         return HostState(host, version, problem)
     for filename in job.filenames:
@@ -209,12 +214,13 @@ def _check_host(host: FleetHost, job: LoadJob, ssh: SshSettings, local: str) -> 
 
 
 def check_hosts(
-    hosts: Sequence[FleetHost], job: LoadJob, ssh: SshSettings, local: FioTool
+    hosts: Sequence[FleetHost], job: LoadJob, ssh: SshSettings, local: FioTool, deploy: str
 ) -> dict[str, HostState]:
-    """Every host's facts and checks, in parallel. VersionMismatch when a host that answered
-    has another fio than this machine."""
+    """Every host's facts and checks, in parallel (`deploy`: the command that installs ssdlab
+    on a host that lacks it). VersionMismatch when a host that answered has another fio than
+    this machine."""
     states = on_every_host(
-        hosts, lambda h: _check_host(h, job, ssh, local.version_text), ssh.parallel
+        hosts, lambda h: _check_host(h, job, ssh, local.version_text, deploy), ssh.parallel
     )
     versions = {name: s.fio_version for name, s in states.items() if s.fio_version is not None}
     if any(not same_fio(v, local.version_text) for v in versions.values()):
@@ -313,7 +319,7 @@ class _Server:
     tunnel: ServerTunnel | None = None
 
 
-def _remote_socket(request: LoadRequest) -> str:
+def _remote_socket(request: LoadSetup) -> str:
     if request.server is not None:
         return request.server
     return f"{REMOTE_FOLDER}{secrets.token_hex(8)}/fio.sock"
@@ -321,7 +327,7 @@ def _remote_socket(request: LoadRequest) -> str:
 
 @contextlib.contextmanager
 def _servers(
-    hosts: Sequence[FleetHost], request: LoadRequest, folder: Path
+    hosts: Sequence[FleetHost], request: LoadSetup, folder: Path
 ) -> Iterator[tuple[list[_Server], dict[str, str]]]:
     """Every host's fio server, started together; yields those that answered and, by host,
     why the others did not. Every server is stopped afterwards, whatever happened."""
@@ -351,7 +357,7 @@ def _servers(
             tunnel.close()
 
 
-def _header(request: LoadRequest, states: Mapping[str, HostState], local: FioTool) -> RunHeader:
+def _header(request: LoadSetup, states: Mapping[str, HostState], local: FioTool) -> RunHeader:
     hosts = [name for name, state in states.items() if state.refusal is None]
     target = {
         "kind": "fleet",
@@ -429,7 +435,7 @@ def _facts_body(
 
 def run_load(
     conn: sqlite3.Connection,
-    request: LoadRequest,
+    request: LoadSetup,
     states: Mapping[str, HostState],
     local: FioTool,
     stop: ClientStop,
