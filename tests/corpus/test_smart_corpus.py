@@ -145,8 +145,10 @@ def _read_scsi_json(doc: dict[str, Any]) -> Stated:
     power_on = doc.get("power_on_time", {})
     if isinstance(power_on.get("hours"), int):
         st.power_on_hours.add(power_on["hours"] + power_on.get("minutes", 0) / 60)
-    if isinstance(doc.get("temperature", {}).get("current"), int):
-        st.temperature_c.add(doc["temperature"]["current"])
+    current = doc.get("temperature", {}).get("current")
+    trip = doc.get("scsi_temperature", {}).get("drive_trip")
+    if isinstance(current, int) and not (current == 0 and trip in (0, None)):
+        st.temperature_c.add(current)  # 0 C with a 0 C trip point is smartctl's starting value
     st.wear_used_pct = doc.get("scsi_percentage_used_endurance_indicator")
     st.grown_defects = doc.get("scsi_grown_defect_list")
     return st
@@ -233,9 +235,10 @@ def _read_scsi_text(text: str) -> Stated:
         st.power_on_hours.add(int(m.group(1)) + int(m.group(2)) / 60)
     if m := re.search(r"number of hours powered up = (\d+)", text):
         st.power_on_hours.add(int(m.group(1)))
+    no_page = re.search(r"Drive Trip Temperature:\s+0 C", text) is not None
     for pattern in (r"Current Drive Temperature:\s+(\d+) C", r"Current temperature = (\d+)"):
-        if m := re.search(pattern, text):
-            st.temperature_c.add(int(m.group(1)))
+        if (m := re.search(pattern, text)) and not (no_page and int(m.group(1)) == 0):
+            st.temperature_c.add(int(m.group(1)))  # 0 C with a 0 C trip: no temperature page
     if m := re.search(r"Percentage used endurance indicator:\s+(\d+)%", text):
         st.wear_used_pct = int(m.group(1))
     if m := re.search(r"Elements in grown defect list:\s+(\d+)", text):

@@ -111,14 +111,15 @@ def test_sas_ssd_endurance_and_start_stop_cycles(tmp_path: Path) -> None:
     assert sample["identity"]["capacity_bytes"] == 7_681_501_126_656  # "7 681 501 126 656 bytes"
 
 
-def test_a_volume_without_a_temperature_sensor_is_flagged(tmp_path: Path) -> None:
+def test_a_volume_without_a_temperature_sensor_is_unknown_and_flagged(tmp_path: Path) -> None:
     """intel-rs3dc080-raid-volume-1.txt: a MegaRAID volume printing "Current Drive Temperature:
-    0 C" and nothing else about temperature."""
+    0 C" and "Drive Trip Temperature: 0 C", nothing else about temperature: smartctl's starting
+    values, not a reading."""
     code, sample, _ = health(CORPUS / "intel-rs3dc080-raid-volume-1.txt", tmp_path)
     assert code == 0
     assert sample is not None
-    assert value(sample, "temperature_c") == 0
-    assert any("no other source states the temperature" in f for f in sample["flags"])
+    assert value(sample, "temperature_c") is None
+    assert any("trip point of 0 °C" in f for f in sample["flags"])
 
 
 def test_32_bit_device_statistics_of_a_real_mx500_are_set_aside(tmp_path: Path) -> None:

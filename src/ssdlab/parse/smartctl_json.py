@@ -163,6 +163,12 @@ def normalise_smartctl(
         candidates += [Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
         flags += findings
     candidates += scsi_candidates(doc)
+    if scsi_temperature_missing(doc):
+        flags.append(
+            "Temperature: smartctl reads 0 °C with a trip point of 0 °C, the values it starts "
+            "from when the drive has no temperature log page (a RAID volume, an emulated disk); "
+            "the temperature is unknown."
+        )
 
     attributes, duplicates = read_attributes(doc)
     flags += duplicates
