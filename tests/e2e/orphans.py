@@ -1,10 +1,11 @@
-"""kill -9 an ssdlab process and wait for the fio it leaves behind, by what /proc shows rather
+"""kill -9 an ssdlab process and wait for the fio it started to end, by what /proc shows rather
 than by sleeping for as long as a pass takes on an idle machine.
 
-fio runs in its own session, so it outlives a killed ssdlab and finishes its pass by itself. A
-test that then resumes or cleans up must wait until that fio is gone; a fixed sleep is too short
-on a loaded machine. The ssdlab process is stopped (SIGSTOP) before its fio children are listed,
-so it cannot start one between the listing and the kill.
+ssdlab starts fio tied to its own life (the kernel sends fio SIGTERM when ssdlab dies, and fio
+then stops its job processes), so the fio of a killed ssdlab ends within moments, not at the end
+of its job. A test that then resumes or cleans up still waits until it is gone. The ssdlab
+process is stopped (SIGSTOP) before the processes below it are listed, so it cannot start one
+between the listing and the kill.
 """
 
 import os
@@ -14,8 +15,8 @@ import time
 from pathlib import Path
 
 
-def _children(pid: int) -> list[int]:
-    found = []
+def _parents() -> dict[int, int]:
+    found = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -24,13 +25,24 @@ def _children(pid: int) -> list[int]:
         except OSError:  # gone meanwhile
             continue
         # pid (comm) state ppid ...: comm may hold spaces, so split after its closing bracket
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) == pid:
-            found.append(int(entry.name))
+        found[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
     return found
 
 
-def _alive(pid: int) -> bool:
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid`: its children (fio), theirs (fio's job processes), …"""
+    parents = _parents()
+    found: list[int] = []
+    waiting = [pid]
+    while waiting:
+        current = waiting.pop()
+        below = [child for child, parent in parents.items() if parent == current]
+        found.extend(below)
+        waiting.extend(below)
+    return found
+
+
+def alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
@@ -39,18 +51,18 @@ def _alive(pid: int) -> bool:
 
 
 def kill_9(child: "subprocess.Popen[str]") -> list[int]:
-    """SIGKILL `child` (an ssdlab process) and return the pids of the processes it started and
-    left running (its fio)."""
+    """SIGKILL `child` (an ssdlab process) and return the pids of every process below it at that
+    moment (its fio and fio's job processes), for `wait_gone`."""
     os.kill(child.pid, signal.SIGSTOP)
-    orphans = _children(child.pid)
+    below = descendants(child.pid)
     child.kill()
-    child.communicate(timeout=30)
-    return orphans
+    child.communicate(timeout=60)
+    return below
 
 
 def wait_gone(pids: list[int], timeout_s: float = 120) -> None:
-    """Wait until every process in `pids` has exited."""
+    """Wait until every process in `pids` has exited (a generous bound: a hang detector)."""
     deadline = time.monotonic() + timeout_s
-    while any(_alive(pid) for pid in pids):
+    while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"processes {pids} still running after {timeout_s} s"
         time.sleep(0.05)

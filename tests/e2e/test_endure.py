@@ -204,7 +204,7 @@ def test_kill_9_mid_iteration_then_resume_loses_and_repeats_nothing(tmp_path: Pa
     # finished iterations are all kept and the one cut short is not
     assert kept == list(range(1, len(kept) + 1))
     assert 2 <= len(kept) < 4
-    wait_gone(orphans)  # the orphaned fio finishes its iteration by itself
+    wait_gone(orphans)  # fio ends with ssdlab (not at the end of its iteration)
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     resumed = run_ssdlab("endure", "--resume", str(runs[0]["id"]), "--json", "--db", str(db))

@@ -114,7 +114,7 @@ def test_kill_9_is_marked_interrupted_next_time_and_cleanup_finds_the_file(
     leftovers = list(target.iterdir())
     assert len(leftovers) == 1
     assert leftovers[0].name.startswith("ssdlab-")
-    wait_gone(orphans)  # the orphaned fio ends its pass by itself, however loaded the machine
+    wait_gone(orphans)  # fio ends with ssdlab; wait for it however loaded the machine
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     assert "stopped without finishing" in runs[0]["status_reason"]
