@@ -66,3 +66,37 @@ def wait_gone(pids: list[int], timeout_s: float = 120) -> None:
     while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"processes {pids} still running after {timeout_s} s"
         time.sleep(0.05)
+
+
+def command_name(pid: int) -> str:
+    """/proc/PID/comm ('' once the process is gone)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text(errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def runs_job(pid: int, words: str) -> bool:
+    """Whether `pid` is a fio whose job file (job.fio in its working directory, one of
+    ssdlab's job folders) holds `words`, e.g. 'runtime=600'."""
+    if command_name(pid) != "fio":
+        return False
+    try:
+        return words in Path(f"/proc/{pid}/cwd/job.fio").read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def wait_for_fio(child: "subprocess.Popen[str]", words: str, timeout_s: float = 120) -> list[int]:
+    """Wait until a fio running a job file that holds `words` is below `child` (an ssdlab
+    process); its pids. Fails when ssdlab ends first."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        found = [pid for pid in descendants(child.pid) if runs_job(pid, words)]
+        if found:
+            return found
+        if child.poll() is not None:
+            _, err = child.communicate()
+            raise AssertionError(f"ssdlab ended (exit {child.returncode}) before fio: {err}")
+        assert time.monotonic() < deadline, f"no fio with {words!r} after {timeout_s:g} s"
+        time.sleep(0.01)

@@ -26,7 +26,7 @@ import pytest
 
 from tests.conftest import needs_fio
 from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env, start_ssdlab
-from tests.e2e.orphans import alive, descendants
+from tests.e2e.orphans import alive, command_name, descendants, runs_job
 
 pytestmark = [needs_fio, pytest.mark.slow]
 
@@ -37,7 +37,7 @@ SWEEP = ["--size", "8MiB", "--threads", "2", "--iodepths", "1,2", "--workloads",
          "randread:4KiB", "--runtime", "600", "--ramp", "0"]  # fmt: skip
 ENDURE = ["--size", "8MiB", "--iteration-time", "600", "--for", "3600", "--log-interval", "1"]
 KILLS_PER_RUN = 17  # 3 runs: 51 kills
-WAIT_S = 120.0  # for an event, or for fio to end: a hang detector, never a measure
+WAIT_S = 120.0  # for fio to end: far shorter than its ten-minute job, a hang detector
 
 
 @dataclass(frozen=True)
@@ -54,20 +54,9 @@ KINDS = {
 }
 
 
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace")
-    except OSError:
-        return ""
-
-
-def _comm(pid: int) -> str:
-    return _text(Path(f"/proc/{pid}/comm")).strip()
-
-
 def _long_fio(pid: int) -> bool:
     """Whether `pid` is a fio running one of the run's ten-minute jobs."""
-    return _comm(pid) == "fio" and LONG in _text(Path(f"/proc/{pid}/cwd/job.fio"))
+    return runs_job(pid, LONG)
 
 
 def _fio_in(folder: Path) -> list[int]:
@@ -80,7 +69,7 @@ def _fio_in(folder: Path) -> list[int]:
             cwd = os.readlink(entry / "cwd")
         except OSError:
             continue
-        if cwd.startswith(f"{folder}/") and _comm(int(entry.name)) == "fio":
+        if cwd.startswith(f"{folder}/") and command_name(int(entry.name)) == "fio":
             found.append(int(entry.name))
     return found
 
@@ -118,7 +107,7 @@ def _kill_and_count(child: subprocess.Popen[str], jobs: Path) -> tuple[list[int]
     still alive after the wait (empty when they ended with ssdlab)."""
     os.kill(child.pid, signal.SIGSTOP)
     below = descendants(child.pid)
-    fio = [pid for pid in below if _comm(pid) == "fio"]
+    fio = [pid for pid in below if command_name(pid) == "fio"]
     child.kill()
     child.communicate(timeout=60)
     deadline = time.monotonic() + WAIT_S

@@ -196,12 +196,17 @@ def _store_failure(args: argparse.Namespace, error: sqlite3.Error) -> StoreError
 
 
 def _store_message(args: argparse.Namespace, error: StoreError) -> str:
-    """A store error; one caused by a damaged file says so, whatever was being done."""
-    from ssdlab.store.db import is_damage
+    """A store error; one caused by a damaged file says so, whatever was being done, and one
+    caused by a full (or read-only) file system names the store."""
+    from ssdlab.cli.store_open import db_path
+    from ssdlab.store.db import cannot_write, is_damage
 
     cause = error.__cause__
     if isinstance(cause, sqlite3.Error) and is_damage(cause):
         return str(_store_failure(args, cause))
+    path = str(db_path(args))
+    if cannot_write(error) and path not in str(error):
+        return f"{error} (the run store: {path})"
     return str(error)
 
 
