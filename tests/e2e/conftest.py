@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 # Small and quick: the real procedure, at a scale that keeps the suite short.
 FAST = ["--size", "8MiB", "--measure", "0.3", "--count", "1", "--interval", "0", "--preset", "real"]
@@ -54,7 +56,7 @@ def start_ssdlab(
     )
 
 
-def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Result:
+def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = HANG_S) -> Result:
     done = subprocess.run(
         ssdlab_argv(*args),
         capture_output=True,

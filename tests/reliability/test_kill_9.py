@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import run_ssdlab, ssdlab_argv, ssdlab_env, start_ssdlab
 from tests.e2e.orphans import alive, command_name, descendants, runs_job
 
@@ -37,7 +37,7 @@ SWEEP = ["--size", "8MiB", "--threads", "2", "--iodepths", "1,2", "--workloads",
          "randread:4KiB", "--runtime", "600", "--ramp", "0"]  # fmt: skip
 ENDURE = ["--size", "8MiB", "--iteration-time", "600", "--for", "3600", "--log-interval", "1"]
 KILLS_PER_RUN = 17  # 3 runs: 51 kills
-WAIT_S = 120.0  # for fio to end: far shorter than its ten-minute job, a hang detector
+FIO_ENDS_S = 120.0  # for fio to end: far shorter than its ten-minute job, and a hang guard
 
 
 @dataclass(frozen=True)
@@ -75,12 +75,12 @@ def _fio_in(folder: Path) -> list[int]:
 
 
 def _wait_for(what: str, ready: Callable[[], bool], child: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + WAIT_S
+    deadline = time.monotonic() + HANG_S
     while not ready():
         if child.poll() is not None:
             _, err = child.communicate()
             raise AssertionError(f"ssdlab ended (exit {child.returncode}) before {what}: {err}")
-        assert time.monotonic() < deadline, f"no {what} after {WAIT_S:g} s"
+        assert time.monotonic() < deadline, f"no {what} after {HANG_S:g} s"
         time.sleep(0.01)
 
 
@@ -109,8 +109,8 @@ def _kill_and_count(child: subprocess.Popen[str], jobs: Path) -> tuple[list[int]
     below = descendants(child.pid)
     fio = [pid for pid in below if command_name(pid) == "fio"]
     child.kill()
-    child.communicate(timeout=60)
-    deadline = time.monotonic() + WAIT_S
+    child.communicate(timeout=HANG_S)
+    deadline = time.monotonic() + FIO_ENDS_S
     while True:
         left = [pid for pid in below if alive(pid)] + _fio_in(jobs)
         if not left or time.monotonic() > deadline:
@@ -154,7 +154,7 @@ def test_fio_ends_with_a_killed_ssdlab_and_the_run_resumes(tmp_path: Path, kind:
     child = start_ssdlab(*spec.resume, "1", "--db", str(db), env=env)
     _wait_for_kill_point(child, rng)
     child.send_signal(signal.SIGINT)
-    _, err = child.communicate(timeout=WAIT_S)
+    _, err = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, err
     assert "Traceback" not in err
     assert _status(db) == "interrupted"
