@@ -14,6 +14,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from tests.conftest import HANG_S
+
 
 def _parents() -> dict[int, int]:
     found = {}
@@ -56,11 +58,11 @@ def kill_9(child: "subprocess.Popen[str]") -> list[int]:
     os.kill(child.pid, signal.SIGSTOP)
     below = descendants(child.pid)
     child.kill()
-    child.communicate(timeout=60)
+    child.communicate(timeout=HANG_S)
     return below
 
 
-def wait_gone(pids: list[int], timeout_s: float = 120) -> None:
+def wait_gone(pids: list[int], timeout_s: float = HANG_S) -> None:
     """Wait until every process in `pids` has exited (a generous bound: a hang detector)."""
     deadline = time.monotonic() + timeout_s
     while any(alive(pid) for pid in pids):
@@ -87,7 +89,9 @@ def runs_job(pid: int, words: str) -> bool:
         return False
 
 
-def wait_for_fio(child: "subprocess.Popen[str]", words: str, timeout_s: float = 120) -> list[int]:
+def wait_for_fio(
+    child: "subprocess.Popen[str]", words: str, timeout_s: float = HANG_S
+) -> list[int]:
     """Wait until a fio running a job file that holds `words` is below `child` (an ssdlab
     process); its pids. Fails when ssdlab ends first."""
     deadline = time.monotonic() + timeout_s
@@ -100,3 +104,28 @@ def wait_for_fio(child: "subprocess.Popen[str]", words: str, timeout_s: float = 
             raise AssertionError(f"ssdlab ended (exit {child.returncode}) before fio: {err}")
         assert time.monotonic() < deadline, f"no fio with {words!r} after {timeout_s:g} s"
         time.sleep(0.01)
+
+
+def signal_during_fio(child: "subprocess.Popen[str]", words: str, signum: int) -> list[int]:
+    """Send `signum` to `child` (an ssdlab process) while a fio running a job file that holds
+    `words` is below it: ssdlab is stopped (SIGSTOP), and signalled only if such a fio is still
+    there (else let go on until the next one), so the signal finds that step under way whatever
+    the machine's load. The pids of every process below it then."""
+    while True:
+        wait_for_fio(child, words)
+        os.kill(child.pid, signal.SIGSTOP)
+        below = descendants(child.pid)
+        found = any(runs_job(pid, words) for pid in below)
+        if found:
+            os.kill(child.pid, signum)
+        os.kill(child.pid, signal.SIGCONT)
+        if found:
+            return below
+
+
+def kill_9_during_fio(child: "subprocess.Popen[str]", words: str) -> list[int]:
+    """SIGKILL `child` (an ssdlab process) while a fio running a job file that holds `words` is
+    below it (see `signal_during_fio`); the pids of every process below it, for `wait_gone`."""
+    below = signal_during_fio(child, words, signal.SIGKILL)
+    child.communicate(timeout=HANG_S)
+    return below
