@@ -244,10 +244,12 @@ class StackLab(LoopLab):
         run("addpart", loop.path, str(number), str(start_sector), str(sectors))
         self.partitions.append((loop.path, number, len(self.loops)))
         node = Path(f"{loop.path}p{number}")
-        for _ in range(200):  # devtmpfs creates the node as the kernel adds the partition
-            if node.exists():
-                return str(node)
+        added = Path(f"/sys/class/block/{node.name}")  # the kernel has the partition
+        deadline = time.monotonic() + HANG_S  # devtmpfs makes its node as the kernel adds it
+        while added.exists() and not node.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
+        if node.exists():
+            return str(node)
         pytest.skip(f"the kernel made no {node} for the partition added with addpart")
 
     def undo(self) -> None:
