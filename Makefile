@@ -32,6 +32,18 @@ test: install
 	# take half the time on 2 cores (run plain `pytest` for one process, e.g. with -k)
 	$(VENV)/bin/python -m pytest -q -n 2 --dist loadfile
 
+# The live-device tier (tests/devices, docs/devices.md): one QEMU guest (Debian's kernel, fetched
+# with apt-get download into ~/.cache/ssdlab/devices) with emulated NVMe, SATA and SCSI drives
+# runs ssdlab's device paths through the real kernel drivers, smartctl, nvme-cli, fio,
+# blkdiscard, hdparm and sg3_utils. Not part of `make test`. -rfE: failures and errors are
+# summarised; where QEMU cannot start, the tier says so in one line of its own.
+APT_DEVICE_TOOLS := qemu-system-x86_64:qemu-system-x86 /usr/sbin/hdparm:hdparm sg_format:sg3-utils sdparm:sdparm sfdisk:fdisk depmod:kmod dpkg-deb:dpkg
+.PHONY: test-devices
+test-devices: install
+	@$(MAKE) -s deps APT_TOOLS='$(APT_TOOLS) $(APT_DEVICE_TOOLS)'
+	$(PY) -m tests.devices.guest_image
+	SSDLAB_DEVICE_TIER=1 $(PY) -m pytest -q -rfE tests/devices
+
 lint: install
 	$(VENV)/bin/ruff check src tests bench && $(VENV)/bin/ruff format --check src tests bench && $(VENV)/bin/mypy
 

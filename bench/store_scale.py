@@ -47,20 +47,18 @@ from results_block import write_block  # noqa: E402
 from ssdlab.model.result import SeriesPoint  # noqa: E402
 from ssdlab.model.run import Capture  # noqa: E402
 from ssdlab.store import raw  # noqa: E402
+from ssdlab.store.captures import add_capture  # noqa: E402
 from ssdlab.store.compaction import compress_stored_text  # noqa: E402
 from ssdlab.store.db import open_store  # noqa: E402
 from ssdlab.store.health import add_health_sample, load_health_samples  # noqa: E402
-from ssdlab.store.runs import (  # noqa: E402
-    NewRun,
+from ssdlab.store.lifecycle import NewRun, create_run  # noqa: E402
+from ssdlab.store.listing import (  # noqa: E402
     RunFilter,
-    add_capture,
-    add_step_result,
     count_run_listings,
-    create_run,
     list_run_listings,
     listing_query,
-    load_step_results,
 )
+from ssdlab.store.steps import add_step_result, load_step_results  # noqa: E402
 
 RESULTS = ROOT / "bench" / "RESULTS.md"
 BEGIN = "<!-- BEGIN bench/store_scale.py: generated, edits inside are overwritten -->"
@@ -290,7 +288,7 @@ def query_alone(db: Path) -> dict[str, float]:
         "import resource, sys, time\n"
         "from pathlib import Path\n"
         "from ssdlab.store.db import open_store\n"
-        "from ssdlab.store.runs import count_run_listings, list_run_listings\n"
+        "from ssdlab.store.listing import count_run_listings, list_run_listings\n"
         "t = time.perf_counter()\n"
         "conn = open_store(Path(sys.argv[1]))\n"
         "listed = list_run_listings(conn, 50)\n"

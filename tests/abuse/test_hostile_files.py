@@ -145,3 +145,81 @@ def test_imported_text_with_an_endless_number_is_refused(tmp_path: Path) -> None
     assert result.code == 1
     assert "not a number" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+ASSSD = ROOT / "tests" / "corpus" / "bench" / "asssd2.0.7316_samsung-970-evo-plus-250gb.txt"
+
+
+def test_a_drive_named_with_markup_escapes_and_shell_syntax_stays_text(tmp_path: Path) -> None:
+    """An AS SSD export whose Name and Firmware lines carry markup, terminal escapes and shell
+    syntax: the drive is stored as text, shown without control characters, escaped in HTML."""
+    export = tmp_path / "asssd.txt"
+    text = ASSSD.read_text(encoding="utf-8")
+    text = text.replace("Samsung SSD 970 EVO Plus 250GB", f"{DRIVE} {ESCAPES}")
+    export.write_text(text.replace("1B2QEXM7", SHELL), encoding="utf-8")
+    db = str(tmp_path / "db")
+    imported = run_ssdlab("import", str(export), "--db", db)
+    assert imported.code == 0, imported.stderr
+    for argv in (["show", "last"], ["compare", "last", "last"], ["export", "last"]):
+        result = run_ssdlab(*argv, "--db", db)
+        assert result.code == 0, result.stderr
+        _no_control(result.stdout, " ".join(argv))
+    html = tmp_path / "r.html"
+    assert run_ssdlab("report", "last", "-o", str(html), "--db", db).code == 0
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html.read_text()
+    assert not list(tmp_path.rglob(CANARY))
+
+
+@pytest.mark.parametrize("value", ["a" + ESCAPES, "x" * 201, "  ", "line\nbreak"])
+def test_a_hostile_model_given_on_the_command_line_is_refused(tmp_path: Path, value: str) -> None:
+    result = run_ssdlab("import", str(ASSSD), "--model", value, "--db", str(tmp_path / "db"))
+    assert result.code == 2
+    assert "printable characters" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("2863.65", "9" * 5000), "not a figure"),  # an endless number
+        (lambda t: t.replace("2863.65", "1e999"), "not a figure"),
+        (lambda t: t + t, "holds 2 AS SSD Benchmark results"),  # two results in one file
+        (lambda t: t[: t.index("Sequential")], "holds no result"),  # truncated
+    ],
+)
+def test_hostile_as_ssd_exports_are_refused_in_one_line(
+    tmp_path: Path, change: object, message: str
+) -> None:
+    export = tmp_path / "asssd.txt"
+    export.write_text(change(ASSSD.read_text(encoding="utf-8")), encoding="utf-8")  # type: ignore[operator]
+    result = run_ssdlab("import", str(export), "--db", str(tmp_path / "db"))
+    assert result.code == 1
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert message in lines[0]
+
+
+def test_a_sas_report_with_escapes_and_shell_syntax_in_its_identity(tmp_path: Path) -> None:
+    """A SCSI/SAS report (read since ssdlab reads SAS text) whose vendor, product and serial
+    carry terminal escapes and shell syntax: shown as text, never run, no control characters."""
+    report = tmp_path / "sas.txt"
+    report.write_text(
+        "smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.4.0] (local build)\n\n"
+        "=== START OF INFORMATION SECTION ===\n"
+        f"Vendor:               {ESCAPES}EVIL\n"
+        f"Product:              {SCRIPT}\n"
+        f"Serial number:        {SHELL}\n\n"
+        "=== START OF READ SMART DATA SECTION ===\nSMART Health Status: OK\n"
+        "Current Drive Temperature:     31 C\n",
+        encoding="utf-8",
+    )
+    result = run_ssdlab("health", str(report), "--db", str(tmp_path / "db"))
+    assert result.code == 0, result.stderr
+    _no_control(result.stdout, "health of a hostile SAS report")
+    assert SCRIPT in result.stdout
+    assert not list(tmp_path.rglob(CANARY))
+    assert not Path(CANARY).exists()
+    json_result = run_ssdlab("health", str(report), "--json", "--db", str(tmp_path / "db"))
+    identity = json.loads(json_result.stdout)["sample"]["identity"]
+    assert identity["protocol"] == "SCSI"
+    assert "\x1b" not in identity["model"]

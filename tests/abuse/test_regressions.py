@@ -95,14 +95,14 @@ def test_run_and_sample_ids_beyond_sqlite() -> None:
     compare, resume, wear and cachefit --from-run with an id of 2^63 or more)."""
     import sqlite3
 
-    from ssdlab.cli.store_access import run_id_arg
+    from ssdlab.app.runs import run_id_of
     from ssdlab.errors import UsageError
     from ssdlab.store.health import load_health_sample
-    from ssdlab.store.runs import load_run
+    from ssdlab.store.run_rows import load_run
 
     conn = sqlite3.connect(":memory:")
     with pytest.raises(UsageError, match="is not a run id"):
-        run_id_arg(conn, str(2**63))
+        run_id_of(conn, str(2**63))
     assert load_run(conn, 2**63) is None
     assert load_health_sample(conn, -(2**63)) is None
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,10 +28,12 @@ FILES = sorted(p for p in BENCH.iterdir() if p.is_file())
 # files that hold no importable result, and the words of their one-line refusal
 REFUSED = {
     "cdm3.0.1_2012_unsupported.txt": "not in a known layout",
-    "cdm8_ct2000p3-no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
-    "cdm7_samsung-980pro-and-kioxia_no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
-    "cdm7_two-column-storage-spaces_no-header.txt": "no 'CrystalDiskMark' or 'KDiskMark' header",
+    "cdm7_two-column-storage-spaces_no-header.txt": "not in a known layout",
     "fio-plot_fio-3.33_party_fio_1m_run-1_write-64-1.json": "no job that did any I/O",
+    "fio-plot_fio-unknown_benchmark_script_RAID5_7k2_SEQ_randread-1-1_shm-error.json": (
+        "no result lines"
+    ),
+    "asssd2.0.7316_readme-two-views-of-one-run.md": "holds 2 AS SSD Benchmark results",
 }
 CDM_UNIT = 10**6  # CrystalDiskMark: MB/s = 10^6 B/s
 Run = Callable[..., Result]
@@ -99,11 +102,19 @@ def read_benchmark_text(text: str) -> tuple[int, list[Printed]]:
 
 
 def _fio_document(text: str) -> dict[str, object]:
-    start = re.search(r"^\{", text, re.MULTILINE)
-    assert start is not None
-    document, _ = json.JSONDecoder().raw_decode(text[start.start() :])
-    assert isinstance(document, dict)
-    return document
+    """The JSON object of a fio output, by json alone: from the first line whose first non-blank
+    character is '{' and that decodes to an object."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        if line.lstrip().startswith("{"):
+            try:
+                document, _ = json.JSONDecoder().raw_decode(text[offset + line.index("{") :])
+            except ValueError:
+                document = None
+            if isinstance(document, dict):
+                return document
+        offset += len(line)
+    raise AssertionError("no JSON object in the fio output")
 
 
 def _real_command(*args: str) -> Result:
@@ -115,7 +126,7 @@ def _in_process(*args: str) -> Result:
 
 
 def _family(path: Path) -> str:
-    found = re.match(r"cdm\d|kdiskmark|fio-plot|fio", path.name)
+    found = re.match(r"cdm\d|kdiskmark|fio-plot|fio|asssd", path.name)
     assert found is not None, f"{path.name}: name it after its tool, as SOURCES.md says"
     return found.group()
 
@@ -123,17 +134,19 @@ def _family(path: Path) -> str:
 # what the command line adds to the code (argv, exit codes, output streams) is the same for
 # every file: one file of each kind of outcome and input goes through it
 REAL_COMMAND = {
-    min(p for p in FILES if _family(p) == f) for f in ("cdm3", "cdm8", "kdiskmark", "fio-plot")
+    min(p for p in FILES if _family(p) == f)
+    for f in ("cdm3", "cdm8", "kdiskmark", "fio-plot", "asssd")
 }
 
 
 def test_the_real_command_reads_a_refused_file_and_each_kind_of_input() -> None:
-    assert len(REAL_COMMAND) == 4
+    assert len(REAL_COMMAND) == 5
     assert len([p for p in REAL_COMMAND if p.name in REFUSED]) == 1
     assert {_family(p) for p in REAL_COMMAND if p.name not in REFUSED} == {
         "cdm8",
         "kdiskmark",
         "fio-plot",
+        "asssd",
     }
 
 
@@ -171,6 +184,8 @@ def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8-sig")
     if '"fio version"' in text:
         _check_fio(text, tests)
+    elif _family(path) == "asssd":
+        _check_asssd(text, tests)
     else:
         _check_text(text, tests, exports["cdm"], tmp_path, run)
 
@@ -208,18 +223,38 @@ def _check_text(
         assert t["best_bw_bytes_per_s"] == pytest.approx(original, abs=500)
 
 
+def _sides(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return [job[d] for d in ("read", "write", "mixed") if isinstance(job.get(d), dict)]
+
+
+def _groups(document: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The jobs each stored step sums: fio's jobs by name; as a client, each 'All clients'
+    entry on its own and each server's jobs by (server, name)."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    if "jobs" in document:
+        for job in document["jobs"]:
+            groups.setdefault(job["jobname"], []).append(job)
+        return groups
+    for index, job in enumerate(document["client_stats"]):
+        if job["jobname"] == "All clients":
+            groups[f"all clients {index}"] = [job]
+        else:
+            server = f"{job['hostname']}:{job.get('port')}"
+            groups.setdefault(f"{server} {job['jobname']}", []).append(job)
+    return groups
+
+
 def _check_fio(text: str, tests: dict[str, dict[str, object]]) -> None:
     document = _fio_document(text)
-    jobs = document["jobs"]
-    assert isinstance(jobs, list)
     bw: dict[str, float] = {}
     iops: dict[str, float] = {}
-    for job in jobs:
-        name = job["jobname"]
-        for d in ("read", "write"):
-            side = job[d]  # fio before 3.2 gives bw in KiB/s only
-            bw[name] = bw.get(name, 0.0) + side.get("bw_bytes", side["bw"] * 1024)
-            iops[name] = iops.get(name, 0.0) + job[d]["iops"]
+    for name, jobs in _groups(document).items():
+        sides = [side for job in jobs for side in _sides(job)]
+        if not sides or all(side["runtime"] == 0 for side in sides):
+            continue  # no I/O, or none in a measured time: not a result
+        # fio before 3.2 gives bw in KiB/s only
+        bw[name] = sum(side.get("bw_bytes", side["bw"] * 1024) for side in sides)
+        iops[name] = sum(side["iops"] for side in sides)
     expected_bw = sorted(v for v in bw.values() if v > 0)
     assert sorted(float(str(t["best_bw_bytes_per_s"])) for t in tests.values()) == (
         pytest.approx(expected_bw, rel=1e-9)
@@ -228,16 +263,70 @@ def _check_fio(text: str, tests: dict[str, dict[str, object]]) -> None:
     assert sorted(float(str(t["best_iops"])) for t in tests.values()) == pytest.approx(
         expected_iops, rel=1e-9
     )
-    # runtime (ms in the file) is kept per job in seconds
+    if "jobs" not in document:
+        return
+    # runtime (ms in the file) is kept per job in seconds; io_bytes in bytes, which fio
+    # before 2.21 printed in KiB (it added io_kbytes when it changed the unit)
     parsed = parse_fio_json(text)
+    jobs = document["jobs"]
+    assert isinstance(jobs, list)
     for job, mine in zip(parsed.jobs, jobs, strict=True):
-        for d, side in (("read", job.read), ("write", job.write)):
+        for d, side in (("read", job.read), ("write", job.write), ("mixed", job.mixed)):
             if side is not None and mine[d]["io_bytes"]:
-                assert side.runtime_s == pytest.approx(mine[d]["runtime"] / 1000)
+                raw = mine[d]
+                assert side.runtime_s == pytest.approx(raw["runtime"] / 1000)
+                unit = 1 if "io_kbytes" in raw else 1024
+                assert side.io_bytes == raw["io_bytes"] * unit
+
+
+_ASSSD_BLOCK = {"16MB": 16 * 2**20, "4K": 4096, "4K-64Threads": 4096, "512B": 512}
+_ASSSD_KEYS = {
+    "Sequential": "seq",
+    "16MB": "seq",
+    "4K": "4k",
+    "4K-64Threads": "4k-64thrd",
+    "Access Times": "acc-time",
+    "512B": "acc-time",
+}
+
+
+def _check_asssd(text: str, tests: dict[str, dict[str, object]]) -> None:
+    """AS SSD's figures as printed: MB/s × 2^20, iops × the view's block, ms × 10^6 ns; a
+    test printed 0.00 did not run."""
+    expected: dict[str, tuple[str, float]] = {}
+    section = None
+    for line in text.splitlines():
+        line = line.strip()
+        name = line.rstrip(":")
+        if name in _ASSSD_KEYS:
+            section = name
+            continue
+        m = re.match(r"^(Read|Write): ([\d.]+) (MB/s|iops|ms)$", line)
+        if m is None or section is None or float(m[2]) == 0:
+            continue
+        key = f"asssd-{_ASSSD_KEYS[section]}-{m[1].lower()}"
+        expected[key] = (m[3], float(m[2]))
+    assert sorted(tests) == sorted(expected)
+    for key, (unit, value) in expected.items():
+        got = tests[key]
+        if unit == "MB/s":
+            assert got["best_bw_bytes_per_s"] == pytest.approx(value * 2**20, rel=1e-12)
+        elif unit == "ms":
+            assert got["best_lat_mean_ns"] == pytest.approx(value * 1e6, rel=1e-12)
+        else:
+            block = 16 * 2**20 if "-seq-" in key else 512 if "acc-time" in key else 4096
+            assert got["best_iops"] == pytest.approx(value, rel=1e-12)
+            assert got["best_bw_bytes_per_s"] == pytest.approx(value * block, rel=1e-12)
 
 
 def test_corpus_size() -> None:
-    """What the corpus promises: 20+ benchmark texts and 10+ fio outputs."""
-    texts = [p for p in FILES if '"fio version"' not in p.read_text(encoding="utf-8-sig")]
+    """What the corpus promises: 20+ CrystalDiskMark/KDiskMark texts, 6+ AS SSD Benchmark
+    texts, 20+ fio outputs (fio 2.1 to 3.43, client/server among them)."""
+    fio = [p for p in FILES if _family(p).startswith("fio")]
+    asssd = [p for p in FILES if _family(p) == "asssd"]
+    texts = [p for p in FILES if p not in fio and p not in asssd]
     assert len(texts) >= 20
-    assert len(FILES) - len(texts) >= 10
+    assert len(asssd) >= 6
+    assert len(fio) >= 20
+    clients = [p for p in fio if '"client_stats"' in p.read_text(encoding="utf-8")]
+    assert len(clients) >= 3

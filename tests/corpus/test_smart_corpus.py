@@ -57,7 +57,7 @@ class Figure:
 class Stated:
     """What one file states, in ssdlab's units; None where the file states nothing."""
 
-    protocol: str  # "NVMe" or "ATA"
+    protocol: str  # "NVMe", "ATA" or "SCSI"
     written: list[Figure] = field(default_factory=list)  # best first
     read: list[Figure] = field(default_factory=list)
     lba_only_written: bool = False  # the only write counters are DEFAULT-named Total_LBAs_*
@@ -68,6 +68,7 @@ class Stated:
     temperature_c: set[float] = field(default_factory=set)
     wear_used_pct: float | None = None
     media_errors: float | None = None
+    grown_defects: float | None = None
 
 
 _UNIT_NAMES: tuple[tuple[re.Pattern[str], float, str], ...] = (
@@ -125,7 +126,31 @@ def _read_json(doc: dict[str, Any]) -> Stated:
     nvme = doc.get("nvme_smart_health_information_log")
     if isinstance(nvme, dict):
         return _read_nvme_json(nvme)
+    if doc.get("device", {}).get("protocol") == "SCSI":
+        return _read_scsi_json(doc)
     return _read_ata_json(doc)
+
+
+def _gigabytes(text: str, label: str) -> Figure:
+    """smartctl's "%.3f" gigabytes processed (10^9 bytes; ',' in some locales)."""
+    return Figure(label, float(text.replace(",", ".")) * 10**9, 0.5e6 + 1)
+
+
+def _read_scsi_json(doc: dict[str, Any]) -> Stated:
+    st = Stated("SCSI")
+    log = doc.get("scsi_error_counter_log", {})
+    for key, target in (("write", st.written), ("read", st.read)):
+        processed = log.get(key, {}).get("gigabytes_processed")
+        if isinstance(processed, str):
+            target.append(_gigabytes(processed, f"{key} gigabytes_processed"))
+    power_on = doc.get("power_on_time", {})
+    if isinstance(power_on.get("hours"), int):
+        st.power_on_hours.add(power_on["hours"] + power_on.get("minutes", 0) / 60)
+    if isinstance(doc.get("temperature", {}).get("current"), int):
+        st.temperature_c.add(doc["temperature"]["current"])
+    st.wear_used_pct = doc.get("scsi_percentage_used_endurance_indicator")
+    st.grown_defects = doc.get("scsi_grown_defect_list")
+    return st
 
 
 def _read_nvme_json(nvme: dict[str, Any]) -> Stated:
@@ -194,7 +219,29 @@ _ATTR_LINE = re.compile(
 def _read_text(text: str) -> Stated:
     if re.search(r"^Data Units Written:", text, re.M):
         return _read_nvme_text(text)
+    if re.search(r"^\s*(Transport protocol|Vendor):", text, re.M):
+        return _read_scsi_text(text)
     return _read_ata_text(text)
+
+
+def _read_scsi_text(text: str) -> Stated:
+    st = Stated("SCSI")
+    for key, target in (("write", st.written), ("read", st.read)):
+        m = re.search(rf"^\s*{key}:\s+(?:\d+\s+){{5}}(\d+[.,]\d{{3}})\s+\d+\s*$", text, re.M)
+        if m:
+            target.append(_gigabytes(m.group(1), f"{key}: Gigabytes processed"))
+    if m := re.search(r"Accumulated power on time, hours:minutes (\d+):(\d+)", text):
+        st.power_on_hours.add(int(m.group(1)) + int(m.group(2)) / 60)
+    if m := re.search(r"number of hours powered up = (\d+)", text):
+        st.power_on_hours.add(int(m.group(1)))
+    for pattern in (r"Current Drive Temperature:\s+(\d+) C", r"Current temperature = (\d+)"):
+        if m := re.search(pattern, text):
+            st.temperature_c.add(int(m.group(1)))
+    if m := re.search(r"Percentage used endurance indicator:\s+(\d+)%", text):
+        st.wear_used_pct = int(m.group(1))
+    if m := re.search(r"Elements in grown defect list:\s+(\d+)", text):
+        st.grown_defects = int(m.group(1))
+    return st
 
 
 def _read_nvme_text(text: str) -> Stated:
@@ -244,11 +291,16 @@ def _read_ata_text(text: str) -> Stated:
             st.temperature_c.add(raw)
     for m in re.finditer(r"^Current Temperature:\s+(\d+) Celsius", text, re.M):
         st.temperature_c.add(int(m.group(1)))
+    for m in re.finditer(r"^0x05\s+0x008\s+\d\s+(\d+)\s+\S*\s+Current Temperature", text, re.M):
+        st.temperature_c.add(int(m.group(1)))
     return st
 
 
 def read_stated(path: Path) -> Stated:
     text = path.read_bytes().decode("utf-8", "replace")
+    if text.lstrip().startswith("["):  # an inventory tool's array of one smartctl -j document
+        (doc,) = json.loads(text)
+        return _read_json(doc)
     if text.lstrip().startswith("{"):
         return _read_json(json.loads(text))
     return _read_text(text)
@@ -297,15 +349,19 @@ def problems(sample: HealthSample, st: Stated) -> list[str]:
         nand = sample.nand_written_bytes.value
         out += check_bytes("nand_written_bytes", nand, st.nand_written, False)
     poh = sample.power_on_hours.value
-    if st.power_on_hours and poh not in st.power_on_hours:
+    if st.power_on_hours and not any(math.isclose(poh or -1, h) for h in st.power_on_hours):
         out.append(f"power_on_hours {poh} not in {sorted(st.power_on_hours)}")
     temp = sample.temperature_c.value
     if st.temperature_c and temp not in st.temperature_c:
         out.append(f"temperature_c {temp} not in {sorted(st.temperature_c)}")
+    if temp == 0 and any(0 < t < 128 for t in st.temperature_c):
+        out.append(f"temperature_c 0 while the file also states {sorted(st.temperature_c)}")
     if st.wear_used_pct is not None and sample.wear_used_pct.value != st.wear_used_pct:
         out.append(f"wear_used_pct {sample.wear_used_pct.value} != {st.wear_used_pct}")
     if st.media_errors is not None and sample.media_errors.value != st.media_errors:
         out.append(f"media_errors {sample.media_errors.value} != {st.media_errors}")
+    if st.grown_defects is not None and sample.reallocated_sectors.value != st.grown_defects:
+        out.append(f"grown defects {sample.reallocated_sectors.value} != {st.grown_defects}")
     return out
 
 
@@ -314,11 +370,19 @@ def _ids(paths: list[Path]) -> list[str]:
 
 
 def test_corpus_is_present_and_varied() -> None:
-    assert len(FILES) >= 150
-    kinds = {read_stated(p).protocol for p in FILES}
-    assert kinds == {"ATA", "NVMe"}
+    assert len(FILES) >= 190
+    kinds = [read_stated(p).protocol for p in FILES]
+    assert set(kinds) == {"ATA", "NVMe", "SCSI"}
+    assert kinds.count("SCSI") >= 10
     models = {re.sub(r"-\d+$", "", p.stem) for p in FILES}
     assert len(models) >= 40
+    banners = {
+        m.group(1)
+        for p in FILES
+        for m in [re.search(r"smartctl (\d\.\d+)", p.read_text(encoding="utf-8", errors="replace"))]
+        if m
+    }
+    assert {"5.42", "5.43", "6.6", "7.0", "7.2", "7.5"} <= banners
 
 
 @pytest.mark.parametrize("path", FILES, ids=_ids(FILES))

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from ssdlab.cli.report import _comparison
-from ssdlab.cli.store_access import stored_run
+from ssdlab.app.compare import CompareRequest, compare_stored
+from ssdlab.app.runs import run_of
 from ssdlab.model.units import MB
 from ssdlab.report.compare import run_label
 from ssdlab.report.document import Chart
@@ -51,8 +51,8 @@ def runs(
 
 def _charts(db: Path, documents: list[dict[str, Any]]) -> dict[str, Chart]:
     with closing(open_store(db)) as conn:
-        records = [stored_run(conn, d["run"]["id"]) for d in documents]
-        document = _comparison(conn, records, 5.0, 0.05, [])
+        ids = tuple(str(d["run"]["id"]) for d in documents)
+        document = compare_stored(conn, CompareRequest(ids, threshold_pct=5.0, alpha=0.05)).document
     return {chart.key: chart for chart in document.charts}
 
 
@@ -72,7 +72,7 @@ def test_the_charts_hold_each_runs_own_numbers(runs: Runs) -> None:
     }  # fmt: skip
     assert {key: found for key, chart in charts.items() if (found := breaches(chart))} == {}
     with closing(open_store(db)) as conn:
-        labels = [run_label(stored_run(conn, d["run"]["id"])) for d in documents]
+        labels = [run_label(run_of(conn, d["run"]["id"])) for d in documents]
     for chart in charts.values():
         assert [s.label for s in chart.series] == labels, chart.key
     for run, document in enumerate(documents):

@@ -279,3 +279,67 @@ def test_health_json_holds_every_figure_the_terminal_prints(
         checked += 1
     known = [text for label, text in printed if label in _FIGURES and not text.startswith("n/a")]
     assert checked == len(known)
+
+
+GREP_ROW = (
+    "241 Total_LBAs_Written      0x0032   099   099   000    Old_age   Always       -  " + " {}"
+)
+
+
+def test_import_of_grepped_attribute_lines_with_an_interval(tmp_path: Path) -> None:
+    """`smartctl -A | grep 241 >> log` from cron: no times; --interval spaces the readings."""
+    log = tmp_path / "writes.log"
+    log.write_text("".join(GREP_ROW.format(1000 + 2**21 * n) + "\n" for n in range(6)))
+    result = run_ssdlab(
+        "health",
+        "--import",
+        str(log),
+        "--interval",
+        "5m",
+        "--model",
+        "Samsung SSD 850 EVO 2TB",
+        "--json",
+        "--db",
+        str(tmp_path / "db"),
+    )
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "ssdlab-health-series"
+    assert len(doc["sample_ids"]) == 6
+    latest = doc["latest_sample"]
+    assert latest["host_written_bytes"]["value"] == (1000 + 2**21 * 5) * 512
+    assert latest["taken_at_s"] == pytest.approx(log.stat().st_mtime)
+
+
+def test_import_of_uniq_c_output(tmp_path: Path) -> None:
+    log = tmp_path / "uniq.log"
+    log.write_text(f"     10 {GREP_ROW.format(1000)}\n      2 {GREP_ROW.format(3000)}\n")
+    result = run_ssdlab(
+        "health", "--import", str(log), "--elapsed", "11h", "--json", "--db", str(tmp_path / "db")
+    )
+    assert result.code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert len(doc["sample_ids"]) == 4  # each run of equal readings at its first and last tick
+
+
+def test_interval_and_elapsed_together_are_a_usage_error(tmp_path: Path) -> None:
+    log = tmp_path / "writes.log"
+    log.write_text(GREP_ROW.format(1) + "\n" + GREP_ROW.format(2) + "\n")
+    result = run_ssdlab(
+        "health", "--import", str(log), "--interval", "5m", "--elapsed", "1h", "--db",
+        str(tmp_path / "db"),
+    )  # fmt: skip
+    assert result.code == 2
+    assert "not both" in result.stderr
+
+
+def test_a_log_in_no_accepted_format_names_the_accepted_ones(tmp_path: Path) -> None:
+    log = tmp_path / "notes.log"
+    log.write_text("the drive felt warm today\n")
+    result = run_ssdlab("health", "--import", str(log), "--db", str(tmp_path / "db"))
+    assert result.code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert str(log) in lines[0]
+    assert "smartd attribute logs" in lines[0]
+    assert "uniq -c" in lines[0]

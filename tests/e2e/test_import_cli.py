@@ -201,3 +201,82 @@ def test_markdown_says_what_each_imported_figure_is(tmp_path: Path) -> None:
         assert done.code == 0, done.stdout
         assert caption in done.stdout, done.stdout
         assert "Best of the measured passes" not in done.stdout
+
+
+def test_the_drive_a_file_names_is_shown_compared_and_matched(tmp_path: Path) -> None:
+    """AS SSD names the drive (model, firmware, NVMe driver, size); KDiskMark's Target line
+    its model in brackets. Both went nowhere: compare showed '—' and the card 'model —'."""
+    db = str(tmp_path / "s.db")
+    asssd = CORPUS / "asssd2.0.7316_samsung-970-evo-plus-250gb.txt"
+    first = json.loads(run_ssdlab("import", str(asssd), "--db", db, "--json").stdout)["run"]
+    shown = json.loads(run_ssdlab("show", str(first), "--json", "--db", db).stdout)
+    device = shown["run"]["target"]["device"]
+    assert device["model"] == "Samsung SSD 970 EVO Plus 250GB"
+    assert device["firmware"] == "1B2QEXM7"
+    assert device["transport"] == "nvme"
+    kdm = CORPUS / "kdiskmark3.2.0_fio-3.39_target.txt"
+    second = json.loads(run_ssdlab("import", str(kdm), "--db", db, "--json").stdout)["run"]
+    shown = json.loads(run_ssdlab("show", str(second), "--json", "--db", db).stdout)
+    assert "device" not in shown["run"]["target"]  # its Target names a mount, not a drive
+    assert shown["run"]["settings"]["target_text"] == "/ 4% (31.72/748.08 GiB)"
+    compared = run_ssdlab("compare", str(first), str(second), "--db", db)
+    assert compared.code == 0, compared.stderr
+    assert "Samsung SSD 970 EVO Plus 250GB" in compared.stdout
+    card = run_ssdlab("card", str(first), "--json", "--db", db)
+    assert card.code == 0, card.stderr
+    assert json.loads(card.stdout)["drive"]["model"] == "Samsung SSD 970 EVO Plus 250GB"
+
+
+def test_import_options_set_or_correct_the_drive(tmp_path: Path) -> None:
+    """--model/--serial/--firmware: a CrystalDiskMark text names no drive; set by hand, the
+    model matches the shipped spec sheet and the report sets the claims beside the result."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "cdm8_ct2000p3-no-header.txt"  # a headerless block: no Comment either
+    identity = ["--model", "Samsung SSD 970 EVO 500GB", "--serial", "S466NX0K123456"]
+    done = run_ssdlab(
+        "import", str(source), "--db", db, "--json", *identity, "--firmware", "2B2QEXE7"
+    )
+    assert done.code == 0, done.stderr
+    run = str(json.loads(done.stdout)["run"])
+    device = json.loads(run_ssdlab("show", run, "--json", "--db", db).stdout)["run"]["target"][
+        "device"
+    ]
+    assert (device["model"], device["serial"], device["firmware"]) == (
+        "Samsung SSD 970 EVO 500GB", "S466NX0K123456", "2B2QEXE7",
+    )  # fmt: skip
+    report = tmp_path / "r.md"
+    assert run_ssdlab("report", run, "-o", str(report), "--db", db).code == 0
+    assert "Against the spec sheet" in report.read_text(encoding="utf-8")
+    bad = run_ssdlab("import", str(source), "--db", db, "--model", " \t")
+    assert bad.code == 2
+    assert "printable characters" in bad.stderr
+
+
+def test_fio_client_output_imports_each_server_and_the_total(tmp_path: Path) -> None:
+    """fio-3.7 as a client of two servers (pbench's sample): refused as 'no jobs list'."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "fio-3.7_pbench_client-two-servers_fio-result.txt"
+    done = run_ssdlab("import", str(source), "--db", db, "--json")
+    assert done.code == 0, done.stderr
+    # the total ran 5 jobs on each of two servers: T10
+    assert json.loads(done.stdout)["tests"] == [
+        "seq4k-q32t10-read", "perf36-seq4k-q32t5-read", "perf84-seq4k-q32t5-read",
+    ]  # fmt: skip
+    shown = json.loads(run_ssdlab("show", "last", "--json", "--db", db).stdout)
+    assert shown["run"]["settings"]["servers"] == ["perf36", "perf84"]
+
+
+def test_a_capped_depth_is_the_key_and_its_note_is_kept(tmp_path: Path) -> None:
+    """fio-3.33 on falloc with iodepth=32: fio ran at depth 1; the key said q32."""
+    db = str(tmp_path / "s.db")
+    source = CORPUS / "fio-3.33_lkp-xfs-report_falloc-iodepth32-capped.txt"
+    done = run_ssdlab("import", str(source), "--db", db, "--json")
+    assert done.code == 0, done.stderr
+    assert json.loads(done.stdout)["tests"] == ["seq4k-q1t1-write"]
+    settings = json.loads(run_ssdlab("show", "last", "--json", "--db", db).stdout)["run"][
+        "settings"
+    ]
+    assert settings["depth_notes"] == [
+        "task_0: iodepth=32 on the synchronous engine falloc: fio ran it at depth 1"
+    ]
+    assert settings["date"] == "2024-06-14 03:16:08 UTC"  # fio's timestamp

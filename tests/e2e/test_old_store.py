@@ -87,6 +87,8 @@ NEW_KEYS = (
         "available_spare_threshold_pct",
         "error_log_entries",
         "temperature_warning_c",
+        "lat_percentiles_ns",  # fio's total-latency table (lat_percentiles=1)
+        "choices",  # a health reading set aside for a plausible source
     }
 )
 ORIGIN_LINE = re.compile(r"^run \d+ on host \S+, uuid [0-9a-f-]{36}\n", re.MULTILINE)

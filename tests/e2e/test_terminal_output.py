@@ -67,13 +67,12 @@ def pts_run(db: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
 
 
 def document_of(db: Path, run_id: int) -> Document:
-    from ssdlab.cli.documents import run_document
-    from ssdlab.cli.store_access import stored_run
+    from ssdlab.app.runs import run_document, stored_run
     from ssdlab.store.db import open_store
 
     conn = open_store(db)
     try:
-        return run_document(conn, stored_run(conn, run_id))
+        return run_document(stored_run(conn, run_id))
     finally:
         conn.close()
 

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ssdlab.model.health import HealthValue
+from ssdlab.parse.health_file import read_health_text
 from ssdlab.parse.nvme_idns import parse_lba_formats
 from ssdlab.parse.nvme_json import (
     parse_endurance_log,
@@ -233,3 +234,73 @@ def test_vendor_map_mutated(text: str) -> None:
     if vendors is not None:
         for text_sample in SMARTCTL_JSON[:1]:
             outcome(parse_smartctl_json, text_sample, vendor_map=vendors)
+
+
+# Field logs in each layout parse.health_file accepts (smartctl's attribute rows, uniq -c's
+# count, smartd's attribute log, CSV), with a Samsung 850 EVO's figures; and the corpus's SCSI
+# and old-smartctl reports.
+_ROW_9 = "  9 Power_On_Hours          0x0032   097   097   000    Old_age   Always       -       {}"
+_ROW_241 = "241 Total_LBAs_Written      -O--CK   099   099   000    -    {}"
+FIELD_LOGS = Samples(
+    {
+        "grep": "".join(f"{_ROW_9.format(10736 + n)}\n" for n in range(4)),
+        "grep-dated": "".join(
+            f"2025-05-13T19:{23 + n}:07Z {_ROW_241.format(631731 + n)}\n" for n in range(4)
+        ),
+        "uniq": f"     12 {_ROW_241.format(1000)}\n      3 {_ROW_241.format(1200)}\n",
+        "smartd": "2025-05-13 19:23:07;\t5;100;0;\t9;97;10736;\t241;99;63173123890;\n"
+        "2025-05-13 19:53:07;\t5;100;0;\t9;97;10737;\t241;99;63173124890;\n",
+        "smartd-nvme": "2025-05-13 19:23:07;\tcritical-warning;0;\ttemperature;44;"
+        "\tpercentage-used;3;\tdata-units-written;33588329;\n",
+        "csv": "time,9 Power_On_Hours,241\n2025-05-13T19:23:07Z,10736,63173123890\n",
+        "csv-long": "id,name,value,raw\n9,Power_On_Hours,97,1\n241,Total_LBAs_Written,99,8\n",
+    }
+)
+CORPUS_REPORTS = texts(
+    [
+        ROOT / "tests/corpus/smart" / name
+        for name in (
+            "samsung-mzilt7t6hala-007-sas-1.txt",
+            "hp-eg0146fawhu-sas-hdd-1.txt",
+            "seagate-st3146356ss-sas-hdd-1.txt",
+            "samsung-ssd-840-series-500gb-1.txt",
+            "liteon-cv1-8b128-1.txt",
+        )
+    ]
+)
+
+
+def _read(text: str) -> list[Any]:
+    return read_health_text(text, name="log", interval_s=300.0, end_s=1.7e9)
+
+
+@FUZZ
+@given(mutated_text(FIELD_LOGS))
+def test_field_logs_mutated(text: str) -> None:
+    samples = outcome(_read, text)
+    for sample in samples or []:
+        assert_no_nan(sample)
+
+
+@HALF
+@given(mutated_text(CORPUS_REPORTS))
+def test_scsi_and_old_reports_mutated(text: str) -> None:
+    samples = outcome(_read, text)
+    for sample in samples or []:
+        assert_no_nan(sample)
+
+
+@GENERATED
+@given(
+    st.lists(
+        st.sampled_from(
+            [line for log in FIELD_LOGS for line in log.splitlines()]
+            + ["", "ID# ATTRIBUTE_NAME          FLAGS    VALUE WORST THRESH FAIL RAW_VALUE"]
+            + [f"{n} {_ROW_9.format(1)}" for n in (0, 1, 10**12, 10**30)]
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_field_log_lines_shuffled(lines: list[str], end: str) -> None:
+    outcome(_read, end.join(lines) + end)

@@ -140,3 +140,12 @@ def test_an_nvme_temperature_sensor_number_beyond_eight_is_refused() -> None:
     with pytest.raises(ParseError, match="sensors 1 to 8"):
         smartctl_text_to_json(mutated)
     assert smartctl_text_to_json(text)["nvme_smart_health_information_log"]
+
+
+def test_a_bare_carriage_return_inside_a_csv_field_is_a_parse_error() -> None:
+    """Found by test_field_logs_mutated: csv.Error escaped read_health_text."""
+    from ssdlab.parse.health_file import read_health_text
+
+    mutated = "  9 Powe\t0x-\t\r.2E\u2028<Er_On_Hours          0x0032   097   097   000    Old_age"
+    with pytest.raises(ParseError):
+        read_health_text(mutated + "   Always       -       10736\n", name="log")

@@ -265,6 +265,36 @@ def test_another_architecture_takes_only_pure_wheels() -> None:
     assert unfit_wheels([NUMPY_311, PURE], node(machine="aarch64")) == [NUMPY_311]
 
 
+def test_legacy_manylinux_names_follow_the_glibc_they_stand_for() -> None:
+    found = node_platforms(node(glibc=(2, 17)))
+    assert found[:2] == ("manylinux_2_17_x86_64", "manylinux2014_x86_64")
+    assert found[found.index("manylinux_2_12_x86_64") + 1] == "manylinux2010_x86_64"
+    assert found[-3:] == ("manylinux_2_5_x86_64", "manylinux1_x86_64", "linux_x86_64")
+
+
+def test_an_arm_node_has_no_manylinux_tag_older_than_manylinux2014() -> None:
+    found = node_platforms(node(glibc=(2, 28), machine="aarch64"))
+    assert found[-3:] == ("manylinux_2_17_aarch64", "manylinux2014_aarch64", "linux_aarch64")
+    assert "manylinux1_aarch64" not in found
+
+
+@pytest.mark.parametrize(
+    "wheel",
+    [
+        "foo-1.0-cp310-none-any.whl",  # pip takes cpXY-none-any for its own XY only
+        "foo-1.0-cp38-abi3-any.whl",  # abi3 is for a platform, never for any
+        "foo-1.0-cp311-cp311-any.whl",
+    ],
+)
+def test_tags_pip_would_not_install_do_not_fit(wheel: str) -> None:
+    assert unfit_wheels([wheel], node()) == [wheel]
+
+
+def test_a_wheel_name_whose_version_is_no_version_is_refused() -> None:
+    with pytest.raises(FleetError, match="not a wheel file name"):
+        wheel_tags("foo-bar-1.0-py3-none-any.whl")
+
+
 def test_download_options_name_the_nodes_python_and_platforms() -> None:
     options = download_options(node(version=(3, 12, 1), glibc=(2, 35)))
     assert options[:3] == ["--only-binary=:all:", "--python-version", "3.12"]

@@ -32,6 +32,13 @@ def test_an_unknown_job_is_named(tmp_path: Path) -> None:
         detached.job_dir(tmp_path, "nope")
 
 
+def test_the_listing_hint_names_the_jobs_folder(tmp_path: Path) -> None:
+    jobs = tmp_path / "other jobs"
+    with pytest.raises(UsageError) as refused:
+        detached.job_dir(jobs, "nope")
+    assert f"\"ssdlab node jobs --jobs-dir '{jobs}'\" lists them" in str(refused.value)
+
+
 def test_json_is_written_whole_by_rename(tmp_path: Path) -> None:
     path = tmp_path / "exit.json"
     detached.write_json_atomic(path, {"exit": 0})

@@ -5,8 +5,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.fleet_deploy import deploy_document, print_report
+from ssdlab.cli.fleet_deploy import print_report
 from ssdlab.fleet.deploy import FAILED, INSTALLED, UP_TO_DATE, DeployReport, HostDeploy
+from ssdlab.fleet.deploy_document import deploy_document
 from ssdlab.fleet.deploy_plan import MissingTool
 from ssdlab.system.wheels import WheelSet
 

@@ -70,6 +70,25 @@ ALLOWED = {
         "ssdlab.report",
         "ssdlab.registry",
     },
+    # app/: what the commands do (read a stored run, list, show, export, report, compare),
+    # typed requests in, documents out; everything below the command line
+    "app": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.profiles",
+        "ssdlab.plan",
+        "ssdlab.parse",
+        "ssdlab.specs",
+        "ssdlab.system",
+        "ssdlab.analysis",
+        "ssdlab.sim",
+        "ssdlab.store",
+        "ssdlab.runner",
+        "ssdlab.report",
+        "ssdlab.registry",
+        "ssdlab.app",
+        "ssdlab",
+    },
     # fleet/: many hosts over SSH; nodes run ssdlab itself, runs come back through the store
     "fleet": {
         "ssdlab.model",
@@ -80,6 +99,7 @@ ALLOWED = {
         "ssdlab.analysis",
         "ssdlab.store",
         "ssdlab.runner",
+        "ssdlab.app",
         "ssdlab.fleet",
         "ssdlab",
     },
@@ -227,6 +247,23 @@ def test_no_shell_anywhere() -> None:
                 and (isinstance(node.value, ast.Name) and node.value.id == "os")
             ):
                 pytest.fail(f"{path.relative_to(ROOT)}:{node.lineno} uses os.{node.attr}")
+
+
+def test_only_the_cli_knows_argparse() -> None:
+    """Below the command line nothing takes or returns an argparse Namespace: the command line
+    turns its options into typed requests (app/) and values; nothing else imports argparse or
+    names it."""
+    for path in sorted(SRC.rglob("*.py")):
+        if path.relative_to(SRC).parts[0] in {"cli", "__main__.py"}:
+            continue
+        tree = ast.parse(path.read_text())
+        assert "argparse" not in imports_of(path), f"{path.relative_to(ROOT)} imports argparse"
+        for node in ast.walk(tree):
+            named = (isinstance(node, ast.Name) and node.id in {"argparse", "Namespace"}) or (
+                isinstance(node, ast.Attribute) and node.attr == "Namespace"
+            )
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+            assert not named, f"{where} names argparse"
 
 
 def test_no_print_or_exit_below_the_cli() -> None:

@@ -25,6 +25,7 @@ def test_quick_is_a_profile_with_its_own_command() -> None:
     assert parts.analyse is None  # best of the measured passes, read from them by its report
     assert parts.check_round is None
     assert parts.read_facts is None
+    assert parts.build_document is None  # its runs are read by the quick kind record
     parser = build_parser()
     with pytest.raises(SystemExit):
         parser.parse_args(["run", "quick", "/tmp"])  # one way to run it: ssdlab quick

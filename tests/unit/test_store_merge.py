@@ -15,7 +15,6 @@ import pytest
 
 from ssdlab.errors import StoreError
 from ssdlab.store import merge
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.merge import (
@@ -27,6 +26,8 @@ from ssdlab.store.merge import (
     remap_id_list,
     run_fingerprint,
 )
+from ssdlab.store.run_rows import running_runs_on
+from ssdlab.store.test_files import leftover_test_files
 from tests.abuse.probes import ssdlab_in_process
 
 OLD_STORE = Path(__file__).resolve().parents[1] / "data" / "store" / "main-98b38bc.sqlite"
@@ -392,16 +393,16 @@ def test_a_collected_running_run_holds_no_target_of_this_machine(
     _set_running(node, 14)
     target = str(node.execute("SELECT target_path FROM runs WHERE id = 14").fetchone()[0])
     copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
-    assert store.running_runs_on(central, target) == []
+    assert running_runs_on(central, target) == []
 
 
 def test_a_collected_runs_test_files_are_not_this_machines(
     node: sqlite3.Connection, central: sqlite3.Connection
 ) -> None:
-    here = {(record.run_id, record.path) for record in store.leftover_test_files(central)}
+    here = {(record.run_id, record.path) for record in leftover_test_files(central)}
     copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
-    assert len(store.leftover_test_files(node)) > 0
-    assert {(r.run_id, r.path) for r in store.leftover_test_files(central)} == here
+    assert len(leftover_test_files(node)) > 0
+    assert {(r.run_id, r.path) for r in leftover_test_files(central)} == here
 
 
 def test_a_collected_run_is_resumed_on_its_node_not_here(

@@ -12,6 +12,7 @@ from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.steps import CounterStep, counter_step_timing
 from ssdlab.analysis.wear import SeriesReport, analyse_series, timeline
 from ssdlab.model.health import HealthSample, HealthValue
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import describe_decimal_bytes
 
@@ -92,13 +93,6 @@ class StopDecision:
     progress: tuple[StopProgress, ...]
 
 
-def _number(settings: Mapping[str, object], name: str) -> float | None:
-    value = settings.get(name)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
 def wear_rise(samples: Sequence[HealthSample]) -> tuple[float | None, str | None]:
     """Points the wear indicator rose from the first sample of the run to the latest."""
     known = [s for s in samples if s.wear_used_pct.value is not None]
@@ -112,7 +106,7 @@ def wear_rise(samples: Sequence[HealthSample]) -> tuple[float | None, str | None
 
 
 def decide_stop(
-    settings: Mapping[str, object],
+    settings: EnduranceSettings,
     iterations: Sequence[Iteration],
     samples: Sequence[HealthSample],
 ) -> StopDecision:
@@ -120,11 +114,13 @@ def decide_stop(
     progress = []
     written = float(sum(i.written_bytes for i in iterations))
     elapsed = float(sum(i.elapsed_s for i in iterations))
-    for name, done in (("for_time", elapsed), ("until_written", written)):
-        limit = _number(settings, name)
+    for name, limit, done in (
+        ("for_time", settings.for_time, elapsed),
+        ("until_written", settings.until_written, written),
+    ):
         if limit is not None:
-            progress.append(StopProgress(name, limit, done, done / limit))
-    wear_limit = _number(settings, "until_wear")
+            progress.append(StopProgress(name, float(limit), done, done / limit))
+    wear_limit = settings.until_wear
     if wear_limit is not None:
         rise, why = wear_rise(samples)
         progress.append(
@@ -216,7 +212,7 @@ def _delta(samples: Sequence[HealthSample], metric: str) -> float | None:
 
 
 def endurance_status(
-    settings: Mapping[str, object],
+    settings: EnduranceSettings,
     iterations: Sequence[Iteration],
     samples: Sequence[HealthSample],
     *,
@@ -227,7 +223,7 @@ def endurance_status(
     notes: list[str] = []
     line = timeline(samples)  # timestamps, else the drive's Power_On_Hours
     timed = list(line.samples)
-    last_hours = _number(settings, "last_hours") or 24.0
+    last_hours = settings.last_hours or 24.0
     series = None
     if line.reason is None:
         series = analyse_series(samples, last_hours=last_hours, rated=rated)
@@ -237,8 +233,7 @@ def endurance_status(
         notes.append(
             "no health samples: this target reports no SMART data, so WAF and wear are n/a"
         )
-    replay = settings.get("health_replay")
-    replayed_from = replay if isinstance(replay, str) and replay else None
+    replayed_from = settings.health_replay or None
     if replayed_from:
         notes.append(
             f"health data is REPLAYED from {replayed_from}, not read from the drive: WAF, wear "

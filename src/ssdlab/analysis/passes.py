@@ -26,7 +26,8 @@ def p99_ns(step: StepResult) -> float | None:
 def pass_metrics(result: FioResult) -> PassMetrics:
     """Both directions of a (group-reported) fio result together: a mix is reported as a total.
 
-    Mean latency is the I/O-weighted mean over both directions.
+    Mean latency is the I/O-weighted mean over both directions (unknown when fio printed no
+    I/O counts and both directions ran).
     """
     if not result.jobs:
         raise ValueError("fio reported no jobs")
@@ -38,8 +39,12 @@ def pass_metrics(result: FioResult) -> PassMetrics:
     bw = sum(d.bw_bytes_per_s for d in directions)
     iops = sum(d.iops for d in directions)
     weighted = [(d.lat_mean_ns, d.total_ios) for d in directions if d.lat_mean_ns is not None]
-    total_ios = sum(n for _, n in weighted)
-    lat = sum(m * n for m, n in weighted) / total_ios if weighted and total_ios > 0 else None
+    counts = [n for _, n in weighted if n is not None]
+    lat = None
+    if weighted and len(counts) == len(weighted) and sum(counts) > 0:
+        lat = sum(m * (n or 0) for m, n in weighted) / sum(counts)
+    elif len(weighted) == 1 and weighted[0][1] is None:
+        lat = weighted[0][0]  # fio before 2.1.14 printed no I/O count: one direction needs none
     return PassMetrics(
         bw_bytes_per_s=bw,
         iops=iops,

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ssdlab.analysis.compare import MetricSamples
+from ssdlab.model.run import RunKind
 from ssdlab.model.step import StepResult
 
 PTS_WINDOW_ROUNDS = 5
@@ -43,12 +44,15 @@ def kept_figure(kind: str, profile: str, source_tool: object, preset: object) ->
     """Which summary of its passes a run kept, when it did not keep them all: a CrystalDiskMark
     import (and ssdlab's CrystalDiskMark-layout export) holds the best pass of each test,
     KDiskMark's Default profile the mean over its loops and its other profiles the best loop.
-    None for ssdlab's own runs and fio JSON (every pass that ran is there)."""
-    if kind != "import" or profile != "quick":
+    None for ssdlab's own runs, fio JSON, AS SSD Benchmark and Iometer (one run of each test:
+    every pass that ran is there)."""
+    if kind != RunKind.IMPORT or profile != "quick":
         return None
     source = str(source_tool or "")
     if source.startswith("KDiskMark"):
         return "mean" if str(preset or "Default").lower() == "default" else "best"
+    if source.startswith(("AS SSD", "Iometer")):
+        return None
     return "best"
 
 

@@ -7,12 +7,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.store_access import open_db, run_health, run_id_arg, stored_run
+from ssdlab.app.card import CardRequest, card_of
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import SsdlabError, UsageError
-from ssdlab.model.run import RunRecord
-from ssdlab.report.card import build_card, card_json, card_spec, render_card
-from ssdlab.report.quick import build_quick_report
-from ssdlab.store.runs import load_step_results
+from ssdlab.report.card import card_json, card_spec, render_card
 from ssdlab.system.write_gate import check_output_path, write_output
 
 SUFFIXES = {".png": "png", ".svg": "svg"}
@@ -48,28 +46,11 @@ def card_format(output: str | None, want_json: bool) -> str | None:
     return fmt
 
 
-def has_card(run: RunRecord) -> bool:
-    """Quick runs and imported CrystalDiskMark / KDiskMark results have CDM-like tests."""
-    return run.kind == "quick" or (run.kind == "import" and run.profile == "quick")
-
-
 def cmd_card(args: argparse.Namespace, out: Console) -> int:
     fmt = card_format(args.output, args.json)
     if fmt is not None and args.output != "-":
         check_output_path(args.output, "-o")  # refused before any work
-    conn = open_db(args)
-    run_id = run_id_arg(conn, args.run)
-    run = stored_run(conn, run_id)
-    kind = run.profile if run.kind == "profile" else run.kind
-    if not has_card(run):
-        raise SsdlabError(
-            f"run {run_id} is a {kind} run; cards are drawn for quick runs and imported "
-            "CrystalDiskMark/KDiskMark results"
-        )
-    report = build_quick_report(run, load_step_results(conn, run_id), run_health(conn, run_id))
-    if not report.rows:
-        raise SsdlabError(f"run {run_id} has no measured test, so no card; run it again")
-    data = build_card(report)
+    data = card_of(open_db(args), CardRequest(args.run))
     if fmt is None:
         sys.stdout.write(json.dumps(card_json(data), indent=2, ensure_ascii=False) + "\n")
         return 0

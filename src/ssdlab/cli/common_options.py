@@ -1,10 +1,13 @@
 """Options several commands share, declared once: the --db, --json and --start-at parent
 parsers, --width on every command, the rated endurance group,
 --destroy-data, and a profile's option table (`ProfileSpec`) as argparse options, in the manner
-of fio's own option table."""
+of fio's own option table: one argument group per heading the table names, and a line for
+each value of a choice that says what it does."""
 
 import argparse
 import functools
+import re
+import textwrap
 from collections.abc import Callable, Iterable
 from typing import Any, TypeAlias
 
@@ -107,6 +110,34 @@ def literal(text: str) -> str:
     return text.replace("%", "%%")
 
 
+CHOICE_LINE = re.compile(r"^ +\S+ {2,}")  # '  auto        what it does': the text's column
+
+
+class OptionHelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with the lines of a help text kept apart: the values of a choice are
+    listed one a line below the option's help (`option_help`), each wrapped under its text."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        lines: list[str] = []
+        for line in text.split("\n"):
+            column = CHOICE_LINE.match(line)
+            hanging = " " * len(column.group()) if column else ""
+            text = line if column else " ".join(line.split())
+            lines += textwrap.wrap(text, width, subsequent_indent=hanging) or [""]
+        return lines
+
+
+class RawDescriptionOptionHelpFormatter(OptionHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """`OptionHelpFormatter` for a command whose description and examples are laid out."""
+
+
+def option_help(option: OptionSpec) -> str:
+    """The option's help and below it, a line a value, what each of a choice's values does."""
+    width = max((len(value) for value, _ in option.choice_help), default=0)
+    lines = [option.help, *(f"  {value:<{width}}  {text}" for value, text in option.choice_help)]
+    return literal("\n".join(lines))
+
+
 def add_option(group: argparse._ArgumentGroup, option: OptionSpec) -> None:
     """One option of a table; its value is None (or False) unless given: the table's default
     applies when the settings are resolved."""
@@ -119,7 +150,7 @@ def add_option(group: argparse._ArgumentGroup, option: OptionSpec) -> None:
             *flags,
             dest=option.name,
             choices=option.choices,
-            help=literal(option.help),
+            help=option_help(option),
             metavar=metavar,
         )
     else:
@@ -137,8 +168,30 @@ def add_options(group: argparse._ArgumentGroup, options: Iterable[OptionSpec]) -
         add_option(group, option)
 
 
+def add_grouped_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> None:
+    """The profile's option table, under the headings it names (in the order they first
+    appear; an option with none under '<profile> settings'), each group in table order."""
+    groups: dict[str, argparse._ArgumentGroup] = {}
+    for option in spec.options:
+        title = option.group or f"{spec.name} settings"
+        if title not in groups:
+            groups[title] = parser.add_argument_group(title)
+        add_option(groups[title], option)
+
+
+def with_option_help(formatter: object) -> type[argparse.HelpFormatter]:
+    """The help formatter that keeps a choice's lines apart, laying the description out as
+    `formatter` (a parser's formatter class) did."""
+    if isinstance(formatter, type) and issubclass(formatter, OptionHelpFormatter):
+        return formatter
+    if isinstance(formatter, type) and issubclass(formatter, argparse.RawDescriptionHelpFormatter):
+        return RawDescriptionOptionHelpFormatter
+    return OptionHelpFormatter
+
+
 def add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> None:
     """The target, the common options, and the profile's own option table."""
+    parser.formatter_class = with_option_help(parser.formatter_class)
     parser.add_argument(
         "target",
         nargs="?",
@@ -159,7 +212,7 @@ def add_profile_options(parser: argparse.ArgumentParser, spec: ProfileSpec) -> N
         action="store_true",
         help="go through the page cache (file targets on filesystems without O_DIRECT)",
     )
-    add_options(parser.add_argument_group(f"{spec.name} settings"), spec.options)
+    add_grouped_options(parser, spec)
 
 
 def add_profile_parser(
@@ -174,7 +227,7 @@ def add_profile_parser(
         name,
         help=help_text,
         description=spec.description,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionOptionHelpFormatter,
         epilog="examples:\n" + "".join(f"  {line}\n" for line in spec.examples),
         parents=list(parents),
     )

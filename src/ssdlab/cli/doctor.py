@@ -9,9 +9,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.model.run import RunStatus
-from ssdlab.store import runs as store
+from ssdlab.store.listing import RunFilter, RunListing, list_run_listings
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.test_files import leftover_test_files, mark_test_file_removed
 from ssdlab.system.doctor import DoctorReport, reason_to_keep_test_file, run_doctor
 from ssdlab.system.filetarget import is_test_file_name
 from ssdlab.system.fio import remove_job_folder
@@ -26,18 +28,18 @@ def _cleanup(args: argparse.Namespace) -> list[dict[str, object]]:
     removed: they may belong to another store's run, or to nobody ssdlab knows."""
     conn = open_db(args)
     done: list[dict[str, object]] = []
-    for record in store.leftover_test_files(conn):
-        in_use = reason_to_keep_test_file(record.path, store.load_run(conn, record.run_id))
+    for record in leftover_test_files(conn):
+        in_use = reason_to_keep_test_file(record.path, load_run(conn, record.run_id))
         if in_use is not None:  # its run may still be alive, or a fio still writes to it
             kept = f"kept: {in_use}; run 'ssdlab doctor --cleanup' again once it has ended"
             done.append({"path": record.path, "run_id": record.run_id, "removed": kept})
             continue
         removal = remove_test_file(record.path, record.identity)
         if removal is not Removal.NOT_OURS:
-            store.mark_test_file_removed(conn, record.file_id, time.time())
+            mark_test_file_removed(conn, record.file_id, time.time())
         done.append({"path": record.path, "run_id": record.run_id, "removed": removal.value})
-    running = store.list_run_listings(conn, wanted=store.RunFilter(status=RunStatus.RUNNING))
-    active = {r.target_path for r in running if isinstance(r, store.RunListing)}
+    running = list_run_listings(conn, wanted=RunFilter(status=RunStatus.RUNNING))
+    active = {r.target_path for r in running if isinstance(r, RunListing)}
     folder = Path(args.directory).expanduser().absolute()
     known = {str(d["path"]) for d in done}
     for entry in sorted(folder.glob("ssdlab-*.tmp")):

@@ -10,41 +10,39 @@ import shlex
 import sqlite3
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.analysis.spec_match import match_spec
+from ssdlab.analysis.spec_match import match_spec, rated_endurance
+from ssdlab.app.runs import profile_results, run_id_of, run_of
+from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.cli.profile_setup import build_profile_plan, given_settings, resumable_target, run_calls
-from ssdlab.cli.rating import rated_endurance, rated_from_args
+from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import (
-    db_path,
-    known_spec_sheets,
-    load_profile_results,
-    open_db,
-    run_id_arg,
-    stored_run,
-)
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import Interrupted, SafetyStop, SsdlabError, UsageError
 from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.profile import resolve_profile_settings
 from ssdlab.registry import profile_record
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import HealthSource, RunCalls, RunSession
-from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import load_health_samples
+from ssdlab.store.lifecycle import replace_run_plan, to_json
+from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.test_files import mark_test_file_removed, open_test_files
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import SMALL_FILE_BYTES, read_user_file
@@ -65,12 +63,12 @@ def _read_job_file(args: argparse.Namespace) -> None:
 
 
 def _health_source(
-    session: RunSession, settings: Mapping[str, object], target: Target, skip: int = 0
+    session: RunSession, settings: EnduranceSettings, target: Target, skip: int = 0
 ) -> HealthSource | None:
     """The replay when one is named, else the device (or the device under a file target),
     read by a process runner of its own: the sampler runs while fio runs."""
-    replay = settings.get("health_replay")
-    if isinstance(replay, str) and replay:
+    replay = settings.health_replay
+    if replay:
         source = HealthReplay(replay)
         for _ in range(skip):
             source()
@@ -78,15 +76,13 @@ def _health_source(
     return session.health_reader(target, ProcessRunner())
 
 
-def _calls(settings: Mapping[str, object], health: HealthSource | None) -> RunCalls:
+def _calls(settings: EnduranceSettings, health: HealthSource | None) -> RunCalls:
     """The endurance runner (its health sampler and safety limits) and the profile's parts."""
-    every = settings.get("health_every")
-    limit = settings.get("max_temperature")
     runner = functools.partial(
         EnduranceRunner,
         health_source=health,
-        health_every_s=float(every) if isinstance(every, int | float) else 300.0,
-        max_temperature_c=float(limit) if isinstance(limit, int | float) else 70.0,
+        health_every_s=settings.health_every,
+        max_temperature_c=settings.max_temperature,
     )
     return dataclasses.replace(run_calls(profile_record(PROFILE)), runner=runner)
 
@@ -109,7 +105,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
         sys.stdout.write(systemd_unit(sys.argv[1:], args))  # verbatim: no wrapping
         return 0
     if args.resume:
-        return resume_endurance(args, out, run_id_arg(open_db(args), args.resume))
+        return resume_endurance(args, out, run_id_of(open_db(args), args.resume))
     args.profile = PROFILE
     _read_job_file(args)
     if args.continue_run:
@@ -122,11 +118,12 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     plan, target, _spec = build_profile_plan(args)
     session = session_for(args)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    health = _health_source(session, dict(plan.settings), target)
+    settings = decode_settings(EnduranceSettings, plan.settings)
+    health = _health_source(session, settings, target)
     outcome = session.run(
         plan,
         target,
-        _calls(dict(plan.settings), health),
+        _calls(settings, health),
         keep_file=True,  # a stopped run resumes on the same file
         read_health=health,
         hard_exit_advice=RESUME_ADVICE,
@@ -139,9 +136,9 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
 
 
 def _remove_test_file(conn: sqlite3.Connection, run_id: int, path: str) -> None:
-    for record in store.open_test_files(conn, run_id):
+    for record in open_test_files(conn, run_id):
         if record.path == path and remove_test_file(path, record.identity) is not Removal.NOT_OURS:
-            store.mark_test_file_removed(conn, record.file_id, time.time())
+            mark_test_file_removed(conn, record.file_id, time.time())
 
 
 def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRecord | None:
@@ -152,19 +149,19 @@ def _unfinished_run(conn: sqlite3.Connection, args: argparse.Namespace) -> RunRe
             "directory gets a new test file each time, so the run could never be found again"
         )
     spec = profile_record(PROFILE).spec
-    wanted = store.to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
+    wanted = to_json(dict(resolve_profile_settings(spec, given_settings(args, spec))))
     where = os.path.realpath(args.target)
-    for run in store.runs_matching(conn, store.RunFilter(profile=PROFILE)):
+    for run in runs_matching(conn, RunFilter(profile=PROFILE)):
         if os.path.realpath(run.target_path) != where:
             continue
-        if store.to_json(dict(run.settings)) == wanted:
+        if to_json(dict(run.settings)) == wanted:
             return run
     return None
 
 
 def _endurance_run(conn: sqlite3.Connection, run_id: int, other: str) -> RunRecord:
     """The stored endurance run `run_id`; a usage error (saying what `other` does) if not."""
-    run = stored_run(conn, run_id)
+    run = run_of(conn, run_id)
     if run.profile != PROFILE:
         raise UsageError(f"run {run_id} is a {run.profile} run, not an endurance run; {other}")
     return run
@@ -179,7 +176,7 @@ def resume_endurance(args: argparse.Namespace, out: Console, run_id: int) -> int
     plan = _with_new_stop_conditions(conn, run, profile_plan_of(run), args)
     target = resumable_target(run)
     session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    settings = dict(plan.settings)
+    settings = decode_settings(EnduranceSettings, plan.settings)
     replayed = len(load_health_samples(conn, run_id=run_id))
     health = _health_source(session, settings, target, skip=replayed)
     outcome = session.resume(
@@ -208,7 +205,7 @@ def _with_new_stop_conditions(
     before = dict(plan.settings)
     settings = tuple((k, given.get(k, v)) for k, v in plan.settings)
     changed = dataclasses.replace(plan, settings=settings)
-    store.replace_run_plan(conn, run.run_id, store.to_json(dict(settings)), store.to_json(changed))
+    replace_run_plan(conn, run.run_id, to_json(dict(settings)), to_json(changed))
     add_finding(
         conn,
         run.run_id,
@@ -227,7 +224,7 @@ def _finish(
     outcome: ProfileOutcome,
     database: Path,
 ) -> int:
-    results = load_profile_results(conn, outcome.run_id)
+    results = profile_results(conn, outcome.run_id)
     document = build_endurance_document(
         results, status_of(results, _rating(args, conn, results.health))
     )
@@ -266,9 +263,9 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     """Where an endurance run stands: the same document its report shows, read from the store
     (it may be running right now: the store is read, never written)."""
     conn = open_db(args)
-    run_id = run_id_arg(conn, args.run)
+    run_id = run_id_of(conn, args.run)
     _endurance_run(conn, run_id, f"'ssdlab show {run_id}' shows it")
-    results = load_profile_results(conn, run_id)
+    results = profile_results(conn, run_id)
     document = build_endurance_document(
         results, status_of(results, _rating(args, conn, results.health))
     )

@@ -32,16 +32,14 @@ from ssdlab.cli.metrics import store_metrics_text
 from ssdlab.cli.rating import rated_from_args
 from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
-from ssdlab.errors import ParseError, SsdlabError, UsageError
+from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
-from ssdlab.model.run import RunStatus
-from ssdlab.parse.nvme_json import parse_nvme_smart_log
+from ssdlab.model.run import RunKind, RunStatus
+from ssdlab.model.target import TargetKind
+from ssdlab.parse.health_file import read_health_text
 from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
-from ssdlab.parse.smartctl_json import normalise_smartctl, parse_smartctl_json
-from ssdlab.parse.smartctl_log import split_snapshot_log
-from ssdlab.parse.smartctl_text import smartctl_text_to_json
 from ssdlab.report.health import (
     health_json,
     health_sections,
@@ -51,15 +49,15 @@ from ssdlab.report.health import (
 )
 from ssdlab.runner.run_row import RunHeader
 from ssdlab.runner.session import HealthSource, RunSession
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.health import (
     add_health_sample,
     load_health_sample,
     load_health_samples,
 )
-from ssdlab.system.block import read_device_identity, resolve_block_device
-from ssdlab.system.devicetarget import is_block_device_path
+from ssdlab.store.lifecycle import finish_run, reopen_run, to_json
+from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.system.environment import (
     collect_environment,
     read_boot_id,
@@ -69,6 +67,7 @@ from ssdlab.system.environment import (
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.hooks import run_hook
+from ssdlab.system.nvme_nodes import is_drive_path, read_drive_identity
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.textfile import write_textfile
 from ssdlab.system.user_files import (
@@ -89,7 +88,7 @@ def _vendor_map(args: argparse.Namespace) -> VendorMap:
         raise UsageError(f"--vendor-map {args.vendor_map}: {error}") from None
 
 
-def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, Any]) -> int:
+def _new_run(session: RunSession, kind: RunKind, target: str, settings: dict[str, Any]) -> int:
     environment = collect_environment(tool_version("fio"))
     return session.create_run(
         RunHeader(
@@ -97,12 +96,12 @@ def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, An
             profile=kind,
             profile_version=1,
             preset=None,
-            target_kind="device" if target.startswith("/dev/") else "file",
+            target_kind=TargetKind.DEVICE if target.startswith("/dev/") else TargetKind.FILE,
             target_path=target,
             target_json=json.dumps({"path": target}),
             settings_json=json.dumps(settings, sort_keys=True),
             plan_json="{}",
-            environment_json=store.to_json(environment),
+            environment_json=to_json(environment),
         )
     )
 
@@ -110,36 +109,32 @@ def _new_run(session: RunSession, kind: str, target: str, settings: dict[str, An
 def _store_reading(
     conn: sqlite3.Connection, run_id: int, phase: str, reading: HealthReading
 ) -> int | None:
-    capture_ids = tuple(store.add_capture(conn, run_id, c) for c in reading.captures)
+    capture_ids = tuple(add_capture(conn, run_id, c) for c in reading.captures)
     if reading.sample is None:
         return None
     return add_health_sample(conn, run_id, phase, reading.sample, capture_ids)
 
 
 def samples_from_file(path: str, args: argparse.Namespace) -> list[HealthSample]:
-    """A saved smartctl JSON, nvme-cli JSON, smartctl text, or a log of text snapshots."""
+    """The samples of a saved health file of any format parse.health_file reads; a log that
+    carries no times is spaced by --interval (or --elapsed), its last line at the file's
+    modification time."""
     text = read_user_file(path, LOG_FILE_BYTES, "the health file").decode("utf-8", "replace")
-    model = getattr(args, "model", None)
-    vendors = _vendor_map(args)
-    if text.lstrip().startswith("{"):
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ParseError(f"{path} looks like JSON but is not valid JSON: {error}") from None
-        if isinstance(doc, dict) and ("smartctl" in doc or "device" in doc):
-            return [parse_smartctl_json(text, vendor_map=vendors, model_override=model)]
-        return [parse_nvme_smart_log(text)]
-    snapshots = split_snapshot_log(text, model_override=model)
-    if snapshots:
-        return [
-            normalise_smartctl(
-                s.doc, taken_at_s=s.taken_at_s, vendor_map=vendors, model_override=model
-            )
-            for s in snapshots
-        ]
-    return [
-        normalise_smartctl(smartctl_text_to_json(text), vendor_map=vendors, model_override=model)
-    ]
+    interval_s: float | None = getattr(args, "interval", None)
+    elapsed_s: float | None = getattr(args, "elapsed", None)
+    if interval_s is not None and elapsed_s is not None:
+        raise UsageError("give --interval (time between readings) or --elapsed, not both")
+    if interval_s is not None and not interval_s > 0:
+        raise UsageError(f"--interval must be a positive time such as 5m, not {interval_s:g} s")
+    return read_health_text(
+        text,
+        name=path,
+        vendor_map=_vendor_map(args),
+        model=getattr(args, "model", None),
+        interval_s=interval_s,
+        elapsed_s=elapsed_s,
+        end_s=os.stat(path).st_mtime,
+    )
 
 
 def _sample_json(sample: HealthSample, sample_id: int | None) -> dict[str, Any]:
@@ -160,18 +155,18 @@ def cmd_health(args: argparse.Namespace, out: Console) -> int:
     _elapsed_s(args)
     session = session_for(args)
     conn = session.conn
-    if args.import_log or not is_block_device_path(args.target):
+    if args.import_log or not is_drive_path(args.target):
         path = args.import_log or args.target
         samples = samples_from_file(path, args)
-        run_id = _new_run(session, "import", os.path.abspath(path), {"source": path})
+        run_id = _new_run(session, RunKind.IMPORT, os.path.abspath(path), {"source": path})
         ids = [add_health_sample(conn, run_id, "import", s) for s in samples]
-        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
         return _show_samples(args, out, samples, ids)
-    run_id = _new_run(session, "health", os.path.realpath(args.target), {})
+    run_id = _new_run(session, RunKind.HEALTH, os.path.realpath(args.target), {})
     reading = _live_reading(args.target, args)
     sample_id = _store_reading(conn, run_id, "check", reading)
     status = RunStatus.COMPLETE if reading.sample else RunStatus.FAILED
-    store.finish_run(conn, run_id, status, "; ".join(reading.notes) or None, time.time())
+    finish_run(conn, run_id, status, "; ".join(reading.notes) or None, time.time())
     if reading.sample is None:
         raise SsdlabError("; ".join(reading.notes) or "no health data")
     if not args.json:
@@ -237,11 +232,11 @@ def _sample_for_wear(
         if stored is None:
             raise UsageError(f"there is no stored health sample {text}")
         return stored.sample, f"sample {text}"
-    if is_block_device_path(text):
-        run_id = _new_run(session, "health", os.path.realpath(text), {})
+    if is_drive_path(text):
+        run_id = _new_run(session, RunKind.HEALTH, os.path.realpath(text), {})
         reading = _live_reading(text, args)
         sample_id = _store_reading(conn, run_id, "check", reading)
-        store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+        finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
         if reading.sample is None:
             raise SsdlabError("; ".join(reading.notes) or f"no health data from {text}")
         return reading.sample, f"{text} now (sample {sample_id})"
@@ -286,13 +281,11 @@ def _watch_run(session: RunSession, device: str, every_s: float, new: bool) -> i
     """The watch run to append to: the last one for this device, unless --new."""
     conn = session.conn
     if not new:
-        for run in store.runs_matching(conn, store.RunFilter(profile="watch", targets=(device,))):
-            if run.kind == "watch" and run.status.value != "running":
-                store.reopen_run(
-                    conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace()
-                )
+        for run in runs_matching(conn, RunFilter(profile="watch", targets=(device,))):
+            if run.kind is RunKind.WATCH and run.status.value != "running":
+                reopen_run(conn, run.run_id, os.getpid(), read_boot_id(), read_pid_namespace())
                 return run.run_id
-    return _new_run(session, "watch", device, {"every_s": every_s})
+    return _new_run(session, RunKind.WATCH, device, {"every_s": every_s})
 
 
 def _watch_target(args: argparse.Namespace) -> str:
@@ -304,8 +297,8 @@ def _watch_target(args: argparse.Namespace) -> str:
         return f"replay:{os.path.abspath(args.health_replay)}"
     if not args.device:
         raise UsageError("name the block device to watch, or a log with --health-replay LOG")
-    if not is_block_device_path(args.device):
-        raise UsageError(f"{args.device} is not a block device")
+    if not is_drive_path(args.device):
+        raise UsageError(f"{args.device} is not a block device or an NVMe controller")
     return os.path.realpath(str(args.device))
 
 
@@ -336,8 +329,7 @@ def _health_source(
 
 
 def _live_reading(device: str, args: argparse.Namespace) -> HealthReading:
-    name = resolve_block_device(device)
-    identity = read_device_identity(name)
+    identity = read_drive_identity(device)
     return read_health(
         os.path.realpath(device),
         ProcessRunner(),
@@ -372,7 +364,7 @@ def cmd_watch(args: argparse.Namespace, out: Console) -> int:
     finally:
         signal_name = guard.first_signal
         reason = f"stopped by a signal ({signal_name})" if signal_name else None
-        store.finish_run(watcher.conn, watcher.run_id, RunStatus.COMPLETE, reason, time.time())
+        finish_run(watcher.conn, watcher.run_id, RunStatus.COMPLETE, reason, time.time())
     series = load_health_samples(watcher.conn, run_id=watcher.run_id)
     out.print(
         f"watch run {watcher.run_id}: {len(series)} samples stored, "

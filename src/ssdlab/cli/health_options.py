@@ -17,7 +17,9 @@ def add_commands(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  ssdlab health /dev/nvme0n1\n"
         "  ssdlab health saved-smartctl-x.json --json\n"
-        "  ssdlab health --import smart-cron.log --model 'CT500MX500SSD1'\n",
+        "  ssdlab health --import smart-cron.log --model 'CT500MX500SSD1'\n"
+        "  ssdlab health --import grepped-241.log --interval 5m --model 'CT500MX500SSD1'\n"
+        "accepted files and logs, with an example of each: docs/health.md\n",
         parents=[json_output(), STORE],
     )
     health.add_argument(
@@ -27,7 +29,9 @@ def add_commands(commands: Commands) -> None:
         "--import",
         dest="import_log",
         metavar="LOG",
-        help="a file of timestamped smartctl snapshots (e.g. appended by cron)",
+        help="a log of many readings: smartctl snapshots after date lines, attribute lines "
+        "grep'd from smartctl -A (or their uniq -c), a smartd attribute log, a CSV of "
+        "attribute values (docs/health.md)",
     )
     health.add_argument("--model", help="model name for logs that lack identity lines")
     health.add_argument(
@@ -42,6 +46,14 @@ def add_commands(commands: Commands) -> None:
         metavar="DURATION",
         help="time between the first and last samples, e.g. 97h or 4d; overrides their "
         "timestamps and Power_On_Hours (used when the samples carry no time)",
+    )
+    health.add_argument(
+        "--interval",
+        type=duration_arg,
+        metavar="DURATION",
+        help="time between the readings of a log that carries no times (grep'd attribute "
+        "lines, a CSV without a time column), e.g. 5m; the last reading is taken at the "
+        "file's modification time",
     )
     add_rating(health)
 

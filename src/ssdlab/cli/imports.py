@@ -1,4 +1,5 @@
-"""`ssdlab import FILE`: a CrystalDiskMark / KDiskMark text export or fio JSON becomes a run."""
+"""`ssdlab import FILE`: a CrystalDiskMark / KDiskMark / AS SSD text export, an Iometer results
+file or fio JSON becomes a run."""
 
 import argparse
 import json
@@ -11,16 +12,14 @@ from rich.console import Console
 from ssdlab.cli.latency import expand_log_paths
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
-from ssdlab.parse.benchmark_text import parse_benchmark_text
-from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.report.latency import latency_log_data
 from ssdlab.runner.importer import (
     FioLogs,
     ImportedRun,
-    benchmark_run,
-    fio_run,
+    imported_run,
     read_fio_logs,
     store_imported_run,
+    with_identity,
     with_logs,
 )
 from ssdlab.system.user_files import read_user_file
@@ -36,7 +35,8 @@ def decode_import(data: bytes, origin: str) -> str:
     except UnicodeDecodeError:
         raise ParseError(
             f"{origin}: not a text file ({encoding} cannot decode it); import takes "
-            "CrystalDiskMark or KDiskMark text exports and fio JSON output"
+            "CrystalDiskMark, KDiskMark and AS SSD text exports, Iometer results files and fio "
+            "JSON output"
         ) from None
 
 
@@ -45,7 +45,8 @@ def _read_logs(args: argparse.Namespace, imported: ImportedRun) -> FioLogs | Non
         return None
     if imported.profile != "fio":
         raise UsageError(
-            "--logs goes with fio JSON: a CrystalDiskMark/KDiskMark export has no logs"
+            "--logs goes with fio JSON: a CrystalDiskMark/KDiskMark/AS SSD/Iometer export has "
+            "no logs"
         )
     logs = read_fio_logs(expand_log_paths(args.logs), imported, args.core, args.averaged)
     if not logs.files:
@@ -60,16 +61,11 @@ def cmd_import(args: argparse.Namespace, out: Console) -> int:
     text = decode_import(data, origin)
     if not text.strip():
         raise ParseError(f"{origin} is empty")
-    if text.lstrip().startswith("{") or '"fio version"' in text:
-        try:
-            imported = fio_run(parse_fio_json(text), text, origin)
-        except ParseError as error:
-            raise ParseError(f"{origin}: {error}") from None
-    else:
-        try:
-            imported = benchmark_run(parse_benchmark_text(text), origin)
-        except ParseError as error:
-            raise ParseError(f"{origin}: {error}") from None
+    try:
+        imported = imported_run(text, origin)
+    except ParseError as error:
+        raise ParseError(f"{origin}: {error}") from None
+    imported = with_identity(imported, args.model, args.serial, args.firmware)
     logs = _read_logs(args, imported)
     if logs is not None:
         reduced = {kind: latency_log_data(result) for kind, result in logs.latency.items()}

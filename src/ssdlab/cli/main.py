@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None 
 
 
 def _store_failure(args: argparse.Namespace, error: sqlite3.Error) -> StoreError:
-    from ssdlab.cli.store_access import db_path
+    from ssdlab.cli.store_open import db_path
     from ssdlab.store.db import store_failure
 
     return store_failure(db_path(args), error)

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.cli.metrics_state import metrics_state
-from ssdlab.cli.store_access import open_db
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.report.metrics import metrics_text
 from ssdlab.system.textfile import write_textfile

@@ -11,12 +11,11 @@ from collections.abc import Sequence
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.analysis.spec_match import match_spec
+from ssdlab.analysis.spec_match import match_spec, rated_endurance
 from ssdlab.analysis.waf import lifetime_waf
 from ssdlab.analysis.wear import SeriesReport, analyse_series
-from ssdlab.cli.documents import run_baseline
-from ssdlab.cli.rating import rated_endurance
-from ssdlab.cli.store_access import known_spec_sheets, load_profile_results
+from ssdlab.app.runs import profile_results, run_baseline
+from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.model.health import DriveIdentity, HealthSample
 from ssdlab.model.metrics import (
     BenchmarkState,
@@ -28,8 +27,9 @@ from ssdlab.model.metrics import (
 )
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.store import runs as store
 from ssdlab.store.health import StoredHealthSample, load_health_samples
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import load_step_results
 
 RECENT_ENDURANCE_S = 7 * 86400.0  # a finished endurance run is exported for a week
 SECONDS_PER_HOUR = 3600.0
@@ -118,7 +118,7 @@ def _device_keys(conn: sqlite3.Connection) -> list[str]:
 
 
 def _host_of(conn: sqlite3.Connection, stored: StoredHealthSample) -> str:
-    run = store.load_run(conn, stored.run_id)
+    run = load_run(conn, stored.run_id)
     return run.host if run is not None else ""
 
 
@@ -204,7 +204,7 @@ def _baseline(conn: sqlite3.Connection, run_id: int) -> tuple[str | None, dict[s
 def _benchmark_state(
     conn: sqlite3.Connection, run: RunRecord, labels: DriveLabels
 ) -> BenchmarkState:
-    tests = benchmark_tests(store.load_step_results(conn, run.run_id), run.ended_at_s)
+    tests = benchmark_tests(load_step_results(conn, run.run_id), run.ended_at_s)
     name, flags = _baseline(conn, run.run_id)
     if name is not None:
         tests = [dataclasses.replace(t, regression=flags.get(t.test)) for t in tests]
@@ -217,7 +217,7 @@ def _quick_runs(conn: sqlite3.Connection) -> list[RunRecord]:
         " ORDER BY started_at_s, id",
         (RunStatus.COMPLETE.value,),
     ).fetchall()
-    return [run for (run_id,) in rows if (run := store.load_run(conn, int(run_id))) is not None]
+    return [run for (run_id,) in rows if (run := load_run(conn, int(run_id))) is not None]
 
 
 def benchmark_states(conn: sqlite3.Connection) -> tuple[BenchmarkState, ...]:
@@ -242,10 +242,10 @@ def endurance_states(conn: sqlite3.Connection, now_s: float) -> tuple[EnduranceS
     ).fetchall()
     states = []
     for (run_id,) in rows:
-        run = store.load_run(conn, int(run_id))
+        run = load_run(conn, int(run_id))
         if run is None:
             continue
-        status = status_of(load_profile_results(conn, run.run_id))
+        status = status_of(profile_results(conn, run.run_id))
         states.append(
             EnduranceState(
                 labels=_run_labels(conn, run),

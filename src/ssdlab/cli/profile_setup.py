@@ -5,8 +5,8 @@ or the stored run's again for a resume) and its plan. Shared by `ssdlab run`, `s
 import argparse
 from pathlib import Path
 
-from ssdlab.cli.store_access import open_db
-from ssdlab.errors import UsageError
+from ssdlab.cli.store_open import open_db
+from ssdlab.errors import StoreError, UsageError
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileSpec, SettingValue, Writes
 from ssdlab.model.run import RunRecord
 from ssdlab.model.target import Target, TargetKind
@@ -14,14 +14,16 @@ from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
 from ssdlab.registry import profile_record
 from ssdlab.registry.record import ProfileRecord
 from ssdlab.runner.session import RunCalls
-from ssdlab.store import runs as store
 from ssdlab.store.findings import load_findings
+from ssdlab.store.profile_runs import measured_target
+from ssdlab.store.run_rows import load_run
 from ssdlab.system.devicetarget import (
     is_block_device_path,
     resolve_device_target,
     with_loop_warnings,
 )
 from ssdlab.system.filetarget import resolve_file_target
+from ssdlab.system.nvme_nodes import controller_write_refusal
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.purge import read_purge_support
 from ssdlab.system.usage import check_mount_point
@@ -65,6 +67,9 @@ def is_device_target(args: argparse.Namespace) -> bool:
                 "--buffered is for file targets; block devices are always tested with direct I/O"
             )
         return True
+    controller = controller_write_refusal(args.target)
+    if controller is not None:
+        raise UsageError(controller)
     if getattr(args, "destroy_data", None):
         raise UsageError(
             f"--destroy-data names a block device, but {args.target} is not one; file targets "
@@ -93,13 +98,13 @@ def plan_target_of(
     target: Target, spec: ProfileSpec | None = None, processes: ProcessRunner | None = None
 ) -> PlanTarget:
     needs_fill = False
-    if target.kind.value == "file":
+    if target.kind is TargetKind.FILE:
         path = Path(target.path)
         needs_fill = target.created_file or (
             target.reuses_test_file and path.stat().st_size < target.size_bytes
         )
     device = target.device
-    is_device = target.kind.value == "device"
+    is_device = target.kind is TargetKind.DEVICE
     purge_support = None
     if spec is not None and spec.reads_purge_support and is_device and processes is not None:
         purge_support, _captures = read_purge_support(target, processes)  # kept by the facts
@@ -138,7 +143,7 @@ def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue
         raise UsageError("give --cache-size or --from-run, not both")
     run_id = int(str(given["from_run"]))
     conn = open_db(args)
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     if run is None or run.profile != "cache":
         raise UsageError(f"--from-run {run_id}: there is no `cache` run {run_id} in the store")
     body = next((f.body for f in load_findings(conn, run_id) if f.name == CACHE_FINDING), None)
@@ -155,13 +160,16 @@ def resumable_target(run: RunRecord) -> Target:
             f"run {run.run_id} was collected from host {run.host}, where its target is; resume "
             f"it there (its store on that node holds it), then collect it again"
         )
-    size = run.target.get("size_bytes")
-    if not isinstance(size, int):
-        raise UsageError(f"run {run.run_id} does not record its target's size; it cannot resume")
-    if run.target_kind == "device":
+    try:
+        stored = measured_target(run)
+    except StoreError as error:
+        raise UsageError(
+            f"run {run.run_id} does not record its target ({error}); it cannot resume"
+        ) from None
+    size = stored.size_bytes
+    if run.target_kind is TargetKind.DEVICE:
         target = resolve_device_target(run.target_path, size)
-        stored = run.target.get("device")
-        before = stored.get("serial") if isinstance(stored, dict) else None
+        before = stored.device.serial if stored.device else None
         now = target.device.serial if target.device else None
         if before != now:
             raise UsageError(
@@ -175,8 +183,12 @@ def resumable_target(run: RunRecord) -> Target:
             f"the test file {run.target_path} of run {run.run_id} is gone, so its "
             "preconditioning is lost; start a new run (use --keep to keep a test file)"
         )
-    direct = bool(run.target.get("direct_io", True))
-    owned = bool(run.target.get("created_file") or run.target.get("reuses_test_file"))
+    owned = stored.created_file or stored.reuses_test_file
     return Target(
-        TargetKind.FILE, str(path), size, run.target_path, direct_io=direct, reuses_test_file=owned
+        TargetKind.FILE,
+        str(path),
+        size,
+        run.target_path,
+        direct_io=stored.direct_io,
+        reuses_test_file=owned,
     )

@@ -20,35 +20,29 @@ from ssdlab.analysis.baseline import (
     reference_judgement,
 )
 from ssdlab.analysis.compare import MetricSamples
-from ssdlab.cli.documents import run_metrics
+from ssdlab.app.runs import run_metrics, shown_document, stored_run
 from ssdlab.cli.jobs import emit_plan
-from ssdlab.cli.profile_setup import is_device_target, plan_target_of, run_calls
-from ssdlab.cli.render import print_quick_report
+from ssdlab.cli.profile_setup import given_settings, is_device_target, plan_target_of, run_calls
+from ssdlab.cli.render import print_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import run_health
-from ssdlab.errors import Interrupted, SsdlabError, TargetError, UsageError
+from ssdlab.errors import Interrupted, SsdlabError, UsageError
 from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.plan import Direction, QuickSettings
 from ssdlab.model.profile import ProfilePlan
-from ssdlab.model.run import RunRecord
-from ssdlab.model.target import Target
+from ssdlab.model.stored_run import StoredRun
+from ssdlab.model.target import Target, TargetKind
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.jobfile import render_job
-from ssdlab.plan.quick import (
-    PREPARE_KEY,
-    parse_mode,
-    resolve_settings,
-    settings_from_values,
-    settings_pairs,
-)
-from ssdlab.profiles.quick import SPEC, load_quick_profile
+from ssdlab.plan.quick import PREPARE_KEY
+from ssdlab.plan.quick_settings import parse_mode, quick_settings, settings_pairs
+from ssdlab.profiles.quick import SPEC
 from ssdlab.registry import profile_record
-from ssdlab.report.quick import build_quick_report
-from ssdlab.report.quick_document import baseline_lines, quick_json
+from ssdlab.report.document import document_json
 from ssdlab.runner.profile import ProfileOutcome
 from ssdlab.runner.session import RunSession
-from ssdlab.store import runs as store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.named_findings import load_named_findings
+from ssdlab.store.stored_run import read_run
 from ssdlab.system.devicetarget import (
     resolve_device_target,
     with_loop_warnings,
@@ -58,23 +52,8 @@ from ssdlab.system.filetarget import resolve_file_target
 
 def _settings(args: argparse.Namespace) -> QuickSettings:
     """The command line's values; one not given is the preset's, else the option table's."""
-
-    def text(name: str) -> str:
-        given = getattr(args, name)
-        return str(SPEC.option(name).default if given is None else given)
-
-    return resolve_settings(
-        load_quick_profile(),
-        preset=args.preset,
-        size_bytes=args.size,
-        count=args.count,
-        measure_s=args.measure,
-        interval_s=args.interval,
-        mode=text("mode"),
-        mix_read_pct=args.mix,
-        data="zero" if args.zero_fill else text("data"),
-        ioengine=text("ioengine"),
-        direct_io=not args.buffered,
+    return quick_settings(
+        given_settings(args, SPEC), size_bytes=args.size, direct_io=not args.buffered
     )
 
 
@@ -90,7 +69,7 @@ def _resolve_target(args: argparse.Namespace, settings: QuickSettings) -> Target
 
 
 def _needs_fill(target: Target, settings: QuickSettings, writes: bool) -> bool:
-    if target.kind.value == "device":
+    if target.kind is TargetKind.DEVICE:
         return writes  # only when writing is allowed: fill before reading, as on a file
     if target.created_file:
         return True
@@ -134,7 +113,7 @@ def cmd_plan(args: argparse.Namespace, _out: Console) -> int:
 def cmd_quick(args: argparse.Namespace, out: Console) -> int:
     check_baseline_options(args)
     plan, target = build_plan(args)
-    settings = settings_from_values(plan.settings)
+    settings = decode_settings(QuickSettings, plan.settings)
     session = session_for(args)
     session.check_target(
         target,
@@ -142,7 +121,7 @@ def cmd_quick(args: argparse.Namespace, out: Console) -> int:
         destroy_data=args.destroy_data,
         ioengine=settings.ioengine,
     )
-    if not plan.destructive and target.kind.value == "device" and not args.json:
+    if not plan.destructive and target.kind is TargetKind.DEVICE and not args.json:
         out.print(
             f"[dim]read-only tests on {target.path}; blocks never written may read back "
             "faster than real data[/dim]",
@@ -166,21 +145,15 @@ def show_quick_outcome(
     outcome: ProfileOutcome,
     target: Target,
 ) -> int:
-    """The quick report of a finished (or stopped) run, and where it is stored."""
+    """The run as its record shows it (with its baseline judgement), and where it is stored."""
     conn = session.conn
-    run = store.load_run(conn, outcome.run_id)
-    if run is None:
-        raise TargetError(f"run {outcome.run_id} vanished from the store")
-    report = build_quick_report(
-        run, store.load_step_results(conn, outcome.run_id), run_health(conn, outcome.run_id)
-    )
-    judgement = apply_baseline(args, conn, run)
+    stored = stored_run(conn, outcome.run_id)
+    judgement = apply_baseline(args, conn, stored)
+    document = shown_document(with_judgement(stored, judgement))
     if args.json:
-        sys.stdout.write(quick_json(report, None if judgement is None else judgement.body()))
+        sys.stdout.write(document_json(document))
     else:
-        print_quick_report(out, report)
-        if judgement is not None:
-            print_baseline(out, judgement)
+        print_document(out, document)
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(
             f"stored as run {outcome.run_id} in {session.database}{kept}",
@@ -188,7 +161,7 @@ def show_quick_outcome(
             soft_wrap=True,
         )
     if outcome.status.value == "interrupted":
-        resumable = target.kind.value == "device" or (args.keep or not target.created_file)
+        resumable = target.kind is TargetKind.DEVICE or (args.keep or not target.created_file)
         then = f"; 'ssdlab resume {outcome.run_id}' continues it" if resumable else ""
         raise Interrupted(
             f"run {outcome.run_id} was interrupted; the {len(outcome.steps)} passes that "
@@ -225,41 +198,44 @@ def _reference_metrics(
     conn: sqlite3.Connection, run_ids: tuple[int, ...]
 ) -> tuple[tuple[int, ...], list[tuple[MetricSamples, ...]]]:
     """The reference runs still in the store, and their metrics."""
-    found = [(i, r) for i, r in ((i, store.load_run(conn, i)) for i in run_ids) if r is not None]
-    return tuple(i for i, _ in found), [run_metrics(conn, r) for _, r in found]
+    found = [(i, s) for i, s in ((i, read_run(conn, i)) for i in run_ids) if s is not None]
+    return tuple(i for i, _ in found), [run_metrics(s) for _, s in found]
+
+
+def with_judgement(stored: StoredRun, judgement: BaselineJudgement | None) -> StoredRun:
+    """The run with the baseline judgement just made and stored, as it was made."""
+    if judgement is None:
+        return stored
+    return replace(stored, findings={**stored.findings, BASELINE: judgement.body()})
 
 
 def apply_baseline(
-    args: argparse.Namespace, conn: sqlite3.Connection, run: RunRecord
+    args: argparse.Namespace, conn: sqlite3.Connection, stored: StoredRun
 ) -> BaselineJudgement | None:
     """With --baseline NAME and a complete run: the run's judgement (or its new role as the
     reference), stored as its `baseline` finding. None without --baseline or for a run that
     did not complete (it neither becomes a reference nor is judged)."""
+    run = stored.run
     name = getattr(args, "baseline", None)
     if name is None or run.status.value != "complete":
         return None
     name = name.strip()
     drive, _serial = drive_key(run.target, run.target_path)
-    stored = [
+    baselines = [
         StoredBaseline(run_id, body)
         for run_id, body in load_named_findings(conn, BASELINE)
         if run_id != run.run_id
     ]
-    role, reference_ids = plan_role(stored, name, drive, run.run_id, _action(args))
+    role, reference_ids = plan_role(baselines, name, drive, run.run_id, _action(args))
     judgement = reference_judgement(name, drive, reference_ids)
     if role is BaselineRole.JUDGED:
         present, references = _reference_metrics(conn, reference_ids)
         if present:
-            judgement = judge(name, drive, present, references, run.run_id, run_metrics(conn, run))
+            judgement = judge(name, drive, present, references, run.run_id, run_metrics(stored))
         else:  # every reference run was deleted: this run starts the baseline again
             judgement = reference_judgement(name, drive, (run.run_id,))
     add_finding(conn, run.run_id, BASELINE, "verdict", judgement.body(), time.time())
     return judgement
-
-
-def print_baseline(out: Console, judgement: BaselineJudgement) -> None:
-    for line in baseline_lines(judgement.body()):
-        out.print(line, highlight=False, markup=False)
 
 
 def baseline_exit(args: argparse.Namespace, judgement: BaselineJudgement | None) -> int:

@@ -9,93 +9,102 @@ from rich.markup import escape
 from rich.table import Table
 
 from ssdlab.cli.terminal_tables import WHOLE_HEADERS, print_rule, print_table
-from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
 from ssdlab.report.chart_spec import render_chart
-from ssdlab.report.document import Document, document_json
-from ssdlab.report.health import Section, run_health_sections
-from ssdlab.report.quick import (
-    FLEET_LOAD,
-    QuickReport,
-    environment_line,
-    figure_caption,
-    fmt_spread,
-    report_footnotes,
-    settings_line,
-)
+from ssdlab.report.document import Document, Layout, document_json
+from ssdlab.report.document import Table as DocTable
+from ssdlab.report.health import Section
 from ssdlab.system.write_gate import make_output_folder, write_output
 
 _DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
-
-
-def print_quick_report(console: Console, report: QuickReport) -> None:
-    run = report.run
-    title = f"ssdlab run {run.run_id} — {run.target_path}"
-    table = Table(
-        title=escape(title),
-        min_width=len(title),  # the title names the target: never folded into a narrow table
-        caption=f"{figure_caption(run)}; MB/s = 10^6 B/s"
-        if run.kind == FLEET_LOAD
-        else "best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s",
-    )
-    table.add_column("Test", style="bold", no_wrap=True)
-    for direction in report.directions:
-        table.add_column(direction.capitalize(), justify="right", style=_DIRECTION_STYLE[direction])
-    for row in report.rows:
-        cells = [escape(row.label)]
-        for summary in row.cells:
-            if summary is None:
-                cells.append("")
-            else:
-                cells.append(
-                    f"[bold]{fmt_mb(summary.best_bw_bytes_per_s)} MB/s[/bold]\n"
-                    f"[dim]{fmt_iops(summary.best_iops)} IOPS · "
-                    f"{fmt_us(summary.best_lat_mean_ns)} µs[/dim]"
-                )
-        table.add_row(*cells)
-    print_table(console, table)
-    spread = Table(title="Spread of the passes (what best-of-N hides)", show_edge=False)
-    spread.add_column("Test", no_wrap=True)
-    spread.add_column("Dir")
-    spread.add_column("mean ± sd MB/s (CV), min–max, passes")
-    for s in report.summaries:
-        spread.add_row(escape(s.label), s.direction, escape(fmt_spread(s)))
-    print_table(console, spread)
-    console.print(f"[dim]{escape(settings_line(run))}[/dim]")
-    console.print(f"[dim]{escape(environment_line(run))}[/dim]")
-    target = run.target
-    device = target.get("device")
-    if isinstance(device, dict):
-        capacity = device.get("capacity_bytes")
-        size = f", {format_size(capacity)}" if isinstance(capacity, int) else ""
-        model = device.get("model") or "model not reported"
-        where = device.get("path") or "path n/a"  # an imported run names only the model
-        console.print(f"[dim]{escape(f'device: {model} ({where}{size})')}[/dim]")
-    print_sections(console, run_health_sections(report.health))
-    if run.status.value != "complete":
-        console.print(f"[red]status: {run.status.value}[/red] — {escape(str(run.status_reason))}")
-    for line in report_footnotes(report):
-        console.print(line, highlight=False, markup=False)
 
 
 def print_sections(console: Console, sections: Sequence[Section]) -> None:
     """Sections as text: a document's strings are data, never rich markup (a provenance such as
     `[nvme_smart_log.x]` would otherwise be taken for a style tag and vanish)."""
     for section in sections:
-        table = Table(
-            title=escape(section.title), show_header=False, title_justify="left", box=None
-        )
-        table.add_column(style="bold")
-        table.add_column()
-        for label, value in section.rows:
-            table.add_row(escape(label), escape(value))
-        print_table(console, table)
-        for note in section.notes:
-            console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
+        _print_facts(console, section.title, section.rows, section.notes)
+
+
+def _print_facts(
+    console: Console,
+    title: str,
+    rows: Sequence[tuple[str, str]],
+    notes: Sequence[str],
+) -> None:
+    table = Table(title=escape(title), show_header=False, title_justify="left", box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    for label, value in rows:
+        table.add_row(escape(label), escape(value))
+    print_table(console, table)
+    for note in notes:
+        console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
+
+
+def _grid(title: str, table: DocTable) -> Table:
+    """The result grid: the figure of each cell bold, the lines under it dim, one colour per
+    direction (Read, Write, Mix)."""
+    caption = "; ".join(table.notes)
+    grid = Table(
+        title=escape(title),
+        min_width=len(title),  # the title names the target: never folded into a narrow table
+        caption=escape(caption) if caption else None,
+    )
+    for index, column in enumerate(table.columns):
+        if index == 0:
+            grid.add_column(escape(column), style="bold", no_wrap=True)
+        else:
+            style = _DIRECTION_STYLE.get(column.lower())
+            grid.add_column(escape(column), justify="right", style=style)
+    for row in table.rows:
+        cells = [escape(row[0])]
+        for cell in row[1:]:
+            figure, _, detail = cell.partition("\n")
+            cells.append(
+                f"[bold]{escape(figure)}[/bold]\n[dim]{escape(detail)}[/dim]"
+                if detail
+                else escape(cell)
+            )
+        grid.add_row(*cells)
+    return grid
+
+
+def _print_results(console: Console, document: Document) -> None:
+    """A document laid out as a result grid (`Layout.RESULTS`)."""
+    first, *rest = document.sections
+    grid, *tables = first.tables
+    print_table(console, _grid(document.title, grid))
+    for table in tables:
+        plain = Table(title=escape(table.title), show_edge=False)
+        for index, column in enumerate(table.columns):
+            plain.add_column(escape(column), no_wrap=index == 0)
+        for row in table.rows:
+            plain.add_row(*(escape(cell) for cell in row))
+        print_table(console, plain)
+    for note in first.notes:
+        console.print(f"[dim]{escape(note)}[/dim]")
+    for section in rest:
+        if section.title:
+            _print_facts(console, section.title, section.facts, section.notes)
+    for sentence in document.verdict:
+        console.print(f"[red]{escape(sentence)}[/red]")
+    for section in rest:
+        if not section.title:
+            for note in section.notes:
+                console.print(note, highlight=False, markup=False)
 
 
 def print_document(console: Console, document: Document) -> None:
-    """A profile report on the terminal: headline, verdict, then every section's facts and
-    tables (charts are written to files with --plots, or shown by the HTML report)."""
+    """A document on the terminal, as its layout says: a report (headline, verdict, then every
+    section's facts and tables; charts are written to files with --plots, or shown by the HTML
+    report), or a result grid."""
+    if document.layout is Layout.RESULTS:
+        _print_results(console, document)
+    else:
+        _print_report(console, document)
+
+
+def _print_report(console: Console, document: Document) -> None:
     print_rule(console, document.title)
     for label, value in document.headline:
         console.print(

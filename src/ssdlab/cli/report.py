@@ -2,35 +2,20 @@
 with significance and `--fail-if` gates)."""
 
 import argparse
-import sqlite3
 import sys
 from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.analysis.compare import (
-    Comparison,
-    MeasuredTest,
-    MetricSamples,
-    check_fail_rules,
-    compare_runs,
-    measured_tests,
-    parse_fail_rule,
-)
-from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS, kept_figure, with_kept_figure
-from ssdlab.cli.documents import load_runs, report_parts, report_provenance, run_metrics
+from ssdlab.app.compare import Compared, CompareRequest, compare_stored
+from ssdlab.app.report import ReportRequest, build_report, report_provenance
 from ssdlab.cli.render import print_document
-from ssdlab.cli.store_access import known_spec_sheets, open_db, run_id_arg
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import UsageError
-from ssdlab.model.run import RunRecord
 from ssdlab.model.units import format_size
-from ssdlab.parse.fio_histogram import clat_bins_by_capture
-from ssdlab.report.compare import build_compare_document
 from ssdlab.report.csv_tables import compare_csv
-from ssdlab.report.document import Document, Section, document_json, render_markdown
-from ssdlab.report.html import markdown_chart_image, render_html, render_markdown_report
-from ssdlab.store import runs as store
-from ssdlab.store.profile_runs import load_fio_outputs
+from ssdlab.report.document import document_json, render_markdown
+from ssdlab.report.html import markdown_chart_image, render_html
 from ssdlab.system.pdf import print_pdf
 from ssdlab.system.write_gate import check_output_path, write_output
 
@@ -85,89 +70,25 @@ def _write(args: argparse.Namespace, text: str, fmt: str, out: Console) -> None:
         out.print(wrote, highlight=False, soft_wrap=True)
 
 
-def cmd_report(args: argparse.Namespace, out: Console) -> int:
+def request_from(args: argparse.Namespace) -> ReportRequest:
+    """The report asked for; its format and output are refused before any work."""
     fmt = _format(args)
     if args.output not in (None, "-"):
         check_output_path(args.output, "-o")  # refused before any work
-    conn = open_db(args)
-    runs = load_runs(conn, [run_id_arg(conn, text) for text in args.runs])
-    parts = report_parts(conn, runs, known_spec_sheets(conn))
-    title = args.title or (
-        f"ssdlab report: run {runs[0].run_id}"
-        if len(runs) == 1
-        else f"ssdlab report: runs {', '.join(str(r.run_id) for r in runs)}"
+    return ReportRequest(
+        tuple(args.runs),
+        format=fmt,
+        title=args.title,
+        threshold_pct=args.threshold,
+        alpha=args.alpha,
     )
-    front: tuple[Section, ...] = ()
-    if len(runs) > 1 and len({_family(r) for r in runs}) == 1:
-        front = _comparison(conn, runs, args.threshold, args.alpha, []).sections
-    provenance = report_provenance(runs)
-    if fmt == "md":
-        text = render_markdown_report(title, parts, front=front, provenance=provenance)
-    else:
-        text = render_html(
-            title, parts, front=front, provenance=provenance, interactive=fmt != "pdf"
-        )
-    _write(args, text, fmt, out)
+
+
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    request = request_from(args)
+    text = build_report(open_db(args), request)
+    _write(args, text, request.format, out)
     return 0
-
-
-def _comparison(
-    conn: sqlite3.Connection,
-    runs: list[RunRecord],
-    threshold: float,
-    alpha: float,
-    rules: list[str],
-) -> Document:
-    """The comparison document of `runs` against the first; bad or unmatched rules refused."""
-    baseline = runs[0]
-
-    def metrics(run: RunRecord) -> tuple[MetricSamples, ...]:
-        # an import kept one figure per test (CrystalDiskMark: the best pass): say which
-        kept = kept_figure(run.kind, run.profile, run.settings.get("source_tool"), run.preset)
-        return with_kept_figure(run_metrics(conn, run), kept)
-
-    base_metrics = metrics(baseline)
-    comparisons: list[Comparison] = [
-        compare_runs(
-            baseline.run_id,
-            base_metrics,
-            other.run_id,
-            metrics(other),
-            threshold_pct=threshold,
-            alpha=alpha,
-        )
-        for other in runs[1:]
-    ]
-    parsed = []
-    for rule in rules:
-        try:
-            parsed.append(parse_fail_rule(rule))
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-    breaches, unmatched = check_fail_rules(comparisons, parsed)
-    if unmatched:
-        keys = sorted({c.key for comp in comparisons for c in comp.changes})
-        raise UsageError(
-            f"--fail-if {unmatched[0]} matches no metric of these runs; "
-            f"they have: {', '.join(keys[:12])}{' …' if len(keys) > 12 else ''}"
-        )
-    return build_compare_document(
-        runs, comparisons, breaches, [_measured_tests(conn, run) for run in runs]
-    )
-
-
-def _measured_tests(conn: sqlite3.Connection, run: RunRecord) -> tuple[MeasuredTest, ...]:
-    """What the compare charts draw of a run: its tests' passes, per-second series and the
-    json+ latency bins of its fio outputs (PTS: the last five rounds, as compared)."""
-    window = PTS_WINDOW_ROUNDS if run.profile.startswith("pts-") else None
-    bins = clat_bins_by_capture(load_fio_outputs(conn, run.run_id))
-    return measured_tests(store.load_step_results(conn, run.run_id), bins, window=window)
-
-
-def _family(run: RunRecord) -> str:
-    """Runs compare when they ran the same tests: quick runs, CrystalDiskMark/KDiskMark imports
-    and imported fio jobs all key their tests as 'rnd4k-q32t1-read'."""
-    return "quick" if run.profile in ("quick", "fio") else run.profile
 
 
 # what `compare -o FILE` writes when --format is left at term, by the file's suffix
@@ -190,43 +111,43 @@ def _compare_format(given: str, output: str | None) -> str:
 
 
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
+    request = CompareRequest(
+        tuple(args.runs),
+        threshold_pct=args.threshold,
+        alpha=args.alpha,
+        fail_if=tuple(args.fail_if or ()),
+    )
     conn = open_db(args)
-    runs = load_runs(conn, [run_id_arg(conn, text) for text in args.runs])
-    if len(runs) < 2:
-        raise UsageError("compare needs at least two runs: ssdlab compare A B [C ...]")
-    profiles = {_family(r) for r in runs}
-    if len(profiles) > 1:
-        listed = ", ".join(f"run {r.run_id} is {r.profile}" for r in runs)
-        raise UsageError(f"compare runs of the same profile; {listed}")
     fmt = "json" if args.json else _compare_format(args.format, args.output)
-    document = _comparison(conn, runs, args.threshold, args.alpha, args.fail_if or [])
-    if fmt == "json":
-        text = document_json(document)
-    elif fmt == "md":  # charts as SVG data: images, like the Markdown report
-        images = {chart.key: markdown_chart_image(chart) for chart in document.charts}
-        text = render_markdown(document, chart_links=images)
-    elif fmt == "csv":
-        text = compare_csv(document.data)
-    elif fmt == "html":
-        text = render_html(
-            document.title, [], front=document.sections, provenance=report_provenance(runs)
-        )
-    else:
-        text = ""
+    compared = compare_stored(conn, request)
+    document = compared.document
     if fmt == "term":
         print_document(out, document)
-    elif args.output:
-        write_output(args.output, text, "-o")
-        out.print(f"wrote {args.output}", highlight=False, soft_wrap=True)
     else:
-        sys.stdout.write(text)
-    failures = document.data.get("failures")
-    if isinstance(failures, list) and failures:
-        for failure in failures:
-            print(
-                f"ssdlab: regression: run {failure['run']} {failure['metric']} breaks "
-                f"{failure['rule']}",
-                file=sys.stderr,
-            )
-        return REGRESSION_EXIT
-    return 0
+        text = _compare_text(compared, fmt)
+        if args.output:
+            write_output(args.output, text, "-o")
+            out.print(f"wrote {args.output}", highlight=False, soft_wrap=True)
+        else:
+            sys.stdout.write(text)
+    for failure in compared.failures:
+        print(
+            f"ssdlab: regression: run {failure['run']} {failure['metric']} breaks "
+            f"{failure['rule']}",
+            file=sys.stderr,
+        )
+    return REGRESSION_EXIT if compared.failures else 0
+
+
+def _compare_text(compared: Compared, fmt: str) -> str:
+    document = compared.document
+    if fmt == "json":
+        return document_json(document)
+    if fmt == "md":  # charts as SVG data: images, like the Markdown report
+        images = {chart.key: markdown_chart_image(chart) for chart in document.charts}
+        return render_markdown(document, chart_links=images)
+    if fmt == "csv":
+        return compare_csv(document.data)
+    return render_html(
+        document.title, [], front=document.sections, provenance=report_provenance(compared.runs)
+    )

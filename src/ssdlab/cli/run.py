@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from ssdlab.app.runs import run_document, run_id_of, run_of, stored_run
 from ssdlab.cli.endure import cmd_endure, resume_endurance
 from ssdlab.cli.jobs import emit_plan
 from ssdlab.cli.profile_setup import build_profile_plan, resumable_target, run_calls
@@ -15,16 +16,17 @@ from ssdlab.cli.quick import (
     baseline_exit,
     check_baseline_options,
     show_quick_outcome,
+    with_judgement,
 )
 from ssdlab.cli.quick import cmd_plan as cmd_plan_quick
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
-from ssdlab.cli.store_access import load_profile_results, run_id_arg, stored_run
 from ssdlab.errors import Interrupted, SsdlabError, UsageError
 from ssdlab.model.profile import (
     ProfilePlan,
     ProfileStep,
 )
+from ssdlab.model.run import RunKind
 from ssdlab.model.target import Target
 from ssdlab.model.units import format_size
 from ssdlab.plan.jobfile import render_job
@@ -33,7 +35,6 @@ from ssdlab.runner.profile import (
     ProfileOutcome,
     describe_step,
 )
-from ssdlab.store import runs as store
 from ssdlab.store.profile_runs import profile_plan_of
 
 
@@ -142,10 +143,9 @@ def _report_outcome(
 ) -> int:
     """Show a finished (or stopped) profile run: its document, charts, where it is stored;
     with --baseline its judgement is stored first, so the document shows it."""
-    run = store.load_run(conn, outcome.run_id)
-    judgement = None if run is None else apply_baseline(args, conn, run)
-    results = load_profile_results(conn, outcome.run_id)
-    document = profile_record(profile).build_document(results)
+    stored = stored_run(conn, outcome.run_id)
+    judgement = apply_baseline(args, conn, stored)
+    document = run_document(with_judgement(stored, judgement))
     if emit_document(out, document, plots=args.plots, as_json=args.json):
         kept = f"; test file kept at {target.path}" if args.keep and target.created_file else ""
         out.print(
@@ -168,9 +168,9 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
     """Continue an interrupted profile run where it stopped (a cut-short round runs again)."""
     session = session_for(args)
     conn = session.conn
-    run_id = run_id_arg(conn, args.run)
-    run = stored_run(conn, run_id)
-    if run.kind not in ("profile", "quick"):
+    run_id = run_id_of(conn, args.run)
+    run = run_of(conn, run_id)
+    if run.kind not in (RunKind.PROFILE, RunKind.QUICK):
         raise UsageError(
             f"run {run_id} is a {run.kind} run; only quick and profile runs can resume"
         )
@@ -198,6 +198,6 @@ def cmd_resume(args: argparse.Namespace, out: Console) -> int:
         hard_exit_advice=f"'ssdlab resume {run_id}' continues the run",
     )
     args.keep = True
-    if record.run_kind == "quick":
+    if record.run_kind is RunKind.QUICK:
         return show_quick_outcome(args, out, session, outcome, target)
     return _report_outcome(args, out, conn, outcome, target, run.profile, session.database)

@@ -7,7 +7,7 @@ import os
 import sys
 
 from ssdlab.cli.progress import make_progress
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.runner.session import Edges, RunSession
 
 

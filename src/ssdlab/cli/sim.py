@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
 from ssdlab.errors import ParseError, UsageError
@@ -46,7 +46,6 @@ from ssdlab.sim.memory import MemoryLimit, check_memory
 from ssdlab.sim.presets import APPROXIMATION, Preset, find_preset, load_presets
 from ssdlab.sim.trace import read_trace
 from ssdlab.sim.workload import Workload, parse_workload, validate_workload
-from ssdlab.store import runs as store
 from ssdlab.system.meminfo import mem_available_bytes
 from ssdlab.system.user_files import read_user_file
 
@@ -390,10 +389,7 @@ def _run(args: argparse.Namespace, out: Console, spec: SimRunSpec) -> int:
                 run_id = run_simulation(conn, spec, on_point=progress, should_stop=stop.is_set)
         else:
             run_id = run_simulation(conn, spec, on_point=_progress_line, should_stop=stop.is_set)
-    run = store.load_run(conn, run_id)
-    if run is None:  # pragma: no cover - just stored
-        raise UsageError(f"run {run_id} vanished from the store")
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run_id))
     if emit_document(out, document, plots=args.plots, as_json=args.json):
         out.print(f"stored as run {run_id} in {session.database}", highlight=False)
     return 0

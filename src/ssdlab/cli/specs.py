@@ -11,7 +11,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ssdlab.cli.store_access import known_spec_sheets, open_db
+from ssdlab.app.spec_sheets import known_spec_sheets
+from ssdlab.cli.store_open import open_db
 from ssdlab.errors import UsageError
 from ssdlab.model.spec import SpecSheet
 from ssdlab.model.units import MB, TB, format_size

@@ -8,7 +8,7 @@ import sys
 
 from rich.console import Console
 
-from ssdlab.cli.store_access import db_path, open_db
+from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.errors import StoreError
 from ssdlab.store.compaction import compress_stored_text
 

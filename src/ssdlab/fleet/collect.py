@@ -12,15 +12,33 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import SsdlabError
+from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import copy_runs
-from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
+from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
 
 EXPORT_TIMEOUT_S = 6 * 3600.0
+
+
+@dataclass(frozen=True, slots=True)
+class CollectRequest:
+    reach: FleetReach
+    db: Path  # this machine's store
+
+
+def collect_runs(request: CollectRequest) -> list[HostCollect]:
+    """`ssdlab fleet collect`: every host's new and changed runs into this machine's store
+    (opened once the inventory has been read); one row per host."""
+    hosts = fleet_hosts(request.reach)
+    conn = open_run_store(request.db)
+    with multiplexed(ssh_settings(request.reach)) as ssh:
+        return collect_fleet(conn, hosts, ssh)
 
 
 def finished_here(conn: sqlite3.Connection, host: str) -> list[str]:

@@ -46,6 +46,7 @@ from ssdlab.fleet.deploy_plan import (
     venv_words,
     version_words,
 )
+from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, RemoteResult
 from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
 from ssdlab.system.wheels import (
@@ -105,6 +106,20 @@ class DeployReport:
     @property
     def failed(self) -> bool:
         return any(host.state == FAILED for host in self.hosts)
+
+
+@dataclass(frozen=True, slots=True)
+class DeployRequest:
+    reach: FleetReach
+    wheels: Path | None = None  # --wheels DIR
+    force: bool = False  # --force
+
+
+def deploy_fleet(request: DeployRequest, progress: Progress) -> DeployReport:
+    """`ssdlab fleet deploy`: this ssdlab on every host of the inventory."""
+    hosts = fleet_hosts(request.reach)
+    options = DeployOptions(ssh_settings(request.reach), request.wheels, request.force)
+    return deploy(hosts, options, progress)
 
 
 def deploy(hosts: Sequence[FleetHost], options: DeployOptions, progress: Progress) -> DeployReport:

@@ -4,14 +4,19 @@ fit that Python, and what a node's `ssdlab node facts` says is missing.
 
 A node is probed once with its own `python3` (a short script given with `-c`, written for old
 Pythons too so that a node too old for ssdlab says so instead of failing on syntax). The
-wheels built here fit a node when every wheel's tags are among the tags that node's Python
-accepts (interpreter, ABI, platform: pip's own rule, with manylinux tags from the node's
-glibc); otherwise binary wheels are downloaded for the node's platform or it is refused.
+wheels built here fit a node when each wheel has a tag among the tags that node's Python
+accepts: wheel names are read and the node's tags made by `packaging` (pip's own rule), given
+the node's platforms, which are listed here because packaging makes manylinux tags only from
+the glibc of the machine it runs on. Otherwise binary wheels are downloaded for the node's
+platform or it is refused.
 """
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from packaging.tags import Tag, compatible_tags, cpython_tags
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 
 from ssdlab.errors import FleetError
 from ssdlab.model.fleet import FleetHost
@@ -22,8 +27,10 @@ MARKER = "ssdlab-deploy.json"  # in the venv: the version and build `fleet deplo
 WHEELS_SUFFIX = ".wheels"  # the wheels' folder beside the venv: <venv>.wheels
 NODE_PYTHON = "python3"
 TOOLS = ("fio", "smartctl", "nvme")  # the system tools a node's runs use
-OLDEST_MANYLINUX_MINOR = 5  # manylinux_2_5 is the oldest glibc a manylinux tag names
-LEGACY_MANYLINUX = {"manylinux1": 5, "manylinux2010": 12, "manylinux2014": 17}
+# the oldest glibc 2.x a manylinux tag names: 2.5 on x86 (manylinux1), else 2.17 (manylinux2014)
+OLDEST_MANYLINUX_MINOR = {"x86_64": 5, "i686": 5}
+OLDEST_OTHER_MINOR = 17
+LEGACY_MANYLINUX = {5: "manylinux1", 12: "manylinux2010", 17: "manylinux2014"}  # glibc 2.x
 
 # Runs on the node as `python3 -c PROBE VENV`. Old syntax on purpose (no f-strings, no
 # walrus): a Python 3.5 still prints its version, so the refusal can say what it is.
@@ -253,14 +260,17 @@ def is_up_to_date(node: NodePython, version: str, build: str) -> bool:
 
 
 def node_platforms(node: NodePython) -> tuple[str, ...]:
-    """The platform tags a wheel may carry to run on this node, newest first: manylinux up to
-    the node's glibc (and the legacy names), then plain linux_<arch>."""
+    """The platform tags a wheel may carry to run on this node, in pip's order: manylinux from
+    the node's glibc down to the oldest for its architecture, each legacy name right after the
+    glibc it stands for, then plain linux_<arch>."""
     arch = node.machine
     found: list[str] = []
     if node.glibc is not None and node.glibc[0] == 2:
-        minor = node.glibc[1]
-        found += [f"manylinux_2_{m}_{arch}" for m in range(minor, OLDEST_MANYLINUX_MINOR - 1, -1)]
-        found += [f"{name}_{arch}" for name, m in LEGACY_MANYLINUX.items() if m <= minor]
+        oldest = OLDEST_MANYLINUX_MINOR.get(arch, OLDEST_OTHER_MINOR)
+        for minor in range(node.glibc[1], oldest - 1, -1):
+            found.append(f"manylinux_2_{minor}_{arch}")
+            if minor in LEGACY_MANYLINUX:
+                found.append(f"{LEGACY_MANYLINUX[minor]}_{arch}")
     found.append(f"linux_{arch}")
     return tuple(found)
 
@@ -277,42 +287,28 @@ def platform_key(node: NodePython) -> str:
 def wheel_tags(file_name: str) -> set[tuple[str, str, str]]:
     """The (interpreter, abi, platform) tags of a wheel file name, compressed tag sets
     (`cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64`) expanded."""
-    if not file_name.endswith(".whl"):
-        raise FleetError(f"{file_name} is not a wheel (.whl) file name")
-    parts = file_name[: -len(".whl")].split("-")
-    if len(parts) not in (5, 6):
-        raise FleetError(f"{file_name} is not a wheel file name (name-version-py-abi-platform)")
-    pythons, abis, platforms = (part.split(".") for part in parts[-3:])
-    return {(p, a, plat) for p in pythons for a in abis for plat in platforms}
+    try:
+        _name, _version, _build, tags = parse_wheel_filename(file_name)
+    except InvalidWheelFilename as error:
+        raise FleetError(f"{file_name} is not a wheel file name: {error}") from None
+    return {(tag.interpreter, tag.abi, tag.platform) for tag in tags}
 
 
-def _accepts(node: NodePython, tag: tuple[str, str, str], platforms: set[str]) -> bool:
-    python, abi, platform = tag
-    if platform != "any" and platform not in platforms:
-        return False
-    major, minor = node.version[0], node.version[1]
-    own = node.python_tag
-    if abi == "none":
-        generic = {f"py{major}", f"py{major}{minor}", own}
-        generic |= {f"py{major}{m}" for m in range(minor)}
-        if node.implementation == "cpython":
-            generic |= {f"cp{major}{m}" for m in range(minor)}
-        return python in generic
-    if abi == "abi3":
-        return node.implementation == "cpython" and python in {
-            f"cp{major}{m}" for m in range(2, minor + 1)
-        }
-    return python == own and abi == own
+def node_tags(node: NodePython) -> frozenset[Tag]:
+    """Every tag the node's Python installs, as pip makes them for it: its own ABI, abi3 and
+    none on its platforms, then the pure-Python tags."""
+    version = node.version[:2]
+    platforms = node_platforms(node)
+    found = set(compatible_tags(version, node.python_tag, platforms))
+    if node.implementation == "cpython":
+        found |= set(cpython_tags(version, [node.python_tag], platforms))
+    return frozenset(found)
 
 
 def unfit_wheels(names: Iterable[str], node: NodePython) -> list[str]:
     """The wheels (file names) that this node's Python cannot install."""
-    platforms = set(node_platforms(node))
-    return [
-        name
-        for name in names
-        if not any(_accepts(node, tag, platforms) for tag in wheel_tags(name))
-    ]
+    accepted = node_tags(node)
+    return [name for name in names if not {Tag(*tag) for tag in wheel_tags(name)} & accepted]
 
 
 def download_options(node: NodePython) -> list[str]:

@@ -4,12 +4,41 @@ between the nodes would change the results."""
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.model.fleet import FleetHost, HostCheck, RemoteResult
-from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
+from ssdlab import __version__
+from ssdlab.analysis.fleet import mismatches
+from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
+from ssdlab.model.fleet import FleetHost, HostCheck, Mismatch, RemoteResult
+from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
 
 FACTS_TIMEOUT_S = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorRequest:
+    reach: FleetReach
+
+
+@dataclass(frozen=True, slots=True)
+class FleetDoctor:
+    checks: tuple[HostCheck, ...]  # one per host, in inventory order
+    mismatches: tuple[Mismatch, ...]  # against this ssdlab and between the hosts
+
+    @property
+    def ready(self) -> bool:
+        """Every host can take part and nothing differs that would change the results."""
+        usable = all(check.usable for check in self.checks)
+        return usable and not any(m.changes_results for m in self.mismatches)
+
+
+def doctor_fleet(request: DoctorRequest) -> FleetDoctor:
+    """`ssdlab fleet doctor`: every node's facts, and what differs between them."""
+    hosts = fleet_hosts(request.reach)
+    with multiplexed(ssh_settings(request.reach)) as ssh:
+        checks = check_fleet(hosts, ssh, fleet_hint(request.reach, "deploy"))
+    return FleetDoctor(checks, tuple(mismatches(checks, __version__)))
 
 
 def facts_words(host: FleetHost) -> list[str]:
@@ -24,13 +53,14 @@ def facts_words(host: FleetHost) -> list[str]:
     return words
 
 
-def check_host(host: FleetHost, settings: SshSettings) -> HostCheck:
-    """Ask one node for its facts; a node without ssdlab is asked for fio and smartctl alone."""
+def check_host(host: FleetHost, settings: SshSettings, deploy: str) -> HostCheck:
+    """Ask one node for its facts; a node without ssdlab is asked for fio and smartctl alone
+    (`deploy`: the command that installs ssdlab there)."""
     result = run_remote(host, facts_words(host), settings, timeout_s=FACTS_TIMEOUT_S)
     if result.error is not None or result.returncode == 255:
         return HostCheck(host.name, reachable=False, problem=result.failure())
     if result.returncode == 127:
-        return _without_ssdlab(host, settings)
+        return _without_ssdlab(host, settings, deploy)
     if result.returncode != 0:
         return HostCheck(host.name, reachable=True, problem=f"ssdlab {result.failure()}")
     try:
@@ -70,7 +100,7 @@ def _tool_version(tools: Mapping[str, Any], name: str) -> str | None:
     return str(version) if version is not None else None
 
 
-def _without_ssdlab(host: FleetHost, settings: SshSettings) -> HostCheck:
+def _without_ssdlab(host: FleetHost, settings: SshSettings, deploy: str) -> HostCheck:
     versions: dict[str, str | None] = {}
     for tool in ("fio", "smartctl"):
         found = run_remote(host, [tool, "--version"], settings, timeout_s=FACTS_TIMEOUT_S)
@@ -80,7 +110,7 @@ def _without_ssdlab(host: FleetHost, settings: SshSettings) -> HostCheck:
     return HostCheck(
         host.name,
         reachable=True,
-        problem=f"'{command}' is not found there: install it with ssdlab fleet deploy, or set "
+        problem=f"'{command}' is not found there: install it with {deploy}, or set "
         "ssdlab_command in the inventory",
         fio_version=versions["fio"],
         smartctl_version=versions["smartctl"],
@@ -88,8 +118,10 @@ def _without_ssdlab(host: FleetHost, settings: SshSettings) -> HostCheck:
     )
 
 
-def check_fleet(hosts: Sequence[FleetHost], settings: SshSettings) -> tuple[HostCheck, ...]:
+def check_fleet(
+    hosts: Sequence[FleetHost], settings: SshSettings, deploy: str
+) -> tuple[HostCheck, ...]:
     """Every node's check, at most `settings.parallel` at once; a node that fails or hangs is
     reported in its own row."""
-    found = on_every_host(hosts, lambda host: check_host(host, settings), settings.parallel)
+    found = on_every_host(hosts, lambda host: check_host(host, settings, deploy), settings.parallel)
     return tuple(found[host.name] for host in hosts)

@@ -117,11 +117,14 @@ class _Follower:
     """Follows one started job to its end, reconnecting after a dropped connection and
     resuming where the output was (the node counts bytes per stream)."""
 
-    def __init__(self, job: NodeJob, settings: SshSettings, on_line: OnLine, patience_s: float):
+    def __init__(
+        self, job: NodeJob, settings: SshSettings, on_line: OnLine, patience_s: float, later: str
+    ):
         self.job = job
         self.settings = settings
         self.on_line = on_line
         self.patience_s = patience_s
+        self.later = later
         self.offsets = {"stdout": 0, "stderr": 0}
         self.stdout: list[str] = []
         self.exit_code: int | None = None
@@ -155,10 +158,7 @@ class _Follower:
                 break
             reason = _last_words(stderr) or f"ssh ended with exit {code}"
             if time.monotonic() - last_contact > self.patience_s:
-                self.lost = (
-                    f"lost contact ({reason}); the run goes on there: see ssdlab fleet status, "
-                    "and bring it here with ssdlab fleet collect"
-                )
+                self.lost = f"lost contact ({reason}); the run goes on there: {self.later}"
                 break
             time.sleep(RECONNECT_PAUSE_S)
         return JobOutcome(
@@ -209,10 +209,11 @@ def _last_words(stderr: str) -> str | None:
 
 
 def follow_jobs(
-    jobs: Sequence[NodeJob], settings: SshSettings, on_line: OnLine, patience_s: float
+    jobs: Sequence[NodeJob], settings: SshSettings, on_line: OnLine, patience_s: float, later: str
 ) -> list[JobOutcome]:
     """Every started job followed at once to its end; a node that drops for longer than
-    `patience_s` is given up (its run goes on there) and never holds up the others."""
+    `patience_s` is given up (its run goes on there; `later` says how to see it and bring it
+    here) and never holds up the others."""
     outcomes: dict[int, JobOutcome] = {}
     threads = []
     for index, job in enumerate(jobs):
@@ -221,7 +222,7 @@ def follow_jobs(
             continue
 
         def follow(index: int = index, job: NodeJob = job) -> None:
-            outcomes[index] = _Follower(job, settings, on_line, patience_s).run()
+            outcomes[index] = _Follower(job, settings, on_line, patience_s, later).run()
 
         thread = threading.Thread(target=follow, name=f"follow-{job.host.name}", daemon=True)
         thread.start()

@@ -33,19 +33,22 @@ from ssdlab.errors import FleetError, ParseError
 from ssdlab.fleet.doctor import check_host
 from ssdlab.model.fleet import FleetHost
 from ssdlab.model.result import DirectionMetrics, FioJobResult
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.parse.fio_client_json import parse_fio_client_json
 from ssdlab.plan.load_job import LoadJob
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
+from ssdlab.store.lifecycle import finish_run, to_json
+from ssdlab.store.steps import add_step_result
 from ssdlab.system.fio import FioTool
 from ssdlab.system.fio_server import ServerTunnel
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
 
-LOAD_KIND = "fleet-load"  # report/quick.py's FLEET_LOAD
+LOAD_KIND = RunKind.FLEET_LOAD
 LOAD_PROFILE_VERSION = 1
 ALL_HOSTS = "all-hosts"
 ALL_HOSTS_LABEL = "all hosts"
@@ -63,7 +66,10 @@ SEMANTICS = (
 
 
 @dataclass(frozen=True, slots=True)
-class LoadRequest:
+class LoadSetup:
+    """What a load runs with once its job has been checked: where the inventory and the job
+    came from, the job, the servers' socket and the SSH settings."""
+
     inventory: str
     job_path: str
     job: LoadJob
@@ -160,10 +166,10 @@ def _json_answer(text: str) -> dict[str, object] | None:
     return None
 
 
-def _fio_version(host: FleetHost, ssh: SshSettings) -> tuple[str | None, str | None]:
+def _fio_version(host: FleetHost, ssh: SshSettings, deploy: str) -> tuple[str | None, str | None]:
     """(the node's fio version, why it could not be had), from the node's facts as fleet
     doctor reads them."""
-    check = check_host(host, ssh)
+    check = check_host(host, ssh, deploy)
     if check.problem is not None:
         return None, check.problem
     if check.fio_version is None:
@@ -194,8 +200,10 @@ def _node_check(host: FleetHost, job: LoadJob, filename: str, ssh: SshSettings) 
     return f"{filename}: {answer.get('reason') or 'refused by the node'}"
 
 
-def _check_host(host: FleetHost, job: LoadJob, ssh: SshSettings, local: str) -> HostState:
-    version, problem = _fio_version(host, ssh)
+def _check_host(
+    host: FleetHost, job: LoadJob, ssh: SshSettings, local: str, deploy: str
+) -> HostState:
+    version, problem = _fio_version(host, ssh, deploy)
     if problem is not None or not same_fio(version, local):
         return HostState(host, version, problem)
     for filename in job.filenames:
@@ -206,12 +214,13 @@ def _check_host(host: FleetHost, job: LoadJob, ssh: SshSettings, local: str) -> 
 
 
 def check_hosts(
-    hosts: Sequence[FleetHost], job: LoadJob, ssh: SshSettings, local: FioTool
+    hosts: Sequence[FleetHost], job: LoadJob, ssh: SshSettings, local: FioTool, deploy: str
 ) -> dict[str, HostState]:
-    """Every host's facts and checks, in parallel. VersionMismatch when a host that answered
-    has another fio than this machine."""
+    """Every host's facts and checks, in parallel (`deploy`: the command that installs ssdlab
+    on a host that lacks it). VersionMismatch when a host that answered has another fio than
+    this machine."""
     states = on_every_host(
-        hosts, lambda h: _check_host(h, job, ssh, local.version_text), ssh.parallel
+        hosts, lambda h: _check_host(h, job, ssh, local.version_text, deploy), ssh.parallel
     )
     versions = {name: s.fio_version for name, s in states.items() if s.fio_version is not None}
     if any(not same_fio(v, local.version_text) for v in versions.values()):
@@ -223,7 +232,7 @@ def check_hosts(
 
 
 def _weighted(parts: Sequence[DirectionMetrics], field: str) -> float | None:
-    known = [(getattr(p, field), p.total_ios) for p in parts if getattr(p, field) is not None]
+    known = [(getattr(p, field), p.total_ios or 0) for p in parts if getattr(p, field) is not None]
     ios = sum(n for _, n in known)
     return sum(v * n for v, n in known) / ios if known and ios > 0 else None
 
@@ -237,7 +246,11 @@ def direction_total(parts: Sequence[DirectionMetrics]) -> DirectionMetrics | Non
     maxes = [p.lat_max_ns for p in parts if p.lat_max_ns is not None]
     return DirectionMetrics(
         io_bytes=sum(p.io_bytes for p in parts),
-        total_ios=sum(p.total_ios for p in parts),
+        total_ios=(
+            None
+            if any(p.total_ios is None for p in parts)
+            else sum(p.total_ios or 0 for p in parts)
+        ),
         runtime_s=max(p.runtime_s for p in parts),
         bw_bytes_per_s=sum(p.bw_bytes_per_s for p in parts),
         iops=sum(p.iops for p in parts),
@@ -306,7 +319,7 @@ class _Server:
     tunnel: ServerTunnel | None = None
 
 
-def _remote_socket(request: LoadRequest) -> str:
+def _remote_socket(request: LoadSetup) -> str:
     if request.server is not None:
         return request.server
     return f"{REMOTE_FOLDER}{secrets.token_hex(8)}/fio.sock"
@@ -314,7 +327,7 @@ def _remote_socket(request: LoadRequest) -> str:
 
 @contextlib.contextmanager
 def _servers(
-    hosts: Sequence[FleetHost], request: LoadRequest, folder: Path
+    hosts: Sequence[FleetHost], request: LoadSetup, folder: Path
 ) -> Iterator[tuple[list[_Server], dict[str, str]]]:
     """Every host's fio server, started together; yields those that answered and, by host,
     why the others did not. Every server is stopped afterwards, whatever happened."""
@@ -344,7 +357,7 @@ def _servers(
             tunnel.close()
 
 
-def _header(request: LoadRequest, states: Mapping[str, HostState], local: FioTool) -> RunHeader:
+def _header(request: LoadSetup, states: Mapping[str, HostState], local: FioTool) -> RunHeader:
     hosts = [name for name, state in states.items() if state.refusal is None]
     target = {
         "kind": "fleet",
@@ -365,12 +378,12 @@ def _header(request: LoadRequest, states: Mapping[str, HostState], local: FioToo
         profile=LOAD_KIND,
         profile_version=LOAD_PROFILE_VERSION,
         preset=None,
-        target_kind="fleet",
+        target_kind=TargetKind.FLEET,
         target_path=request.inventory,
-        target_json=store.to_json(target),
-        settings_json=store.to_json(settings),
-        plan_json=store.to_json({"job_text": request.job.text}),
-        environment_json=store.to_json(environment),
+        target_json=to_json(target),
+        settings_json=to_json(settings),
+        plan_json=to_json({"job_text": request.job.text}),
+        environment_json=to_json(environment),
     )
 
 
@@ -402,7 +415,7 @@ def _store_steps(
         return (), str(error) if capture.exit_code == 0 else _failure(capture)
     stored = tuple(replace(step, capture_id=capture_id) for step in steps)
     for step in stored:
-        store.add_step_result(conn, run_id, step)
+        add_step_result(conn, run_id, step)
     return stored, None if capture.exit_code == 0 else _failure(capture)
 
 
@@ -422,7 +435,7 @@ def _facts_body(
 
 def run_load(
     conn: sqlite3.Connection,
-    request: LoadRequest,
+    request: LoadSetup,
     states: Mapping[str, HostState],
     local: FioTool,
     stop: ClientStop,
@@ -449,7 +462,7 @@ def run_load(
                     status, reason = RunStatus.FAILED, f"no fio server started: {_reasons(failed)}"
                     raise FleetError(f"no host is left to run the load: {_reasons(left_out)}")
                 capture = _run_client(stop, local, servers, job_file, request.job.text)
-                capture_id = store.add_capture(conn, run_id, capture)  # raw first
+                capture_id = add_capture(conn, run_id, capture)  # raw first
                 by_socket = {server.local: server.host.name for server in servers}
             if stop.stopped:  # cut short: fio's numbers kept as the capture, not counted
                 reason = "stopped by a signal while fio ran; its output is kept as the capture"
@@ -465,7 +478,7 @@ def run_load(
             _facts_body(states, left_out, local, remote),
             time.time(),
         )
-        store.finish_run(conn, run_id, status, reason, time.time())
+        finish_run(conn, run_id, status, reason, time.time())
     ran = tuple(name for name in states if name in remote)
     versions = {name: s.fio_version for name, s in states.items()}
     return LoadOutcome(run_id, status, reason, local.version_text, ran, left_out, versions, steps)

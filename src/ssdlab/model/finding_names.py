@@ -15,3 +15,5 @@ PTS_CONFORMANCE = "pts-conformance"
 PTS_RESULTS = "pts-results"
 PTS_STEADY_STATE = "pts-steady-state"  # one per round loop: "-<loop name>" after it when named
 BASELINE = "baseline"  # a quick run made with --baseline NAME: reference, or judged against it
+TARGET_FACTS = "target-facts"  # what a profile run found about its target when it started
+SIM_RESULT = "sim-result"  # one per simulated drive: "-<point key>" after it

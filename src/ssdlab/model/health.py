@@ -37,6 +37,19 @@ UNKNOWN = HealthValue(None, None)
 
 
 @dataclass(frozen=True, slots=True)
+class SourceChoice:
+    """Two sources gave one metric different values and one was judged implausible: which
+    source the sample uses, which it set aside, and why (e.g. SCT status 0 °C beside attribute
+    194's 36 °C; Device Statistics truncated to 32 bits beside the full attribute)."""
+
+    metric: str
+    chosen: str  # the source used (a Provenance.source)
+    rejected: str  # the source set aside
+    rejected_value: float | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class DriveIdentity:
     protocol: str | None  # ATA, NVMe, SCSI
     model: str | None
@@ -80,6 +93,7 @@ class HealthSample:
     exit_findings: tuple[str, ...] = ()  # the meaning of each set bit
     flags: tuple[str, ...] = ()  # sanity-check findings: wraps, NAND < host, inconsistencies
     sources: tuple[str, ...] = field(default=())  # which inputs were merged (smartctl, nvme-cli)
+    choices: tuple[SourceChoice, ...] = ()  # where a plausible source was preferred, and why
 
 
 HEALTH_METRICS: tuple[str, ...] = (

@@ -32,6 +32,11 @@ class Pattern(StrEnum):
     RND = "rnd"
 
 
+def cdm_label(pattern: Pattern, block_size_bytes: int, iodepth: int, numjobs: int) -> str:
+    """CrystalDiskMark's label of a test: 'SEQ1M Q8T1'."""
+    return f"{pattern.value.upper()}{format_block_label(block_size_bytes)} Q{iodepth}T{numjobs}"
+
+
 @dataclass(frozen=True, slots=True)
 class QuickTest:
     """One CrystalDiskMark-style test, e.g. SEQ1M Q8T1 read."""
@@ -54,14 +59,14 @@ class QuickTest:
     @property
     def label(self) -> str:
         """CrystalDiskMark's label: 'SEQ1M Q8T1'."""
-        return (
-            f"{self.pattern.value.upper()}{format_block_label(self.block_size_bytes)} "
-            f"Q{self.iodepth}T{self.numjobs}"
-        )
+        return cdm_label(self.pattern, self.block_size_bytes, self.iodepth, self.numjobs)
 
 
 @dataclass(frozen=True, slots=True)
 class QuickSettings:
+    """The quick suite's settings: the struct its option table (profiles/quick.py) fills; a
+    quick plan stores them field by field, in this order."""
+
     preset: str
     size_bytes: int
     count: int
@@ -85,6 +90,11 @@ class TestShape:
     block_size_bytes: int
     iodepth: int
     numjobs: int
+
+    @property
+    def label(self) -> str:
+        """CrystalDiskMark's label: 'SEQ1M Q8T1'."""
+        return cdm_label(self.pattern, self.block_size_bytes, self.iodepth, self.numjobs)
 
     def with_direction(self, direction: Direction, mix_read_pct: int | None) -> QuickTest:
         return QuickTest(

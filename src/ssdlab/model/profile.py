@@ -1,10 +1,13 @@
-"""Profiles beyond the quick suite: their option tables, and the plans they produce.
+"""Profiles: their option tables, and the plans they produce.
 
-A profile (cache, align, sweep, cachefit, trim, fill, …) is declared as data: a `ProfileSpec`
-with an option table in the manner of fio's own option table, from which the command line,
-`--help` and validation are built. Planning turns settings and a target into a `ProfilePlan`:
-an ordered list of `ProfileStep`s, each a fio job file (or an idle pause, or a system tool
-such as `fstrim`), with the parameters the profile's analysis reads back from the results.
+A profile (quick, cache, align, sweep, cachefit, trim, fill, …) is declared as data: a
+`ProfileSpec` with an option table in the manner of fio's own option table, from which the
+command line, `--help` and validation are built. As each entry of fio's table names the field
+of `struct thread_options` it fills, each `OptionSpec` names the field of the profile's typed
+settings class (`ProfileSpec.settings_type`, model/profile_settings.py) it fills. Planning
+turns settings and a target into a `ProfilePlan`: an ordered list of `ProfileStep`s, each a fio
+job file (or an idle pause, or a system tool such as `fstrim`), with the parameters the
+profile's analysis reads back from the results.
 """
 
 from collections.abc import Mapping
@@ -40,7 +43,13 @@ class OptionKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One option of a profile: `--name` on the command line, `name` in the settings."""
+    """One option of a profile: `--name` on the command line, the field `fills` (or `name`)
+    of the profile's settings class.
+
+    `group` is the heading it is listed under in --help (empty: the profile's settings);
+    `choice_help` says what each of a CHOICE's values does, one line each in --help. A FLAG
+    puts `flag_value` in its field when given (quick's --zero-fill puts "zero" in `data`).
+    """
 
     name: str  # settings key, e.g. 'block_sizes' (command line: --block-sizes)
     kind: OptionKind
@@ -51,10 +60,19 @@ class OptionSpec:
     maximum: float | None = None
     aliases: tuple[str, ...] = ()  # other spellings on the command line, e.g. '--for'
     metavar: str = ""  # the value's name in --help (default: the option's name)
+    group: str = ""
+    choice_help: tuple[tuple[str, str], ...] = ()  # (value, what it does), in `choices` order
+    fills: str = ""  # the settings field it fills, when not named like the option
+    flag_value: SettingValue = True
 
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+    @property
+    def field_name(self) -> str:
+        """The field of the profile's settings class this option fills."""
+        return self.fills or self.name
 
 
 class Writes(StrEnum):
@@ -77,6 +95,10 @@ class ProfileSpec:
     default_file_size_bytes: int  # test region on a file target when --size is not given
     whole_device_by_default: bool  # device targets use the whole device unless --size
     reads_purge_support: bool = False  # planning needs to know how the drive can be purged
+    # the frozen dataclass the options fill (model/profile_settings.py), field by field
+    settings_type: type[Any] | None = None
+    # (field, why): fields of `settings_type` no option of the table fills
+    filled_elsewhere: tuple[tuple[str, str], ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         for option in self.options:
@@ -180,12 +202,6 @@ class ProfilePlan:
 
     def param(self, name: str) -> SettingValue:
         return dict(self.params).get(name)
-
-    def setting(self, name: str) -> SettingValue:
-        for key, value in self.settings:
-            if key == name:
-                return value
-        raise KeyError(f"plan of {self.profile} has no setting {name!r}")
 
     @property
     def fio_steps(self) -> tuple[ProfileStep, ...]:

@@ -8,7 +8,7 @@ class DirectionMetrics:
     """One direction (read or write) of one fio job, in SI base units."""
 
     io_bytes: int
-    total_ios: int
+    total_ios: int | None  # None: fio before 2.1.14 did not print it
     runtime_s: float
     bw_bytes_per_s: float
     iops: float
@@ -18,6 +18,8 @@ class DirectionMetrics:
     lat_stddev_ns: float | None
     clat_mean_ns: float | None
     clat_percentiles_ns: tuple[tuple[float, int], ...] = ()  # (percentile, ns)
+    # total (submission + completion) latency percentiles, fio's lat_percentiles=1 table
+    lat_percentiles_ns: tuple[tuple[float, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,8 @@ class FioJobResult:
     error: int
     read: DirectionMetrics | None
     write: DirectionMetrics | None
+    # fio's unified_rw_reporting=1: both directions reported together as "mixed"
+    mixed: DirectionMetrics | None = None
 
 
 @dataclass(frozen=True, slots=True)

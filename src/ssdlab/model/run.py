@@ -3,6 +3,23 @@
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ssdlab.model.target import TargetKind
+
+
+class RunKind(StrEnum):
+    """Every kind of run the store keeps (`runs.kind`); the strings are the stored ones."""
+
+    QUICK = "quick"  # ssdlab quick
+    PROFILE = "profile"  # ssdlab run PROFILE, ssdlab endure (profile endurance)
+    SIM = "sim"  # ssdlab sim and ssdlab sim sweep
+    IMPORT = "import"  # ssdlab import, and ssdlab health of a saved file or log
+    HEALTH = "health"  # ssdlab health of a drive
+    WATCH = "watch"  # ssdlab watch: health samples over days
+    FLEET_LOAD = "fleet-load"  # ssdlab fleet load: one fio job on every host at once
+
+
+SIM_SWEEP_PROFILE = "sim-sweep"  # the profile of a `sim` run that simulated a sweep
+
 
 class RunStatus(StrEnum):
     RUNNING = "running"
@@ -45,13 +62,13 @@ class RunRecord:
     """A run as the store holds it. JSON columns come back as plain dicts."""
 
     run_id: int
-    kind: str
+    kind: RunKind
     profile: str
     profile_version: int
     preset: str | None
     status: RunStatus
     status_reason: str | None
-    target_kind: str
+    target_kind: TargetKind
     target_path: str
     target: dict[str, object]
     settings: dict[str, object]

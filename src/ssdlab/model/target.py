@@ -1,4 +1,5 @@
-"""What a test runs against: a file on a filesystem, or a whole block device."""
+"""What a test runs against: a file on a filesystem, or a whole block device; and what else a
+stored run may have run against (an imported file, a simulated drive, a fleet's hosts)."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -6,8 +7,14 @@ from enum import StrEnum
 
 
 class TargetKind(StrEnum):
+    """What a run ran against, as the store keeps it (`runs.target_kind`). Measured runs run on
+    a file or a device (`Target.kind`); the others record where their numbers came from."""
+
     FILE = "file"
     DEVICE = "device"
+    IMPORT = "import"  # a file another tool wrote (ssdlab import)
+    SIMULATED = "simulated"  # a drive of the simulator (ssdlab sim)
+    FLEET = "fleet"  # the hosts of an inventory at once (ssdlab fleet load)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,14 @@ data units -> bytes; normalized "life left" -> % used). Sources, best first per 
 - NVMe: ``nvme_smart_health_information_log`` (the standard log); SCSI: the error counter
   log, grown defect list and percentage-used indicator.
 - ATA: the vendor map (``smart_vendors.toml``, keyed on family/model regex + attribute ID) and
-  the standard Device Statistics (``-x`` only), each entry with its priority; smartctl's own
-  ``power_on_time`` / ``power_cycle_count`` / ``temperature``; ``endurance_used`` (7.5+, a
-  guess on ATA) last.
+  the standard Device Statistics (``-x`` only), each entry with its priority; attributes whose
+  drivedb name states the unit or the wear (smart_attributes, smart_names), below the vendor
+  map; smartctl's own ``power_on_time`` / ``power_cycle_count`` / ``temperature``;
+  ``endurance_used`` (7.5+, a guess on ATA) last.
+
+The highest priority wins (smart_candidates) unless smart_plausible sets an implausible reading
+aside for a plausible one (SCT status 0 °C, a 32-bit Device Statistics counter); each such
+choice is kept in the sample's ``choices``. SCSI/SAS keys are read by smart_scsi.
 
 Findings that make a value doubtful go to ``flags`` (plain sentences, see smart_checks); the
 smartctl exit status bitmask is decoded into ``exit_findings``. Unknown is None, never 0.
@@ -17,22 +22,56 @@ smartctl exit status bitmask is decoded into ``exit_findings``. Unknown is None,
 import dataclasses
 import json
 import math
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.errors import ParseError
-from ssdlab.model.health import HEALTH_METRICS, DriveIdentity, HealthSample, HealthValue, Provenance
-from ssdlab.model.units import GB
+from ssdlab.model.health import (
+    HEALTH_METRICS,
+    DriveIdentity,
+    HealthSample,
+    HealthValue,
+    Provenance,
+)
+from ssdlab.parse.json_values import (
+    clean_text,
+    decimal_number,
+    mapping,
+    raw_value,
+    signed_number,
+)
 from ssdlab.parse.number_bounds import refuse_huge_numbers
 from ssdlab.parse.nvme_json import health_log_values, to_count
+from ssdlab.parse.smart_attributes import (
+    Attribute,
+    claimed_by_vendor_map,
+    in_database,
+    name_and_map_disagree,
+    named_candidates,
+    read_attributes,
+)
+from ssdlab.parse.smart_candidates import (
+    PRIORITY_DERIVED,
+    PRIORITY_LOG,
+    PRIORITY_SMARTCTL,
+    PRIORITY_SMARTCTL_GUESS,
+    PRIORITY_SMARTCTL_HOST_IO,
+    Candidate,
+    choose,
+    source_of,
+)
 from ssdlab.parse.smart_checks import (
-    check_against_device_statistics,
     check_erase_vs_nand,
     check_nand_vs_host,
     check_writes_vs_wear,
 )
+from ssdlab.parse.smart_plausible import (
+    prefer_plausible_temperature,
+    reconcile_with_device_statistics,
+    sct_note,
+)
+from ssdlab.parse.smart_scsi import scsi_candidates, scsi_temperature_missing
 from ssdlab.parse.smart_vendors import VendorEntry, VendorMap, load_vendor_map
 
 EXIT_STATUS_BITS: tuple[str, ...] = (
@@ -52,34 +91,10 @@ EXIT_STATUS_BITS: tuple[str, ...] = (
 COLLECTION_FAILURE_MASK = 0b0000_0111
 """Bits 0-2: the command failed. Bits 3-7 report on the disk's health."""
 
-PRIORITY_SMARTCTL_GUESS = 20
-PRIORITY_SMARTCTL = 55
-PRIORITY_SMARTCTL_HOST_IO = 58
-PRIORITY_LOG = 80
-PRIORITY_DERIVED = 0
-
-_CHECKED_AGAINST_DEVSTAT = ("host_written_bytes", "host_read_bytes", "wear_used_pct")
 _PAGE_SIZE_RANGE = (2048.0, 262144.0)
 _PAGE_SNAP_TOLERANCE = 0.03
 _HOST_WRITE_ATTRIBUTES = (241, 225, 246)
 _NOT_COUNTERS = frozenset({"temperature_c", "temperature_warning_c", "critical_warning"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    metric: str
-    value: HealthValue
-    priority: int
-    kind: str  # "attribute", "devstat", "smartctl", "log", "derived"
-
-
-@dataclass(frozen=True, slots=True)
-class _Attribute:
-    id: int
-    name: str
-    norm: int | None
-    worst: int | None
-    raw: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +103,6 @@ class _Statistic:
     offset: int
     name: str
     value: int
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def decode_exit_status(status: int) -> tuple[str, ...]:
@@ -148,11 +160,17 @@ def normalise_smartctl(
         values, findings = health_log_values(
             nvme_log, source="nvme_smart_health_information_log", kelvin=False
         )
-        candidates += [_Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
+        candidates += [Candidate(m, v, PRIORITY_LOG, "log") for m, v in values.items()]
         flags += findings
-    candidates += _scsi_candidates(doc)
+    candidates += scsi_candidates(doc)
 
-    attributes = _attributes(doc)
+    attributes, duplicates = read_attributes(doc)
+    flags += duplicates
+    known_to_database = in_database(doc)
+    claimed = claimed_by_vendor_map(vmap, identity, attributes)
+    named, name_findings = named_candidates(attributes, sector_bytes, known_to_database, claimed)
+    candidates += named
+    flags += name_findings
     statistics = _statistics(doc)
     entries = vmap.for_drive(
         family=identity.model_family, model=identity.model, firmware=identity.firmware
@@ -166,8 +184,13 @@ def normalise_smartctl(
         if candidate is not None:
             candidates.append(candidate)
 
-    chosen = _choose(candidates)
-    flags += _reconcile_with_device_statistics(candidates, chosen)
+    chosen = choose(candidates)
+    flags += name_and_map_disagree(candidates, chosen)
+    devstat_findings, choices = reconcile_with_device_statistics(candidates, chosen)
+    flags += devstat_findings
+    temperature_findings, temperature_choices = prefer_plausible_temperature(candidates, chosen)
+    flags += temperature_findings
+    choices += temperature_choices
     for entry in calibrated:
         best = chosen.get(entry.metric)
         if best is not None and best.priority >= entry.priority:
@@ -180,19 +203,7 @@ def normalise_smartctl(
     _derive_wear_from_erase_counts(chosen)
 
     values = {metric: chosen[metric].value for metric in HEALTH_METRICS if metric in chosen}
-    host = values.get("host_written_bytes", HealthValue(None))
-    nand = values.get("nand_written_bytes", HealthValue(None))
-    flags += check_nand_vs_host(host, nand)
-    flags += check_erase_vs_nand(
-        values.get("erase_count_avg", HealthValue(None)),
-        nand,
-        identity.capacity_bytes,
-        host=host,
-    )
-    flags += _unmapped_host_writes(host, attributes, vmap, identity)
-    flags += check_writes_vs_wear(
-        host, values.get("wear_used_pct", HealthValue(None)), identity.capacity_bytes
-    )
+    flags += _consistency_findings(values, identity, attributes, vmap, known_to_database)
 
     exit_status = _exit_status(doc)
     sample = HealthSample(
@@ -203,6 +214,7 @@ def normalise_smartctl(
         exit_findings=() if exit_status is None else decode_exit_status(exit_status),
         flags=tuple(dict.fromkeys(flags)),
         sources=(_source_label(doc),),
+        choices=tuple(choices),
     )
     metrics: dict[str, Any] = dict(values)  # metric name -> HealthValue
     return dataclasses.replace(sample, **metrics)
@@ -212,64 +224,71 @@ def normalise_smartctl(
 
 
 def _identity(doc: Mapping[str, Any], model_override: str | None) -> DriveIdentity:
-    device = _mapping(doc.get("device"))
-    protocol = _str(device.get("protocol"))
+    device = mapping(doc.get("device"))
+    protocol = clean_text(device.get("protocol"))
     if protocol is None:
         if "nvme_smart_health_information_log" in doc:
             protocol = "NVMe"
         elif "ata_smart_attributes" in doc:
             protocol = "ATA"
-    model = model_override or _str(doc.get("model_name")) or _str(doc.get("scsi_model_name"))
+    model = (
+        model_override
+        or clean_text(doc.get("model_name"))
+        or clean_text(doc.get("scsi_model_name"))
+    )
     if model is None:
-        vendor = _str(doc.get("scsi_vendor")) or _str(doc.get("vendor"))
-        product = _str(doc.get("scsi_product")) or _str(doc.get("product"))
+        vendor = clean_text(doc.get("scsi_vendor")) or clean_text(doc.get("vendor"))
+        product = clean_text(doc.get("scsi_product")) or clean_text(doc.get("product"))
         model = " ".join(p for p in (vendor, product) if p) or None
-    capacity = to_count(_mapping(doc.get("user_capacity")).get("bytes"))
+    capacity = to_count(mapping(doc.get("user_capacity")).get("bytes"))
     if capacity is None:
         capacity = to_count(doc.get("nvme_total_capacity"))
     return DriveIdentity(
         protocol=protocol,
         model=model,
-        serial=_str(doc.get("serial_number")),
-        firmware=_str(doc.get("firmware_version"))
-        or _str(doc.get("scsi_revision"))
-        or _str(doc.get("revision")),
+        serial=clean_text(doc.get("serial_number")),
+        firmware=clean_text(doc.get("firmware_version"))
+        or clean_text(doc.get("scsi_revision"))
+        or clean_text(doc.get("revision")),
         capacity_bytes=capacity or None,
-        model_family=_str(doc.get("model_family")),
-        device_path=_str(device.get("name")),
+        model_family=clean_text(doc.get("model_family")),
+        device_path=clean_text(device.get("name")),
     )
 
 
 def _time_t(doc: Mapping[str, Any]) -> float | None:
-    value = _mapping(doc.get("local_time")).get("time_t")
+    value = mapping(doc.get("local_time")).get("time_t")
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
 
 
 def _exit_status(doc: Mapping[str, Any]) -> int | None:
-    value = _mapping(doc.get("smartctl")).get("exit_status")
+    value = mapping(doc.get("smartctl")).get("exit_status")
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
 
 
 def _verdict(doc: Mapping[str, Any]) -> str | None:
-    passed = _mapping(doc.get("smart_status")).get("passed")
+    passed = mapping(doc.get("smart_status")).get("passed")
     if isinstance(passed, bool):
         return "PASSED" if passed else "FAILED"
     return None
 
 
 def _source_label(doc: Mapping[str, Any]) -> str:
-    smartctl = _mapping(doc.get("smartctl"))
+    other = clean_text(doc.get("ssdlab_source_label"))  # rebuilt from a smartd or CSV log
+    if other is not None:
+        return other
+    smartctl = mapping(doc.get("smartctl"))
     version = smartctl.get("version")
     label = "smartctl"
     if isinstance(version, list) and version and all(isinstance(v, int) for v in version):
         label += " " + ".".join(str(v) for v in version)
     if doc.get("ssdlab_text_source") is True:  # rebuilt from text by parse.smartctl_text
         label += " text output"
-    drivedb = _str(_mapping(smartctl.get("drive_database_version")).get("string"))
+    drivedb = clean_text(mapping(smartctl.get("drive_database_version")).get("string"))
     if drivedb:
         label += f" (drivedb {drivedb})"
     return label
@@ -283,8 +302,8 @@ def _logical_block_size(doc: Mapping[str, Any]) -> int | None:
 # --- candidates from smartctl's own keys and the logs -------------------------------------
 
 
-def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
-    found: list[_Candidate] = []
+def _smartctl_candidates(doc: Mapping[str, Any]) -> list[Candidate]:
+    found: list[Candidate] = []
 
     def add(
         metric: str,
@@ -296,17 +315,19 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         value: float | None = None,
     ) -> None:
         number = (
-            _signed(raw) if metric in ("temperature_c", "temperature_warning_c") else _decimal(raw)
+            signed_number(raw)
+            if metric in ("temperature_c", "temperature_warning_c")
+            else decimal_number(raw)
         )
         if number is None:
             return
         if value is not None:
             number = value
         resolution = None if metric in _NOT_COUNTERS else 1.0
-        provenance = Provenance(source, _raw(raw), unit, resolution, note)
-        found.append(_Candidate(metric, HealthValue(number, provenance), priority, "smartctl"))
+        provenance = Provenance(source, raw_value(raw), unit, resolution, note)
+        found.append(Candidate(metric, HealthValue(number, provenance), priority, "smartctl"))
 
-    power_on = _mapping(doc.get("power_on_time"))
+    power_on = mapping(doc.get("power_on_time"))
     hours = to_count(power_on.get("hours"))
     if hours is not None:
         minutes = to_count(power_on.get("minutes")) or 0
@@ -325,16 +346,19 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
         "count",
         PRIORITY_SMARTCTL,
     )
-    add(
-        "temperature_c",
-        _mapping(doc.get("temperature")).get("current"),
-        "smartctl temperature.current",
-        "°C",
-        PRIORITY_SMARTCTL,
-    )
+    current = mapping(doc.get("temperature")).get("current")
+    from_sct = sct_note(doc, current)
+    if not scsi_temperature_missing(doc):
+        add(
+            "temperature_c",
+            current,
+            "smartctl temperature.current" + (f" ({from_sct})" if from_sct else ""),
+            "°C",
+            PRIORITY_SMARTCTL,
+        )
     add(
         "temperature_warning_c",
-        _mapping(doc.get("temperature")).get("op_limit_max"),
+        mapping(doc.get("temperature")).get("op_limit_max"),
         "smartctl temperature.op_limit_max",
         "°C",
         PRIORITY_SMARTCTL,
@@ -342,7 +366,7 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     guess = "smartctl 7.5+; on ATA guessed from SSD_Life_Left/Wear_Leveling normalized values"
     add(
         "wear_used_pct",
-        _mapping(doc.get("endurance_used")).get("current_percent"),
+        mapping(doc.get("endurance_used")).get("current_percent"),
         "smartctl endurance_used.current_percent",
         "%",
         PRIORITY_SMARTCTL_GUESS,
@@ -350,17 +374,17 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     )
     add(
         "available_spare_pct",
-        _mapping(doc.get("spare_available")).get("current_percent"),
+        mapping(doc.get("spare_available")).get("current_percent"),
         "smartctl spare_available.current_percent",
         "%",
         PRIORITY_SMARTCTL_GUESS,
     )
     for metric, key in (("host_written_bytes", "host_writes"), ("host_read_bytes", "host_reads")):
-        block = _mapping(doc.get(key))
+        block = mapping(doc.get(key))
         units, per_unit = to_count(block.get("units")), to_count(block.get("bytes_per_unit"))
         if units is not None and per_unit:
             found.append(
-                _Candidate(
+                Candidate(
                     metric,
                     HealthValue(
                         float(units * per_unit),
@@ -375,106 +399,32 @@ def _smartctl_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
     return found
 
 
-def _scsi_candidates(doc: Mapping[str, Any]) -> list[_Candidate]:
-    found: list[_Candidate] = []
-    counters = _mapping(doc.get("scsi_error_counter_log"))
-    for metric, direction in (("host_written_bytes", "write"), ("host_read_bytes", "read")):
-        raw = _mapping(counters.get(direction)).get("gigabytes_processed")
-        gigabytes = _decimal(raw)
-        if gigabytes is not None:
-            found.append(
-                _Candidate(
-                    metric,
-                    HealthValue(
-                        gigabytes * GB,
-                        Provenance(
-                            f"scsi_error_counter_log.{direction}.gigabytes_processed",
-                            _raw(raw),
-                            "GB (10^9 bytes)",
-                            1e6,
-                        ),
-                    ),
-                    PRIORITY_LOG,
-                    "log",
-                )
-            )
-    uncorrected = [
-        to_count(_mapping(counters.get(d)).get("total_uncorrected_errors"))
-        for d in ("read", "write", "verify")
-    ]
-    known = [u for u in uncorrected if u is not None]
-    if known:
-        found.append(
-            _Candidate(
-                "uncorrectable_errors",
-                HealthValue(
-                    float(sum(known)),
-                    Provenance(
-                        "scsi_error_counter_log.*.total_uncorrected_errors", sum(known), "count", 1
-                    ),
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    defects = to_count(doc.get("scsi_grown_defect_list"))
-    if defects is not None:
-        found.append(
-            _Candidate(
-                "reallocated_sectors",
-                HealthValue(
-                    float(defects), Provenance("scsi_grown_defect_list", defects, "count", 1)
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    indicator = doc.get("scsi_percentage_used_endurance_indicator")
-    if isinstance(indicator, Mapping):
-        indicator = indicator.get("percentage_used_endurance_indicator", indicator.get("value"))
-    used = to_count(indicator)
-    if used is not None:
-        found.append(
-            _Candidate(
-                "wear_used_pct",
-                HealthValue(
-                    float(used),
-                    Provenance("scsi_percentage_used_endurance_indicator", used, "%", 1),
-                ),
-                PRIORITY_LOG,
-                "log",
-            )
-        )
-    return found
+"""smartctl 7.4+ key, and smartctl 7.3's (the printed label, before json::str2key)."""
 
 
-# --- ATA attributes, Device Statistics and the vendor map ---------------------------------
-
-
-def _attributes(doc: Mapping[str, Any]) -> dict[int, _Attribute]:
-    table = _mapping(doc.get("ata_smart_attributes")).get("table")
-    found: dict[int, _Attribute] = {}
-    if not isinstance(table, list):
-        return found
-    for row in table:
-        if not isinstance(row, Mapping):
-            continue
-        attribute_id = row.get("id")
-        if not isinstance(attribute_id, int) or isinstance(attribute_id, bool):
-            continue
-        raw = _mapping(row.get("raw")).get("value")
-        found[attribute_id] = _Attribute(
-            id=attribute_id,
-            name=_str(row.get("name")) or "",
-            norm=_small_int(row.get("value")),
-            worst=_small_int(row.get("worst")),
-            raw=to_count(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None,
-        )
-    return found
+def _consistency_findings(
+    values: Mapping[str, HealthValue],
+    identity: DriveIdentity,
+    attributes: Mapping[int, Attribute],
+    vmap: VendorMap,
+    in_database: bool,
+) -> list[str]:
+    unknown = HealthValue(None)
+    host = values.get("host_written_bytes", unknown)
+    nand = values.get("nand_written_bytes", unknown)
+    findings = list(check_nand_vs_host(host, nand))
+    findings += check_erase_vs_nand(
+        values.get("erase_count_avg", unknown), nand, identity.capacity_bytes, host=host
+    )
+    findings += _unmapped_host_writes(host, attributes, vmap, identity, in_database)
+    findings += check_writes_vs_wear(
+        host, values.get("wear_used_pct", unknown), identity.capacity_bytes
+    )
+    return findings
 
 
 def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
-    pages = _mapping(doc.get("ata_device_statistics")).get("pages")
+    pages = mapping(doc.get("ata_device_statistics")).get("pages")
     found: dict[tuple[int, int], _Statistic] = {}
     if not isinstance(pages, list):
         return found
@@ -489,7 +439,7 @@ def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
             if not isinstance(row, Mapping):
                 continue
             offset, value = row.get("offset"), row.get("value")
-            valid = _mapping(row.get("flags")).get("valid", True)
+            valid = mapping(row.get("flags")).get("valid", True)
             if (
                 not isinstance(offset, int)
                 or not isinstance(value, int)
@@ -497,16 +447,18 @@ def _statistics(doc: Mapping[str, Any]) -> dict[tuple[int, int], _Statistic]:
                 or valid is not True
             ):
                 continue
-            found[(number, offset)] = _Statistic(number, offset, _str(row.get("name")) or "", value)
+            found[(number, offset)] = _Statistic(
+                number, offset, clean_text(row.get("name")) or "", value
+            )
     return found
 
 
 def _apply_entry(
     entry: VendorEntry,
-    attributes: Mapping[int, _Attribute],
+    attributes: Mapping[int, Attribute],
     statistics: Mapping[tuple[int, int], _Statistic],
     sector_bytes: int | None,
-) -> _Candidate | None:
+) -> Candidate | None:
     if entry.kind == "devstat":
         stat = statistics.get((entry.page or 0, entry.offset or 0))
         if stat is None:
@@ -529,7 +481,7 @@ def _apply_entry(
     return _scaled(entry, total, raw, source, sector_bytes, "attribute")
 
 
-def _field(attribute: _Attribute, entry: VendorEntry) -> int | None:
+def _field(attribute: Attribute, entry: VendorEntry) -> int | None:
     if entry.field == "norm":
         return attribute.norm
     if entry.field == "worst":
@@ -549,7 +501,7 @@ def _scaled(
     source: str,
     sector_bytes: int | None,
     kind: str,
-) -> _Candidate | None:
+) -> Candidate | None:
     notes = [f"vendor map: {entry.group} ({entry.origin})"]
     if entry.note:
         notes.append(entry.note)
@@ -580,12 +532,12 @@ def _scaled(
         value = 100.0 - value
         notes.append("wear used = 100 - life remaining")
     provenance = Provenance(source, raw, unit, resolution, "; ".join(notes))
-    return _Candidate(entry.metric, HealthValue(float(value), provenance), entry.priority, kind)
+    return Candidate(entry.metric, HealthValue(float(value), provenance), entry.priority, kind)
 
 
 def _apply_page_calibrated(
-    entry: VendorEntry, attributes: Mapping[int, _Attribute], chosen: Mapping[str, _Candidate]
-) -> tuple[_Candidate | None, str | None]:
+    entry: VendorEntry, attributes: Mapping[int, Attribute], chosen: Mapping[str, Candidate]
+) -> tuple[Candidate | None, str | None]:
     """NAND pages (Micron 247 + 248) -> bytes, page size = host bytes / host pages (247)."""
     first = attributes.get(entry.attribute_id or 0)
     if first is None or not entry.accepts_name(first.name):
@@ -628,7 +580,7 @@ def _apply_page_calibrated(
         "; ".join(notes),
     )
     return (
-        _Candidate(
+        Candidate(
             entry.metric,
             HealthValue(float(pages * page_bytes), provenance),
             entry.priority,
@@ -649,39 +601,7 @@ def _snap_page_size(ratio: float) -> float:
 # --- choosing and reconciling -------------------------------------------------------------
 
 
-def _choose(candidates: Iterable[_Candidate]) -> dict[str, _Candidate]:
-    chosen: dict[str, _Candidate] = {}
-    for candidate in candidates:
-        best = chosen.get(candidate.metric)
-        if best is None or candidate.priority > best.priority:
-            chosen[candidate.metric] = candidate
-    return chosen
-
-
-def _reconcile_with_device_statistics(
-    candidates: list[_Candidate], chosen: dict[str, _Candidate]
-) -> list[str]:
-    """Vendor attribute vs Device Statistics for the same metric: agree, truncated, or not."""
-    findings: list[str] = []
-    for metric in _CHECKED_AGAINST_DEVSTAT:
-        devstat = _best(candidates, metric, "devstat")
-        vendor = _best(candidates, metric, "attribute")
-        if devstat is None or vendor is None:
-            continue
-        texts, preferred = check_against_device_statistics(metric, devstat.value, vendor.value)
-        findings += texts
-        if preferred is not None:
-            winner = devstat if preferred is devstat.value else vendor
-            if chosen[metric].priority <= max(devstat.priority, vendor.priority):
-                chosen[metric] = winner
-    return findings
-
-
-def _best(candidates: Iterable[_Candidate], metric: str, kind: str) -> _Candidate | None:
-    return _choose(c for c in candidates if c.metric == metric and c.kind == kind).get(metric)
-
-
-def _derive_wear_from_erase_counts(chosen: dict[str, _Candidate]) -> None:
+def _derive_wear_from_erase_counts(chosen: dict[str, Candidate]) -> None:
     """wear % = average / rated P/E cycles, when the drive reports both and no indicator."""
     if "wear_used_pct" in chosen:
         return
@@ -692,27 +612,23 @@ def _derive_wear_from_erase_counts(chosen: dict[str, _Candidate]) -> None:
         return
     value = 100.0 * average.value.value / rated.value.value
     provenance = Provenance(
-        f"{_src(average)} / {_src(rated)}",
+        f"{source_of(average)} / {source_of(rated)}",
         f"{average.value.value:g} / {rated.value.value:g}",
         "%",
         100.0 / rated.value.value,
         "derived: average erase count / rated P/E cycles x 100",
     )
-    chosen["wear_used_pct"] = _Candidate(
+    chosen["wear_used_pct"] = Candidate(
         "wear_used_pct", HealthValue(value, provenance), PRIORITY_DERIVED, "derived"
     )
 
 
-def _src(candidate: _Candidate) -> str:
-    provenance = candidate.value.provenance
-    return "?" if provenance is None else provenance.source
-
-
 def _unmapped_host_writes(
     host: HealthValue,
-    attributes: Mapping[int, _Attribute],
+    attributes: Mapping[int, Attribute],
     vmap: VendorMap,
     identity: DriveIdentity,
+    in_database: bool,
 ) -> list[str]:
     if host.value is not None:
         return []
@@ -732,59 +648,20 @@ def _unmapped_host_writes(
         if known
         else "this drive is not in the vendor map"
     )
+    if not in_database:
+        why += (
+            ", and smartctl's drive database does not know the drive either (its names are the "
+            "database's DEFAULT placeholders, which state nothing about this drive)"
+        )
     return [
-        f"Host writes unknown: attribute {names} exists, but its unit differs between vendors "
-        f"(512-byte LBA, 32 MiB, GiB, GB or NAND sectors) and {why}; Device Statistics "
-        "(smartctl -x) or a vendor-map TOML entry would give it."
+        f"Host writes unknown: attribute {names} exists, but its name states no unit for this "
+        f"drive (512-byte LBA, 32 MiB, GiB, GB or NAND sectors all occur) and {why}; Device "
+        "Statistics (smartctl -x), a vendor-map TOML entry, or --model naming a drive the "
+        "vendor map knows would give it."
     ]
 
 
 # --- small readers --------------------------------------------------------------------------
-
-
-def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _str(value: object) -> str | None:
-    """A non-blank string, control characters (a drive's firmware may report any bytes) shown
-    as '?': printed or exported, they would act on the terminal."""
-    if isinstance(value, str) and value.strip():
-        return _CONTROL.sub("?", value.strip())
-    return None
-
-
-def _small_int(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return None
-
-
-def _decimal(value: object) -> float | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int | float):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(value.replace(",", ""))
-        except ValueError:
-            return None
-    else:
-        return None
-    return number if math.isfinite(number) and number >= 0 else None
-
-
-def _signed(value: object) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
-
-
-def _raw(value: object) -> str | int | float | None:
-    if isinstance(value, str | int | float) and not isinstance(value, bool):
-        return value
-    return None if value is None else str(value)
 
 
 __all__ = [

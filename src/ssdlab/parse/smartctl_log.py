@@ -6,8 +6,10 @@ from typing import Any
 from ssdlab.errors import ParseError
 from ssdlab.parse.number_bounds import refuse_long_digit_runs
 from ssdlab.parse.smartctl_text import (
+    _ATTR_BRIEF,
     _ATTR_HEADER_BRIEF,
     _ATTR_HEADER_OLD,
+    _ATTR_OLD,
     _ATTR_REVISION,
     _BANNER,
     _DEVSTAT_TITLE,
@@ -69,6 +71,7 @@ class _Block:
     stamp: tuple[float, bool] | None
     lines: list[str] = field(default_factory=list)
     markers: set[str] = field(default_factory=set)
+    attribute_ids: set[int] = field(default_factory=set)
     has_content: bool = False
     ends_partial: bool = False
 
@@ -91,6 +94,19 @@ def _marker(line: str) -> str | None:
     return None
 
 
+def _row_ids(lines: list[str], start: int) -> set[int]:
+    """The attribute IDs of the table rows from `start` up to the first line that is not one."""
+    found: set[int] = set()
+    for line in lines[start:]:
+        row = line.expandtabs(8).strip()
+        match = _ATTR_OLD.fullmatch(row) or _ATTR_BRIEF.fullmatch(row)
+        if match is None:
+            break
+        ident = match.group("id")
+        found.add(int(ident, 16) if ident.startswith("0x") else int(ident))
+    return found
+
+
 def _split_blocks(text: str) -> list[_Block]:
     """Runs of the log. With date lines in it, a run is everything from one date line to the
     next (it may hold several smartctl calls, e.g. ``-i`` then ``-A``); without, a run starts at
@@ -107,6 +123,13 @@ def _split_blocks(text: str) -> list[_Block]:
             blocks.append(current)
             continue
         marker = _marker(line)
+        if (
+            marker == "attributes"
+            and current is not None
+            and marker in current.markers
+            and not (_row_ids(lines, index + 1) & current.attribute_ids)
+        ):
+            marker = None  # the same table continued under a header of its own
         if marker is not None and (
             current is None
             or (marker != "banner" and marker in current.markers)
@@ -123,6 +146,7 @@ def _split_blocks(text: str) -> list[_Block]:
         elif marker is not None:
             current.markers.add(marker)
         current.lines.append(line)
+        current.attribute_ids |= _row_ids([line], 0)
         current.ends_partial = index == partial_index
         if line.strip():
             current.has_content = True

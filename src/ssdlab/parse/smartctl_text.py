@@ -4,8 +4,9 @@ Raw strings are decoded in ``smart_raw``, times in ``timestamps``; logs of many 
 split in ``smartctl_log``.
 
 All health normalisation lives in ``smartctl_json`` (``normalise_smartctl``); this module only
-rebuilds, from ``smartctl -A`` / ``-a`` / ``-x`` text (ATA/SATA and NVMe, smartctl 6.x-8.x
-layouts), the document ``smartctl -x -j`` would have printed, using the same key names and
+rebuilds, from ``smartctl -A`` / ``-a`` / ``-x`` text (ATA/SATA, NVMe and SCSI/SAS, smartctl
+5.4x-8.x layouts; the SCSI lines are read by ``smartctl_scsi_text``), the document
+``smartctl -x -j`` would have printed, using the same key names and
 nesting (smart.md §1): ``model_name``, ``serial_number``, ``firmware_version``, ``model_family``,
 ``user_capacity.{blocks,bytes}``, ``logical_block_size``, ``device.protocol``,
 ``smart_status.passed``, ``ata_smart_attributes.{revision,table[]}``,
@@ -63,11 +64,15 @@ back, compared with the JSON smartctl would have printed for the same drive:
   are derived as smartctl does (attributes 194/190, 9 and 12, then SCT status, then Device
   Statistics, in the order printed), which reproduces the JSON for the layouts recognised.
 
+Reports arrive re-indented (pasted into a mail or a forum, TAB-indented, CRLF): every line is
+read with its TABs expanded and its leading and trailing blanks removed, so indentation never
+matters. An attribute ID the firmware lists twice is kept twice in the table, as ``smartctl -j``
+lists it; smartctl's derived globals skip an ID whose two rows differ (smartctl_json says so).
+
 Cut-off or damaged text is refused rather than half-read: a table or log that ends without its
 closing line, a last line without its newline that a value would be read from, a row that does
-not fit its table, two runs in one text (use split_snapshot_log), ATA and NVMe lines mixed, and
-smartctl's own "open device failed" messages all raise ParseError. SCSI/SAS text is refused
-too: use ``smartctl -j`` for those drives.
+not fit its table, two runs in one text (use split_snapshot_log), ATA, NVMe and SCSI lines
+mixed, and smartctl's own "open device failed" messages all raise ParseError.
 """
 
 import re
@@ -78,6 +83,13 @@ from typing import Any
 from ssdlab.errors import ParseError
 from ssdlab.parse.number_bounds import refuse_long_digit_runs
 from ssdlab.parse.smart_raw import RawValue, decode_raw
+from ssdlab.parse.smartctl_scsi_text import (
+    ERROR_COUNTER_TITLE,
+    SCSI_INFO,
+    is_error_counter_row,
+    read_error_counter_row,
+    read_scsi_line,
+)
 from ssdlab.parse.timestamps import parse_timestamp
 
 _ASCII_DIGITS = re.compile(r"[0-9]+")
@@ -87,13 +99,14 @@ EXACT_KEY = "ssdlab_exact"
 ZONE_ASSUMED_KEY = "ssdlab_zone_assumed"
 IDENTITY_FROM_LINE_KEY = "ssdlab_identity_from_line"
 MODEL_OVERRIDE_KEY = "ssdlab_model_override"
+SOURCE_LABEL_KEY = "ssdlab_source_label"  # a document rebuilt from another tool's log
 
 # ---------------------------------------------------------------------------------------------
 # Line patterns of smartctl's text output.
 
 _BANNER = re.compile(
     r"smartctl (?P<pre>pre-)?(?P<major>\d+)\.(?P<minor>\d+)(?:\.(?P<patch>\d+))?"
-    r"(?:\s+\S+\s+r(?P<svn>\d+)\s+\[(?P<platform>[^\]]*)\]\s*(?P<build>.*))?"
+    r"(?:\s+\S+\s+r(?P<svn>\d+)\s*\[(?P<platform>[^\]]*)\]\s*(?P<build>.*))?"
 )
 _SECTION = re.compile(r"=== START OF (?P<name>.+) SECTION ===")
 _HEALTH = re.compile(r"SMART overall-health self-assessment test result: (?P<result>\S+)")
@@ -108,17 +121,17 @@ _ATTR_HEADER_BRIEF = re.compile(
 _NORM = r"(?:\d{1,3}|0x[0-9a-fA-F]{2}|-{3,4})"
 _ATTR_ID = r"(?P<id>\d{1,3}|0x[0-9a-fA-F]{2})"
 _ATTR_OLD = re.compile(
-    rf"\s*{_ATTR_ID} (?P<name>\S+?)\s*(?P<flagword>0x[0-9a-fA-F]{{4}})\s+"
+    rf"\s*{_ATTR_ID}\s+(?P<name>\S+?)\s*(?P<flagword>0x[0-9a-fA-F]{{4}})\s+"
     rf"(?P<value>{_NORM})\s+(?P<worst>{_NORM})\s+(?P<thresh>{_NORM})\s+"
     r"(?P<type>Pre-fail|Old_age)\s+(?P<updated>Always|Offline)\s+"
     r"(?P<fail>FAILING_NOW|In_the_past|-)\s+(?P<raw>\S(?:.*\S)?)\s*"
 )
 _ATTR_BRIEF = re.compile(
-    rf"\s*{_ATTR_ID} (?P<name>\S+?)\s*(?P<letters>[P-][O-][S-][R-][C-][K-])(?P<other>[+ ])\s+"
+    rf"\s*{_ATTR_ID}\s+(?P<name>\S+?)\s*(?P<letters>[P-][O-][S-][R-][C-][K-])(?P<other>[+ ])\s+"
     rf"(?P<value>{_NORM})\s+(?P<worst>{_NORM})\s+(?P<thresh>{_NORM})\s+"
     r"(?P<fail>NOW|Past|-)\s+(?P<raw>\S(?:.*\S)?)\s*"
 )
-_LEGEND = re.compile(r"\s+\|.*")
+_LEGEND = re.compile(r"\s*\|.*")
 _DEVSTAT_TITLE = re.compile(r"Device Statistics \((?:GP|SMART) Log 0x04\)")
 _DEVSTAT_HEADER = re.compile(r"Page\s+Offset\s+Size\s+Value\s+(?:Flags\s+)?Description")
 _DEVSTAT_PAGE = re.compile(
@@ -160,7 +173,6 @@ _SCT_LINES: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
         ("limit_min", "limit_max"),
     ),
 )
-_SCSI_KEYS = frozenset(("Vendor", "Product", "Transport protocol", "Logical Unit id"))
 
 # Thousands separators of the locales smartctl prints in: ',' (en), '.' (de), "'" and '’'
 # (de_CH), no-break spaces (fr, ru) — and U+FFFD, which is what a no-break space in a Latin-1
@@ -247,6 +259,9 @@ class _State:
     section: str | None = None
     ata: list[str] = field(default_factory=list)  # evidence for ATA / NVMe, for the protocol
     nvme: list[str] = field(default_factory=list)
+    scsi: list[str] = field(default_factory=list)
+    raws: dict[int, RawValue] = field(default_factory=dict)  # attribute ID -> first raw read
+    conflicting: set[int] = field(default_factory=set)  # IDs listed twice with different raws
     seen: set[str] = field(default_factory=set)  # one-per-run parts: banner, tables, logs
     has_data: bool = False
     namespaces: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -279,7 +294,7 @@ def smartctl_text_to_json(text: str) -> dict[str, Any]:
     own "open device failed" message).
     """
     refuse_long_digit_runs(text, "smartctl output")
-    lines = [line.rstrip("\r") for line in text.split("\n")]
+    lines = [plain_line(line) for line in text.split("\n")]
     if text.endswith("\n"):
         lines.pop()  # the empty string after the final newline is not a line
     state = _State(lines=lines, partial_last=not text.endswith("\n"))
@@ -287,6 +302,13 @@ def smartctl_text_to_json(text: str) -> dict[str, Any]:
     while index < len(lines):
         index = _dispatch(state, index)
     return _finish(state)
+
+
+def plain_line(line: str) -> str:
+    """A line of a report as smartctl printed it, whatever indentation it was saved with: the
+    CR of a CRLF file dropped, TABs expanded, leading and trailing blanks removed (a report
+    pasted TAB-indented or inside a quoted block reads the same as the original)."""
+    return line.rstrip("\r").expandtabs(8).strip()
 
 
 def _dispatch(state: _State, index: int) -> int:
@@ -315,7 +337,16 @@ def _dispatch(state: _State, index: int) -> int:
         return after_block
     if _read_sct_line(state, index, line):
         return index + 1
-    if state.section == "INFORMATION" and (pair := _KEY_VALUE.fullmatch(line)) is not None:
+    if ERROR_COUNTER_TITLE.fullmatch(line):
+        _once(state, "SCSI error counter log", index)
+        return _read_error_counters(state, index + 1)
+    if read_scsi_line(state.doc, line):
+        _take(state, index)
+        state.scsi.append(f"line {index + 1}")
+        state.has_data = True
+        return index + 1
+    # smartctl 5.x printed a SCSI device's information with no section header before it
+    if state.section in ("INFORMATION", None) and (pair := _KEY_VALUE.fullmatch(line)) is not None:
         _take(state, index)
         _read_info(state, " ".join(pair.group("key").split()), pair.group("value"), index)
     return index + 1
@@ -325,7 +356,10 @@ def _read_block(state: _State, index: int, line: str) -> int | None:
     """When `line` opens a table (attributes, Device Statistics, NVMe log), read it and return
     the line after it; else None."""
     if _ATTR_HEADER_OLD.fullmatch(line) or _ATTR_HEADER_BRIEF.fullmatch(line):
-        _once(state, "SMART attribute table", index)
+        if "SMART attribute table" not in state.seen:
+            state.seen.add("SMART attribute table")
+        elif not _continues_attribute_table(state, index + 1):
+            _once(state, "SMART attribute table", index)
         return _read_attributes(state, index + 1, brief=bool(_ATTR_HEADER_BRIEF.fullmatch(line)))
     if _DEVSTAT_TITLE.fullmatch(line):
         _once(state, "Device Statistics log", index)
@@ -344,6 +378,9 @@ def _read_sct_line(state: _State, index: int, line: str) -> bool:
             for key, value in zip(keys, sct.groups(), strict=True):
                 if value != "?":
                     state.doc.setdefault("temperature", {})[key] = int(value)
+                    if key == "current":  # smartctl -j keeps the SCT reading here too
+                        sct_status = state.doc.setdefault("ata_sct_status", {})
+                        sct_status.setdefault("temperature", {})["current"] = int(value)
             state.ata.append("SCT status")
             return True
     return False
@@ -368,10 +405,12 @@ def _read_banner(state: _State, banner: re.Match[str]) -> None:
 def _read_info(state: _State, key: str, value: str, index: int) -> None:
     if value == "[No Information Found]":
         return
-    if key in _SCSI_KEYS:
-        raise ParseError(
-            f"line {index + 1}: SCSI/SAS smartctl text is not supported; use smartctl -j"
-        )
+    scsi = SCSI_INFO.get(key)
+    if scsi is not None:
+        scsi(state.doc, value)
+        state.scsi.append(f"line {index + 1}")
+        state.has_data = True
+        return
     handler = _INFO_HANDLERS.get(key)
     if handler is None:
         namespace = re.fullmatch(r"Namespace (\d+) (.+)", key)
@@ -662,32 +701,57 @@ def _attribute_entry(
     return entry, raw
 
 
+def _is_attribute_header(line: str) -> bool:
+    return bool(_ATTR_HEADER_OLD.fullmatch(line) or _ATTR_HEADER_BRIEF.fullmatch(line))
+
+
+def _continues_attribute_table(state: _State, start: int) -> bool:
+    """A second attribute table header whose rows name none of the IDs read so far continues the
+    table (a listing that prints each attribute under its own header, as monitoring agents do);
+    one that repeats an ID is a second run."""
+    seen = {entry["id"] for entry in state.doc.get("ata_smart_attributes", {}).get("table", [])}
+    for line in state.lines[start:]:
+        if not line or _LEGEND.fullmatch(line) or _is_attribute_header(line):
+            return True
+        match = _ATTR_OLD.fullmatch(line) or _ATTR_BRIEF.fullmatch(line)
+        if match is None:
+            return True  # not a row: _read_attributes says what is wrong with it
+        ident = match.group("id")
+        if (int(ident, 16) if ident.startswith("0x") else int(ident)) in seen:
+            return False
+    return True
+
+
 def _read_attributes(state: _State, start: int, *, brief: bool) -> int:
     pattern = _ATTR_BRIEF if brief else _ATTR_OLD
-    table: list[dict[str, Any]] = []
-    raws: dict[int, RawValue] = {}
+    table: list[dict[str, Any]] = state.doc.get("ata_smart_attributes", {}).get("table", [])
+    before = len(table)
     index = start
     while True:
         if index >= len(state.lines):
             raise ParseError(f"line {index}: the attribute table is cut off (no end line)")
         line = _take(state, index).rstrip()
+        if _is_attribute_header(line):
+            index -= 1  # the next header is read by the dispatcher
+            break
         if not line or _LEGEND.fullmatch(line):
             break
         match = pattern.fullmatch(line)
         if match is None:
             raise ParseError(f"line {index + 1}: not an attribute table row: {line!r}")
         entry, raw = _attribute_entry(match, brief, index)
-        if entry["id"] in raws:
-            raise ParseError(f"line {index + 1}: attribute {entry['id']} appears twice")
-        table.append(entry)
-        raws[entry["id"]] = raw
+        table.append(entry)  # an ID listed twice stays twice, as smartctl -j lists it
+        if entry["id"] in state.raws and state.raws[entry["id"]] != raw:
+            state.conflicting.add(entry["id"])
+        state.raws.setdefault(entry["id"], raw)
         index += 1
-    if not table:
+    if len(table) == before:
         raise ParseError(f"line {start}: the attribute table has no rows (output cut off?)")
     state.doc.setdefault("ata_smart_attributes", {})["table"] = table
     state.ata.append(f"line {start}")
     state.has_data = True
-    _attribute_globals(state.doc, table, raws)
+    readable = {i: r for i, r in state.raws.items() if i not in state.conflicting}
+    _attribute_globals(state.doc, table, readable)
     return index + 1
 
 
@@ -709,8 +773,12 @@ def _power_on_time(doc: dict[str, Any], raw: RawValue) -> None:
 def _attribute_globals(
     doc: dict[str, Any], table: list[dict[str, Any]], raws: dict[int, RawValue]
 ) -> None:
-    """power_on_time, power_cycle_count and temperature.current as smartctl derives them."""
-    by_id = {entry["id"]: entry for entry in table}
+    """power_on_time, power_cycle_count and temperature.current as smartctl derives them, from
+    the attributes in `raws` (an ID listed twice with different values is left out)."""
+    by_id: dict[int, dict[str, Any]] = {}
+    for entry in table:
+        if entry["id"] in raws:
+            by_id.setdefault(entry["id"], entry)
     hours_entry = by_id.get(9)
     if hours_entry is not None and hours_entry["name"].startswith("Power_On_"):
         _power_on_time(doc, raws[9])
@@ -822,6 +890,25 @@ def _read_devstat(state: _State, start: int) -> int:
     return index + 1
 
 
+# --- SCSI error counter log -----------------------------------------------------------------------
+
+
+def _read_error_counters(state: _State, start: int) -> int:
+    """The ``read:``/``write:``/``verify:`` rows under "Error counter log:" (its three header
+    lines are skipped); the table ends at an empty line or the end of the text."""
+    index = start
+    while index < len(state.lines):
+        line = state.lines[index]
+        if not line:
+            break
+        if is_error_counter_row(line):
+            read_error_counter_row(state.doc, _take(state, index), f"line {index + 1}")
+            state.scsi.append(f"line {index + 1}")
+            state.has_data = True
+        index += 1
+    return index + 1
+
+
 # --- NVMe SMART/Health log -----------------------------------------------------------------------
 
 
@@ -916,9 +1003,17 @@ def _finish(state: _State) -> dict[str, Any]:
             "nothing after the banner",
         )
         raise ParseError(f"smartctl output holds no device data: {hint}")
-    if state.ata and state.nvme:
-        raise ParseError(f"the text mixes ATA ({state.ata[0]}) and NVMe ({state.nvme[0]}) output")
-    protocol = "NVMe" if state.nvme else "ATA" if state.ata else None
+    kinds = [
+        (name, ev)
+        for name, ev in (("ATA", state.ata), ("NVMe", state.nvme), ("SCSI", state.scsi))
+        if ev
+    ]
+    if len(kinds) > 1:
+        (first, first_at), (second, second_at) = kinds[:2]
+        raise ParseError(
+            f"the text mixes {first} ({first_at[0]}) and {second} ({second_at[0]}) output"
+        )
+    protocol = kinds[0][0] if kinds else None
     if protocol is not None:
         doc["device"] = {"protocol": protocol}
     if state.namespaces:

@@ -10,6 +10,7 @@ with direct I/O and are left out with a note.
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.units import KiB, format_block_label
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
@@ -52,12 +53,12 @@ def _job(
 
 
 def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
+    pairs, settings = start_plan(SPEC, AlignSettings, given, target)
     region = region_bytes(target, None)
-    runtime_s = values.number("runtime")
-    iodepth = values.integer("iodepth")
-    shift = values.integer("misalign")
-    sizes = values.integers("block_sizes")
+    runtime_s = settings.runtime
+    iodepth = settings.iodepth
+    shift = settings.misalign
+    sizes = settings.block_sizes
     if shift % 512:
         raise UsageError(f"--misalign must be a multiple of 512 bytes (got {shift})")
     notes: list[str] = []
@@ -92,5 +93,5 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
                 )
             )
     return profile_plan(
-        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
+        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
     )

@@ -10,9 +10,9 @@ whatever the target's speed.
 
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile_settings import CacheSettings
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     log_options,
     profile_plan,
     region_bytes,
@@ -52,18 +52,18 @@ def _write_job(
 
 
 def _write_step(
-    target: PlanTarget, key: str, label: str, size: int, values: Values, log_ms: int
+    target: PlanTarget, key: str, label: str, size: int, settings: CacheSettings, log_ms: int
 ) -> ProfileStep:
-    pattern = values.text("pattern")
-    bs = values.optional_integer("block_size") or DEFAULT_BLOCK[pattern]
+    pattern = settings.pattern
+    bs = settings.block_size or DEFAULT_BLOCK[pattern]
     rw = "write" if pattern == "seq" else "randwrite"
-    rate = values.optional_integer("rate")
+    rate = settings.rate
     return ProfileStep(
         key=key,
         label=label,
         role=StepRole.MEASURE,
         direction="write",
-        job=_write_job(target, key, size, rw, bs, values.integer("iodepth"), log_ms, rate),
+        job=_write_job(target, key, size, rw, bs, settings.iodepth, log_ms, rate),
         params=(
             ("block_size_bytes", bs),
             ("pattern", pattern),
@@ -76,15 +76,15 @@ def _write_step(
 
 
 def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
+    pairs, settings = start_plan(SPEC, CacheSettings, given, target)
     region = region_bytes(target, None)
-    log_ms = max(1, round(values.number("log_interval") * 1000))
-    pattern = values.text("pattern")
-    steps = [_write_step(target, "write", f"sustained {pattern} write", region, values, log_ms)]
+    log_ms = max(1, round(settings.log_interval * 1000))
+    pattern = settings.pattern
+    steps = [_write_step(target, "write", f"sustained {pattern} write", region, settings, log_ms)]
     notes = []
-    idle = values.optional_number("recovery_idle")
+    idle = settings.recovery_idle
     if idle is not None:
-        probe = min(values.optional_integer("recovery_size") or region, region)
+        probe = min(settings.recovery_size or region, region)
         steps.append(
             ProfileStep(
                 key="idle",
@@ -96,9 +96,9 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
             )
         )
         steps.append(
-            _write_step(target, "probe", f"recovery {pattern} write", probe, values, log_ms)
+            _write_step(target, "probe", f"recovery {pattern} write", probe, settings, log_ms)
         )
-    rate = values.optional_integer("rate")
+    rate = settings.rate
     if rate is not None:
         notes.append(
             f"writes capped at {rate:,} bytes/s (fio rate=): a drive that empties its cache "
@@ -110,5 +110,5 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
             "not controlled: the cache found is the one the file system lets through"
         )
     return profile_plan(
-        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
+        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
     )

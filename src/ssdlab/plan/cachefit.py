@@ -31,10 +31,10 @@ from ssdlab.model.profile import (
     SettingValue,
     StepRole,
 )
+from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.units import MiB, format_size
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_job,
     region_bytes,
     start_plan,
@@ -60,11 +60,11 @@ def cache_size_from_finding(body: Mapping[str, Any]) -> int | None:
     return int(value) if value > 0 else None
 
 
-def _cache_bytes(values: Values) -> int:
-    cache = values.optional_integer("cache_size")
+def _cache_bytes(settings: CachefitSettings) -> int:
+    cache = settings.cache_size
     if cache is not None:
         return cache
-    run = values.optional_integer("from_run")
+    run = settings.from_run
     if run is not None:
         raise UsageError(
             f"--from-run {run}: no cache size was read from run {run} (it needs a "
@@ -77,14 +77,16 @@ def _cache_bytes(values: Values) -> int:
     )
 
 
-def _regions(target: PlanTarget, cache: int, values: Values) -> tuple[int, int | None, list[str]]:
+def _regions(
+    target: PlanTarget, cache: int, settings: CachefitSettings
+) -> tuple[int, int | None, list[str]]:
     """(inside bytes, beyond bytes or None when it does not fit, notes)."""
     available = region_bytes(target, None)
-    inside = int(cache * values.number("inside_fraction")) // MiB * MiB
-    beyond = int(cache * values.number("beyond_multiple")) // MiB * MiB
+    inside = int(cache * settings.inside_fraction) // MiB * MiB
+    beyond = int(cache * settings.beyond_multiple) // MiB * MiB
     if inside < MiB:
         raise UsageError(
-            f"the inside region ({values.number('inside_fraction'):g} of a "
+            f"the inside region ({settings.inside_fraction:g} of a "
             f"{format_size(cache)} cache) is under 1 MiB; raise --cache-size or --inside-fraction"
         )
     if inside > available:
@@ -96,7 +98,7 @@ def _regions(target: PlanTarget, cache: int, values: Values) -> tuple[int, int |
     if beyond <= available:
         return inside, beyond, []
     note = (
-        f"beyond-cache tests left out: {values.number('beyond_multiple'):g}× the "
+        f"beyond-cache tests left out: {settings.beyond_multiple:g}× the "
         f"{format_size(cache)} cache is {format_size(beyond)}, but the target offers "
         f"{format_size(available)}"
         + ("; give --size to use a larger test file" if target.kind == "file" else "")
@@ -104,14 +106,14 @@ def _regions(target: PlanTarget, cache: int, values: Values) -> tuple[int, int |
     return inside, None, [note]
 
 
-def quick_settings_for(values: Values, size: int, direct: bool) -> QuickSettings:
+def quick_settings_for(settings: CachefitSettings, size: int, direct: bool) -> QuickSettings:
     """The quick settings whose test jobs are this profile's: the region as the size."""
     return QuickSettings(
-        preset=values.text("preset"),
+        preset=settings.preset,
         size_bytes=size,
         count=1,
-        measure_s=values.number("runtime"),
-        interval_s=values.number("interval"),
+        measure_s=settings.runtime,
+        interval_s=settings.interval,
         mode="read,write",
         mix_read_pct=QUICK.default_mix_read_pct,
         data="random",
@@ -130,10 +132,10 @@ def _test_job(test: QuickTest, settings: QuickSettings, path: str, key: str) -> 
 
 
 def _measure_step(
-    test: QuickTest, mode: str, region: str, size: int, values: Values, path: str
+    test: QuickTest, mode: str, region: str, size: int, settings: CachefitSettings, path: str
 ) -> ProfileStep:
     key = f"{mode}-{region}-{test.key}"
-    settings = quick_settings_for(values, size, mode == "direct")
+    quick = quick_settings_for(settings, size, mode == "direct")
     params: tuple[tuple[str, SettingValue], ...] = (
         ("test", test.label),
         ("pattern", test.pattern.value),
@@ -150,10 +152,10 @@ def _measure_step(
         f"({format_size(size)})",
         role=StepRole.MEASURE,
         direction=test.direction.value,
-        job=_test_job(test, settings, path, key),
+        job=_test_job(test, quick, path, key),
         params=params,
-        expected_s=values.number("runtime"),
-        pause_before_s=values.number("interval"),
+        expected_s=settings.runtime,
+        pause_before_s=settings.interval,
     )
 
 
@@ -164,9 +166,9 @@ def _rest(key: str, label: str, seconds: float) -> list[ProfileStep]:
 
 
 def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
-    cache = _cache_bytes(values)
-    inside, beyond, notes = _regions(target, cache, values)
+    pairs, settings = start_plan(SPEC, CachefitSettings, given, target)
+    cache = _cache_bytes(settings)
+    inside, beyond, notes = _regions(target, cache, settings)
     sizes = {"inside": inside, "beyond": beyond}
     modes = IO_MODES if target.direct_io else ("buffered",)
     if not target.direct_io:
@@ -179,8 +181,8 @@ def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
         "so their queue depth does not apply (page-cache readahead and writeback do the "
         "queueing)"
     )
-    shapes = preset_named(QUICK, values.text("preset")).shapes
-    recover_s = values.number("recover")
+    shapes = preset_named(QUICK, settings.preset).shapes
+    recover_s = settings.recover
     filled = beyond if beyond is not None else inside
     steps: list[ProfileStep] = [
         ProfileStep(
@@ -203,11 +205,11 @@ def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
             for mode in modes:
                 for shape in shapes:
                     test = shape.with_direction(direction, None)
-                    steps.append(_measure_step(test, mode, region, size, values, target.path))
+                    steps.append(_measure_step(test, mode, region, size, settings, target.path))
     return ProfilePlan(
         profile=SPEC.name,
         profile_version=SPEC.version,
-        settings=settings,
+        settings=pairs,
         target_path=target.path,
         target_kind=target.kind,
         destructive=target.kind == "device",

@@ -18,10 +18,10 @@ from ssdlab.model.profile import (
     SettingValue,
     StepRole,
 )
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.units import KiB, describe_decimal_bytes
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     format_runtime,
     log_options,
     region_bytes,
@@ -136,26 +136,27 @@ def _jesd219_client(
     return tuple(jobs)
 
 
-def _user_jobs(values: Values) -> tuple[Options, tuple[tuple[str, Options], ...]]:
-    text = values.raw("job_text")
-    if not isinstance(text, str) or not text.strip():
+def _user_jobs(settings: EnduranceSettings) -> tuple[Options, tuple[tuple[str, Options], ...]]:
+    text = settings.job_text
+    if text is None or not text.strip():
         raise UsageError("--workload job needs --job-file FILE (your fio job file)")
     try:
         job = parse_fio_jobfile(text)
     except ParseError as error:
-        raise UsageError(f"the job file {values.raw('job_file')}: {error}") from None
+        raise UsageError(f"the job file {settings.job_file}: {error}") from None
     if not job_writes(job):
         raise UsageError(
-            f"the job file {values.raw('job_file')} does not write (no rw= of a write kind); an "
+            f"the job file {settings.job_file} does not write (no rw= of a write kind); an "
             "endurance run needs writes"
         )
     return job.global_options, job.sections
 
 
-def iteration_bound(values: Values, workload: str, region: int) -> tuple[float | None, int | None]:
+def iteration_bound(settings: EnduranceSettings, region: int) -> tuple[float | None, int | None]:
     """(seconds, bytes) of one iteration: exactly one of them is set."""
-    seconds = values.optional_number("iteration_time")
-    size = values.optional_integer("iteration_bytes")
+    workload = settings.workload
+    seconds = settings.iteration_time
+    size = settings.iteration_bytes
     if seconds is not None and size is not None:
         raise UsageError("give --iteration-time or --iteration-bytes, not both")
     if workload in BYTE_BOUNDED:
@@ -170,14 +171,13 @@ def iteration_bound(values: Values, workload: str, region: int) -> tuple[float |
     return seconds, size
 
 
-def _stop_words(values: Values) -> str:
+def _stop_words(settings: EnduranceSettings) -> str:
     words = []
-    for name, text in (("for_time", "after {} s of writing"), ("until_written", "at {}")):
-        value = values.raw(name)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            shown = describe_decimal_bytes(value) + " written" if name == "until_written" else value
-            words.append(text.format(shown))
-    wear = values.optional_number("until_wear")
+    if settings.for_time is not None:
+        words.append(f"after {settings.for_time} s of writing")
+    if settings.until_written is not None:
+        words.append(f"at {describe_decimal_bytes(settings.until_written)} written")
+    wear = settings.until_wear
     if wear is not None:
         words.append(f"when wear rose by {wear:g} points")
     words.append("on a safety limit (temperature, new media errors, SMART failure, end of life)")
@@ -185,12 +185,12 @@ def _stop_words(values: Values) -> str:
 
 
 def plan_endurance(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
-    workload = values.text("workload")
+    pairs, settings = start_plan(SPEC, EnduranceSettings, given, target)
+    workload = settings.workload
     region = region_bytes(target, None)
-    iteration_s, iteration_bytes = iteration_bound(values, workload, region)
-    iodepth = values.integer("iodepth")
-    log_ms = max(1, round(values.number("log_interval") * 1000))
+    iteration_s, iteration_bytes = iteration_bound(settings, region)
+    iodepth = settings.iodepth
+    log_ms = max(1, round(settings.log_interval * 1000))
     notes: list[str] = []
     globals_: Options = (*_common(target, region), *log_options(STEP_KEY, log_ms, ("bw",)))
     sections: tuple[tuple[str, Options], ...]
@@ -214,7 +214,7 @@ def plan_endurance(given: Settings, target: PlanTarget) -> ProfilePlan:
         if target.kind == "file":
             notes.append("on a file target the client workload writes only: fio cannot trim files")
     elif workload == "job":
-        extra_globals, sections = _user_jobs(values)
+        extra_globals, sections = _user_jobs(settings)
         globals_ = (*globals_, *extra_globals, *_bound(iteration_s, iteration_bytes))
     else:
         rw, bs = ("randwrite", 4 * KiB) if workload == "randwrite-4k" else ("write", 128 * KiB)
@@ -252,13 +252,13 @@ def plan_endurance(given: Settings, target: PlanTarget) -> ProfilePlan:
         steps=(step,),
         max_rounds=MAX_ITERATIONS,
         min_rounds=1,
-        check=_stop_words(values),
+        check=_stop_words(settings),
         name="",
     )
     return ProfilePlan(
         profile=SPEC.name,
         profile_version=SPEC.version,
-        settings=settings,
+        settings=pairs,
         target_path=target.path,
         target_kind=target.kind,
         destructive=target.kind == "device",

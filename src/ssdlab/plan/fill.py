@@ -9,6 +9,7 @@ ascending order, so each fill only writes the span between the previous level an
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile_settings import FillSettings
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     fill_step,
@@ -38,9 +39,9 @@ def _discard(target: PlanTarget, region: int) -> ProfileStep:
 
 
 def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
+    pairs, settings = start_plan(SPEC, FillSettings, given, target)
     region = region_bytes(target, None)
-    levels = sorted(set(values.integers("levels")))
+    levels = sorted(set(settings.levels))
     if not levels or levels[-1] > 99:
         raise UsageError(
             "--levels must be percentages from 0 to 99 (a full drive has no free span)"
@@ -88,10 +89,10 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
                 f"randwrite-{level}",
                 f"random writes at {level} % full",
                 span or region,
-                values,
+                settings,
                 (("level_pct", level), ("span_bytes", span)),
             )
         )
     return profile_plan(
-        SPEC, settings, target, steps, destructive=target.kind == "device", notes=notes
+        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
     )

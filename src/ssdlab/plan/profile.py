@@ -1,6 +1,7 @@
 """What every profile's planner shares: settings from the option table, and common fio options."""
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob, Options
@@ -14,10 +15,15 @@ from ssdlab.model.profile import (
     SettingValue,
     StepRole,
 )
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import MiB, format_size
 from ssdlab.plan.jobfile import check_fio_path
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 DEFAULT_IOENGINE = "libaio"
+S = TypeVar("S", bound="DataclassInstance")  # a profile's settings class
 
 
 def _shown(value: float) -> str:
@@ -69,13 +75,16 @@ def resolve_profile_settings(
 
 
 def start_plan(
-    spec: ProfileSpec, given: Mapping[str, SettingValue], target: PlanTarget
-) -> tuple[tuple[tuple[str, SettingValue], ...], "Values"]:
-    """What every planner does first: check the target path fio will be given, then resolve the
-    profile's settings (refusing bad values) and give typed reads of them."""
+    spec: ProfileSpec, kind: type[S], given: Mapping[str, SettingValue], target: PlanTarget
+) -> tuple[tuple[tuple[str, SettingValue], ...], S]:
+    """What every planner does first: check the target path fio will be given, resolve the
+    profile's settings (refusing bad values), and decode them into its settings class `kind`
+    (the table's `settings_type`). The pairs are what the plan stores."""
+    if kind is not spec.settings_type:
+        raise ValueError(f"profile {spec.name} fills {spec.settings_type}, not {kind}")
     check_fio_path(target.path)
     settings = resolve_profile_settings(spec, given)
-    return settings, Values(settings)
+    return settings, decode_settings(kind, settings)
 
 
 def check_ioengine(name: str) -> str:
@@ -153,49 +162,6 @@ def region_bytes(target: PlanTarget, requested: int | None, *, align_bytes: int 
     return region
 
 
-class Values:
-    """Typed reads of resolved settings: `values.integer("iodepth")`, `values.sizes(...)`."""
-
-    def __init__(self, settings: tuple[tuple[str, SettingValue], ...]) -> None:
-        self._values = dict(settings)
-
-    def raw(self, name: str) -> SettingValue:
-        return self._values[name]
-
-    def integer(self, name: str) -> int:
-        value = self._values[name]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"setting {name} is not a whole number: {value!r}")
-        return value
-
-    def optional_integer(self, name: str) -> int | None:
-        return None if self._values[name] is None else self.integer(name)
-
-    def number(self, name: str) -> float:
-        value = self._values[name]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise TypeError(f"setting {name} is not a number: {value!r}")
-        return float(value)
-
-    def optional_number(self, name: str) -> float | None:
-        return None if self._values[name] is None else self.number(name)
-
-    def integers(self, name: str) -> tuple[int, ...]:
-        value = self._values[name]
-        if not isinstance(value, tuple):
-            raise TypeError(f"setting {name} is not a list: {value!r}")
-        return value
-
-    def text(self, name: str) -> str:
-        value = self._values[name]
-        if not isinstance(value, str):
-            raise TypeError(f"setting {name} is not text: {value!r}")
-        return value
-
-    def flag(self, name: str) -> bool:
-        return bool(self._values[name])
-
-
 def fill_step(
     target: PlanTarget,
     size_bytes: int,
@@ -256,17 +222,31 @@ def profile_plan(
     )
 
 
+class RandomWrites(Protocol):
+    """The settings of a timed random-write measurement (profiles/random_writes.py): fill's
+    and trim's."""
+
+    @property
+    def runtime(self) -> float: ...  # seconds
+
+    @property
+    def block_size(self) -> int: ...  # bytes
+
+    @property
+    def iodepth(self) -> int: ...
+
+
 def random_write_step(
     target: PlanTarget,
     key: str,
     label: str,
     size_bytes: int,
-    values: "Values",
+    settings: RandomWrites,
     params: tuple[tuple[str, SettingValue], ...] = (),
 ) -> ProfileStep:
     """Random writes over the first `size_bytes` for --runtime, at --block-size and --iodepth
     (the options of profiles/random_writes.py)."""
-    runtime = values.number("runtime")
+    runtime = settings.runtime
     options = (
         *target_options(target, DEFAULT_IOENGINE),
         ("size", str(size_bytes)),
@@ -275,8 +255,8 @@ def random_write_step(
     )
     section = (
         ("rw", "randwrite"),
-        ("bs", str(values.integer("block_size"))),
-        ("iodepth", str(values.integer("iodepth"))),
+        ("bs", str(settings.block_size)),
+        ("iodepth", str(settings.iodepth)),
         ("numjobs", "1"),
     )
     return ProfileStep(

@@ -13,6 +13,7 @@ differs from the spec (a file target, a shortened element, a changed ActiveRange
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob, Pattern
@@ -26,17 +27,23 @@ from ssdlab.model.profile import (
     SettingValue,
     StepRole,
 )
+from ssdlab.model.profile_settings import (
+    PtsHirSettings,
+    PtsRoundSettings,
+    PtsSettings,
+    PtsWsatSettings,
+    PtsXsrSettings,
+)
 from ssdlab.model.target import PurgeSupport
 from ssdlab.model.units import KiB, MiB, format_size
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_step,
     format_runtime,
     log_options,
     start_plan,
 )
-from ssdlab.plan.purge import choose_purge, purge_steps
+from ssdlab.plan.purge import BROADCAST_NSID, choose_purge, purge_steps
 from ssdlab.profiles.pts import (
     DeviceClass,
     PtsElement,
@@ -51,6 +58,7 @@ from ssdlab.profiles.pts_options import SPECS
 WIPC_IODEPTH = 32  # numjobs=1 so 2× capacity means 2× capacity (pts.md §1.2 pitfall)
 WSAT_LOG_MS = 1000
 LAT_PERCENTILES = "50:99:99.9:99.99:99.999"
+P = TypeVar("P", bound=PtsSettings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +67,8 @@ class PtsSetup:
 
     spec: ProfileSpec
     test: PtsTest
-    settings: tuple[tuple[str, SettingValue], ...]
-    values: Values
+    pairs: tuple[tuple[str, SettingValue], ...]  # as the plan stores them
+    settings: PtsSettings
     active_range_pct: int
     active_range_bytes: int
     threads: int
@@ -75,13 +83,16 @@ def _capacity(target: PlanTarget) -> int:
     return target.capacity_bytes if target.capacity_bytes is not None else target.size_bytes
 
 
-def resolve_pts(name: str, given: Settings, target: PlanTarget) -> PtsSetup:
-    """Settings → the catalogue test with its class values, and every deviation from it."""
+def resolve_pts(
+    name: str, kind: type[P], given: Settings, target: PlanTarget
+) -> tuple[PtsSetup, P]:
+    """Settings → the catalogue test with its class values, and every deviation from it; and
+    the test's own settings (`kind`)."""
     spec = SPECS[name]
-    settings, values = start_plan(spec, given, target)
-    device_class = DeviceClass(values.text("device_class"))
+    pairs, settings = start_plan(spec, kind, given, target)
+    device_class = DeviceClass(settings.device_class)
     test = load_pts_catalogue().test(
-        name.removeprefix("pts-"), spec=values.text("pts_version"), device_class=device_class
+        name.removeprefix("pts-"), spec=settings.pts_version, device_class=device_class
     )
     deviations: list[str] = []
     if target.kind != "device":
@@ -89,19 +100,19 @@ def resolve_pts(name: str, given: Settings, target: PlanTarget) -> PtsSetup:
     elif target.capacity_bytes is not None and target.size_bytes < target.capacity_bytes:
         deviations.append(f"only {format_size(target.size_bytes)} of the device is used (--size)")
 
-    def chosen(option: str, default: int | float | None, what: str) -> int | float | None:
-        value = values.raw(option)
+    def chosen(
+        value: int | float | None, default: int | float | None, what: str
+    ) -> int | float | None:
         if value is None:
             return default
         if value != default:
             deviations.append(f"{what} {value} instead of the spec's {default}")
-        assert isinstance(value, int | float)
         return value
 
-    active = int(chosen("active_range", test.active_range_pct, "ActiveRange %") or 100)
-    element = chosen("round_seconds", test.element_s, "element seconds")
-    threads = values.optional_integer("threads")
-    iodepth = values.optional_integer("iodepth")
+    active = int(chosen(settings.active_range, test.active_range_pct, "ActiveRange %") or 100)
+    element = chosen(settings.round_seconds, test.element_s, "element seconds")
+    threads = settings.threads
+    iodepth = settings.iodepth
     operator = test.threads is None or test.iodepth is None
     if operator and (threads is None or iodepth is None):
         fallback = load_pts_catalogue().test(test.name, device_class=device_class)
@@ -113,25 +124,26 @@ def resolve_pts(name: str, given: Settings, target: PlanTarget) -> PtsSetup:
         deviations.append(
             f"TC{threads}/QD{iodepth} instead of the spec's TC{test.threads}/QD{test.iodepth}"
         )
-    if values.text("write_cache") == "keep":
+    if settings.write_cache == "keep":
         deviations.append(f"write cache left as it was (the class requires it {test.write_cache})")
     region = _capacity(target) * active // 100 // MiB * MiB
     if region < MiB:
         raise UsageError(f"the ActiveRange of {target.path} is smaller than 1 MiB")
-    return PtsSetup(
+    setup = PtsSetup(
         spec=spec,
         test=test,
+        pairs=pairs,
         settings=settings,
-        values=values,
         active_range_pct=active,
         active_range_bytes=region,
         threads=threads,
         iodepth=iodepth,
         element_s=float(element or 60),
-        seed=values.integer("seed"),
+        seed=settings.seed,
         deviations=tuple(deviations),
         operator_choice=operator,
     )
+    return setup, settings
 
 
 def _rw(pattern: Pattern, mix: int) -> tuple[tuple[str, str], ...]:
@@ -221,7 +233,7 @@ def _wipc_step(
     setup: PtsSetup, target: PlanTarget, block_size: int, suffix: str
 ) -> ProfileStep | None:
     """2× the ActiveRange of sequential writes, one job at QD32 (pts.md §1.2)."""
-    multiple = setup.values.optional_number("wipc_multiple")
+    multiple = setup.settings.wipc_multiple
     wipc = setup.test.wipc
     if wipc is None:
         return None
@@ -251,7 +263,7 @@ def _wipc_step(
 
 
 def _trial_deviations(setup: PtsSetup) -> list[str]:
-    multiple = setup.values.raw("wipc_multiple")
+    multiple = setup.settings.wipc_multiple
     wipc = setup.test.wipc
     if wipc is None or multiple is None or multiple == wipc.capacity_multiple:
         return []
@@ -260,7 +272,7 @@ def _trial_deviations(setup: PtsSetup) -> list[str]:
 
 def _write_cache_step(setup: PtsSetup, target: PlanTarget) -> tuple[ProfileStep | None, str | None]:
     """The command that sets the volatile write cache as the class requires, or why not."""
-    if setup.values.text("write_cache") == "keep":
+    if setup.settings.write_cache == "keep":
         return None, None
     enable = setup.test.write_cache is WriteCache.ENABLED
     device = target.path
@@ -268,7 +280,18 @@ def _write_cache_step(setup: PtsSetup, target: PlanTarget) -> tuple[ProfileStep 
     if target.kind != "device":
         return None, "the write cache of a file's drive is not set"
     if target.transport == "nvme":
-        argv = ("nvme", "set-feature", device, "--feature-id=6", f"--value={int(enable)}")
+        # Volatile Write Cache (06h) is the controller's feature, not a namespace's: sent
+        # through a namespace node it must carry the broadcast NSID (NVMe base spec, Set
+        # Features), else nvme-cli sends the namespace's own NSID and the controller refuses
+        # it (Feature Not Namespace Specific, status 0x410f).
+        argv = (
+            "nvme",
+            "set-feature",
+            device,
+            "--feature-id=6",
+            f"--namespace-id={BROADCAST_NSID}",
+            f"--value={int(enable)}",
+        )
     elif target.transport in ("sata", "usb"):
         argv = ("hdparm", f"-W{int(enable)}", device)
     elif target.transport in ("sas", "scsi"):
@@ -304,25 +327,24 @@ def _tracked(
 
 
 def _filtered(
-    setup: PtsSetup, elements: Sequence[PtsElement], tracked: dict[PtsElement, str]
+    settings: PtsRoundSettings, elements: Sequence[PtsElement], tracked: dict[PtsElement, str]
 ) -> tuple[PtsElement, ...]:
     """The round's elements, less any the trial options left out (tracked ones stay)."""
-    sizes = setup.values.raw("block_sizes") if "block_sizes" in dict(setup.settings) else None
-    mixes = setup.values.raw("mixes") if "mixes" in dict(setup.settings) else None
+    sizes, mixes = settings.block_sizes, settings.mixes
     kept = tuple(
         e
         for e in elements
         if e in tracked
         or (
-            (not isinstance(sizes, tuple) or e.block_size_bytes in sizes)
-            and (not isinstance(mixes, tuple) or e.rwmix_read_pct in mixes)
+            (sizes is None or e.block_size_bytes in sizes)
+            and (mixes is None or e.rwmix_read_pct in mixes)
         )
     )
     return kept
 
 
 def _purge(setup: PtsSetup, target: PlanTarget, suffix: str) -> tuple[ProfileStep, ...]:
-    requested = setup.values.text("purge")
+    requested = setup.settings.purge
     if target.kind != "device":
         return ()
     support = target.purge_support or PurgeSupport(target.transport)
@@ -342,7 +364,7 @@ def _purge_params(setup: PtsSetup, target: PlanTarget) -> tuple[list[str], dict[
             "purge_conformant": False,
         }
     support = target.purge_support or PurgeSupport(target.transport)
-    choice = choose_purge(setup.values.text("purge"), support, target.path)
+    choice = choose_purge(setup.settings.purge, support, target.path)
     deviations = [] if choice.conformant else [f"purge by {choice.method}: {choice.reason}"]
     if choice.method == "none":
         deviations = ["no purge (--purge none)"]
@@ -423,7 +445,7 @@ def _plan(
     return ProfilePlan(
         profile=setup.spec.name,
         profile_version=setup.spec.version,
-        settings=setup.settings,
+        settings=setup.pairs,
         target_path=target.path,
         target_kind=target.kind,
         destructive=target.kind == "device",
@@ -462,24 +484,24 @@ def _fill_step(target: PlanTarget, size: int, suffix: str) -> ProfileStep:
 
 def _round_plan(name: str, given: Settings, target: PlanTarget) -> ProfilePlan:
     """IOPS, TP and LAT: purge + WIPC + rounds to steady state, per sub-test."""
-    setup = resolve_pts(name, given, target)
+    setup, settings = resolve_pts(name, PtsRoundSettings, given, target)
     test = setup.test
     rule = test.steady_state
     if rule is None or test.wipc is None:
         raise ValueError(f"{name} is not a round test")
-    max_rounds = setup.values.integer("max_rounds")
+    max_rounds = settings.max_rounds
     loops: list[RoundLoop] = []
     deviations: list[str] = []
     sub_tests = test.sub_tests()
-    sizes_given = setup.values.raw("block_sizes")
+    sizes_given = settings.block_sizes
     for index, elements in enumerate(sub_tests):
         size = test.block_sizes_bytes[index] if test.block_size_per_sub_test else None
-        if size is not None and isinstance(sizes_given, tuple) and size not in sizes_given:
+        if size is not None and sizes_given is not None and size not in sizes_given:
             deviations.append(f"block size {block_label(size)} left out")
             continue
         tracking = test.tracking_for(size)
         tracked = _tracked(elements, tracking)
-        kept = _filtered(setup, elements, tracked)
+        kept = _filtered(settings, elements, tracked)
         if not test.block_size_per_sub_test and len(kept) < len(elements):
             deviations.append(f"{len(elements) - len(kept)} of {len(elements)} elements left out")
         suffix = f"-{block_label(size).lower()}" if size is not None else ""
@@ -522,17 +544,17 @@ def plan_pts_lat(given: Settings, target: PlanTarget) -> ProfilePlan:
 
 def plan_pts_wsat(given: Settings, target: PlanTarget) -> ProfilePlan:
     """Purge, then one-minute rounds of RND 4 KiB writes until the stop rule (pts.md §3.4)."""
-    setup = resolve_pts("pts-wsat", given, target)
+    setup, settings = resolve_pts("pts-wsat", PtsWsatSettings, given, target)
     test = setup.test
     assert test.stop is not None
     (elements,) = test.sub_tests()
     deviations = []
-    multiple = setup.values.optional_number("capacity_multiple")
+    multiple = settings.capacity_multiple
     if multiple is None:
         multiple = float(test.stop.capacity_multiple)
     elif multiple != test.stop.capacity_multiple:
         deviations.append(f"stops at {multiple:g}× instead of {test.stop.capacity_multiple}×")
-    hours = setup.values.optional_number("max_hours")
+    hours = settings.max_hours
     spec_hours = test.stop.max_duration_s / 3600
     if hours is None:
         hours = spec_hours
@@ -562,7 +584,7 @@ def plan_pts_wsat(given: Settings, target: PlanTarget) -> ProfilePlan:
 
 def plan_pts_hir(given: Settings, target: PlanTarget) -> ProfilePlan:
     """Purge, precondition to steady state, then the wait states and the baseline (§3.5)."""
-    setup = resolve_pts("pts-hir", given, target)
+    setup, settings = resolve_pts("pts-hir", PtsHirSettings, given, target)
     test = setup.test
     assert test.hir is not None
     assert test.steady_state is not None
@@ -570,12 +592,12 @@ def plan_pts_hir(given: Settings, target: PlanTarget) -> ProfilePlan:
     (element,) = elements
     hir = test.hir
     deviations = []
-    repeats = setup.values.optional_integer("repeats")
+    repeats = settings.repeats
     if repeats is None:
         repeats = hir.access_repeats
     elif repeats != hir.access_repeats:
         deviations.append(f"{repeats} repeats per wait state instead of {hir.access_repeats}")
-    scale = setup.values.optional_number("wait_scale")
+    scale = settings.wait_scale
     if scale is None:
         scale = 1.0
     elif scale != 1.0:
@@ -587,7 +609,7 @@ def plan_pts_hir(given: Settings, target: PlanTarget) -> ProfilePlan:
                 setup, target, element, tracks=",".join(v.name for v in tracking), key="pc"
             ),
         ),
-        max_rounds=setup.values.integer("max_rounds"),
+        max_rounds=settings.max_rounds,
         min_rounds=test.steady_state.window_rounds,
         check=_round_check(setup, tracking),
         before=_purge_or_fill(setup, target),
@@ -631,16 +653,16 @@ def _with_params(step: ProfileStep, params: tuple[tuple[str, SettingValue], ...]
 
 def plan_pts_xsr(given: Settings, target: PlanTarget) -> ProfilePlan:
     """Purge, then the three access groups back to back, sampled every minute (§3.6)."""
-    setup = resolve_pts("pts-xsr", given, target)
+    setup, settings = resolve_pts("pts-xsr", PtsXsrSettings, given, target)
     test = setup.test
-    scale = setup.values.optional_number("duration_scale")
+    scale = settings.duration_scale
     deviations = []
     if scale is None:
         scale = 1.0
     elif scale != 1.0:
         deviations.append(f"access group durations scaled by {scale:g}")
     sample_ms = int((test.sample_s or 60) * 1000)
-    if setup.values.raw("round_seconds") is not None:
+    if settings.round_seconds is not None:
         sample_ms = int(setup.element_s * 1000)
     steps: list[ProfileStep] = list(_purge_or_fill(setup, target))
     for index, group in enumerate(test.access_groups, start=1):

@@ -22,6 +22,9 @@ METHODS = PURGE_METHODS
 CONFORMANT = frozenset({"nvme-format", "ata-secure-erase", "scsi-format"})
 WHOLE_DRIVE = CONFORMANT  # the drive's own purges act on all of it, whatever node is named
 ATA_PASSWORD = "ssdlab"  # set and used at once by the erase; the drive clears it afterwards
+# NSID FFFFFFFFh: "all namespaces", the NSID of a command meant for the controller (a feature or
+# log page that is not a namespace's) when it is sent through a namespace node
+BROADCAST_NSID = "0xffffffff"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,6 @@ tests, then the mixes, with a pause before every test but the first. The plan is
 plan like any other: the passes are its steps, stored under their test's key and pass number.
 """
 
-from collections.abc import Mapping, Sequence
-from dataclasses import fields
-
-from ssdlab.errors import UsageError
 from ssdlab.model.plan import (
     Direction,
     FioJob,
@@ -23,85 +19,15 @@ from ssdlab.model.profile import (
     ProfilePlan,
     ProfileStep,
     Settings,
-    SettingValue,
     StepRole,
 )
-from ssdlab.model.units import MiB
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.plan.profile import fill_job, format_runtime
+from ssdlab.plan.quick_settings import parse_mode, settings_pairs
 from ssdlab.profiles.quick import QuickProfile, load_quick_profile, preset_named
 
-MODES: dict[str, tuple[Direction, ...]] = {
-    "all": (Direction.READ, Direction.WRITE, Direction.MIX),
-    "read": (Direction.READ,),
-    "write": (Direction.WRITE,),
-    "mix": (Direction.MIX,),
-}
-DATA_CHOICES = ("random", "zero")
 LOG_INTERVAL_MS = 1000
-
-
-def parse_mode(text: str) -> tuple[Direction, ...]:
-    """'all', 'read', 'write', 'mix' or a comma list such as 'read,write'."""
-    directions: list[Direction] = []
-    for part in text.split(","):
-        name = part.strip().lower()
-        if name not in MODES:
-            raise UsageError(
-                f"--mode {text!r}: choose all, read, write, mix or a comma list (read,write)"
-            )
-        directions.extend(d for d in MODES[name] if d not in directions)
-    order = (Direction.READ, Direction.WRITE, Direction.MIX)
-    return tuple(d for d in order if d in directions)
-
-
-def resolve_settings(
-    profile: QuickProfile,
-    *,
-    preset: str | None,
-    size_bytes: int | None,
-    count: int | None,
-    measure_s: float | None,
-    interval_s: float | None,
-    mode: str,
-    mix_read_pct: int | None,
-    data: str,
-    ioengine: str,
-    direct_io: bool,
-) -> QuickSettings:
-    """Merge command-line values over the preset over the profile defaults, and check them."""
-    chosen = preset_named(profile, preset or profile.default_preset)
-    settings = QuickSettings(
-        preset=chosen.name,
-        size_bytes=size_bytes if size_bytes is not None else profile.default_size_bytes,
-        count=count if count is not None else profile.default_count,
-        measure_s=measure_s
-        if measure_s is not None
-        else chosen.measure_s or profile.default_measure_s,
-        interval_s=interval_s
-        if interval_s is not None
-        else (chosen.interval_s if chosen.interval_s is not None else profile.default_interval_s),
-        mode=",".join(d.value for d in parse_mode(mode)),
-        mix_read_pct=mix_read_pct if mix_read_pct is not None else profile.default_mix_read_pct,
-        data=data,
-        ioengine=ioengine,
-        direct_io=direct_io,
-    )
-    if settings.size_bytes < MiB:
-        raise UsageError(f"--size must be at least 1MiB (got {settings.size_bytes} bytes)")
-    if not 1 <= settings.count <= 100:
-        raise UsageError(f"--count must be between 1 and 100 (got {settings.count})")
-    if not 0.1 <= settings.measure_s <= 3600:
-        raise UsageError(f"--measure must be between 0.1 and 3600 seconds (got {measure_s})")
-    if not 0 <= settings.interval_s <= 3600:
-        raise UsageError(f"--interval must be between 0 and 3600 seconds (got {interval_s})")
-    if not 0 <= settings.mix_read_pct <= 100:
-        raise UsageError(f"--mix must be a read percentage from 0 to 100 (got {mix_read_pct})")
-    if settings.data not in DATA_CHOICES:
-        raise UsageError(f"--data must be random or zero (got {data!r})")
-    if not settings.ioengine.replace("_", "").isalnum():
-        raise UsageError(f"--ioengine {ioengine!r} is not an ioengine name")
-    return settings
 
 
 def _rw_option(test: QuickTest) -> str:
@@ -183,28 +109,6 @@ def build_prepare_job(settings: QuickSettings, target_path: str) -> FioJob:
 
 
 PREPARE_KEY = "prepare"
-
-
-def settings_pairs(settings: QuickSettings) -> tuple[tuple[str, SettingValue], ...]:
-    """A quick run's settings as a plan records them (the stored settings of every quick run)."""
-    return tuple((f.name, getattr(settings, f.name)) for f in fields(QuickSettings))
-
-
-def settings_from_values(settings: Settings | Sequence[tuple[str, SettingValue]]) -> QuickSettings:
-    """Resolved quick settings given as a profile's settings (by QuickSettings' field names)."""
-    values = dict(settings.items() if isinstance(settings, Mapping) else settings)
-    return QuickSettings(
-        preset=str(values["preset"]),
-        size_bytes=int(str(values["size_bytes"])),
-        count=int(str(values["count"])),
-        measure_s=float(str(values["measure_s"])),
-        interval_s=float(str(values["interval_s"])),
-        mode=str(values["mode"]),
-        mix_read_pct=int(str(values["mix_read_pct"])),
-        data=str(values["data"]),
-        ioengine=str(values["ioengine"]),
-        direct_io=bool(values["direct_io"]),
-    )
 
 
 def pass_step(
@@ -290,11 +194,11 @@ def plan_quick(
 
 
 def plan_quick_run(settings: Settings, target: PlanTarget) -> ProfilePlan:
-    """The quick profile's planner: resolved settings (see `resolve_settings`) on a target;
-    the test region is filled first when the target needs it."""
+    """The quick profile's planner: resolved settings (plan/quick_settings.quick_settings, as
+    pairs by field) on a target; the test region is filled first when the target needs it."""
     return plan_quick(
         load_quick_profile(),
-        settings_from_values(settings),
+        decode_settings(QuickSettings, settings.items()),
         target_path=target.path,
         target_kind=target.kind,
         fill=target.needs_fill,

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile_settings import SweepSettings
 from ssdlab.model.units import format_block_label, parse_size_bytes
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
-    Values,
     fill_step,
     format_runtime,
     profile_plan,
@@ -78,11 +78,16 @@ def parse_workloads(text: str) -> tuple[Workload, ...]:
 
 
 def _cell(
-    target: PlanTarget, region: int, workload: Workload, threads: int, depth: int, values: Values
+    target: PlanTarget,
+    region: int,
+    workload: Workload,
+    threads: int,
+    depth: int,
+    settings: SweepSettings,
 ) -> ProfileStep:
     key = f"{workload.key}-t{threads}-q{depth}"
-    runtime = values.number("runtime")
-    ramp = values.number("ramp")
+    runtime = settings.runtime
+    ramp = settings.ramp
     options = [
         *target_options(target, DEFAULT_IOENGINE),
         ("size", str(region)),
@@ -124,11 +129,11 @@ def _cell(
 
 
 def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
-    workloads = parse_workloads(values.text("workloads"))
+    pairs, settings = start_plan(SPEC, SweepSettings, given, target)
+    workloads = parse_workloads(settings.workloads)
     region = region_bytes(target, None)
-    threads = sorted(set(values.integers("threads")))
-    depths = sorted(set(values.integers("iodepths")))
+    threads = sorted(set(settings.threads))
+    depths = sorted(set(settings.iodepths))
     steps: list[ProfileStep] = []
     notes: list[str] = []
     if target.needs_fill:
@@ -139,7 +144,7 @@ def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
     for workload in workloads:
         for t in threads:
             for q in depths:
-                steps.append(_cell(target, region, workload, t, q, values))
+                steps.append(_cell(target, region, workload, t, q, settings))
     return profile_plan(
-        SPEC, settings, target, steps, destructive=target.kind == "device" and writes, notes=notes
+        SPEC, pairs, target, steps, destructive=target.kind == "device" and writes, notes=notes
     )

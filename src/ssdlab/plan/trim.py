@@ -9,6 +9,7 @@ random writes over it (dirty), the region discarded, the same random writes agai
 
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile_settings import TrimSettings
 from ssdlab.model.units import MiB
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
@@ -90,7 +91,7 @@ def _zero_check(target: PlanTarget) -> list[ProfileStep]:
 
 
 def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
-    settings, values = start_plan(SPEC, given, target)
+    pairs, settings = start_plan(SPEC, TrimSettings, given, target)
     steps: list[ProfileStep] = []
     notes: list[str] = []
     writes = False
@@ -110,7 +111,7 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 "dirty",
                 "random writes on the dirty region",
                 region,
-                values,
+                settings,
                 (("state", "dirty"),),
             )
         )
@@ -121,7 +122,7 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 "discarded",
                 "random writes right after discard",
                 region,
-                values,
+                settings,
                 (("state", "discarded"),),
             )
         )
@@ -130,8 +131,8 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
             "a file target: fio cannot discard inside a file, so only the discard "
             "facts of the device under it (and fstrim, with --fstrim) are measured"
         )
-    mount = values.raw("fstrim")
-    if isinstance(mount, str):
+    mount = settings.fstrim
+    if mount is not None:
         steps.append(
             ProfileStep(
                 key="fstrim",
@@ -142,4 +143,4 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 log_interval_ms=None,
             )
         )
-    return profile_plan(SPEC, settings, target, steps, destructive=writes, notes=notes)
+    return profile_plan(SPEC, pairs, target, steps, destructive=writes, notes=notes)

@@ -1,6 +1,7 @@
 """The `align` profile: random-write IOPS per block size at 4 KiB-aligned and misaligned offsets."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.units import KiB, MiB
 
 SPEC = ProfileSpec(
@@ -22,6 +23,7 @@ SPEC = ProfileSpec(
             "block sizes to test (default 512,1KiB,2KiB,4KiB,8KiB)",
             minimum=512,
             maximum=MiB,
+            group="workload",
         ),
         OptionSpec(
             "misalign",
@@ -30,6 +32,7 @@ SPEC = ProfileSpec(
             "offset shift of the misaligned runs in bytes (default 512)",
             minimum=512,
             maximum=4 * KiB - 512,
+            group="workload",
         ),
         OptionSpec(
             "runtime",
@@ -38,9 +41,16 @@ SPEC = ProfileSpec(
             "seconds per block size and alignment (default 10)",
             minimum=0.1,
             maximum=3600,
+            group="workload",
         ),
         OptionSpec(
-            "iodepth", OptionKind.INT, 1, "queue depth (default 1)", minimum=1, maximum=1024
+            "iodepth",
+            OptionKind.INT,
+            1,
+            "queue depth (default 1)",
+            minimum=1,
+            maximum=1024,
+            group="workload",
         ),
     ),
     examples=(
@@ -51,4 +61,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=256 * MiB,
     whole_device_by_default=True,
+    settings_type=AlignSettings,
 )

@@ -1,6 +1,7 @@
 """The `cache` profile: a sustained write until the speed falls, and where it fell."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import CacheSettings
 from ssdlab.model.units import GiB, KiB, MiB
 
 SPEC = ProfileSpec(
@@ -23,8 +24,13 @@ SPEC = ProfileSpec(
             "pattern",
             OptionKind.CHOICE,
             "seq",
-            "seq or rand writes (default seq)",
+            "what to write (default seq)",
             choices=("seq", "rand"),
+            group="workload",
+            choice_help=(
+                ("seq", "sequential writes, 1MiB blocks unless --block-size"),
+                ("rand", "random writes, 4KiB blocks unless --block-size"),
+            ),
         ),
         OptionSpec(
             "block_size",
@@ -33,9 +39,16 @@ SPEC = ProfileSpec(
             "block size (default 1MiB sequential, 4KiB random)",
             minimum=512,
             maximum=64 * MiB,
+            group="workload",
         ),
         OptionSpec(
-            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
+            "iodepth",
+            OptionKind.INT,
+            32,
+            "queue depth (default 32)",
+            minimum=1,
+            maximum=1024,
+            group="workload",
         ),
         OptionSpec(
             "log_interval",
@@ -44,6 +57,7 @@ SPEC = ProfileSpec(
             "seconds per bandwidth point (default 1; 0.25 on a fast NVMe drive shows more)",
             minimum=0.05,
             maximum=60,
+            group="bandwidth log",
         ),
         OptionSpec(
             "rate",
@@ -52,6 +66,7 @@ SPEC = ProfileSpec(
             "write at most this many bytes per second (fio rate=), e.g. 200MB; default: "
             "as fast as the target takes it",
             minimum=64 * KiB,
+            group="workload",
         ),
         OptionSpec(
             "recovery_idle",
@@ -60,6 +75,7 @@ SPEC = ProfileSpec(
             "idle this long after the write, then write again to measure recovered cache",
             minimum=1,
             maximum=86400,
+            group="recovery probe",
         ),
         OptionSpec(
             "recovery_size",
@@ -67,6 +83,7 @@ SPEC = ProfileSpec(
             None,
             "bytes the recovery write writes (default: the region)",
             minimum=MiB,
+            group="recovery probe",
         ),
     ),
     examples=(
@@ -78,6 +95,7 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,
     whole_device_by_default=True,
+    settings_type=CacheSettings,
 )
 
 DEFAULT_BLOCK = {"seq": MiB, "rand": 4 * KiB}

@@ -6,8 +6,9 @@ The tests, the runtime per test and the pause between tests come from the quick 
 """
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.units import GiB
-from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.profiles.quick import load_quick_profile, preset_tests
 
 QUICK = load_quick_profile()
 
@@ -31,6 +32,7 @@ SPEC = ProfileSpec(
             None,
             "the drive's write-cache size, e.g. 8GiB (or take it from --from-run)",
             minimum=1,
+            group="cache size",
         ),
         OptionSpec(
             "from_run",
@@ -38,6 +40,7 @@ SPEC = ProfileSpec(
             None,
             "take the cache size from the cache-cliff finding of this earlier `cache` run",
             minimum=1,
+            group="cache size",
         ),
         OptionSpec(
             "inside_fraction",
@@ -46,6 +49,7 @@ SPEC = ProfileSpec(
             "inside test region as a fraction of the cache (default 0.5)",
             minimum=0.01,
             maximum=1.0,
+            group="test regions",
         ),
         OptionSpec(
             "beyond_multiple",
@@ -54,6 +58,7 @@ SPEC = ProfileSpec(
             "beyond test region as a multiple of the cache (default 3)",
             minimum=1.5,
             maximum=100.0,
+            group="test regions",
         ),
         OptionSpec(
             "preset",
@@ -61,6 +66,10 @@ SPEC = ProfileSpec(
             QUICK.default_preset,
             f"which quick preset's tests to run (default {QUICK.default_preset})",
             choices=tuple(QUICK.presets),
+            group="tests",
+            choice_help=tuple(
+                (preset.name, preset_tests(preset)) for preset in QUICK.presets.values()
+            ),
         ),
         OptionSpec(
             "runtime",
@@ -69,6 +78,7 @@ SPEC = ProfileSpec(
             f"seconds per test (default {QUICK.default_measure_s:g}, as quick's measure)",
             minimum=0.1,
             maximum=3600,
+            group="tests",
         ),
         OptionSpec(
             "interval",
@@ -77,6 +87,7 @@ SPEC = ProfileSpec(
             f"idle seconds before each test (default {QUICK.default_interval_s:g}, as quick's)",
             minimum=0,
             maximum=3600,
+            group="tests",
         ),
         OptionSpec(
             "recover",
@@ -86,6 +97,7 @@ SPEC = ProfileSpec(
             "its write cache (default 30)",
             minimum=0,
             maximum=3600,
+            group="tests",
         ),
     ),
     examples=(
@@ -96,4 +108,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=CachefitSettings,
 )

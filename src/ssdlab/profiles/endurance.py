@@ -8,6 +8,7 @@ The workloads are data: each is one or more fio job sections (what I/O), while s
 from dataclasses import dataclass
 
 from ssdlab.model.profile import UNBOUNDED_ROUNDS, OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.units import GiB, KiB
 
 WORKLOADS = ("randwrite-4k", "jesd219-enterprise", "jesd219-client", "seq-128k", "job")
@@ -67,15 +68,38 @@ SPEC = ProfileSpec(
             "workload",
             OptionKind.CHOICE,
             "randwrite-4k",
-            "what to write (default randwrite-4k); 'job' takes --job-file",
+            "what to write (default randwrite-4k)",
             choices=WORKLOADS,
+            group="workload",
+            choice_help=(
+                ("randwrite-4k", "4 KiB random writes, iterations of 10m by default"),
+                (
+                    "jesd219-enterprise",
+                    "the JESD219 transfer-size mix and LBA hot spots, in two jobs so only "
+                    "transfers of 4 KiB and more are 4 KiB aligned; bounded by bytes",
+                ),
+                (
+                    "jesd219-client",
+                    "ssdlab's approximation of the JESD219A client workload (JEDEC does not "
+                    "publish its trace), with TRIM on block devices; bounded by bytes",
+                ),
+                ("seq-128k", "128 KiB sequential writes, iterations of 10m by default"),
+                ("job", "your own fio job file (--job-file); ssdlab sets the target and bound"),
+            ),
         ),
-        OptionSpec("job_file", OptionKind.TEXT, None, "your fio job file (with --workload job)"),
+        OptionSpec(
+            "job_file",
+            OptionKind.TEXT,
+            None,
+            "your fio job file (with --workload job)",
+            group="workload",
+        ),
         OptionSpec(
             "job_text",
             OptionKind.TEXT,
             None,
             "the job file's text (read from --job-file, and stored with the run)",
+            group="workload",
         ),
         OptionSpec(
             "iteration_time",
@@ -84,6 +108,7 @@ SPEC = ProfileSpec(
             "length of one iteration (default 10m for randwrite-4k, seq-128k and job files)",
             minimum=0.1,
             maximum=7 * 86400,
+            group="iterations",
         ),
         OptionSpec(
             "iteration_bytes",
@@ -92,6 +117,7 @@ SPEC = ProfileSpec(
             "bytes one iteration writes (default for the jesd219 workloads: one fill of the "
             "region, at most 64GiB)",
             minimum=64 * KiB,
+            group="iterations",
         ),
         OptionSpec(
             "for_time",
@@ -101,6 +127,7 @@ SPEC = ProfileSpec(
             "the machine was down does not count)",
             minimum=0.1,
             aliases=("--for",),
+            group="stop conditions (the first reached stops)",
         ),
         OptionSpec(
             "until_written",
@@ -108,6 +135,7 @@ SPEC = ProfileSpec(
             None,
             "stop once fio has written this much, e.g. 100TB",
             minimum=KiB,
+            group="stop conditions (the first reached stops)",
         ),
         OptionSpec(
             "until_wear",
@@ -117,6 +145,7 @@ SPEC = ProfileSpec(
             "drive that reports wear)",
             minimum=0.001,
             maximum=200,
+            group="stop conditions (the first reached stops)",
         ),
         OptionSpec(
             "health_every",
@@ -125,6 +154,7 @@ SPEC = ProfileSpec(
             "sample health this often while fio runs (default 5m)",
             minimum=0.05,
             maximum=86400,
+            group="health and safety",
         ),
         OptionSpec(
             "max_temperature",
@@ -133,6 +163,7 @@ SPEC = ProfileSpec(
             "safety stop above this drive temperature in °C (default 70)",
             minimum=20,
             maximum=150,
+            group="health and safety",
         ),
         OptionSpec(
             "iodepth",
@@ -141,6 +172,7 @@ SPEC = ProfileSpec(
             "queue depth of the write job (default 32)",
             minimum=1,
             maximum=1024,
+            group="workload",
         ),
         OptionSpec(
             "log_interval",
@@ -149,6 +181,7 @@ SPEC = ProfileSpec(
             "seconds per throughput point within an iteration (default 10)",
             minimum=0.05,
             maximum=3600,
+            group="output",
         ),
         OptionSpec(
             "last_hours",
@@ -157,6 +190,7 @@ SPEC = ProfileSpec(
             "the recent window for 'WAF over the last hours' (default 24)",
             minimum=0.001,
             maximum=24 * 365,
+            group="output",
         ),
         OptionSpec(
             "health_replay",
@@ -164,6 +198,7 @@ SPEC = ProfileSpec(
             None,
             "for demonstrations and tests: replay a log of saved smartctl snapshots as the "
             "health source (labelled as a replay everywhere, never as live data)",
+            group="health and safety",
         ),
     ),
     examples=(
@@ -177,6 +212,7 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,
     whole_device_by_default=True,
+    settings_type=EnduranceSettings,
 )
 
 # An endurance loop runs until a stop condition; this only bounds the plan as data.

@@ -1,6 +1,7 @@
 """The `fill` profile: random-write IOPS at several fill levels (what free space is worth)."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import FillSettings
 from ssdlab.model.units import GiB
 from ssdlab.profiles.random_writes import random_write_options
 
@@ -21,6 +22,7 @@ SPEC = ProfileSpec(
             OptionKind.PCTS,
             (0, 50, 75, 90),
             "fill levels in percent (default 0,50,75,90)",
+            group="fill levels",
         ),
         *random_write_options(30.0, "seconds of random writes per level"),
     ),
@@ -32,4 +34,5 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=FillSettings,
 )

@@ -7,41 +7,76 @@ run a trial: it is stored and reported like any other, but never labelled confor
 """
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import (
+    PtsHirSettings,
+    PtsRoundSettings,
+    PtsSettings,
+    PtsWsatSettings,
+    PtsXsrSettings,
+)
 from ssdlab.model.target import PURGE_METHODS
 from ssdlab.model.units import GiB, MiB
 
 DEFAULT_SEED = 20201001  # fixed, so every run draws the same offsets (pts.md §1.4, §9.6)
+
+# the headings of --help, in the order they first appear in a test's table
+TEST = "PTS test"
+PURGE = "purge and preconditioning"
+ROUND = "rounds"
+REGION = "region and elements"
+
+PURGE_HELP = (
+    ("auto", "the drive's own purge, else TRIM, else a zero fill (each fallback labelled)"),
+    ("nvme-format", "NVMe Format with User Data Erase"),
+    ("ata-secure-erase", "ATA SECURITY ERASE UNIT"),
+    ("scsi-format", "SCSI FORMAT UNIT"),
+    ("trim", "discard every block: a fallback, not a PTS purge (never conformant)"),
+    ("zero", "write zeros over the range: a fallback, not a PTS purge (never conformant)"),
+    ("none", "no purge (never conformant)"),
+)
 
 COMMON: tuple[OptionSpec, ...] = (
     OptionSpec(
         "device_class",
         OptionKind.CHOICE,
         "enterprise",
-        "PTS class: enterprise (PTS-E) or client (PTS-C) (default enterprise)",
+        "PTS class (default enterprise)",
         choices=("enterprise", "client"),
+        group=TEST,
+        choice_help=(
+            ("enterprise", "PTS-E: ActiveRange 100 %, volatile write cache off"),
+            ("client", "PTS-C: ActiveRange 75 %, volatile write cache on"),
+        ),
     ),
     OptionSpec(
         "pts_version",
         OptionKind.CHOICE,
         "2.0.2",
-        "PTS version: 2.0.2, or 1.1 for PTS-E 1.1 tracking (default 2.0.2)",
+        "PTS version (default 2.0.2)",
         choices=("2.0.2", "1.1"),
+        group=TEST,
+        choice_help=(("2.0.2", "SNIA PTS 2.0.2"), ("1.1", "PTS-E 1.1 tracking (enterprise only)")),
     ),
     OptionSpec(
         "purge",
         OptionKind.CHOICE,
         "auto",
-        "how to purge before the test: auto (the drive's own purge, else labelled TRIM or zero "
-        "fallback), " + ", ".join(m for m in PURGE_METHODS if m != "auto"),
+        "how to purge before the test (default auto)",
         choices=PURGE_METHODS,
+        group=PURGE,
+        choice_help=PURGE_HELP,
     ),
     OptionSpec(
         "write_cache",
         OptionKind.CHOICE,
         "class",
-        "volatile write cache: 'class' sets it as the class requires (PTS-E off, PTS-C on); "
-        "'keep' leaves it as it is (trial)",
+        "volatile write cache (default class)",
         choices=("class", "keep"),
+        group=PURGE,
+        choice_help=(
+            ("class", "set it as the class requires (PTS-E off, PTS-C on)"),
+            ("keep", "leave it as it is (trial)"),
+        ),
     ),
     OptionSpec(
         "threads",
@@ -50,6 +85,7 @@ COMMON: tuple[OptionSpec, ...] = (
         "thread count TC (default: the class's)",
         minimum=1,
         maximum=256,
+        group=TEST,
     ),
     OptionSpec(
         "iodepth",
@@ -58,6 +94,7 @@ COMMON: tuple[OptionSpec, ...] = (
         "queue depth QD (default: the class's)",
         minimum=1,
         maximum=1024,
+        group=TEST,
     ),
     OptionSpec(
         "seed",
@@ -66,6 +103,7 @@ COMMON: tuple[OptionSpec, ...] = (
         "random seed of every job (default fixed)",
         minimum=1,
         maximum=2**64 - 1,  # fio's randseed is 64 bits
+        group=TEST,
     ),
 )
 
@@ -77,6 +115,7 @@ TRIAL: tuple[OptionSpec, ...] = (
         "trial: seconds each element of a round runs (PTS: 60)",
         minimum=0.1,
         maximum=3600,
+        group=ROUND,
     ),
     OptionSpec(
         "active_range",
@@ -85,6 +124,7 @@ TRIAL: tuple[OptionSpec, ...] = (
         "trial: ActiveRange in percent of the device (PTS-E 100, PTS-C 75)",
         minimum=1,
         maximum=100,
+        group=REGION,
     ),
     OptionSpec(
         "wipc_multiple",
@@ -93,6 +133,7 @@ TRIAL: tuple[OptionSpec, ...] = (
         "trial: preconditioning writes this many times the ActiveRange (PTS: 2; 0 skips it)",
         minimum=0,
         maximum=100,
+        group=PURGE,
     ),
 )
 
@@ -105,6 +146,7 @@ ROUNDS: tuple[OptionSpec, ...] = (
         "continue (default 25)",
         minimum=5,
         maximum=1000,
+        group=ROUND,
     ),
 )
 
@@ -116,12 +158,14 @@ MATRIX: tuple[OptionSpec, ...] = (
         "trial: only these block sizes of the round (the tracking ones are always kept)",
         minimum=512,
         maximum=64 * MiB,
+        group=REGION,
     ),
     OptionSpec(
         "mixes",
         OptionKind.PCTS,
         None,
         "trial: only these R/W mixes, as read percentages, e.g. 100,65,0",
+        group=REGION,
     ),
 )
 
@@ -132,7 +176,12 @@ _SAFETY = (
 
 
 def _spec(
-    name: str, summary: str, description: str, options: tuple[OptionSpec, ...], example: str
+    name: str,
+    summary: str,
+    description: str,
+    options: tuple[OptionSpec, ...],
+    example: str,
+    settings_type: type[PtsSettings],
 ) -> ProfileSpec:
     return ProfileSpec(
         name=name,
@@ -149,6 +198,7 @@ def _spec(
         default_file_size_bytes=GiB,
         whole_device_by_default=True,
         reads_purge_support=True,
+        settings_type=settings_type,
     )
 
 
@@ -163,6 +213,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-iops /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--block-sizes 4KiB,64KiB,1MiB --mixes 100,65,0 --wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-tp": _spec(
         "pts-tp",
@@ -173,6 +224,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-tp /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-lat": _spec(
         "pts-lat",
@@ -184,6 +236,7 @@ SPECS: dict[str, ProfileSpec] = {
         (*TRIAL, *ROUNDS, *MATRIX),
         "ssdlab run pts-lat /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--wipc-multiple 0.1",
+        PtsRoundSettings,
     ),
     "pts-wsat": _spec(
         "pts-wsat",
@@ -200,6 +253,7 @@ SPECS: dict[str, ProfileSpec] = {
                 "trial: stop after this many times the ActiveRange is written (PTS: 4)",
                 minimum=0.01,
                 maximum=100,
+                group=ROUND,
             ),
             OptionSpec(
                 "max_hours",
@@ -208,10 +262,12 @@ SPECS: dict[str, ProfileSpec] = {
                 "trial: stop after this many hours (PTS: 24)",
                 minimum=0.0001,
                 maximum=1000,
+                group=ROUND,
             ),
         ),
         "ssdlab run pts-wsat /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--capacity-multiple 0.5",
+        PtsWsatSettings,
     ),
     "pts-hir": _spec(
         "pts-hir",
@@ -230,6 +286,7 @@ SPECS: dict[str, ProfileSpec] = {
                 "trial: access + wait repeats per wait state (PTS: 360)",
                 minimum=1,
                 maximum=10_000,
+                group="wait states",
             ),
             OptionSpec(
                 "wait_scale",
@@ -238,10 +295,12 @@ SPECS: dict[str, ProfileSpec] = {
                 "trial: multiply the access and wait times (PTS: 1)",
                 minimum=0.001,
                 maximum=10,
+                group="wait states",
             ),
         ),
         "ssdlab run pts-hir /dev/loop0 --destroy-data /dev/loop0 --round-seconds 1 "
         "--repeats 3 --wait-scale 0.02",
+        PtsHirSettings,
     ),
     "pts-xsr": _spec(
         "pts-xsr",
@@ -258,9 +317,11 @@ SPECS: dict[str, ProfileSpec] = {
                 "trial: multiply the access groups' durations (PTS: 1)",
                 minimum=0.00001,
                 maximum=10,
+                group="access groups",
             ),
         ),
         "ssdlab run pts-xsr /dev/loop0 --destroy-data /dev/loop0 --duration-scale 0.0002 "
         "--round-seconds 1",
+        PtsXsrSettings,
     ),
 }

@@ -1,11 +1,11 @@
 """Load and validate the quick suite's presets from profiles/quick.toml; its option table
-(`SPEC`) is built from them."""
+(`SPEC`) is built from them and fills `QuickSettings` (model/plan.py)."""
 
 from dataclasses import dataclass
 from importlib import resources
 
 from ssdlab.errors import UsageError
-from ssdlab.model.plan import TestShape, parse_test_shape
+from ssdlab.model.plan import QuickSettings, TestShape, parse_test_shape
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.toml_text import parse_toml
 from ssdlab.model.units import parse_size_bytes
@@ -78,6 +78,11 @@ def preset_named(profile: QuickProfile, name: str) -> Preset:
         raise UsageError(f"unknown preset {name!r}; choose one of: {names}") from None
 
 
+def preset_tests(preset: Preset) -> str:
+    """A preset's tests in a line: 'SEQ1M Q8T1, RND4K Q1T1'."""
+    return ", ".join(shape.label for shape in preset.shapes)
+
+
 def _preset_help(profile: QuickProfile) -> str:
     """The presets in the profile's order, each with the timings it sets, and the default."""
     names: list[str] = []
@@ -94,8 +99,9 @@ def _preset_help(profile: QuickProfile) -> str:
 def quick_spec(profile: QuickProfile) -> ProfileSpec:
     """The quick suite's option table, its defaults and preset names taken from the profile.
 
-    --size and --buffered are every profile's own (`default_file_size_bytes`). A value not
-    given falls back to the preset's (--measure, --interval), else to the table's default.
+    --size and --buffered are every profile's own (`default_file_size_bytes`); they fill the
+    `size_bytes` and `direct_io` fields. A value not given falls back to the preset's
+    (--measure, --interval), else to the table's default.
     """
     return ProfileSpec(
         name=profile.name,
@@ -128,6 +134,7 @@ def quick_spec(profile: QuickProfile) -> ProfileSpec:
                 minimum=0.1,
                 maximum=3600,
                 metavar="SECONDS",
+                fills="measure_s",
             ),
             OptionSpec(
                 "interval",
@@ -137,6 +144,7 @@ def quick_spec(profile: QuickProfile) -> ProfileSpec:
                 minimum=0,
                 maximum=3600,
                 metavar="SECONDS",
+                fills="interval_s",
             ),
             OptionSpec(
                 "mode",
@@ -152,6 +160,7 @@ def quick_spec(profile: QuickProfile) -> ProfileSpec:
                 minimum=0,
                 maximum=100,
                 metavar="READ_PCT",
+                fills="mix_read_pct",
             ),
             OptionSpec(
                 "data",
@@ -165,6 +174,8 @@ def quick_spec(profile: QuickProfile) -> ProfileSpec:
                 OptionKind.FLAG,
                 False,
                 "fill the test file with zeros (same as --data zero)",
+                fills="data",
+                flag_value="zero",
             ),
             OptionSpec(
                 "ioengine",
@@ -182,6 +193,11 @@ def quick_spec(profile: QuickProfile) -> ProfileSpec:
         writes=Writes.DEPENDS,  # on --mode: read-only tests write nothing
         default_file_size_bytes=profile.default_size_bytes,
         whole_device_by_default=False,
+        settings_type=QuickSettings,
+        filled_elsewhere=(
+            ("size_bytes", "--size, every profile's own option"),
+            ("direct_io", "--buffered (not given: direct I/O), every profile's own option"),
+        ),
     )
 
 

@@ -1,8 +1,11 @@
 """The options of a timed random-write measurement, shared by the profiles that make one
-(`fill`, `trim`)."""
+(`fill`, `trim`): they fill the `runtime`, `block_size` and `iodepth` fields of their
+profile's settings (plan/profile.RandomWrites)."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec
 from ssdlab.model.units import KiB, MiB
+
+GROUP = "random writes"
 
 
 def random_write_options(runtime_s: float, runtime_help: str) -> tuple[OptionSpec, ...]:
@@ -15,6 +18,7 @@ def random_write_options(runtime_s: float, runtime_help: str) -> tuple[OptionSpe
             f"{runtime_help} (default {runtime_s:g})",
             minimum=0.1,
             maximum=86400,
+            group=GROUP,
         ),
         OptionSpec(
             "block_size",
@@ -23,8 +27,15 @@ def random_write_options(runtime_s: float, runtime_help: str) -> tuple[OptionSpe
             "random-write block size (default 4KiB)",
             minimum=512,
             maximum=16 * MiB,
+            group=GROUP,
         ),
         OptionSpec(
-            "iodepth", OptionKind.INT, 32, "queue depth (default 32)", minimum=1, maximum=1024
+            "iodepth",
+            OptionKind.INT,
+            32,
+            "queue depth (default 32)",
+            minimum=1,
+            maximum=1024,
+            group=GROUP,
         ),
     )

@@ -1,6 +1,7 @@
 """The `sweep` profile: a threads × queue-depth matrix, and the knee of it."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import SweepSettings
 from ssdlab.model.units import GiB
 
 GRID = (1, 2, 4, 8, 16, 32)
@@ -26,6 +27,7 @@ SPEC = ProfileSpec(
             "thread counts (default 1,2,4,8,16,32)",
             minimum=1,
             maximum=256,
+            group="matrix",
         ),
         OptionSpec(
             "iodepths",
@@ -34,6 +36,7 @@ SPEC = ProfileSpec(
             "queue depths (default 1,2,4,8,16,32)",
             minimum=1,
             maximum=1024,
+            group="matrix",
         ),
         OptionSpec(
             "workloads",
@@ -41,6 +44,7 @@ SPEC = ProfileSpec(
             "randread:4KiB,randrw70:8KiB",
             "PATTERN:BLOCK list; PATTERN is randread, randwrite, randrwNN (NN % reads), "
             "read or write (default randread:4KiB,randrw70:8KiB)",
+            group="workload",
         ),
         OptionSpec(
             "runtime",
@@ -49,6 +53,7 @@ SPEC = ProfileSpec(
             "seconds per cell (default 10)",
             minimum=0.1,
             maximum=3600,
+            group="workload",
         ),
         OptionSpec(
             "ramp",
@@ -57,13 +62,21 @@ SPEC = ProfileSpec(
             "unmeasured seconds first (default 2)",
             minimum=0,
             maximum=600,
+            group="workload",
         ),
         OptionSpec(
             "latency_metric",
             OptionKind.CHOICE,
             "p99",
-            "latency the knee is judged by: mean, p99, p999 or max (default p99)",
+            "latency the knee is judged by (default p99)",
             choices=("mean", "p99", "p999", "max"),
+            group="knee",
+            choice_help=(
+                ("mean", "mean latency (fio's total: submission and completion)"),
+                ("p99", "99th percentile of the completion latency"),
+                ("p999", "99.9th percentile of the completion latency"),
+                ("max", "the longest latency (fio's total)"),
+            ),
         ),
         OptionSpec(
             "max_latency_us",
@@ -71,6 +84,7 @@ SPEC = ProfileSpec(
             None,
             "latency bound in µs for the knee (default: none, best IOPS per latency)",
             minimum=0.001,
+            group="knee",
         ),
     ),
     examples=(
@@ -81,4 +95,5 @@ SPEC = ProfileSpec(
     writes=Writes.DEPENDS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=SweepSettings,
 )

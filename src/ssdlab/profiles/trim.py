@@ -2,6 +2,7 @@
 random writes on a dirty region against a freshly discarded one."""
 
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
+from ssdlab.model.profile_settings import TrimSettings
 from ssdlab.model.units import GiB, MiB
 from ssdlab.profiles.random_writes import random_write_options
 
@@ -19,7 +20,11 @@ SPEC = ProfileSpec(
     ),
     options=(
         OptionSpec(
-            "fstrim", OptionKind.TEXT, None, "a mount point to run and time 'fstrim --verbose' on"
+            "fstrim",
+            OptionKind.TEXT,
+            None,
+            "a mount point to run and time 'fstrim --verbose' on",
+            group="fstrim",
         ),
         *random_write_options(10.0, "seconds of random writes on each region state"),
     ),
@@ -31,6 +36,7 @@ SPEC = ProfileSpec(
     writes=Writes.DEPENDS,
     default_file_size_bytes=GiB,
     whole_device_by_default=False,
+    settings_type=TrimSettings,
 )
 
 ZERO_CHECK_BYTES = 16 * MiB

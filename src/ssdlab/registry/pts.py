@@ -17,6 +17,7 @@ def _parts_of(name: str) -> Callable[[], ProfileParts]:
     @cache
     def parts() -> ProfileParts:
         from ssdlab.analysis.profiles.pts import analyse_pts, check_pts_round
+        from ssdlab.analysis.run_metrics import PTS_WINDOW_ROUNDS
         from ssdlab.plan import pts
         from ssdlab.system.purge import read_pts_facts
 
@@ -34,6 +35,7 @@ def _parts_of(name: str) -> Callable[[], ProfileParts]:
             build_document=_build_document,
             read_facts=read_pts_facts,
             check_round=check_pts_round,
+            compare_window=PTS_WINDOW_ROUNDS,
         )
 
     return parts

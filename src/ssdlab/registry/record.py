@@ -18,9 +18,12 @@ from ssdlab.model.profile import (
     RoundVerdict,
     Settings,
 )
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import Capture, RunKind, RunStatus
+from ssdlab.model.spec import SpecSheet
 from ssdlab.model.step import StepResult
+from ssdlab.model.stored_run import StoredRun
 from ssdlab.model.target import Target
+from ssdlab.registry.kind import KindParts, KindRecord
 from ssdlab.report.document import Document
 from ssdlab.system.process import ProcessRunner
 
@@ -41,9 +44,12 @@ class ProfileParts:
 
     plan: Planner
     analyse: Analyser | None  # None: the profile stores no verdicts (quick: best of N passes)
-    build_document: DocumentBuilder
+    # None: the profile's runs are read by a kind record of their own (quick: runs of passes,
+    # registry/passes.py)
+    build_document: DocumentBuilder | None
     read_facts: FactsReader | None
     check_round: RoundCheck | None = None
+    compare_window: int | None = None  # the rounds of a step compared (PTS: the last five)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +62,7 @@ class ProfileRecord:
     spec: ProfileSpec
     load: Callable[[], ProfileParts]
     rank: int
-    run_kind: str = "profile"
+    run_kind: RunKind = RunKind.PROFILE
 
     @property
     def name(self) -> str:
@@ -69,9 +75,24 @@ class ProfileRecord:
         """The run's document from its stored findings; a run that stopped before its analysis
         (interrupted, failed) has none, so the analysis fills what is missing first."""
         parts = self.load()
+        if parts.build_document is None:
+            raise TypeError(f"the runs of {self.name} are read by a kind record of their own")
         if results.run.status is not RunStatus.COMPLETE and parts.analyse is not None:
             results = fill_verdicts(results, parts.analyse)
         return parts.build_document(results)
+
+    def kind_record(self) -> KindRecord:
+        """The record of the runs this profile makes (`ssdlab run`, `endure`): their document
+        built from the stored run, their steps shaped by the stored plan."""
+        return KindRecord(
+            self.name, self.run_kind, self._kind_parts, profiles=(self.name,), plan_shapes=True
+        )
+
+    def _kind_parts(self) -> KindParts:
+        def document(stored: StoredRun, _specs: Sequence[SpecSheet]) -> Document:
+            return self.build_document(stored.profile_results())
+
+        return KindParts(document=document, window=self.load().compare_window)
 
 
 def fill_verdicts(results: ProfileResults, analyse: Analyser) -> ProfileResults:

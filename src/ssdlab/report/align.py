@@ -5,6 +5,8 @@ from ssdlab.analysis.alignment import AlignmentVerdict
 from ssdlab.model.finding_names import ALIGNMENT
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.profile_settings import AlignSettings
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import ALIGN_METHOD, method_note
@@ -49,7 +51,8 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         ),
         tuple(rows),
         notes=(
-            f"queue depth {results.plan.setting('iodepth')}; a ratio of "
+            f"queue depth {decode_settings(AlignSettings, results.plan.settings).iodepth}; "
+            "a ratio of "
             f"{verdict.min_penalty_ratio:g}× or more counts as a penalty",
             method_note(ALIGN_METHOD),
         ),

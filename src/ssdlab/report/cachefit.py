@@ -8,6 +8,8 @@ from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
 from ssdlab.model.finding_names import CACHEFIT_TABLE
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.profile_settings import CachefitSettings
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import fmt_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import CACHEFIT_METHOD, method_note
@@ -146,7 +148,7 @@ def build_cachefit_document(results: ProfileResults) -> doc.Document:
     figures, latency = _tables(table)
     charts = tuple(c for c in (_chart(table, "seq"), _chart(table, "rnd")) if c is not None)
     cache = table.cache_bytes
-    from_run = dict(results.plan.settings).get("from_run")
+    from_run = decode_settings(CachefitSettings, results.plan.settings).from_run
     source = "given (--cache-size)" if from_run is None else f"from run {from_run}'s cache cliff"
     facts = (
         ("drive write cache", "n/a" if cache is None else f"{format_size(cache)}, {source}"),

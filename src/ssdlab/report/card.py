@@ -14,6 +14,7 @@ from typing import Any
 
 from ssdlab import __version__
 from ssdlab.analysis.passes import TestSummary, p99_ns
+from ssdlab.model.run import RunKind
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import (
     GB,
@@ -94,7 +95,7 @@ def _measured_on(report: QuickReport) -> str | None:
     """The date of the measurement: an import's own date line, else when the run started
     (UTC)."""
     run = report.run
-    if run.kind == "import":
+    if run.kind is RunKind.IMPORT:
         stamp = _text(run.settings.get("date"))
         return None if stamp is None else stamp.replace("/", "-")[:16]
     return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(run.started_at_s))
@@ -114,7 +115,7 @@ def build_card(report: QuickReport) -> CardData:
     )
     source = (
         _text(run.settings.get("source_tool")) or "an imported result"
-        if run.kind == "import"
+        if run.kind is RunKind.IMPORT
         else f"ssdlab {run.profile}"
     )
     return CardData(

@@ -16,6 +16,7 @@ from ssdlab.analysis.compare import (
     Verdict,
 )
 from ssdlab.model.run import RunRecord
+from ssdlab.model.target import TargetKind
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import COMPARE_METHOD, method_note
@@ -53,11 +54,13 @@ def _run_row(run: RunRecord) -> tuple[str, ...]:
     device = run.target.get("device")
     model = device.get("model") if isinstance(device, dict) else None
     firmware = device.get("firmware") if isinstance(device, dict) else None
+    path = device.get("path") if isinstance(device, dict) else None
     source = run.settings.get("source_tool")
     return (
         str(run.run_id),
         run.profile + (f" ({run.preset})" if run.preset else ""),
-        str(model or run.settings.get("target_text") or "—"),
+        # the drive as the run names it: its model, else the device node an import names
+        str(model or (f"— ({path})" if path else None) or run.settings.get("target_text") or "—"),
         str(firmware or "—"),
         str(source or "ssdlab"),
         run.target_path,
@@ -178,7 +181,7 @@ def run_label(run: RunRecord) -> str:
     model = device.get("model") if isinstance(device, dict) else None
     if model:
         what = str(model)
-    elif run.target_kind == "file" and run.target.get("created_file"):
+    elif run.target_kind is TargetKind.FILE and run.target.get("created_file"):
         what = f"file in {PurePath(run.target_path).parent}"
     else:
         what = str(run.settings.get("target_text") or run.target_path)

@@ -9,6 +9,7 @@ every output gets the same picture.
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 
@@ -110,15 +111,36 @@ class Section:
     notes: tuple[str, ...] = ()
 
 
+class Layout(StrEnum):
+    """How the terminal lays a document out (Markdown and HTML lay out every document alike).
+
+    REPORT: the title, the headline facts and the verdict, then each section: its facts, its
+    tables, the names of its charts, its notes.
+
+    RESULTS: a result grid first, as CrystalDiskMark shows a run. The first section's first
+    table is the grid, under the document's title, its notes the caption; a cell's first line
+    is the figure and its other lines the detail under it. The first section's other tables
+    follow, then its notes as small print; then the sections with a title (facts and notes),
+    the verdict (what went wrong), and last the notes of the sections without a title, as
+    plain lines. Charts and the headline are not shown."""
+
+    REPORT = "report"
+    RESULTS = "results"
+
+
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One run's report. `data` is the machine-readable result (`--json`)."""
+    """One run's report. `data` is the machine-readable result (`--json`), written with its
+    keys sorted unless `sort_data_keys` is off (a quick run's document keeps the order its
+    format has always had)."""
 
     title: str
     headline: tuple[tuple[str, str], ...]
     sections: tuple[Section, ...]
     verdict: tuple[str, ...] = ()  # plain-language sentences, most important first
     data: Mapping[str, Any] = field(default_factory=dict)
+    layout: Layout = Layout.REPORT
+    sort_data_keys: bool = True
 
     @property
     def charts(self) -> tuple[Chart, ...]:
@@ -172,5 +194,7 @@ def markdown_section(
 
 
 def document_json(document: Document) -> str:
-    """The machine-readable result (`--json`), with sorted keys."""
-    return json.dumps(document.data, indent=2, sort_keys=True, default=str) + "\n"
+    """The machine-readable result (`--json`), its keys sorted unless the document says not."""
+    return (
+        json.dumps(document.data, indent=2, sort_keys=document.sort_data_keys, default=str) + "\n"
+    )

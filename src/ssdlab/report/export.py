@@ -9,6 +9,7 @@ from typing import Any
 
 from ssdlab import __version__
 from ssdlab.model.plan import parse_test_shape
+from ssdlab.model.run import RunKind
 from ssdlab.model.units import format_block_label
 from ssdlab.report.quick import (
     FORMAT_VERSION,
@@ -185,7 +186,7 @@ def export_cdm(report: QuickReport) -> str:
     fio = known(env.get("fio_version"))
     produced = (
         f"ssdlab {__version__} import of {known(settings.get('source_tool'))}"
-        if run.kind == "import"
+        if run.kind is RunKind.IMPORT
         else f"ssdlab {__version__} quick ({fio})"
     )
     lines = [
@@ -216,7 +217,7 @@ def export_cdm(report: QuickReport) -> str:
     mode = "n/a" if data is None else ("<0Fill>" if data in ("zero", "zeros") else "Random")
     count = settings.get("count")
     passes = f"x{count}" if isinstance(count, int) else "passes n/a"
-    imported = run.kind == "import"
+    imported = run.kind is RunKind.IMPORT
     # an import keeps the date, drive and comment of the measurement, not of the import
     date = (
         known(settings.get("date"))

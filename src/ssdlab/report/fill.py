@@ -3,6 +3,8 @@ stored verdict (analysis/profiles/fill.py makes it)."""
 
 from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.profile_settings import FillSettings
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import FILL_METHOD, method_note
@@ -12,6 +14,7 @@ from ssdlab.report.profile_common import compose, fmt_setting, visible_series, z
 def build_fill_document(results: ProfileResults) -> doc.Document:
     found = results.findings[FILL_LEVELS]
     rows = found["levels"]
+    settings = decode_settings(FillSettings, results.plan.settings)
     table = doc.Table(
         "Random writes by fill level",
         ("full", "IOPS", "MB/s", "mean µs", "p99 µs", "vs lowest"),
@@ -27,8 +30,8 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
             for r in rows
         ),
         notes=(
-            f"block size {fmt_setting('block_size', results.plan.setting('block_size'))}, "
-            f"queue depth {results.plan.setting('iodepth')}",
+            f"block size {fmt_setting('block_size', settings.block_size)}, "
+            f"queue depth {settings.iodepth}",
             method_note(FILL_METHOD),
         ),
     )

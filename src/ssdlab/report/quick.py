@@ -6,12 +6,11 @@ from dataclasses import dataclass
 from ssdlab.analysis.passes import TestSummary, summarize_tests
 from ssdlab.analysis.run_metrics import kept_figure
 from ssdlab.model.health import HealthSample
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import MB, fmt_iops, fmt_mb, fmt_us, format_size
 
 DIRECTION_ORDER = ("read", "write", "mix")
-FLEET_LOAD = "fleet-load"  # the run kind of `ssdlab fleet load` (one step per host)
 FORMAT_VERSION = 1
 
 
@@ -123,9 +122,9 @@ def report_footnotes(report: QuickReport) -> tuple[str, ...]:
 def figure_caption(run: RunRecord) -> str:
     """What each figure of the grid is: ssdlab's best pass, or what the imported tool kept
     (KDiskMark's Default profile keeps a mean, fio JSON one run of each job)."""
-    if run.kind == FLEET_LOAD:
+    if run.kind is RunKind.FLEET_LOAD:
         return "One run of the job on every host at once, as fio's client reported it"
-    if run.kind != "import":
+    if run.kind is not RunKind.IMPORT:
         return "Best of the measured passes, as CrystalDiskMark reports"
     source = known(run.settings.get("source_tool"))
     kept = kept_figure(run.kind, run.profile, run.settings.get("source_tool"), run.preset)
@@ -194,9 +193,9 @@ def _fleet_load_line(run: RunRecord) -> str:
 
 def settings_line(run: RunRecord) -> str:
     s = run.settings
-    if run.kind == "import" and run.profile == "fio":
+    if run.kind is RunKind.IMPORT and run.profile == "fio":
         return _fio_jobs_line(s)
-    if run.kind == FLEET_LOAD:
+    if run.kind is RunKind.FLEET_LOAD:
         return _fleet_load_line(run)
     size = s.get("size_bytes")
     size_text = format_size(size) if isinstance(size, int) and not isinstance(size, bool) else "n/a"

@@ -493,4 +493,5 @@ def build_quick_document(
         headline=_headline(report),
         sections=tuple(sections),
         data=quick_json_document(report, baseline),
+        sort_data_keys=False,
     )

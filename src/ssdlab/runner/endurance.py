@@ -18,12 +18,14 @@ from ssdlab.analysis.endurance import decide_stop, iterations_of, safety_problem
 from ssdlab.analysis.wear import analyse_series
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.run import RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import describe_decimal_bytes
 from ssdlab.runner.events import Notice
 from ssdlab.runner.profile import ProfileRunner, ResumePoint, RoundCheck
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture, capture_times
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample, load_health_samples
@@ -78,9 +80,7 @@ class HealthSampler:
             first = stored[0].sample if stored else None
             while not self._done.wait(self._every_s):
                 reading = self._read()
-                capture_ids = tuple(
-                    store.add_capture(conn, self._run_id, c) for c in reading.captures
-                )
+                capture_ids = tuple(add_capture(conn, self._run_id, c) for c in reading.captures)
                 if reading.sample is None:
                     self.notes.extend(n for n in reading.notes if n not in self.notes)
                     continue
@@ -195,7 +195,7 @@ class EnduranceRunner(ProfileRunner):
 
     def _wear_unknown(self, plan: ProfilePlan, run_id: int) -> str | None:
         """--until-wear on a drive that reports no wear indicator would never stop."""
-        if dict(plan.settings).get("until_wear") is None:
+        if decode_settings(EnduranceSettings, plan.settings).until_wear is None:
             return None
         samples = [s.sample for s in load_health_samples(self._conn, run_id=run_id)]
         if any(s.wear_used_pct.value is not None for s in samples):
@@ -215,10 +215,11 @@ class EnduranceRunner(ProfileRunner):
     ) -> RoundVerdict:
         """After each iteration: the stop decision, with the iteration and progress numbers."""
         assert self._run_id is not None
-        times = store.capture_times(self._conn, self._run_id)
+        times = capture_times(self._conn, self._run_id)
         iterations = iterations_of(steps, times)
         samples = [s.sample for s in load_health_samples(self._conn, run_id=self._run_id)]
-        decision = decide_stop(dict(plan.settings), iterations, samples)
+        settings = decode_settings(EnduranceSettings, plan.settings)
+        decision = decide_stop(settings, iterations, samples)
         if decision.stop:
             self._stop_reason = decision.reason
         latest = next((i for i in iterations if i.index == round_index), None)
@@ -229,7 +230,7 @@ class EnduranceRunner(ProfileRunner):
         return RoundVerdict(
             stop=decision.stop,
             summary=_summary(round_index, latest, iterations, decision.progress)
-            + _health_summary(samples, dict(plan.settings)),
+            + _health_summary(samples, settings),
             body={
                 "iteration": round_index,
                 "elapsed_s": None if latest is None else latest.elapsed_s,
@@ -254,15 +255,12 @@ def _progress_json(progress: Any) -> Mapping[str, Any]:
     }
 
 
-def _health_summary(samples: Sequence[HealthSample], settings: Mapping[str, Any]) -> str:
+def _health_summary(samples: Sequence[HealthSample], settings: EnduranceSettings) -> str:
     """WAF so far and the projected days to end of life, when the samples allow them."""
     timed = [s for s in samples if s.taken_at_s is not None]
     if len(timed) < 2:
         return ""
-    hours = settings.get("last_hours")
-    series = analyse_series(
-        timed, last_hours=float(hours) if isinstance(hours, int | float) else 24
-    )
+    series = analyse_series(timed, last_hours=settings.last_hours)
     parts = []
     if series.overall is not None and series.overall.waf.waf is not None:
         parts.append(f"WAF {series.overall.waf.waf:.3g}")

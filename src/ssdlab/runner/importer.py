@@ -1,11 +1,15 @@
-"""Results made elsewhere become stored runs: CrystalDiskMark / KDiskMark text exports and fio
-JSON from jobs run by hand.
+"""Results made elsewhere become stored runs: CrystalDiskMark / KDiskMark / AS SSD Benchmark
+text exports, Iometer results files, and fio JSON from jobs run by hand (fio's own or a
+client's of fio servers).
 
 An imported run is a run of kind 'import': the file's text is kept verbatim as its capture
 (raw first), each test becomes a step result of one pass, and the run's settings say which
 tool measured it and what its numbers mean. Tests are keyed like ssdlab's own quick tests
-('rnd4k-q32t1-read'), so `compare` can set a CrystalDiskMark export or a hand-written fio job
-beside an ssdlab run of the same test.
+('rnd4k-q32t1-read', with the queue depth fio actually ran at), so `compare` can set a
+CrystalDiskMark export or a hand-written fio job beside an ssdlab run of the same test; a
+tool's own tests (AS SSD's 4K-64Thrd) keep their own keys. The drive the file names is kept
+where a device run keeps its drive, the run's `target["device"]` (model, serial, firmware,
+transport, capacity), so `show`, `compare`, the card and the spec-sheet match find it.
 
 A fio job's logs (`import job.json --logs 'job_*.log'`) are kept verbatim beside the JSON, as
 files of its capture (raw first; fio's compressed .fz logs as the text `fio --inflate-log`
@@ -18,6 +22,7 @@ step's series when the JSON holds one test.
 import io
 import re
 import sqlite3
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,18 +32,30 @@ from ssdlab import __version__
 from ssdlab.analysis.latency_stream import LatencyLogResult
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError
-from ssdlab.model.imported import ImportedBenchmark
+from ssdlab.model.imported import ImportedBenchmark, ImportedIdentity, ImportedTest
 from ssdlab.model.plan import Direction, Pattern, QuickTest
-from ssdlab.model.result import FioJobResult, FioResult, SeriesPoint
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.result import FioJobResult, FioResult, PassMetrics, SeriesPoint
+from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import parse_size_bytes
-from ssdlab.parse.fio_json import parse_fio_job_options
+from ssdlab.model.target import TargetKind
+from ssdlab.parse.asssd_text import is_asssd_text, parse_asssd_text
+from ssdlab.parse.benchmark_text import parse_benchmark_text
+from ssdlab.parse.fio_client_json import (
+    ALL_CLIENTS,
+    ClientOutput,
+    is_client_output,
+    parse_fio_client_json,
+)
+from ssdlab.parse.fio_job_shape import FioJobShape, parse_fio_job_shapes
+from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_lat_log import LATENCY_KINDS, describe_log_name, log_text_blocks
 from ssdlab.parse.fio_log import parse_interval_logs
+from ssdlab.parse.iometer_csv import is_iometer_results, parse_iometer_csv
 from ssdlab.runner.latency_logs import log_kind, reduce_latency_logs
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
+from ssdlab.store.lifecycle import finish_run, to_json
+from ssdlab.store.steps import add_step_result
 from ssdlab.system.user_files import LOG_FILE_BYTES, read_user_file
 
 IMPORT_PROFILE_VERSION = 1
@@ -47,19 +64,17 @@ FIO_SEMANTICS = (
     "Each job's numbers are fio's own (bw_bytes, iops, mean total latency), both directions "
     "summed and clones of one job added up; one run of each job, so one pass.",
 )
+CLIENT_SEMANTICS = (
+    "fio run as a client of fio servers (--client): each server's jobs are kept under its "
+    "address, and fio's 'All clients' entry as the total: I/O added up over the longest "
+    "server's runtime, latency means weighted by I/Os.",
+)
 _TOOL_NAMES = {
     "crystaldiskmark": "CrystalDiskMark",
     "kdiskmark": "KDiskMark",
     "ssdlab": "ssdlab (CrystalDiskMark text layout)",
-}
-_RW = {
-    "read": ("seq", "read"),
-    "write": ("seq", "write"),
-    "rw": ("seq", "mix"),
-    "readwrite": ("seq", "mix"),
-    "randread": ("rnd", "read"),
-    "randwrite": ("rnd", "write"),
-    "randrw": ("rnd", "mix"),
+    "asssd": "AS SSD Benchmark",
+    "iometer": "Iometer",
 }
 
 
@@ -67,7 +82,7 @@ _RW = {
 class ImportedRun:
     """What to store: the run's descriptive fields and its steps."""
 
-    profile: str  # quick (CrystalDiskMark / KDiskMark) | fio
+    profile: str  # quick (CrystalDiskMark / KDiskMark / AS SSD / Iometer) | fio
     preset: str | None
     source_tool: str
     settings: dict[str, object]
@@ -82,27 +97,62 @@ def _key(pattern: str, block: int, depth: int, jobs: int, direction: str) -> tup
     return test.key, test.label
 
 
-def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
-    """A CrystalDiskMark or KDiskMark export as a run of ssdlab's quick profile."""
-    steps = []
-    for test in bench.tests:
-        pattern = "rnd" if test.random else "seq"
-        key, label = _key(pattern, test.block_bytes, test.queue_depth, test.threads, test.direction)
-        iops = test.iops if test.iops is not None else test.bw_bytes_per_s / test.block_bytes
-        steps.append(
-            StepResult(
-                step_key=key,
-                step_label=label,
-                direction=test.direction,
-                round_index=1,
-                discarded=False,
-                bw_bytes_per_s=test.bw_bytes_per_s,
-                iops=iops,
-                lat_mean_ns=test.lat_mean_ns,
-                read=None,
-                write=None,
-            )
+def device_identity(identity: ImportedIdentity, path: str | None = None) -> dict[str, object]:
+    """The drive as a device run keeps it in its target (`target["device"]`), where `show`,
+    `compare`, the card and the spec-sheet match read it."""
+    return {
+        "model": identity.model,
+        "serial": identity.serial,
+        "firmware": identity.firmware,
+        "transport": identity.transport,
+        "capacity_bytes": identity.capacity_bytes,
+        "path": path,
+    }
+
+
+def _unique(key: str, label: str, seen: set[str]) -> tuple[str, str]:
+    """The key, or the key with the how-many-th it is when a test of that key came before."""
+    if key not in seen:
+        seen.add(key)
+        return key, label
+    n = 2
+    while f"{key}-{n}" in seen:
+        n += 1
+    seen.add(f"{key}-{n}")
+    return f"{key}-{n}", f"{label} ({n})"
+
+
+def _benchmark_step(test: ImportedTest, seen: set[str]) -> StepResult:
+    if test.key is not None:
+        key, label = test.key, test.label
+    else:
+        depth, threads = test.queue_depth or 1, test.threads or 1
+        key, label = _key(
+            "rnd" if test.random else "seq", test.block_bytes, depth, threads, test.direction
         )
+    key, label = _unique(key, label, seen)
+    iops = test.iops
+    if iops is None:  # the export printed no IOPS: derived from MB/s, as CrystalDiskMark does
+        iops = test.bw_bytes_per_s / test.block_bytes if test.block_bytes else 0.0
+    return StepResult(
+        step_key=key,
+        step_label=label,
+        direction=test.direction,
+        round_index=1,
+        discarded=False,
+        bw_bytes_per_s=test.bw_bytes_per_s,
+        iops=iops,
+        lat_mean_ns=test.lat_mean_ns,
+        read=None,
+        write=None,
+    )
+
+
+def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
+    """A CrystalDiskMark, KDiskMark, AS SSD Benchmark or Iometer export as a run of ssdlab's
+    quick profile."""
+    seen: set[str] = set()
+    steps = [_benchmark_step(test, seen) for test in bench.tests]
     name = _TOOL_NAMES.get(bench.tool, bench.tool)
     source = f"{name} {bench.tool_version}" if bench.tool_version else name
     settings: dict[str, object] = {
@@ -119,12 +169,11 @@ def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
         "os": bench.os,
         "comment": bench.comment,
         "target_text": bench.target,
+        **({"tool_details": bench.details} if bench.details else {}),
     }
     target: dict[str, object] = {"kind": "import", "path": origin}
-    if bench.target:
-        target["device"] = {"model": bench.target, "path": None}
-    elif bench.comment:  # CrystalDiskMark's Comment line is where people name the drive
-        target["device"] = {"model": bench.comment, "path": None}
+    if any(v is not None for v in device_identity(bench.identity).values()):
+        target["device"] = device_identity(bench.identity)
     fio_version = None
     for line in bench.semantics:
         match = re.search(r"fio-\d+\.\d+", line)
@@ -138,79 +187,250 @@ def benchmark_run(bench: ImportedBenchmark, origin: str) -> ImportedRun:
     return ImportedRun("quick", bench.profile, source, settings, target, environment, tuple(steps))
 
 
-def _shape(options: dict[str, str]) -> tuple[str, int, int, int, str] | None:
-    """(pattern, block bytes, iodepth, numjobs, direction) of a job, None when not a plain one."""
-    rw = _RW.get(options.get("rw", options.get("readwrite", "read")).split(":")[0])
-    if rw is None:
-        return None
-    try:
-        block = parse_size_bytes(options.get("bs", options.get("blocksize", "4k")).split(",")[0])
-        depth = int(options.get("iodepth", "1"))
-        jobs = int(options.get("numjobs", "1"))
-    except ValueError:
-        return None
-    if block <= 0 or depth <= 0 or jobs <= 0:
-        return None
-    return rw[0], block, depth, jobs, rw[1]
+def with_identity(
+    imported: ImportedRun, model: str | None, serial: str | None, firmware: str | None
+) -> ImportedRun:
+    """The run with the drive's model, serial or firmware set (or corrected) by the user;
+    what the user did not give stays as the file said."""
+    given = {"model": model, "serial": serial, "firmware": firmware}
+    if all(v is None for v in given.values()):
+        return imported
+    device = imported.target.get("device")
+    device = dict(device) if isinstance(device, dict) else device_identity(ImportedIdentity())
+    device.update({k: v for k, v in given.items() if v is not None})
+    settings = {**imported.settings, "identity_given": sorted(k for k, v in given.items() if v)}
+    return replace(imported, target={**imported.target, "device": device}, settings=settings)
 
 
 def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "job"
 
 
-def fio_run(result: FioResult, text: str, origin: str) -> ImportedRun:
-    """fio JSON output as a run: one step per job name (its clones summed)."""
-    options = dict(parse_fio_job_options(text))
-    grouped: dict[str, list[FioJobResult]] = {}
-    for job in result.jobs:
-        grouped.setdefault(job.name, []).append(job)
-    steps = []
-    seen: set[str] = set()
-    for name, jobs in grouped.items():
-        try:
-            metrics = pass_metrics(FioResult(result.fio_version, result.timestamp_s, tuple(jobs)))
-        except ValueError:
-            continue  # a job that did no I/O (e.g. a fill the user ran first) is not a result
-        shape = _shape(options.get(name, {}))
-        if shape is None:
-            direction = (
-                "mix" if metrics.read and metrics.write else ("write" if metrics.write else "read")
-            )
-            key, label = f"{_slug(name)}-{direction}", name
-        else:
-            key, label = _key(*shape)
-            direction = shape[4]
-        if key in seen:
-            key, label = f"{_slug(name)}-{key}", f"{name}: {label}"
-        seen.add(key)
-        steps.append(
-            StepResult(
-                step_key=key,
-                step_label=label,
-                direction=direction,
-                round_index=1,
-                discarded=False,
-                bw_bytes_per_s=metrics.bw_bytes_per_s,
-                iops=metrics.iops,
-                lat_mean_ns=metrics.lat_mean_ns,
-                read=metrics.read,
-                write=metrics.write,
-            )
+def _mixed_metrics(jobs: Sequence[FioJobResult]) -> PassMetrics:
+    """fio's unified_rw_reporting=1: both directions reported as one "mixed" direction."""
+    parts = [j.mixed for j in jobs if j.mixed is not None]
+    weighted = [(d.lat_mean_ns, d.total_ios) for d in parts if d.lat_mean_ns is not None]
+    counts = [n for _, n in weighted if n is not None]
+    lat = None
+    if weighted and len(counts) == len(weighted) and sum(counts) > 0:
+        lat = sum(m * (n or 0) for m, n in weighted) / sum(counts)
+    elif len(weighted) == 1:
+        lat = weighted[0][0]
+    return PassMetrics(
+        bw_bytes_per_s=sum(d.bw_bytes_per_s for d in parts),
+        iops=sum(d.iops for d in parts),
+        lat_mean_ns=lat,
+        read=None,
+        write=None,
+    )
+
+
+def _job_metrics(result: FioResult) -> PassMetrics | None:
+    """Both directions of the jobs together (a mix is a total); None when they did no I/O,
+    or did it in no measured time (fio leaves bw and iops at 0 when runtime is 0 ms)."""
+    sides = [d for j in result.jobs for d in (j.read, j.write, j.mixed) if d is not None]
+    if sides and all(d.runtime_s == 0 for d in sides):
+        return None
+    if any(j.mixed is not None for j in result.jobs):
+        return _mixed_metrics(result.jobs)
+    try:
+        return pass_metrics(result)
+    except ValueError:
+        return None  # a job that did no I/O (e.g. a fill the user ran first) is not a result
+
+
+def _job_step(
+    name: str, result: FioResult, shape: FioJobShape | None, seen: set[str], host: str | None
+) -> StepResult | None:
+    metrics = _job_metrics(result)
+    if metrics is None:
+        return None
+    if (
+        shape is None
+        or shape.pattern is None
+        or shape.direction is None
+        or shape.block_bytes is None
+        or shape.depth_used is None
+        or shape.numjobs is None
+    ):
+        direction = (
+            "mix"
+            if (metrics.read and metrics.write) or any(j.mixed for j in result.jobs)
+            else ("write" if metrics.write else "read")
         )
-    if not steps:
-        # the caller names the file: naming it here too printed it twice
-        errors = sorted({job.error for job in result.jobs if job.error})
-        why = f" (fio reported error {', '.join(map(str, errors))})" if errors else ""
-        raise ParseError(f"the fio JSON has no job that did any I/O{why}")
-    version = result.fio_version or "fio (version not recorded)"
+        key, label = f"{_slug(name)}-{direction}", name
+    else:
+        direction = shape.direction
+        key, label = _key(
+            shape.pattern, shape.block_bytes, shape.depth_used, shape.numjobs, direction
+        )
+    if host is not None:
+        key, label = f"{_slug(host)}-{key}", f"{host}: {label}"
+    if key in seen:
+        key, label = f"{_slug(name)}-{key}", f"{name}: {label}"
+    key, label = _unique(key, label, seen)
+    return StepResult(
+        step_key=key,
+        step_label=label,
+        direction=direction,
+        round_index=1,
+        discarded=False,
+        bw_bytes_per_s=metrics.bw_bytes_per_s,
+        iops=metrics.iops,
+        lat_mean_ns=metrics.lat_mean_ns,
+        read=metrics.read,
+        write=metrics.write,
+    )
+
+
+def _grouped(jobs: Sequence[FioJobResult]) -> dict[str, list[FioJobResult]]:
+    grouped: dict[str, list[FioJobResult]] = {}
+    for job in jobs:
+        grouped.setdefault(job.name, []).append(job)
+    return grouped
+
+
+def _no_io(result_jobs: Sequence[FioJobResult]) -> ParseError:
+    # the caller names the file: naming it here too printed it twice
+    errors = sorted({job.error for job in result_jobs if job.error})
+    why = f" (fio reported error {', '.join(map(str, errors))})" if errors else ""
+    return ParseError(f"the fio JSON has no job that did any I/O{why}")
+
+
+def _fio_date(timestamp_s: int | None) -> str | None:
+    """fio's `timestamp` (seconds since the epoch, fio 2.2.5+) as a UTC date."""
+    if timestamp_s is None:
+        return None
+    try:
+        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(timestamp_s))
+    except (OverflowError, OSError, ValueError):
+        return None  # a timestamp no calendar holds
+
+
+def _device_path(shapes: Sequence[FioJobShape]) -> str | None:
+    """The block device every job ran on ('filename=/dev/nvme0n1'), when they share one."""
+    names = {s.options.get("filename") for s in shapes}
+    if len(names) == 1:
+        (name,) = names
+        if name is not None and name.startswith("/dev/") and ":" not in name:
+            return name
+    return None
+
+
+def _depth_notes(shapes: Sequence[FioJobShape]) -> list[str]:
+    notes = []
+    for shape in shapes:
+        note = f"{shape.name}: {shape.depth_note}" if shape.depth_note else None
+        if note and note not in notes:
+            notes.append(note)
+    return notes
+
+
+def _fio_settings(
+    version: str, shapes: Sequence[FioJobShape], timestamp_s: int | None, extra: Sequence[str]
+) -> dict[str, object]:
+    by_name: dict[str, dict[str, str]] = {}
+    for shape in shapes:
+        by_name.setdefault(shape.name, shape.options)
     settings: dict[str, object] = {
         "source_tool": version,
-        "semantics": list(FIO_SEMANTICS),
-        "jobs": {name: options.get(name, {}) for name in grouped},
+        "semantics": [*FIO_SEMANTICS, *extra],
+        "jobs": by_name,
+        "date": _fio_date(timestamp_s),
     }
+    notes = _depth_notes(shapes)
+    if notes:
+        settings["depth_notes"] = notes
+    return settings
+
+
+def _fio_imported(
+    settings: dict[str, object],
+    steps: Sequence[StepResult],
+    origin: str,
+    shapes: Sequence[FioJobShape],
+) -> ImportedRun:
+    version = str(settings["source_tool"])
     environment: dict[str, object] = {"ssdlab_version": __version__, "fio_version": version}
     target: dict[str, object] = {"kind": "import", "path": origin}
+    path = _device_path(shapes)
+    if path is not None:  # fio names the device node, never the drive: the model stays unknown
+        target["device"] = device_identity(ImportedIdentity(), path)
     return ImportedRun("fio", None, version, settings, target, environment, tuple(steps))
+
+
+def fio_run(result: FioResult, text: str, origin: str) -> ImportedRun:
+    """fio JSON output as a run: one step per job name (its clones summed), keyed by the
+    shape fio ran it in (the depth it actually used)."""
+    shapes = parse_fio_job_shapes(text)
+    by_name = {s.name: s for s in reversed(shapes)}
+    seen: set[str] = set()
+    steps = [
+        step
+        for name, jobs in _grouped(result.jobs).items()
+        if (
+            step := _job_step(
+                name, replace(result, jobs=tuple(jobs)), by_name.get(name), seen, None
+            )
+        )
+    ]
+    if not steps:
+        raise _no_io(result.jobs)
+    version = result.fio_version or "fio (version not recorded)"
+    settings = _fio_settings(version, shapes, result.timestamp_s, ())
+    return _fio_imported(settings, steps, origin, shapes)
+
+
+def fio_client_run(output: ClientOutput, text: str, origin: str) -> ImportedRun:
+    """fio's client output as a run: fio's 'All clients' total of each job under the job's
+    key, and each server's own under '<server>-<key>' (with one server: its jobs under their
+    keys)."""
+    shapes = parse_fio_job_shapes(text)
+    by_name = {s.name: s for s in reversed(shapes)}
+    seen: set[str] = set()
+    steps: list[StepResult] = []
+    totals = FioResult(output.fio_version, output.timestamp_s, output.all_clients)
+    names = {j.name for _, r in output.servers for j in r.jobs}
+    total_name = names.pop() if len(names) == 1 else ALL_CLIENTS
+    ran = sum(1 for _, r in output.servers if any(j.name == total_name for j in r.jobs))
+    for entry in output.all_clients:
+        total = replace(totals, jobs=(entry,))
+        # an 'All clients' entry carries no options: its shape is its servers' job's
+        shape = by_name.get(total_name) if total_name != ALL_CLIENTS else None
+        if shape is not None and shape.numjobs is not None and ran > 1:
+            shape = replace(shape, numjobs=shape.numjobs * ran)  # every server's jobs at once
+        step = _job_step(total_name, total, shape, seen, None)
+        if step is not None and total_name != ALL_CLIENTS:
+            step = replace(step, step_label=f"{ALL_CLIENTS}: {step.step_label}")
+        steps += [step] if step else []
+    one_server = len(output.servers) == 1 and not output.all_clients
+    for host, result in output.servers:
+        for name, jobs in _grouped(result.jobs).items():
+            own = replace(result, jobs=tuple(jobs))
+            step = _job_step(name, own, by_name.get(name), seen, None if one_server else host)
+            steps += [step] if step else []
+    if not steps:
+        raise _no_io([*output.all_clients, *(j for _, r in output.servers for j in r.jobs)])
+    version = output.fio_version or "fio (version not recorded)"
+    settings = _fio_settings(version, shapes, output.timestamp_s, CLIENT_SEMANTICS)
+    settings["servers"] = [host for host, _ in output.servers]
+    return _fio_imported(settings, steps, origin, shapes)
+
+
+def imported_run(text: str, origin: str) -> ImportedRun:
+    """The run a file's text makes, by what the text is: fio's JSON (its own, or a client's
+    `client_stats`), an Iometer results file, an AS SSD Benchmark text export, else a
+    CrystalDiskMark or KDiskMark text export. ParseError (without the file's name) when it
+    reads as none of them."""
+    if text.lstrip().startswith("{") or '"fio version"' in text:
+        if is_client_output(text):
+            return fio_client_run(parse_fio_client_json(text), text, origin)
+        return fio_run(parse_fio_json(text), text, origin)
+    if is_iometer_results(text):
+        return benchmark_run(parse_iometer_csv(text), origin)
+    if is_asssd_text(text):
+        return benchmark_run(parse_asssd_text(text), origin)
+    return benchmark_run(parse_benchmark_text(text), origin)
 
 
 _LOG_OPTIONS = {
@@ -357,21 +577,21 @@ def store_imported_run(
     run_id = create_run(
         conn,
         RunHeader(
-            kind="import",
+            kind=RunKind.IMPORT,
             profile=imported.profile,
             profile_version=IMPORT_PROFILE_VERSION,
             preset=imported.preset,
-            target_kind="import",
+            target_kind=TargetKind.IMPORT,
             target_path=origin,
-            target_json=store.to_json(imported.target),
+            target_json=to_json(imported.target),
             device_id=None,
-            settings_json=store.to_json(imported.settings),
-            plan_json=store.to_json({"imported_from": origin}),
-            environment_json=store.to_json(imported.environment),
+            settings_json=to_json(imported.settings),
+            plan_json=to_json({"imported_from": origin}),
+            environment_json=to_json(imported.environment),
         ),
         now_s,
     )
-    capture_id = store.add_capture(
+    capture_id = add_capture(
         conn,
         run_id,
         Capture(
@@ -387,6 +607,6 @@ def store_imported_run(
         dict(files) if files else None,
     )
     for step in imported.steps:
-        store.add_step_result(conn, run_id, replace(step, capture_id=capture_id))
-    store.finish_run(conn, run_id, RunStatus.COMPLETE, f"imported from {origin}", now_s)
+        add_step_result(conn, run_id, replace(step, capture_id=capture_id))
+    finish_run(conn, run_id, RunStatus.COMPLETE, f"imported from {origin}", now_s)
     return run_id

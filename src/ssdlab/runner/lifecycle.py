@@ -16,8 +16,17 @@ from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.target import FileIdentity, Target
 from ssdlab.runner.events import Event, Notice
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.health import add_health_sample
+from ssdlab.store.lifecycle import finish_run
+from ssdlab.store.run_rows import running_runs_on
+from ssdlab.store.test_files import (
+    add_test_file,
+    mark_test_file_removed,
+    open_test_files,
+    owned_test_files_at,
+    record_test_file_identity,
+)
 from ssdlab.system.claims import claim_target
 from ssdlab.system.environment import run_process_alive
 from ssdlab.system.fio import FioTool
@@ -86,7 +95,7 @@ class RunnerBase:
 
     def _check_no_other_run(self, path: str) -> None:
         """The store's own lock: no two live runs of one store on the same target."""
-        for run in store.running_runs_on(self._conn, path):
+        for run in running_runs_on(self._conn, path):
             if run_process_alive(run):
                 raise TargetError(
                     f"run {run.run_id} (pid {run.pid} on {run.host}) is still running on {path}; "
@@ -98,7 +107,7 @@ class RunnerBase:
         (kept with --keep); a name like ssdlab-….tmp proves nothing."""
         problems = [
             ownership_problem(path, record.identity)
-            for record in store.owned_test_files_at(self._conn, path)
+            for record in owned_test_files_at(self._conn, path)
             if record.identity is not None
         ]
         if not problems:
@@ -137,9 +146,9 @@ class RunnerBase:
                     raise TargetError(f"{problem}; run {run_id} cannot resume on it")
             if target.created_file and file_id is None:
                 # registered first, so a crash right after creating it leaves a record
-                file_id = store.add_test_file(self._conn, run_id, target.path, time.time())
+                file_id = add_test_file(self._conn, run_id, target.path, time.time())
                 identity = create_test_file(target.path, target.size_bytes)
-                store.record_test_file_identity(self._conn, file_id, identity)
+                record_test_file_identity(self._conn, file_id, identity)
             with claim_target(target, destructive=destructive):
                 status, reason = work(run_id)
         except BaseException as error:
@@ -151,11 +160,11 @@ class RunnerBase:
                 self._remove_test_file(file_id, target.path, identity)
             if read_health is not None and status is not RunStatus.INTERRUPTED:
                 self._sample_health(run_id, "after", read_health)
-            store.finish_run(self._conn, run_id, status, reason, time.time())
+            finish_run(self._conn, run_id, status, reason, time.time())
         return status, reason
 
     def _recorded_identity(self, run_id: int, file_id: int) -> FileIdentity | None:
-        found = [f for f in store.open_test_files(self._conn, run_id) if f.file_id == file_id]
+        found = [f for f in open_test_files(self._conn, run_id) if f.file_id == file_id]
         return found[0].identity if found else None
 
     def _remove_test_file(self, file_id: int, path: str, identity: FileIdentity | None) -> None:
@@ -168,7 +177,7 @@ class RunnerBase:
             self._emit(
                 Notice(f"{path} was not removed: it is no longer the test file ssdlab created")
             )
-        store.mark_test_file_removed(self._conn, file_id, time.time())
+        mark_test_file_removed(self._conn, file_id, time.time())
 
     def _sample_health(
         self,
@@ -182,7 +191,7 @@ class RunnerBase:
         A loop device has no SMART by nature: that is said so, not as a missing drive's."""
         reading = read_health()
         capture_ids = tuple(
-            store.add_capture(self._conn, run_id, capture) for capture in reading.captures
+            add_capture(self._conn, run_id, capture) for capture in reading.captures
         )
         if reading.sample is not None:
             add_health_sample(self._conn, run_id, phase, reading.sample, capture_ids)

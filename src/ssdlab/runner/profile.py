@@ -15,10 +15,11 @@ from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, TargetError, ToolError
+from ssdlab.model.finding_names import TARGET_FACTS
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
-from ssdlab.model.run import Capture, Environment, RunStatus
+from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.target import Target
+from ssdlab.model.target import Target, TargetKind
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -33,9 +34,12 @@ from ssdlab.runner.events import (
 )
 from ssdlab.runner.lifecycle import RunnerBase, fio_failure
 from ssdlab.runner.run_row import RunHeader
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture, load_fio_outputs
 from ssdlab.store.findings import add_finding, load_findings
-from ssdlab.store.profile_runs import load_fio_outputs
+from ssdlab.store.lifecycle import reopen_run, to_json
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import add_step_result, delete_step_results, load_step_results
+from ssdlab.store.test_files import open_test_files
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.fio import FioRun, run_fio_job
 from ssdlab.system.health import HealthReading
@@ -43,7 +47,6 @@ from ssdlab.system.purge import whole_drive_refusal
 
 # A time-based step is stopped by fio itself; this only catches a hung device or fio.
 STEP_TIMEOUT_MARGIN_S = 300.0
-FACTS_FINDING = "target-facts"
 
 Facts = Mapping[str, Any]
 FactsReading = tuple[dict[str, Any], tuple[Capture, ...]]
@@ -110,7 +113,7 @@ def describe_step(
 
 def stored_facts(conn: sqlite3.Connection, run_id: int) -> dict[str, Any]:
     """The facts a run stored about its target when it started (empty when it stored none)."""
-    body = next((f.body for f in load_findings(conn, run_id) if f.name == FACTS_FINDING), None)
+    body = next((f.body for f in load_findings(conn, run_id) if f.name == TARGET_FACTS), None)
     return dict(body) if isinstance(body, Mapping) else {}
 
 
@@ -134,7 +137,7 @@ class ProfileRunner(RunnerBase):
         read_facts: Callable[[], FactsReading] | None = None,
         analyse: Analyse | None = None,
         check_round: RoundCheck | None = None,
-        kind: str = "profile",
+        kind: RunKind = RunKind.PROFILE,
         preset: str | None = None,
     ) -> ProfileOutcome:
         """Run a plan as a new run of `kind` ('quick' runs record their preset)."""
@@ -143,12 +146,12 @@ class ProfileRunner(RunnerBase):
             profile=plan.profile,
             profile_version=plan.profile_version,
             preset=preset,
-            target_kind=plan.target_kind,
+            target_kind=TargetKind(plan.target_kind),
             target_path=plan.target_path,
-            settings_json=store.to_json(dict(plan.settings)),
-            plan_json=store.to_json(plan),
-            target_json=store.to_json(target),
-            environment_json=store.to_json(environment),
+            settings_json=to_json(dict(plan.settings)),
+            plan_json=to_json(plan),
+            target_json=to_json(target),
+            environment_json=to_json(environment),
             device_id=device_id,
         )
         run_id = self._create_run(header, target)
@@ -157,8 +160,8 @@ class ProfileRunner(RunnerBase):
         if read_facts is not None:
             facts, captures = read_facts()
             for capture in captures:
-                store.add_capture(self._conn, run_id, capture)
-            add_finding(self._conn, run_id, FACTS_FINDING, "facts", facts, time.time())
+                add_capture(self._conn, run_id, capture)
+            add_finding(self._conn, run_id, TARGET_FACTS, "facts", facts, time.time())
         return self._drive(
             plan, run_id, target, facts, [], {}, None,
             keep_file=keep_file, read_health=read_health, analyse=analyse,
@@ -180,15 +183,15 @@ class ProfileRunner(RunnerBase):
         captures kept), and the resumption is recorded as a finding. The facts the run stored
         about its target are the ones its analysis reads."""
         facts = stored_facts(self._conn, run_id)
-        kept = store.load_step_results(self._conn, run_id, with_series=False)
+        kept = load_step_results(self._conn, run_id, with_series=False)
         done = frozenset((step.step_key, step.round_index) for step in kept)
-        files = [f for f in store.open_test_files(self._conn, run_id) if f.path == target.path]
+        files = [f for f in open_test_files(self._conn, run_id) if f.path == target.path]
         if target.reuses_test_file and not files:
             raise TargetError(
                 f"{target.path} is not recorded as the test file run {run_id} created (it was "
                 "removed, or the run used another file); start a new run"
             )
-        store.reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
+        reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
         return self._drive(
             plan, run_id, target, facts, [], {}, ResumePoint(done, time.time()),
@@ -218,7 +221,7 @@ class ProfileRunner(RunnerBase):
         resumed_file_id: int | None = None,
     ) -> ProfileOutcome:
         if resume is not None:
-            steps.extend(store.load_step_results(self._conn, run_id))
+            steps.extend(load_step_results(self._conn, run_id))
             outputs.update(load_fio_outputs(self._conn, run_id))
 
         def work(rid: int) -> tuple[RunStatus, str | None]:
@@ -351,9 +354,7 @@ class ProfileRunner(RunnerBase):
         if not partial:
             return resume
         set_aside = [s for s in steps if s.step_key in partial]
-        store.delete_step_results(
-            self._conn, run_id, [(s.step_key, s.round_index) for s in set_aside]
-        )
+        delete_step_results(self._conn, run_id, [(s.step_key, s.round_index) for s in set_aside])
         steps[:] = [s for s in steps if s.step_key not in partial]
         for key in sorted(partial):
             add_finding(
@@ -386,11 +387,9 @@ class ProfileRunner(RunnerBase):
         keys = {s.key for s in loop.steps}
         partial = [s for s in steps if s.round_index == round_index and s.step_key in keys]
         if partial:
-            store.delete_step_results(
-                self._conn, run_id, [(s.step_key, round_index) for s in partial]
-            )
+            delete_step_results(self._conn, run_id, [(s.step_key, round_index) for s in partial])
             steps[:] = [s for s in steps if s not in partial]
-        ended = store.load_run(self._conn, run_id)
+        ended = load_run(self._conn, run_id)
         last = max((s.capture_id or 0 for s in steps), default=0)
         add_finding(
             self._conn,
@@ -463,7 +462,7 @@ class ProfileRunner(RunnerBase):
             capture = self._processes.run(step.command, tool=step.command[0], timeout_s=3600)
         except ToolError as error:
             return str(error)
-        capture_id = store.add_capture(self._conn, run_id, capture)
+        capture_id = add_capture(self._conn, run_id, capture)
         elapsed = capture.ended_at_s - capture.started_at_s
         add_finding(
             self._conn,
@@ -525,7 +524,7 @@ class ProfileRunner(RunnerBase):
         run = self._start_fio(step, text)
         if isinstance(run, str):
             return run
-        capture_id = store.add_capture(self._conn, run_id, run.capture, run.logs)
+        capture_id = add_capture(self._conn, run_id, run.capture, run.logs)
         if self._stop_requested:
             return "stopped"  # a step cut short is kept as evidence, not counted
         if run.capture.exit_code != 0:
@@ -565,7 +564,7 @@ class ProfileRunner(RunnerBase):
             capture_id=capture_id,
             series=series,
         )
-        store.add_step_result(self._conn, run_id, step_result)
+        add_step_result(self._conn, run_id, step_result)
         return step_result
 
 

@@ -8,7 +8,9 @@ import time
 import uuid
 from dataclasses import dataclass
 
-from ssdlab.store import runs as store
+from ssdlab.model.run import RunKind
+from ssdlab.model.target import TargetKind
+from ssdlab.store import lifecycle
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
 
 
@@ -16,11 +18,11 @@ from ssdlab.system.environment import read_boot_id, read_pid_namespace
 class RunHeader:
     """What a run row records before any work starts (JSON texts as they are stored)."""
 
-    kind: str  # quick | profile | sim | import | health | watch
+    kind: RunKind
     profile: str
     profile_version: int
     preset: str | None
-    target_kind: str
+    target_kind: TargetKind
     target_path: str
     settings_json: str
     plan_json: str
@@ -35,9 +37,9 @@ def create_run(
     """Insert the run (status running) with who runs it: host, pid, boot id and PID
     namespace, so a later start can tell a live run from a dead one; and a new random UUID,
     which names the run in every store it is copied to (fleet collect)."""
-    return store.create_run(
+    return lifecycle.create_run(
         conn,
-        store.NewRun(
+        lifecycle.NewRun(
             kind=header.kind,
             profile=header.profile,
             profile_version=header.profile_version,

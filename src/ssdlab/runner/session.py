@@ -28,12 +28,12 @@ from typing import Any, Protocol
 
 from ssdlab.errors import Interrupted, SsdlabError
 from ssdlab.model.profile import ProfilePlan
-from ssdlab.model.run import Capture
+from ssdlab.model.run import Capture, RunKind
 from ssdlab.model.target import Target
 from ssdlab.runner.events import Event
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
-from ssdlab.store import runs as store
+from ssdlab.store.devices import upsert_device
 from ssdlab.system.devicetarget import check_device_writes
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import FioTool, check_ioengine, find_fio
@@ -129,7 +129,7 @@ class RunCalls:
     check_round: RoundCheck | None = None
     analyse: Analyse | None = None
     runner: RunnerFactory = ProfileRunner
-    kind: str = "profile"  # the run's kind in the store: quick runs keep their own
+    kind: RunKind = RunKind.PROFILE  # the run's kind in the store: quick runs keep their own
 
 
 class RunSession:
@@ -210,7 +210,7 @@ class RunSession:
         if start_at is not None:
             self.wait_for_start(start_at)
             plan = replace(plan, params=(*plan.params, (START_AT_PARAM, start_at)))
-        device_id = store.upsert_device(conn, target.device) if target.device else None
+        device_id = upsert_device(conn, target.device) if target.device else None
         with self.guard(runner.request_stop, runner.kill, hard_exit_advice), progress:
             return runner.execute(
                 plan,

@@ -48,10 +48,12 @@ from ssdlab.analysis.cliff import detect_cache_cliff
 from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.write_series import bytes_series
 from ssdlab.errors import Interrupted
+from ssdlab.model.finding_names import SIM_RESULT
 from ssdlab.model.health import DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
-from ssdlab.model.run import Capture, RunStatus
+from ssdlab.model.run import SIM_SWEEP_PROFILE, Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.model.units import format_size
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.sim.config import SimConfig
@@ -59,16 +61,16 @@ from ssdlab.sim.engine import SimResult, simulate
 from ssdlab.sim.ftl import StopCheck
 from ssdlab.sim.memory import MemoryLimit
 from ssdlab.sim.workload import Workload
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample
+from ssdlab.store.lifecycle import finish_run, to_json
+from ssdlab.store.steps import add_step_result
 
-SIM_KIND = "sim"
+SIM_KIND = RunKind.SIM
 SINGLE_PROFILE = "cache"
-SWEEP_PROFILE = "sim-sweep"
 SIM_PROFILE_VERSION = 1
 SAMPLE_PHASE = "simulated"
-RESULT_FINDING = "sim-result"  # + '-<point key>'
 PROVENANCE_NOTE = "simulated"
 STOP_REASON = "stopped by a signal"
 # what one run may store: intervals over all its points (each a health sample of ~4 kB with its
@@ -111,7 +113,7 @@ class SimRunSpec:
 
     @property
     def profile(self) -> str:
-        return SINGLE_PROFILE if self.sweep_parameter is None else SWEEP_PROFILE
+        return SINGLE_PROFILE if self.sweep_parameter is None else SIM_SWEEP_PROFILE
 
 
 def point_settings(plan: SimPlan, spec: SimRunSpec) -> dict[str, Any]:
@@ -286,21 +288,21 @@ def _run_row(spec: SimRunSpec, settings: list[dict[str, Any]]) -> RunHeader:
         profile=spec.profile,
         profile_version=SIM_PROFILE_VERSION,
         preset=first.preset,
-        target_kind="simulated",
+        target_kind=TargetKind.SIMULATED,
         target_path=f"simulated:{where}",
-        target_json=store.to_json({"kind": "simulated", "config": settings[0]["config"]}),
+        target_json=to_json({"kind": "simulated", "config": settings[0]["config"]}),
         device_id=None,
-        settings_json=store.to_json(
+        settings_json=to_json(
             {**settings[0], "sweep_parameter": spec.sweep_parameter, "points": settings}
         ),
-        plan_json=store.to_json(
+        plan_json=to_json(
             {
                 "simulations": [{"key": p.key, "label": p.label} for p in spec.points],
                 "host_bytes": spec.host_bytes,
                 "interval_bytes": spec.interval_bytes,
             }
         ),
-        environment_json=store.to_json(
+        environment_json=to_json(
             {
                 "ssdlab_version": __version__,
                 "python_version": platform.python_version(),
@@ -368,16 +370,14 @@ def run_simulation(
             finished += 1
     except (_Stop, KeyboardInterrupt) as stop:
         reason = str(stop) if isinstance(stop, _Stop) else STOP_REASON
-        store.finish_run(conn, run_id, RunStatus.INTERRUPTED, reason, time.time())
+        finish_run(conn, run_id, RunStatus.INTERRUPTED, reason, time.time())
         raise Interrupted(
             f"run {run_id} was interrupted ({reason}); {_kept(finished, len(spec.points), cut)}"
         ) from None
     except BaseException as error:
-        store.finish_run(
-            conn, run_id, RunStatus.FAILED, str(error) or type(error).__name__, time.time()
-        )
+        finish_run(conn, run_id, RunStatus.FAILED, str(error) or type(error).__name__, time.time())
         raise
-    store.finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+    finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
     return run_id
 
 
@@ -417,7 +417,7 @@ def _store_cut_point(
     capture_id = _add_capture(conn, run_id, spec, plan, settings, result, started, ended)
     if result.intervals:
         step = replace(write_step(result, plan, capture_id), discarded=True)
-        store.add_step_result(conn, run_id, step)
+        add_step_result(conn, run_id, step)
     reported = {
         "core": result.core,
         "stopped": True,
@@ -427,7 +427,7 @@ def _store_cut_point(
         "wall_s": ended - started,
         "note": "stopped by a signal; the finished intervals are kept as a discarded step",
     }
-    add_finding(conn, run_id, f"{RESULT_FINDING}-{plan.key}", "facts", reported, ended)
+    add_finding(conn, run_id, f"{SIM_RESULT}-{plan.key}", "facts", reported, ended)
 
 
 def _add_capture(
@@ -441,7 +441,7 @@ def _add_capture(
     ended: float,
 ) -> int:
     files = {plan.trace_name or "trace": plan.trace_text} if plan.trace_text is not None else None
-    return store.add_capture(
+    return add_capture(
         conn,
         run_id,
         Capture(
@@ -470,7 +470,7 @@ def _store_point(
     start_s, started, ended = times
     capture_id = _add_capture(conn, run_id, spec, plan, settings, result, started, ended)
     step = write_step(result, plan, capture_id)
-    store.add_step_result(conn, run_id, step)
+    add_step_result(conn, run_id, step)
     identity = DriveIdentity(
         protocol="simulated",
         model=f"ssdlab simulated drive ({plan.preset or 'own configuration'})",
@@ -487,7 +487,7 @@ def _store_point(
         "intervals": len(result.intervals),
         "wall_s": ended - started,
     }
-    add_finding(conn, run_id, f"{RESULT_FINDING}-{plan.key}", "facts", reported, ended)
+    add_finding(conn, run_id, f"{SIM_RESULT}-{plan.key}", "facts", reported, ended)
     if spec.sweep_parameter is None:
         body = _cliff_body(step)
         if body is not None:

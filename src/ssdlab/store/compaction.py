@@ -12,7 +12,7 @@ import json
 import sqlite3
 
 from ssdlab.store.raw import FILE_PACK_MIN_BYTES, PACK_MIN_BYTES, dictionary_source, pack_raw
-from ssdlab.store.runs import transaction
+from ssdlab.store.transaction import transaction
 
 BATCH_ROWS = 200
 

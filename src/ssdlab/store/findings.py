@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.store.codec import FINDING_BODY, loads_blob, to_blob
-from ssdlab.store.runs import transaction
+from ssdlab.store.transaction import transaction
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ssdlab.model.health import DriveIdentity, HealthSample
 from ssdlab.store.codec import HEALTH_SAMPLE, from_blob, to_blob
-from ssdlab.store.runs import transaction
+from ssdlab.store.transaction import transaction
 
 
 def device_key(identity: DriveIdentity) -> str:

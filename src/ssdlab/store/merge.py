@@ -31,7 +31,7 @@ from typing import Any
 from ssdlab.errors import StoreError
 from ssdlab.store.db import open_store
 from ssdlab.store.raw import copy_dictionaries
-from ssdlab.store.runs import transaction
+from ssdlab.store.transaction import transaction
 
 Row = dict[str, Any]
 # receives one row of a table (without its id) and returns the id it now has

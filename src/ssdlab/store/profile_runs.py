@@ -1,14 +1,14 @@
-"""Read a profile run back: its plan rebuilt from the stored JSON, and fio's raw outputs."""
+"""A measured run's plan and target rebuilt from the stored JSON (quick and profile runs: what
+`resume` continues with, what a profile's document is built from)."""
 
-import sqlite3
 from typing import Any
 
 from ssdlab.errors import StoreError
 from ssdlab.model.profile import ProfilePlan
-from ssdlab.model.run import RunRecord
+from ssdlab.model.run import RunKind, RunRecord
+from ssdlab.model.target import Target
 from ssdlab.store.codec import decode
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
-from ssdlab.store.raw import unpack_raw
 
 
 def _with_loops(data: dict[str, Any]) -> dict[str, Any]:
@@ -37,11 +37,11 @@ def profile_plan_of(run: RunRecord) -> ProfilePlan:
     return decode(ProfilePlan, data, where)
 
 
-def load_fio_outputs(conn: sqlite3.Connection, run_id: int) -> dict[int, str]:
-    """fio's JSON output of every measured or prepared step of a run, by capture id."""
-    rows = conn.execute(
-        "SELECT c.id, c.stdout FROM captures c JOIN step_results s ON s.capture_id = c.id"
-        " WHERE s.run_id = ? ORDER BY c.id",
-        (run_id,),
-    ).fetchall()
-    return {int(r[0]): unpack_raw(conn, r[1], f"fio's output in capture {r[0]}") for r in rows}
+def measured_target(run: RunRecord) -> Target:
+    """The file or device a quick or profile run measured, as stored with it (decoded by the
+    store's codec field by field; a target that does not fit is a StoreError naming it).
+    `run.target` keeps the stored JSON as it is: the documents print it so."""
+    where = f"run {run.run_id}'s stored target"
+    if run.kind not in (RunKind.QUICK, RunKind.PROFILE):
+        raise StoreError(f"{where} is not a file or device it measured: it is a {run.kind} run")
+    return decode(Target, dict(run.target), where)

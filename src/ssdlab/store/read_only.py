@@ -16,7 +16,7 @@ from urllib.parse import quote
 from ssdlab.errors import StoreError
 from ssdlab.model.run import RunRecord
 from ssdlab.store.db import SCHEMA_VERSION, check_version, store_failure, why_unwritable
-from ssdlab.store.runs import load_run
+from ssdlab.store.run_rows import load_run
 
 
 def _connect(path: Path, options: str, *, exclusive: bool = False) -> sqlite3.Connection:

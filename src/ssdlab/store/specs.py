@@ -3,7 +3,7 @@
 import sqlite3
 from dataclasses import dataclass
 
-from ssdlab.store.runs import transaction
+from ssdlab.store.transaction import transaction
 
 
 @dataclass(frozen=True, slots=True)

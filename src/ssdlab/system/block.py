@@ -301,6 +301,11 @@ def _first_text(*paths: Path) -> str | None:
     return None
 
 
+def read_sysfs_identity_text(path: Path) -> str | None:
+    """One sysfs identity attribute (model, serial, firmware_rev) as _first_text reads it."""
+    return _first_text(path)
+
+
 def read_device_identity(name: str, sysfs_root: Path = SYSFS_ROOT) -> DeviceIdentity:
     """What sysfs says about a block device. For a partition, the hardware facts (model,
     serial, queue, transport) are the disk's and the capacity is the partition's."""

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdlab.errors import SsdlabError, TargetError, UsageError
+from ssdlab.model.next_command import CommandContext, next_command
 from ssdlab.system.block import read_device_identity, resolve_block_device
 from ssdlab.system.devicetarget import is_block_device_path
 from ssdlab.system.environment import process_start_ticks, read_boot_id, tool_version
@@ -59,11 +60,12 @@ def new_job_id(now: float | None = None) -> str:
 
 def job_dir(jobs_dir: Path, job: str) -> Path:
     """The folder of job `job`, refusing a name that would lead out of the jobs folder."""
+    listing = next_command(CommandContext(), ("node", "jobs", "--jobs-dir", str(jobs_dir)))
     if not job or job.startswith(".") or "/" in job or "\0" in job:
-        raise UsageError(f"{job!r} is not a job id; 'ssdlab node jobs' lists them")
+        raise UsageError(f"{job!r} is not a job id; {listing} lists them")
     folder = jobs_dir / job
     if not (folder / ARGV_FILE).is_file():
-        raise UsageError(f"there is no job {job} in {jobs_dir}; 'ssdlab node jobs' lists them")
+        raise UsageError(f"there is no job {job} in {jobs_dir}; {listing} lists them")
     return folder
 
 

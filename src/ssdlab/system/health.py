@@ -23,6 +23,8 @@ from ssdlab.parse.nvme_json import (
 )
 from ssdlab.parse.smart_vendors import VendorMap
 from ssdlab.parse.smartctl_json import normalise_smartctl
+from ssdlab.plan.purge import BROADCAST_NSID
+from ssdlab.system.nvme_nodes import controller_capacity_bytes, nvme_controller_of
 from ssdlab.system.process import ProcessRunner
 
 SMARTCTL_TIMEOUT_S = 60.0
@@ -159,7 +161,25 @@ def read_health(
         return HealthReading(None, tuple(captures), tuple(notes))
     if sample.identity.protocol == "NVMe" and shutil.which("nvme"):
         sample = _add_nvme_logs(device_path, processes, sample, captures, notes)
-    return HealthReading(sample, tuple(captures), tuple(notes))
+    return HealthReading(
+        _with_controller_capacity(sample, device_path), tuple(captures), tuple(notes)
+    )
+
+
+def _with_controller_capacity(sample: HealthSample, device_path: str) -> HealthSample:
+    """Read through an NVMe controller (/dev/nvme0), smartctl names no capacity (it reports a
+    namespace's, and asks none): the drive's is its namespaces' together, from sysfs, so the
+    controller and its only namespace read as the same drive."""
+    if sample.identity.capacity_bytes is not None:
+        return sample
+    controller = nvme_controller_of(device_path)
+    if controller is None:
+        return sample
+    capacity = controller_capacity_bytes(controller)
+    if capacity is None:
+        return sample
+    identity = dataclasses.replace(sample.identity, capacity_bytes=capacity)
+    return dataclasses.replace(sample, identity=identity)
 
 
 # Vendor logs that count NAND writes, tried in turn until one answers (smart.md §3.2-3.3).
@@ -176,8 +196,12 @@ def _add_nvme_logs(
     captures: list[Capture],
     notes: list[str],
 ) -> HealthSample:
-    """nvme smart-log, then the NAND-writes logs the drive offers; a log it lacks is skipped."""
-    capture = _run(processes, ["nvme", "smart-log", device_path, "-o", "json"], "nvme", notes)
+    """nvme smart-log, then the NAND-writes logs the drive offers; a log it lacks is skipped.
+    The SMART/Health log is asked for with the broadcast NSID: the whole controller's, the same
+    through a namespace node as through the controller (a controller that keeps per-namespace
+    logs, as QEMU's does, answers a namespace's NSID with that namespace's counters alone)."""
+    argv = ["nvme", "smart-log", device_path, f"--namespace-id={BROADCAST_NSID}", "-o", "json"]
+    capture = _run(processes, argv, "nvme", notes)
     if capture is not None:
         captures.append(capture)
         doc = _decode_json(capture)

@@ -18,6 +18,7 @@ from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.system.health_replay import HealthReplay
 from tests.replay_logs import Snapshot, wear_series, write_log
+from tests.unit.analysis.endurance_settings import endurance_settings
 from tests.unit.analysis.health_samples import hv, make_sample
 
 
@@ -51,23 +52,23 @@ def test_a_time_bound_iteration_that_wrote_slowly_is_flagged() -> None:
 
 def test_stop_conditions_first_reached_stops() -> None:
     its = [_it(1, 60.0, 5 * 10**9), _it(2, 60.0, 5 * 10**9)]
-    assert not decide_stop({"for_time": 121.0}, its, []).stop
-    decision = decide_stop({"for_time": 120.0, "until_written": 10**12}, its, [])
+    assert not decide_stop(endurance_settings(for_time=121.0), its, []).stop
+    decision = decide_stop(endurance_settings(for_time=120.0, until_written=10**12), its, [])
     assert decision.stop
     assert decision.reason is not None
     assert "--for" in decision.reason
     assert [p.fraction for p in decision.progress] == [1.0, 0.01]
-    written = decide_stop({"until_written": 10**10}, its, [])
+    written = decide_stop(endurance_settings(until_written=10**10), its, [])
     assert written.stop
     assert "10 GB" in (written.reason or "")
-    assert not decide_stop({}, its, []).stop  # no condition: runs until stopped
+    assert not decide_stop(endurance_settings(), its, []).stop  # no condition: runs until stopped
 
 
 def test_wear_stop_counts_from_the_runs_first_sample() -> None:
     samples = [make_sample(0, wear=5), make_sample(10, wear=7), make_sample(20, wear=8)]
-    assert decide_stop({"until_wear": 3.0}, [], samples).stop
-    assert not decide_stop({"until_wear": 3.5}, [], samples).stop
-    unknown = decide_stop({"until_wear": 1.0}, [], [make_sample(0)])
+    assert decide_stop(endurance_settings(until_wear=3.0), [], samples).stop
+    assert not decide_stop(endurance_settings(until_wear=3.5), [], samples).stop
+    unknown = decide_stop(endurance_settings(until_wear=1.0), [], [make_sample(0)])
     (progress,) = unknown.progress
     assert not unknown.stop
     assert progress.done is None
@@ -118,7 +119,7 @@ def test_status_projects_life_from_replayed_samples(tmp_path: Path) -> None:
     samples = _replayed(tmp_path, wear_series(6))
     assert all("replay of" in s.sources[-1] for s in samples)
     its = [_it(i, 3600.0, 100 * 10**9) for i in range(1, 6)]
-    settings = {"last_hours": 2.0, "health_replay": "log.txt", "until_wear": 5.0}
+    settings = endurance_settings(last_hours=2.0, health_replay="log.txt", until_wear=5.0)
     status = endurance_status(settings, its, samples)
     series = status.series
     assert series is not None
@@ -144,7 +145,7 @@ def test_status_projects_life_from_replayed_samples(tmp_path: Path) -> None:
 
 
 def test_status_without_health_says_so() -> None:
-    status = endurance_status({}, [_it(1, 10.0, 10**9)], [])
+    status = endurance_status(endurance_settings(), [_it(1, 10.0, 10**9)], [])
     assert status.series is None
     assert status.drive_nand_written_bytes is None
     assert status.mean_write_bytes_per_s == 10**8

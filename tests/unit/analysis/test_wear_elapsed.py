@@ -17,6 +17,7 @@ from ssdlab.analysis.wear import (
 )
 from ssdlab.model.health import HealthSample
 from ssdlab.model.units import TB
+from tests.unit.analysis.endurance_settings import endurance_settings
 from tests.unit.analysis.health_samples import hv, make_sample
 
 HOUR = 3600.0
@@ -171,7 +172,7 @@ def test_a_timed_series_keeps_its_timestamps() -> None:
 
 
 def test_the_endurance_status_reads_untimed_samples_by_power_on_hours() -> None:
-    status = endurance_status({}, (), [BEFORE, AFTER])
+    status = endurance_status(endurance_settings(), (), [BEFORE, AFTER])
     assert status.series is not None
     assert status.series.time_source == "power_on_hours"
     assert status.series.projection.days_to_eol == pytest.approx(97 * 97 / 3 / 24)

@@ -227,7 +227,9 @@ def test_kdiskmark_mb_is_1024000_bytes() -> None:
     assert iops == 497.0
     assert lat is not None
     assert math.isclose(lat, 13_840_050, rel_tol=1e-12)
-    assert bench.target == "Samsung SSD 860 EVO 500GB"
+    # KDiskMark's Target line: the mount and its use, then the model in brackets
+    assert bench.target == "/ 41% (38/93GiB)"
+    assert bench.identity.model == "Samsung SSD 860 EVO 500GB"
     assert (bench.measure_s, bench.interval_s, bench.count) == (5.0, 5.0, 5)
     assert any("1,024,000" in s for s in bench.semantics)
     assert any("fio-3.33" in s for s in bench.semantics)
@@ -371,3 +373,75 @@ ssdlab 0.1.0 import of KDiskMark 3.0.0, CrystalDiskMark 8 text layout
     bench = parse_benchmark_text(text)
     assert bench.tool == "ssdlab"
     assert bench.tests[0].bw_bytes_per_s == pytest.approx(521.110e6)
+
+
+# Blocks pasted without their header, and the drive each export names
+
+
+def without_header(text: str) -> str:
+    """The result block alone: from the first [Read] line on, footer left out."""
+    body = text[text.index("[Read]") :]
+    return body[: body.index("Profile:")]
+
+
+def test_a_headerless_crystaldiskmark_block_is_told_by_its_rows() -> None:
+    """Every CrystalDiskMark row's IOPS is its MB/s × 10^6 ÷ block size; KDiskMark's is
+    × 1,024,000: the rows tell the tool, and the figures are those of the full export."""
+    bench = parse_benchmark_text(without_header(CDM8))
+    assert bench.tool == "crystaldiskmark"
+    assert bench.tool_version is None
+    assert bench.tests == parse_benchmark_text(CDM8).tests
+    assert any("No header line" in s for s in bench.semantics)
+
+
+def test_a_headerless_kdiskmark_block_is_told_by_its_rows() -> None:
+    """A real KDiskMark report (its README's example; the KDM sample above is made up and its
+    IOPS do not follow from its MB/s)."""
+    from tests.conftest import ROOT
+
+    path = ROOT / "tests" / "corpus" / "bench" / "kdiskmark3.0.0_fio-3.30_readme.txt"
+    full = path.read_text(encoding="utf-8")
+    bench = parse_benchmark_text(without_header(full))
+    assert bench.tool == "kdiskmark"
+    assert bench.tests == parse_benchmark_text(full).tests
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # a row without IOPS cannot say whose MB it is
+        (lambda t: t.replace(" [   3338.0 IOPS]", ""), "line 2 prints no IOPS"),
+        # a tiny row fits both tools' MB
+        (
+            lambda t: t.replace("60.012 MB/s [  14651.4 IOPS]", " 0.000 MB/s [      0.0 IOPS]"),
+            "fit both",
+        ),
+        # a row whose IOPS is neither tool's
+        (lambda t: t.replace("[   3338.0 IOPS]", "[   3000.0 IOPS]"), "fit neither"),
+        # rows of both tools in one block
+        (lambda t: t.replace("[   3338.0 IOPS]", "[   3418.1 IOPS]"), "rows disagree"),
+    ],
+)
+def test_a_headerless_block_that_does_not_say_its_tool_is_refused(
+    change: object, message: str
+) -> None:
+    text = change(without_header(CDM8))  # type: ignore[operator]
+    with pytest.raises(ParseError, match=message) as refused:
+        parse_benchmark_text(text)
+    assert "header" in str(refused.value)
+    assert "\n" not in str(refused.value)
+
+
+def test_kdiskmark_target_without_a_model_names_no_model() -> None:
+    """kdiskmark3.2.0_fio-3.39_target.txt: 'Target: / 4% (31.72/748.08 GiB)' is a mount, and
+    was stored as the drive's model."""
+    bench = parse_benchmark_text(KDM.replace(" [Samsung SSD 860 EVO 500GB]", ""))
+    assert bench.target == "/ 41% (38/93GiB)"
+    assert bench.identity.model is None
+
+
+def test_crystaldiskmark_names_the_drive_letter_and_the_comment_the_model() -> None:
+    bench = parse_benchmark_text(CDM8)
+    assert bench.target == "C: 12% (56/476GiB)"
+    assert bench.identity.model == "Samsung 970 EVO 500GB"  # its Comment line
+    assert parse_benchmark_text(CDM9_NVME).identity.model is None  # no Comment

@@ -218,8 +218,11 @@ def test_apple_host_writes_mib() -> None:
     sample = normalise_smartctl(ata_doc("APPLE SSD SM0256F", table, "Apple SD/SM/TS...E/F/G SSDs"))
     assert sample.host_written_bytes.value == 81979088 * 2**20
     assert sample.host_read_bytes.value == 114600601 * 2**20
+    # A drive ssdlab's map does not know: the drivedb name states the unit, and that is enough.
     unknown = normalise_smartctl(ata_doc("SOME SSD", [attr(175, "Host_Writes_MiB", 5)]))
-    assert unknown.host_written_bytes.value is None
+    assert unknown.host_written_bytes.value == 5 * 2**20
+    assert unknown.host_written_bytes.provenance is not None
+    assert unknown.host_written_bytes.provenance.note == "drivedb name states the unit"
 
 
 def test_intel_nand_and_wear_from_233_norm() -> None:

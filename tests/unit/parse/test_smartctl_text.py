@@ -644,14 +644,21 @@ def test_mixed_ata_and_nvme_is_refused() -> None:
         smartctl_text_to_json(nvme + ata)
 
 
-def test_scsi_text_is_refused() -> None:
+def test_scsi_identity_lines_are_read() -> None:
     text = (
         "smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0] (local build)\n\n"
         "=== START OF INFORMATION SECTION ===\nVendor:               SEAGATE\n"
         "Product:              ST4000NM0023\n"
     )
-    with pytest.raises(ParseError, match="SCSI"):
-        smartctl_text_to_json(text)
+    doc = smartctl_text_to_json(text)
+    assert doc["device"] == {"protocol": "SCSI"}
+    assert doc["scsi_model_name"] == "SEAGATE ST4000NM0023"
+
+
+def test_scsi_and_ata_lines_mixed_are_refused() -> None:
+    scsi = "=== START OF INFORMATION SECTION ===\nVendor:               SEAGATE\n\n"
+    with pytest.raises(ParseError, match=r"mixes ATA .* and SCSI"):
+        smartctl_text_to_json(fixture("mx500-A.txt") + scsi)
 
 
 def test_log_refusals() -> None:

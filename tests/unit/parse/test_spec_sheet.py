@@ -261,3 +261,15 @@ def test_shared_samples_without_a_sheet_match_nothing() -> None:
     for name in names:
         model_name, capacity = _identity(name)
         assert match_spec(model_name, capacity, sheets) is None, name
+
+
+def test_match_on_vendor_model_and_capacity_as_a_name() -> None:
+    """What people type on CrystalDiskMark's Comment line ('Samsung 970 EVO 500GB') names the
+    shipped sheet of vendor Samsung, model 970 EVO, 500 GB; not another capacity or model."""
+    shipped = load_builtin_spec_sheets()
+    found = match_spec("Samsung 970 EVO 500GB", None, shipped)
+    assert found is not None
+    assert found.key == "samsung-970-evo-500gb"
+    assert match_spec("Samsung 970 EVO 1TB", None, shipped) is None
+    assert match_spec("Samsung 970 EVO Plus 500GB", None, shipped) is None
+    assert match_spec("970 EVO 500GB", None, shipped) is None  # no vendor: no name

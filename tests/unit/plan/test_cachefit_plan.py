@@ -7,9 +7,11 @@ import pytest
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import Direction
 from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
+from ssdlab.model.profile_settings import CachefitSettings
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import GiB, MiB
 from ssdlab.plan.cachefit import cache_size_from_finding, plan_cachefit, quick_settings_for
-from ssdlab.plan.profile import Values, resolve_profile_settings
+from ssdlab.plan.profile import resolve_profile_settings
 from ssdlab.plan.quick import build_test_job
 from ssdlab.profiles.cachefit import SPEC
 from ssdlab.profiles.quick import load_quick_profile
@@ -66,7 +68,8 @@ def test_every_quick_test_runs_four_ways_in_both_directions() -> None:
 def test_jobs_are_the_quick_jobs_with_the_region_as_size() -> None:
     """The numbers come from the quick preset data: each job is quick's, renamed."""
     plan = plan_cachefit({"cache_size": CACHE, "preset": "nvme"}, DEVICE_TARGET)
-    values = Values(resolve_profile_settings(SPEC, {"cache_size": CACHE, "preset": "nvme"}))
+    given = {"cache_size": CACHE, "preset": "nvme"}
+    fit = decode_settings(CachefitSettings, resolve_profile_settings(SPEC, given))
     shapes = load_quick_profile().presets["nvme"].shapes
     steps = measured(plan)
     assert len(steps) == len(shapes) * 8
@@ -79,7 +82,7 @@ def test_jobs_are_the_quick_jobs_with_the_region_as_size() -> None:
         test = shape.with_direction(Direction(step.direction), None)
         size = step.param("region_bytes")
         assert isinstance(size, int)
-        settings = quick_settings_for(values, size, step.param("io_mode") == "direct")
+        settings = quick_settings_for(fit, size, step.param("io_mode") == "direct")
         quick = build_test_job(test, settings, DEVICE_TARGET.path, step.key)
         mine = options_of(step)
         mine.pop("invalidate", None)

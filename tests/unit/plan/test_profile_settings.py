@@ -1,11 +1,23 @@
-"""Settings from a profile's option table: defaults, ranges, choices, typed reads."""
+"""Settings from a profile's option table: defaults, ranges, choices, decoded into its class."""
+
+from dataclasses import dataclass
 
 import pytest
 
 from ssdlab.errors import UsageError
 from ssdlab.model.profile import OptionKind, OptionSpec, PlanTarget, ProfileSpec, Writes
+from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.units import GiB, MiB
-from ssdlab.plan.profile import Values, region_bytes, resolve_profile_settings
+from ssdlab.plan.profile import region_bytes, resolve_profile_settings, start_plan
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DemoSettings:
+    runtime: float
+    levels: tuple[int, ...]
+    pattern: str
+    bound: int | None
+
 
 SPEC = ProfileSpec(
     name="demo",
@@ -22,17 +34,16 @@ SPEC = ProfileSpec(
     writes=Writes.ALWAYS,
     default_file_size_bytes=GiB,
     whole_device_by_default=True,
+    settings_type=DemoSettings,
 )
+TARGET = PlanTarget("/srv/ssd/t.tmp", "file", GiB, None, True, False)
 
 
 def test_defaults_fill_in_and_keep_table_order() -> None:
-    settings = resolve_profile_settings(SPEC, {"pattern": "rand"})
-    assert [name for name, _ in settings] == ["runtime", "levels", "pattern", "bound"]
-    values = Values(settings)
-    assert values.number("runtime") == 10.0
-    assert values.integers("levels") == (0, 50)
-    assert values.text("pattern") == "rand"
-    assert values.optional_integer("bound") is None
+    pairs, settings = start_plan(SPEC, DemoSettings, {"pattern": "rand", "runtime": 5}, TARGET)
+    assert pairs == (("runtime", 5), ("levels", (0, 50)), ("pattern", "rand"), ("bound", None))
+    assert settings == DemoSettings(runtime=5.0, levels=(0, 50), pattern="rand", bound=None)
+    assert isinstance(settings.runtime, float)  # the pairs keep what was given
 
 
 @pytest.mark.parametrize(
@@ -55,12 +66,9 @@ def test_unknown_option_is_a_programming_error() -> None:
         resolve_profile_settings(SPEC, {"nope": 1})
 
 
-def test_typed_reads_refuse_the_wrong_type() -> None:
-    values = Values((("runtime", "ten"), ("flag", True)))
-    with pytest.raises(TypeError):
-        values.number("runtime")
-    with pytest.raises(TypeError):
-        values.integer("flag")  # a bool is not a count
+def test_a_planner_decodes_into_the_class_its_table_fills() -> None:
+    with pytest.raises(ValueError, match="fills"):
+        start_plan(SPEC, AlignSettings, {}, TARGET)
 
 
 def test_region_is_whole_mib_and_within_the_device() -> None:

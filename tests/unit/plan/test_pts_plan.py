@@ -1,5 +1,6 @@
 """The SNIA PTS plans: goldens pinning loop order and parameters, and the conformance rules."""
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -16,6 +17,7 @@ from ssdlab.plan.pts import (
     plan_pts_wsat,
     plan_pts_xsr,
 )
+from tests.conftest import ROOT
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET, check_golden
 
 NVME = replace(
@@ -76,6 +78,10 @@ def test_purge_then_wipc_of_twice_the_active_range_with_one_job() -> None:
     plan = plan_pts_iops({}, NVME)
     assert plan.steps[0].command[:2] == ("nvme", "set-feature")  # PTS-E: write cache off
     assert plan.steps[0].command[-1] == "--value=0"
+    # Volatile Write Cache is the controller's feature: through the namespace node it goes
+    # with the broadcast NSID, else a controller following the spec refuses it (0x410f, seen
+    # on QEMU's NVMe in the device tier)
+    assert "--namespace-id=0xffffffff" in plan.steps[0].command
     purge, wipc = plan.loops[0].before
     assert purge.command == ("nvme", "format", "/dev/nvme0n1", "--ses=1", "--force")
     options = _options(wipc)
@@ -205,3 +211,18 @@ def test_a_partition_is_purged_within_its_range_only(name: str) -> None:
 def test_a_whole_drive_purge_named_for_a_partition_is_refused(name: str) -> None:
     with pytest.raises(SafetyRefusal, match=r"^--purge nvme-format erases all of /dev/nvme0n1, "):
         PLANNERS[name]({"purge": "nvme-format"}, NVME_PARTITION)
+
+
+def test_write_cache_command_is_the_one_the_controller_accepted() -> None:
+    """Replayed from the device tier (tests/data/devices): through the namespace node, QEMU's
+    NVMe controller refused Volatile Write Cache with the namespace's NSID (0x410f) and took it
+    with the broadcast NSID; the plan sends the latter."""
+    data = ROOT / "tests" / "data" / "devices"
+    refused = json.loads((data / "nvme-set-feature-vwc-namespace.json").read_text())
+    accepted = json.loads((data / "nvme-set-feature-vwc-broadcast.json").read_text())
+    assert refused["exit_code"] == 1
+    assert "0x410f" in refused["stderr"]
+    assert accepted["exit_code"] == 0
+    command = plan_pts_iops({}, NVME).steps[0].command
+    assert list(command) == accepted["argv"]
+    assert list(command) != refused["argv"]

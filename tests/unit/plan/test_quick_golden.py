@@ -6,7 +6,8 @@ import pytest
 
 from ssdlab.model.units import GiB
 from ssdlab.plan.jobfile import render_job
-from ssdlab.plan.quick import plan_quick, resolve_settings
+from ssdlab.plan.quick import plan_quick
+from ssdlab.plan.quick_settings import quick_settings
 from ssdlab.profiles.quick import load_quick_profile
 from tests.conftest import ROOT, assert_golden
 
@@ -20,18 +21,8 @@ TARGETS = {
 
 def render_plan_text(preset: str, kind: str) -> str:
     path, fill = TARGETS[kind]
-    settings = resolve_settings(
-        PROFILE,
-        preset=preset,
-        size_bytes=GiB,
-        count=1,
-        measure_s=None,
-        interval_s=None,
-        mode="all",
-        mix_read_pct=None,
-        data="random",
-        ioengine="libaio",
-        direct_io=True,
+    settings = quick_settings(
+        {"preset": preset, "count": 1}, size_bytes=GiB, direct_io=True, profile=PROFILE
     )
     plan = plan_quick(PROFILE, settings, target_path=path, target_kind=kind, fill=fill)
     parts = []

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.cli.store_access import load_profile_results
+from ssdlab.app.runs import profile_results
 from ssdlab.model.run import RunStatus
 from ssdlab.registry import profile_record
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.conftest import ROOT
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -25,7 +25,7 @@ def test_analysis_makes_the_stored_verdicts(run_id: int, tmp_path: Path) -> None
     shutil.copyfile(STORE, copy)
     conn = open_store(copy)
     try:
-        results = load_profile_results(conn, run_id)
+        results = profile_results(conn, run_id)
         stored = {f.name: f.body for f in load_findings(conn, run_id) if f.kind == "verdict"}
     finally:
         conn.close()

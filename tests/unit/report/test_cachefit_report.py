@@ -9,14 +9,15 @@ from ssdlab.analysis.cachefit_table import CachefitTable
 from ssdlab.analysis.profiles.cachefit import EFFECT_RATIO, VERDICT, analyse_cachefit
 from ssdlab.model.profile import ProfilePlan, ProfileResults, StepRole
 from ssdlab.model.result import DirectionMetrics
-from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.run import RunKind, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.model.units import MB, MiB
 from ssdlab.plan.cachefit import plan_cachefit
 from ssdlab.report.cachefit import build_cachefit_document
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import document_json, render_markdown
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 from tests.unit.report.chart_checks import breaches
 from tests.unit.report.stored_findings import with_stored_verdicts
@@ -163,8 +164,8 @@ def test_no_effect_below_the_criterion() -> None:
 
 def results_of(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:
     run = RunRecord(
-        run_id=3, kind="profile", profile="cachefit", profile_version=1, preset=None,
-        status=RunStatus.COMPLETE, status_reason=None, target_kind="device",
+        run_id=3, kind=RunKind.PROFILE, profile="cachefit", profile_version=1, preset=None,
+        status=RunStatus.COMPLETE, status_reason=None, target_kind=TargetKind.DEVICE,
         target_path=DEVICE_TARGET.path, target={"kind": "device"}, settings={}, plan={},
         environment={"fio_version": "fio-3.33"}, started_at_s=1.0, ended_at_s=2.0,
         host="bench", pid=1, boot_id=None,

@@ -34,7 +34,8 @@ from ssdlab.report.card import (
 from ssdlab.report.quick import build_quick_report
 from ssdlab.report.quick_document import quick_json
 from ssdlab.store.db import open_store
-from ssdlab.store.runs import load_run, load_step_results
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import load_step_results
 from tests.conftest import ROOT
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"

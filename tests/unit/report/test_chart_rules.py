@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ssdlab.analysis.profiles.sweep import analyse_sweep
-from ssdlab.cli.documents import load_runs, run_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
@@ -54,10 +54,7 @@ def _store_documents() -> dict[str, Document]:
         conn = open_store(copy)
         try:
             return {
-                name: run_document(conn, run, ())
-                for name, run in zip(
-                    STORE_RUNS.values(), load_runs(conn, list(STORE_RUNS)), strict=True
-                )
+                name: run_document(stored_run(conn, run_id)) for run_id, name in STORE_RUNS.items()
             }
         finally:
             conn.close()

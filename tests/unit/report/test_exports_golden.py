@@ -7,8 +7,9 @@ import json
 import pytest
 
 from ssdlab.analysis.passes import pass_metrics
-from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.run import RunKind, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.report.export import EXPORTERS, report_document
 from ssdlab.report.quick import build_quick_report
@@ -51,13 +52,13 @@ def fixture_steps() -> list[StepResult]:
 def fixture_run() -> RunRecord:
     return RunRecord(
         run_id=7,
-        kind="quick",
+        kind=RunKind.QUICK,
         profile="quick",
         profile_version=1,
         preset="default",
         status=RunStatus.COMPLETE,
         status_reason=None,
-        target_kind="file",
+        target_kind=TargetKind.FILE,
         target_path="/srv/ssd/ssdlab-0123456789ab.tmp",
         target={"kind": "file", "path": "/srv/ssd/ssdlab-0123456789ab.tmp"},
         settings={

@@ -8,7 +8,7 @@ from ssdlab.analysis.profiles.fill import VERDICT, analyse_fill
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.plan.fill import plan_fill
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 

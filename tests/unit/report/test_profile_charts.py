@@ -6,11 +6,13 @@ from contextlib import closing
 from pathlib import Path
 
 from ssdlab.analysis.endurance import Iteration, endurance_status
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.model.profile import ProfileResults
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import GB, TB
 from ssdlab.plan.endurance import plan_endurance
 from ssdlab.plan.fill import plan_fill
@@ -20,7 +22,6 @@ from ssdlab.registry.record import fill_verdicts
 from ssdlab.report.document import Chart, Document
 from ssdlab.report.endurance import build_endurance_document
 from ssdlab.report.health_document import build_health_document
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from tests.unit.analysis.health_samples import make_sample
 from tests.unit.plan.profile_golden import DEVICE_TARGET
@@ -103,7 +104,9 @@ def test_endurance_charts_with_units_and_health_over_days() -> None:
         for n in range(6)
     ]
     plan = plan_endurance({}, DEVICE_TARGET)
-    status = endurance_status(dict(plan.settings), iterations, samples)
+    status = endurance_status(
+        decode_settings(EnduranceSettings, plan.settings), iterations, samples
+    )
     results = ProfileResults(_run("endurance"), plan, (), {}, {})
     charts = _charts(build_endurance_document(results, status))
     assert set(charts) == {
@@ -118,7 +121,9 @@ def test_endurance_charts_with_units_and_health_over_days() -> None:
 
 def test_endurance_of_one_iteration_shows_it_as_a_point() -> None:
     plan = plan_endurance({}, DEVICE_TARGET)
-    status = endurance_status(dict(plan.settings), [_iteration(1, 100.0, 60.0)], [])
+    status = endurance_status(
+        decode_settings(EnduranceSettings, plan.settings), [_iteration(1, 100.0, 60.0)], []
+    )
     results = ProfileResults(_run("endurance"), plan, (), {}, {})
     charts = _charts(build_endurance_document(results, status))
     assert _breaches(charts) == {}
@@ -157,8 +162,7 @@ def test_simulated_drive_and_sweep_charts(tmp_path: Path) -> None:
         run_id, _ = _simulated(conn, _spec(_plan()))
         points = [_plan(f"p{n}", spare) for n, spare in enumerate((0.07, 0.28), 1)]
         sweep_id, _ = _simulated(conn, _spec(*points, parameter="spare"))
-        runs = [store.load_run(conn, n) for n in (run_id, sweep_id)]
-        documents = [sim_document(conn, run) for run in runs if run is not None]
+        documents = [run_document(stored_run(conn, n)) for n in (run_id, sweep_id)]
     charts = {chart.key: chart for document in documents for chart in document.charts}
     assert set(charts) == {
         "sim-throughput", "sim-waf", "sim-erase", "sim-sweep-waf", "sim-sweep-lifetime",

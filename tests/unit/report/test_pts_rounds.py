@@ -17,7 +17,7 @@ from ssdlab.registry import profile_record
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import render_markdown
 from ssdlab.report.pts import _size_label
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 from tests.unit.report.chart_checks import breaches
 from tests.unit.report.stored_findings import with_stored_verdicts

@@ -3,8 +3,9 @@ and tests whose passes vary too much to trust the best one."""
 
 import json
 
-from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.run import RunKind, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.target import TargetKind
 from ssdlab.report.quick import (
     NOISY_MARKER,
     build_quick_report,
@@ -25,13 +26,13 @@ LOOP_WARNING = (
 def run(target: dict[str, object]) -> RunRecord:
     return RunRecord(
         run_id=4,
-        kind="quick",
+        kind=RunKind.QUICK,
         profile="quick",
         profile_version=1,
         preset="real",
         status=RunStatus.COMPLETE,
         status_reason=None,
-        target_kind="file",
+        target_kind=TargetKind.FILE,
         target_path="/x/ssdlab-1.tmp",
         target=target,
         settings={},

@@ -8,7 +8,7 @@ from ssdlab.analysis.cliff import CacheCliffVerdict, detect_cache_cliff
 from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
 from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
 from ssdlab.model.json_fields import decode_fields
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 
 
 def _stored(verdict: object) -> dict[str, object]:

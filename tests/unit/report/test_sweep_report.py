@@ -13,7 +13,7 @@ from ssdlab.registry import profile_record
 from ssdlab.registry.record import fill_verdicts
 from ssdlab.report.document import document_json
 from ssdlab.report.sweep import build_sweep_document
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import FILE_TARGET
 from tests.unit.report.chart_checks import breaches
 

@@ -15,7 +15,7 @@ from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 from ssdlab.parse.tool_outputs import fstrim_trimmed_bytes, read_back_of
 from ssdlab.plan.trim import plan_trim
-from ssdlab.store.runs import to_json
+from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 

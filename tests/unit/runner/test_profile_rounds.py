@@ -13,7 +13,8 @@ from ssdlab.runner.events import Event, RoundFinished, StepStarted
 from ssdlab.runner.profile import ProfileRunner, RoundVerdict
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
-from ssdlab.store.runs import delete_step_results, load_run, load_step_results
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import delete_step_results, load_step_results
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import find_fio
 from ssdlab.system.process import ProcessRunner

@@ -10,17 +10,19 @@ from types import FrameType
 
 import pytest
 
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import Interrupted
+from ssdlab.model.finding_names import SIM_RESULT
 from ssdlab.model.run import RunStatus
-from ssdlab.runner.sim import RESULT_FINDING, SimPlan, SimRunSpec, run_simulation
+from ssdlab.runner.sim import SimPlan, SimRunSpec, run_simulation
 from ssdlab.sim import GcPolicy, SimConfig, parse_workload, simulate
 from ssdlab.sim.engine import build_job, run_core
 from ssdlab.sim.ftl import STOP_CHECK_PAGES
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
+from ssdlab.store.run_rows import list_runs
+from ssdlab.store.steps import load_step_results
 from tests.unit.sim.conftest import needs_rust
 
 MiB = 2**20
@@ -167,22 +169,22 @@ def test_a_stopped_run_is_interrupted_and_keeps_the_cut_point_as_evidence(
     spec = _spec(_plan("p1", 0.07), _plan("p2", 0.28))
     with pytest.raises(Interrupted, match="1 of 2 simulated drives that finished are stored"):
         run_simulation(conn, spec, should_stop=should_stop)
-    (run,) = store.list_runs(conn)
+    (run,) = list_runs(conn)
     assert run.status is RunStatus.INTERRUPTED
     assert run.status_reason == "stopped by a signal during spare 0.28 after 32 of 64 intervals"
-    steps = {s.step_key: s for s in store.load_step_results(conn, run.run_id)}
+    steps = {s.step_key: s for s in load_step_results(conn, run.run_id)}
     assert not steps["p1"].discarded
     assert len(steps["p1"].series) == 64
     assert steps["p2"].discarded
     assert len(steps["p2"].series) == 32
     findings = {f.name: f.body for f in load_findings(conn, run.run_id)}
-    cut = findings[f"{RESULT_FINDING}-p2"]
+    cut = findings[f"{SIM_RESULT}-p2"]
     assert cut["stopped"]
     assert cut["intervals"] == 32
     assert cut["intervals_planned"] == 64
     serials = {s.sample.identity.serial for s in load_health_samples(conn, run_id=run.run_id)}
     assert serials == {f"sim-{run.run_id}-p1"}  # the cut point is not analysed
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     assert [p["key"] for p in document.data["points"]] == ["p1"]
 
 
@@ -190,7 +192,10 @@ def test_a_stop_before_the_first_interval_keeps_no_step(conn: sqlite3.Connection
     should_stop, _ = after_calls(1)
     with pytest.raises(Interrupted, match="no interval had finished"):
         run_simulation(conn, _spec(_plan("write", 0.07)), should_stop=should_stop)
-    (run,) = store.list_runs(conn)
+    (run,) = list_runs(conn)
     assert run.status is RunStatus.INTERRUPTED
-    assert store.load_step_results(conn, run.run_id) == []
-    assert "interrupted before the simulation finished" in sim_document(conn, run).verdict[0]
+    assert load_step_results(conn, run.run_id) == []
+    assert (
+        "interrupted before the simulation finished"
+        in run_document(stored_run(conn, run.run_id)).verdict[0]
+    )

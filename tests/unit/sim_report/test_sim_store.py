@@ -14,7 +14,7 @@ import pytest
 from ssdlab.analysis.profiles.cache import CLIFF
 from ssdlab.analysis.wear import compare_samples
 from ssdlab.analysis.write_series import bytes_series
-from ssdlab.cli.documents import sim_document
+from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import Interrupted, UsageError
 from ssdlab.model.run import RunStatus
 from ssdlab.plan.cachefit import cache_size_from_finding
@@ -29,10 +29,11 @@ from ssdlab.runner.sim import (
 from ssdlab.sim.config import SimConfig, Timing
 from ssdlab.sim.engine import SimResult
 from ssdlab.sim.workload import parse_workload
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
+from ssdlab.store.run_rows import list_runs, load_run
+from ssdlab.store.steps import load_step_results
 
 MiB = 2**20
 PE = 3000.0
@@ -83,7 +84,7 @@ def _simulated(conn: sqlite3.Connection, spec: SimRunSpec) -> tuple[int, list[Si
 def test_a_simulated_run_is_stored_like_a_measured_one(conn: sqlite3.Connection) -> None:
     plan = _plan()
     run_id, (result,) = _simulated(conn, _spec(plan))
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     assert run is not None
     assert (run.kind, run.profile, run.target_kind, run.status) == (
         "sim",
@@ -97,7 +98,7 @@ def test_a_simulated_run_is_stored_like_a_measured_one(conn: sqlite3.Connection)
     assert run.settings["spare_physical_pct"] == pytest.approx(100 * (1 - 1 / config.alpha))
     assert run.settings["config"]["physical_bytes"] == config.physical_bytes
 
-    (step,) = store.load_step_results(conn, run_id)
+    (step,) = load_step_results(conn, run_id)
     assert step.step_key == "write"
     assert len(step.series) == len(result.intervals)
     # the cache profile's own conversion gives back the simulated host bytes
@@ -122,9 +123,9 @@ def test_a_simulated_run_is_stored_like_a_measured_one(conn: sqlite3.Connection)
 
 def test_the_document_reads_waf_cliff_steady_state_and_lifetime(conn: sqlite3.Connection) -> None:
     run_id, (result,) = _simulated(conn, _spec(_plan()))
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     assert run is not None
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     data = document.data["result"]
     assert data["waf"] == pytest.approx(result.waf)
     # the life projection's window is the simulator's steady tail: the same WAF
@@ -166,10 +167,10 @@ def test_a_static_slc_cache_gives_a_cliff_that_cachefit_can_read(conn: sqlite3.C
 def test_a_sweep_stores_every_point_and_life_grows_with_spare(conn: sqlite3.Connection) -> None:
     points = [_plan(f"p{n}", spare) for n, spare in enumerate((0.07, 0.28, 0.5), 1)]
     run_id, results = _simulated(conn, _spec(*points, parameter="spare"))
-    run = store.load_run(conn, run_id)
+    run = load_run(conn, run_id)
     assert run is not None
     assert run.profile == "sim-sweep"
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     stored = document.data["points"]
     assert [p["key"] for p in stored] == ["p1", "p2", "p3"]
     for point, result in zip(stored, results, strict=True):
@@ -196,9 +197,9 @@ def test_ctrl_c_keeps_the_finished_points(conn: sqlite3.Connection) -> None:
     spec = _spec(_plan("p1"), _plan("p2", 0.2), parameter="spare")
     with pytest.raises(Interrupted):
         run_simulation(conn, spec, simulate_one=stop_on_second)
-    (run,) = store.list_runs(conn)
+    (run,) = list_runs(conn)
     assert run.status == RunStatus.INTERRUPTED
-    document = sim_document(conn, run)
+    document = run_document(stored_run(conn, run.run_id))
     assert [p["key"] for p in document.data["points"]] == ["p1"]
     assert not math.isnan(document.data["points"][0]["waf"])
 
@@ -210,6 +211,6 @@ def test_a_drive_whose_writes_take_no_time_is_refused_with_the_reason(
     # that got as far as the store says why it failed (the CLI checks before it opens the store)
     with pytest.raises(UsageError, match="program times must be positive"):
         _simulated(conn, _spec(_plan(timing=Timing(0.0, 0.0, 0.0, 0.0))))
-    (run,) = store.list_runs(conn)
+    (run,) = list_runs(conn)
     assert run.status is RunStatus.FAILED
     assert "program times must be positive" in (run.status_reason or "")

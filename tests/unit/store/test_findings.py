@@ -7,8 +7,9 @@ from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding, load_findings
+from ssdlab.store.lifecycle import NewRun, create_run, to_json
 from ssdlab.store.profile_runs import profile_plan_of
-from ssdlab.store.runs import NewRun, create_run, load_run, to_json
+from ssdlab.store.run_rows import load_run
 
 PLAN = ProfilePlan(
     profile="demo",

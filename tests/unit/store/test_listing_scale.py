@@ -15,8 +15,17 @@ import pytest
 from ssdlab.cli.main import main
 from ssdlab.model.run import RunStatus
 from ssdlab.model.target import DeviceIdentity
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
+from ssdlab.store.devices import upsert_device
+from ssdlab.store.lifecycle import NewRun, create_run, finish_run
+from ssdlab.store.listing import (
+    RunFilter,
+    RunListing,
+    count_run_listings,
+    list_run_listings,
+    listing_query,
+)
+from ssdlab.store.run_rows import UnreadableRun
 from tests.conftest import ROOT
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -29,7 +38,7 @@ def _fleet_store(path: Path) -> sqlite3.Connection:
     complete, the others failed."""
     conn = open_store(path)
     drives = [
-        store.upsert_device(
+        upsert_device(
             conn,
             DeviceIdentity(f"sd{c}", f"/dev/sd{c}", model=f"MODEL-{c}", serial=f"SER-{c}"),
         )
@@ -38,9 +47,9 @@ def _fleet_store(path: Path) -> sqlite3.Connection:
     for index in range(30):
         kind, profile = KINDS[index % 4]
         device = drives[index % 2] if index % 5 else None
-        run_id = store.create_run(
+        run_id = create_run(
             conn,
-            store.NewRun(
+            NewRun(
                 kind=kind,
                 profile=profile,
                 profile_version=1,
@@ -61,38 +70,38 @@ def _fleet_store(path: Path) -> sqlite3.Connection:
             ),
         )
         status = RunStatus.COMPLETE if index % 7 == 0 else RunStatus.FAILED
-        store.finish_run(conn, run_id, status, None, 2000.0 + 100 * index)
+        finish_run(conn, run_id, status, None, 2000.0 + 100 * index)
     return conn
 
 
-def _ids(listed: list[store.RunListing | store.UnreadableRun]) -> list[int]:
+def _ids(listed: list[RunListing | UnreadableRun]) -> list[int]:
     return [r.run_id for r in listed]
 
 
 def test_filters_and_pages_select_what_they_say(tmp_path: Path) -> None:
     conn = _fleet_store(tmp_path / "s.db")
-    every = _ids(store.list_run_listings(conn))
+    every = _ids(list_run_listings(conn))
     assert every == list(range(30, 0, -1))
-    rows = {r.run_id: r for r in store.list_run_listings(conn) if isinstance(r, store.RunListing)}
-    cases: list[tuple[store.RunFilter, Callable[[store.RunListing], bool]]] = [
-        (store.RunFilter(host="lab-2"), lambda r: r.host == "lab-2"),
+    rows = {r.run_id: r for r in list_run_listings(conn) if isinstance(r, RunListing)}
+    cases: list[tuple[RunFilter, Callable[[RunListing], bool]]] = [
+        (RunFilter(host="lab-2"), lambda r: r.host == "lab-2"),
         (
-            store.RunFilter(profile="cache"),
+            RunFilter(profile="cache"),
             lambda r: r.kind == "cache" or (r.kind == "profile" and r.profile == "cache"),
         ),
-        (store.RunFilter(profile="import"), lambda r: r.kind == "import"),
-        (store.RunFilter(status=RunStatus.COMPLETE), lambda r: r.status is RunStatus.COMPLETE),
-        (store.RunFilter(drive="SER-b"), lambda r: r.drive_serial == "SER-b"),
-        (store.RunFilter(drive="MODEL-a"), lambda r: r.drive_model == "MODEL-a"),
-        (store.RunFilter(since_s=2500.0), lambda r: r.started_at_s >= 2500.0),
-        (store.RunFilter(targets=("/dev/sda",)), lambda r: r.target_path == "/dev/sda"),
+        (RunFilter(profile="import"), lambda r: r.kind == "import"),
+        (RunFilter(status=RunStatus.COMPLETE), lambda r: r.status is RunStatus.COMPLETE),
+        (RunFilter(drive="SER-b"), lambda r: r.drive_serial == "SER-b"),
+        (RunFilter(drive="MODEL-a"), lambda r: r.drive_model == "MODEL-a"),
+        (RunFilter(since_s=2500.0), lambda r: r.started_at_s >= 2500.0),
+        (RunFilter(targets=("/dev/sda",)), lambda r: r.target_path == "/dev/sda"),
         (
-            store.RunFilter(target_folders=("/srv/t1",)),
+            RunFilter(target_folders=("/srv/t1",)),
             lambda r: r.target_path.startswith("/srv/t1/"),
         ),
-        (store.RunFilter(before_id=12), lambda r: r.run_id < 12),
+        (RunFilter(before_id=12), lambda r: r.run_id < 12),
         (
-            store.RunFilter(host="lab-1", status=RunStatus.FAILED, before_id=25),
+            RunFilter(host="lab-1", status=RunStatus.FAILED, before_id=25),
             lambda r: r.host == "lab-1" and r.status is RunStatus.FAILED and r.run_id < 25,
         ),
     ]
@@ -100,10 +109,10 @@ def test_filters_and_pages_select_what_they_say(tmp_path: Path) -> None:
         expected = [run_id for run_id in every if keep(rows[run_id])]
         assert expected, wanted  # every case selects some runs, and not all
         assert len(expected) < 30, wanted
-        assert _ids(store.list_run_listings(conn, None, wanted)) == expected, wanted
-        assert store.count_run_listings(conn, wanted) == len(expected), wanted
+        assert _ids(list_run_listings(conn, None, wanted)) == expected, wanted
+        assert count_run_listings(conn, wanted) == len(expected), wanted
         pages = [
-            _ids(store.list_run_listings(conn, 4, wanted, offset))
+            _ids(list_run_listings(conn, 4, wanted, offset))
             for offset in range(0, len(expected) + 4, 4)
         ]
         assert [run_id for page in pages for run_id in page] == expected, wanted
@@ -125,22 +134,22 @@ def _plan(conn: sqlite3.Connection, sql: str, params: Sequence[object] = ()) -> 
 def test_every_listing_filter_selects_its_page_on_an_index(tmp_path: Path) -> None:
     conn = _fleet_store(tmp_path / "s.db")
     indexed = {
-        "host": (store.RunFilter(host="lab-1"), "runs_by_host"),
-        "profile": (store.RunFilter(profile="cache"), "runs_by_kind"),
-        "status": (store.RunFilter(status=RunStatus.COMPLETE), "runs_by_status"),
-        "drive": (store.RunFilter(drive="SER-a"), "runs_by_drive_serial"),
-        "target": (store.RunFilter(targets=("/dev/sda",)), "runs_by_target"),
-        "folder": (store.RunFilter(target_folders=("/srv/t1",)), "runs_by_target"),
-        "since": (store.RunFilter(since_s=2000.0), "runs_by_started"),
-        "before": (store.RunFilter(before_id=10), "INTEGER PRIMARY KEY (rowid<?)"),
+        "host": (RunFilter(host="lab-1"), "runs_by_host"),
+        "profile": (RunFilter(profile="cache"), "runs_by_kind"),
+        "status": (RunFilter(status=RunStatus.COMPLETE), "runs_by_status"),
+        "drive": (RunFilter(drive="SER-a"), "runs_by_drive_serial"),
+        "target": (RunFilter(targets=("/dev/sda",)), "runs_by_target"),
+        "folder": (RunFilter(target_folders=("/srv/t1",)), "runs_by_target"),
+        "since": (RunFilter(since_s=2000.0), "runs_by_started"),
+        "before": (RunFilter(before_id=10), "INTEGER PRIMARY KEY (rowid<?)"),
     }
     for name, (wanted, index) in indexed.items():
-        sql, params = store.listing_query(wanted, 50, 0)
+        sql, params = listing_query(wanted, 50, 0)
         plan = _plan(conn, sql, params)
         assert any(index in line for line in plan), (name, plan)
         assert not any(re.match(r"SCAN runs\b", line) for line in plan), (name, plan)
     # the newest page of all runs walks the row ids from the top and stops after the page
-    sql, params = store.listing_query(store.RunFilter(), 50, 0)
+    sql, params = listing_query(RunFilter(), 50, 0)
     assert _plan(conn, sql, params)[-1] == "SCAN runs"
     assert "LIMIT 50" in sql
     count_sql = "SELECT COUNT(*) FROM runs WHERE host = ?"
@@ -163,7 +172,7 @@ ONE_RUN_TABLES = (
 def traced_statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every SQL statement the commands run meanwhile, with its values filled in."""
     statements: list[str] = []
-    import ssdlab.cli.store_open as access
+    import ssdlab.app.run_store as access
 
     opened = open_store
 

@@ -3,7 +3,9 @@ planner makes today for the same settings and target (tests/data/store: a store 
 ssdlab at commit 98b38bc)."""
 
 import json
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +14,8 @@ import pytest
 from ssdlab.model.plan import QuickSettings
 from ssdlab.plan.quick import plan_quick
 from ssdlab.profiles.quick import load_quick_profile
+from ssdlab.store.lifecycle import to_json
 from ssdlab.store.quick_plans import is_pass_list_plan, migrate_pass_list_plan
-from ssdlab.store.runs import to_json
 from tests.conftest import ROOT
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -22,10 +24,18 @@ OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
 def old_quick_runs() -> list[tuple[int, dict[str, Any], dict[str, Any]]]:
     if not OLD_STORE.exists():
         return []
-    with sqlite3.connect(f"file:{OLD_STORE}?mode=ro", uri=True) as conn:
-        rows = conn.execute(
-            "SELECT id, settings_json, plan_json FROM runs WHERE kind = 'quick'"
-        ).fetchall()
+    # read from a copy: even a read-only open of the committed file may remove its -wal and
+    # -shm files
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / OLD_STORE.name
+        shutil.copyfile(OLD_STORE, copy)
+        conn = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+        try:
+            rows = conn.execute(
+                "SELECT id, settings_json, plan_json FROM runs WHERE kind = 'quick'"
+            ).fetchall()
+        finally:
+            conn.close()
     return [(int(i), json.loads(s), json.loads(p)) for i, s, p in rows]
 
 

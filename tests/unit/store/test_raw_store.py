@@ -13,11 +13,13 @@ import pytest
 from ssdlab.errors import StoreError
 from ssdlab.model.run import Capture
 from ssdlab.store import raw
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture, load_capture_inputs, load_fio_outputs
 from ssdlab.store.compaction import compress_stored_text
 from ssdlab.store.db import SCHEMA_VERSION, open_store
+from ssdlab.store.listing import RunListing, list_run_listings
 from ssdlab.store.merge import copy_runs
-from ssdlab.store.profile_runs import load_fio_outputs
+from ssdlab.store.run_rows import load_run
+from ssdlab.store.steps import load_step_results
 from tests.conftest import ROOT
 from tests.unit.store.test_store import new_run
 
@@ -126,7 +128,7 @@ def test_every_raw_kind_reads_back_byte_for_byte_and_compressed(tmp_path: Path) 
     kinds = raw_kinds()
     assert len(kinds) >= 8  # fio, several smartctl and nvme-cli outputs, unicode text
     for name, capture, files in kinds:
-        capture_id = store.add_capture(conn, run_id, capture, files)
+        capture_id = add_capture(conn, run_id, capture, files)
         stored = stored_values(conn, capture_id)
         for column, text in expected_values(capture, files).items():
             value = stored[column]
@@ -153,9 +155,9 @@ def test_outputs_of_one_command_share_a_dictionary_kept_in_the_store(tmp_path: P
     run_id = new_run(conn)
     text = _text(DATA / "smart" / "ata-crucial-mx500-devstat-wrap.json")
     argv = ("smartctl", "-x", "-j", "/dev/sdb")
-    first = store.add_capture(conn, run_id, Capture("smartctl", argv, 0, text, "", 1.0, 2.0))
+    first = add_capture(conn, run_id, Capture("smartctl", argv, 0, text, "", 1.0, 2.0))
     later = text.replace('"hours": ', '"hours": 1')  # a later reading: counters moved
-    second = store.add_capture(conn, run_id, Capture("smartctl", argv, 0, later, "", 3.0, 4.0))
+    second = add_capture(conn, run_id, Capture("smartctl", argv, 0, later, "", 3.0, 4.0))
     keys = conn.execute("SELECT key, source FROM raw_dictionaries").fetchall()
     assert [tuple(k) for k in keys] == [(keys[0][0], 'smartctl ["-x", "-j", "/dev/sdb"]')]
     for capture_id, expected in ((first, text), (second, later)):
@@ -174,7 +176,7 @@ def test_a_value_refering_to_a_missing_dictionary_is_refused_in_one_line(tmp_pat
     run_id = new_run(conn)
     text = _text(DATA / "smart" / "ata-unknown-vendor.json")
     argv = ("smartctl", "-x", "-j", "/dev/sdc")
-    capture_id = store.add_capture(conn, run_id, Capture("smartctl", argv, 0, text, "", 1.0, 2.0))
+    capture_id = add_capture(conn, run_id, Capture("smartctl", argv, 0, text, "", 1.0, 2.0))
     conn.execute("DELETE FROM raw_dictionaries")
     raw._cache.clear()
     (value,) = conn.execute("SELECT stdout FROM captures WHERE id = ?", (capture_id,)).fetchone()
@@ -218,14 +220,14 @@ def test_an_older_store_migrates_with_every_run_readable_and_raw_exact(
     ids = [int(r[0]) for r in conn.execute("SELECT id FROM runs ORDER BY id")]
     assert len(ids) == runs
     for run_id in ids:
-        run = store.load_run(conn, run_id)
+        run = load_run(conn, run_id)
         assert run is not None
-        store.load_step_results(conn, run_id)
+        load_step_results(conn, run_id)
         load_fio_outputs(conn, run_id)
-    listed = store.list_run_listings(conn)
+    listed = list_run_listings(conn)
     assert [r.run_id for r in listed] == ids[::-1]
     for r in listed:
-        assert isinstance(r, store.RunListing)
+        assert isinstance(r, RunListing)
         device = conn.execute(
             "SELECT d.model, d.serial FROM runs r LEFT JOIN devices d ON d.id = r.device_id"
             " WHERE r.id = ?",
@@ -235,7 +237,7 @@ def test_an_older_store_migrates_with_every_run_readable_and_raw_exact(
         if r.kind == "import" and '"source_tool"' in settings[r.run_id]:
             assert r.source_tool is not None
             assert r.source_tool in settings[r.run_id]
-    assert any(r.source_tool for r in listed if isinstance(r, store.RunListing))
+    assert any(r.source_tool for r in listed if isinstance(r, RunListing))
 
 
 def test_compacting_an_old_store_keeps_every_raw_value_and_can_be_repeated(
@@ -247,7 +249,7 @@ def test_compacting_an_old_store_keeps_every_raw_value_and_can_be_repeated(
         (row[0], row[4]): row for row in _raw_rows(path)
     }  # (capture id, file name) -> values as text
     outputs = {run_id: load_fio_outputs(conn, run_id) for run_id in range(1, 15)}
-    jobs = {run_id: store.load_capture_inputs(conn, run_id) for run_id in range(1, 15)}
+    jobs = {run_id: load_capture_inputs(conn, run_id) for run_id in range(1, 15)}
     done = compress_stored_text(conn)
     assert done.values > 10
     assert done.stored_bytes < done.text_bytes / 3
@@ -259,7 +261,7 @@ def test_compacting_an_old_store_keeps_every_raw_value_and_can_be_repeated(
             new = after[column]
             assert (None if new is None else raw.unpack_raw(conn, new)) == row[column]
     assert {run_id: load_fio_outputs(conn, run_id) for run_id in range(1, 15)} == outputs
-    assert {run_id: store.load_capture_inputs(conn, run_id) for run_id in range(1, 15)} == jobs
+    assert {run_id: load_capture_inputs(conn, run_id) for run_id in range(1, 15)} == jobs
 
 
 @pytest.mark.parametrize("compact_source", [False, True])
@@ -279,7 +281,7 @@ def test_runs_copied_between_old_and_new_format_stores_keep_raw_exact(
     run_id = new_run(dest)
     own = _text(DATA / "smart" / "ata-missing-attributes.json")
     argv = ("smartctl", "-x", "-j", "/dev/sda")
-    store.add_capture(dest, run_id, Capture("smartctl", argv, 0, own, "", 1.0, 2.0))
+    add_capture(dest, run_id, Capture("smartctl", argv, 0, own, "", 1.0, 2.0))
     result = copy_runs(source, dest, host="node-1", collected_at_s=5.0)
     assert len(result.added) == 14
     raw._cache.clear()

@@ -11,14 +11,19 @@ from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import DeviceIdentity
-from ssdlab.store import runs as store
+from ssdlab.store.captures import add_capture, load_capture_inputs
 from ssdlab.store.db import SCHEMA_VERSION, migrations, open_store
+from ssdlab.store.devices import upsert_device
 from ssdlab.store.health import (
     add_health_sample,
     device_key,
     load_health_sample,
     load_health_samples,
 )
+from ssdlab.store.lifecycle import NewRun, create_run, finish_run, mark_dead_runs
+from ssdlab.store.run_rows import latest_run_id, load_run
+from ssdlab.store.steps import add_step_result, load_step_results
+from ssdlab.store.test_files import add_test_file, leftover_test_files, mark_test_file_removed
 
 METRICS = DirectionMetrics(
     io_bytes=4096 * 1000,
@@ -36,9 +41,9 @@ METRICS = DirectionMetrics(
 
 
 def new_run(conn: sqlite3.Connection, pid: int = 1) -> int:
-    return store.create_run(
+    return create_run(
         conn,
-        store.NewRun(
+        NewRun(
             kind="quick",
             profile="quick",
             profile_version=1,
@@ -84,8 +89,8 @@ def test_a_file_that_is_not_a_database_is_a_store_error(tmp_path: Path) -> None:
 
 def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
     conn = open_store(tmp_path / "db")
-    device_id = store.upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0"))
-    assert store.upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0")) == device_id
+    device_id = upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0"))
+    assert upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0")) == device_id
     run_id = new_run(conn)
     capture = Capture(
         tool="fio",
@@ -98,7 +103,7 @@ def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
         tool_version="fio-3.33",
         input_text="[global]\n",
     )
-    capture_id = store.add_capture(conn, run_id, capture, {"p_bw.1.log": "1000, 4, 0, 0, 0\n"})
+    capture_id = add_capture(conn, run_id, capture, {"p_bw.1.log": "1000, 4, 0, 0, 0\n"})
     series = (SeriesPoint(1.0, "read", 4096000.0, 1000.0, None),)
     step = StepResult(
         step_key="rnd4k-q1t1-read",
@@ -114,31 +119,31 @@ def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
         capture_id=capture_id,
         series=series,
     )
-    store.add_step_result(conn, run_id, step)
-    store.finish_run(conn, run_id, RunStatus.COMPLETE, None, 1010.0)
-    assert store.load_step_results(conn, run_id) == [step]
-    loaded = store.load_run(conn, run_id)
+    add_step_result(conn, run_id, step)
+    finish_run(conn, run_id, RunStatus.COMPLETE, None, 1010.0)
+    assert load_step_results(conn, run_id) == [step]
+    loaded = load_run(conn, run_id)
     assert isinstance(loaded, RunRecord)
     assert loaded.status is RunStatus.COMPLETE
     assert loaded.settings == {"count": 1}
-    assert store.load_capture_inputs(conn, run_id) == [(capture_id, "fio", "[global]\n")]
-    assert store.latest_run_id(conn) == run_id
+    assert load_capture_inputs(conn, run_id) == [(capture_id, "fio", "[global]\n")]
+    assert latest_run_id(conn) == run_id
     with pytest.raises(StoreError):  # the same pass twice is a bug, not a second row
-        store.add_step_result(conn, run_id, step)
-    assert len(store.load_step_results(conn, run_id)) == 1
+        add_step_result(conn, run_id, step)
+    assert len(load_step_results(conn, run_id)) == 1
 
 
 def test_dead_runs_become_interrupted_and_their_files_leftovers(tmp_path: Path) -> None:
     conn = open_store(tmp_path / "db")
     alive, dead = new_run(conn, pid=10), new_run(conn, pid=20)
-    store.add_test_file(conn, dead, "/tmp/ssdlab-dead.tmp", 1.0)
-    kept = store.add_test_file(conn, alive, "/tmp/ssdlab-alive.tmp", 1.0)
-    assert store.mark_dead_runs(conn, lambda run: run.pid == 10) == [dead]
-    assert store.load_run(conn, dead).status is RunStatus.INTERRUPTED  # type: ignore[union-attr]
-    assert store.load_run(conn, alive).status is RunStatus.RUNNING  # type: ignore[union-attr]
-    assert [f.path for f in store.leftover_test_files(conn)] == ["/tmp/ssdlab-dead.tmp"]
-    store.mark_test_file_removed(conn, kept, 2.0)
-    assert store.mark_dead_runs(conn, lambda _run: True) == []
+    add_test_file(conn, dead, "/tmp/ssdlab-dead.tmp", 1.0)
+    kept = add_test_file(conn, alive, "/tmp/ssdlab-alive.tmp", 1.0)
+    assert mark_dead_runs(conn, lambda run: run.pid == 10) == [dead]
+    assert load_run(conn, dead).status is RunStatus.INTERRUPTED  # type: ignore[union-attr]
+    assert load_run(conn, alive).status is RunStatus.RUNNING  # type: ignore[union-attr]
+    assert [f.path for f in leftover_test_files(conn)] == ["/tmp/ssdlab-dead.tmp"]
+    mark_test_file_removed(conn, kept, 2.0)
+    assert mark_dead_runs(conn, lambda _run: True) == []
 
 
 def test_read_only_store_is_a_clear_error(tmp_path: Path) -> None:
@@ -161,7 +166,7 @@ def test_a_version_1_store_is_migrated_keeping_its_runs(tmp_path: Path) -> None:
     conn.close()
     conn = open_store(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert store.load_run(conn, run_id) is not None
+    assert load_run(conn, run_id) is not None
     assert conn.execute("SELECT COUNT(*) FROM health_samples").fetchone()[0] == 0
 
 

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from ssdlab.errors import StoreError
-from ssdlab.model.run import RunRecord
-from ssdlab.store import runs as store
+from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.store.db import SCHEMA_VERSION, is_damage, open_store, store_failure
+from ssdlab.store.lifecycle import mark_dead_runs
+from ssdlab.store.listing import RunListing, list_run_listings
+from ssdlab.store.run_rows import UnreadableRun, list_run_rows, list_runs, load_run, running_runs_on
 from tests.unit.store.test_store import new_run
 
 OPENERS = 6
@@ -32,7 +34,7 @@ def _assert_store_is_whole(path: Path) -> None:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         run_id = new_run(conn)
-        assert store.load_run(conn, run_id) is not None
+        assert load_run(conn, run_id) is not None
     finally:
         conn.close()
 
@@ -98,6 +100,8 @@ def _break(conn: sqlite3.Connection, run_id: int, column: str, value_sql: str) -
         ("settings_json", "'{'", "column settings_json is not valid JSON"),
         ("environment_json", "'null'", "column environment_json holds JSON NoneType"),
         ("status", "'gone'", "column status holds 'gone', not a run status"),
+        ("kind", "'teleport'", "column kind holds 'teleport', a kind of run this ssdlab does"),
+        ("target_kind", "'cloud'", "column target_kind holds 'cloud', a kind of target this"),
     ],
 )
 def test_one_bad_row_is_marked_and_the_others_read(
@@ -105,25 +109,40 @@ def test_one_bad_row_is_marked_and_the_others_read(
 ) -> None:
     ids = [new_run(conn) for _ in range(3)]
     _break(conn, ids[1], column, value_sql)
-    listed = store.list_run_rows(conn)
+    listed = list_run_rows(conn)
     assert [r.run_id for r in listed] == ids[::-1]
     bad = listed[1]
-    assert isinstance(bad, store.UnreadableRun)
+    assert isinstance(bad, UnreadableRun)
     assert bad.problem.startswith(problem)
     assert all(isinstance(r, RunRecord) for r in (listed[0], listed[2]))
-    assert [r.run_id for r in store.list_runs(conn)] == [ids[2], ids[0]]
-    assert [r.run_id for r in store.list_run_rows(conn, limit=2)] == [ids[2], ids[1]]
+    assert [r.run_id for r in list_runs(conn)] == [ids[2], ids[0]]
+    assert [r.run_id for r in list_run_rows(conn, limit=2)] == [ids[2], ids[1]]
     with pytest.raises(StoreError, match=f"run {ids[1]} in the run store is unreadable"):
-        store.load_run(conn, ids[1])
-    loaded = store.load_run(conn, ids[0])
+        load_run(conn, ids[1])
+    loaded = load_run(conn, ids[0])
     assert loaded is not None
     assert loaded.run_id == ids[0]
+
+
+@pytest.mark.parametrize(
+    ("column", "value"), [("kind", "teleport"), ("target_kind", "cloud"), ("status", "gone")]
+)
+def test_a_listing_marks_a_row_of_an_unknown_kind_unreadable(
+    conn: sqlite3.Connection, column: str, value: str
+) -> None:
+    ids = [new_run(conn) for _ in range(2)]
+    _break(conn, ids[0], column, f"'{value}'")
+    newer, bad = list_run_listings(conn)
+    assert isinstance(newer, RunListing)
+    assert newer.kind is RunKind.QUICK
+    assert isinstance(bad, UnreadableRun)
+    assert f"column {column} holds {value!r}" in bad.problem
 
 
 def test_a_bad_running_row_does_not_stop_dead_run_recovery(conn: sqlite3.Connection) -> None:
     ids = [new_run(conn, pid=10 + i) for i in range(3)]  # all 'running'
     _break(conn, ids[0], "target_path", "CAST(X'FF' AS TEXT)")
-    marked = store.mark_dead_runs(conn, lambda _run: False)
+    marked = mark_dead_runs(conn, lambda _run: False)
     assert sorted(marked) == ids[1:]
 
 
@@ -180,8 +199,8 @@ def test_an_unreadable_running_row_on_a_target_is_not_passed_over(
     run_id = new_run(conn)
     _break(conn, run_id, "settings_json", "'{'")
     with pytest.raises(StoreError, match=f"run {run_id} in the run store is unreadable"):
-        store.running_runs_on(conn, "/tmp/x")
-    assert store.running_runs_on(conn, "/elsewhere") == []
+        running_runs_on(conn, "/tmp/x")
+    assert running_runs_on(conn, "/elsewhere") == []
 
 
 def test_text_that_is_not_utf8_elsewhere_is_named_by_its_column(conn: sqlite3.Connection) -> None:

@@ -54,6 +54,9 @@ def test_nvme_adds_smart_log_and_tries_the_nand_logs() -> None:
     assert reading.sample is not None
     tools = [" ".join(call[1:3]) for call in runner.calls]
     assert tools == ["-x -j", "smart-log /dev/nvme0n1", "ocp smart-add-log", "intel smart-log-add"]
+    # the controller's log (NSID FFFFFFFFh), not the namespace's: QEMU's NVMe keeps both and
+    # answers NSID 1 with the namespace's counters alone (seen in the device tier)
+    assert "--namespace-id=0xffffffff" in runner.calls[1]
     assert reading.sample.nand_written_bytes.value is not None  # from the Intel log
     assert "nvme-cli Intel/Solidigm CA" in reading.sample.sources
     assert len(reading.captures) == 4

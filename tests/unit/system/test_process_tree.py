@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.process_tree import descendants, kill_tree
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.orphans import alive, wait_gone
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,7 +118,7 @@ def test_kill_ends_fio_and_its_job_processes(tmp_path: Path) -> None:
         target=lambda: ended.append(runner.run(["fio", str(job)], tool="fio").exit_code)
     )
     thread.start()
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG_S
     fio: list[int] = []
     while len(fio) < 2:  # fio and its job process, which is in a session of its own
         assert time.monotonic() < deadline, "fio started no job process"

@@ -10,7 +10,9 @@ from ssdlab.analysis.endurance import EnduranceStatus, endurance_status, iterati
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.model.finding_names import ENDURANCE_ITERATIONS
 from ssdlab.model.profile import ProfilePlan, ProfileResults
+from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.step import StepResult
+from ssdlab.model.typed_settings import decode_settings
 
 ITERATIONS = ENDURANCE_ITERATIONS
 
@@ -63,4 +65,5 @@ def status_of(results: ProfileResults, rated: RatedEndurance | None = None) -> E
     times) and health samples: what its status and report show."""
     samples = [sample for _phase, sample in results.health]
     iterations = iterations_of(results.steps, results.capture_times)
-    return endurance_status(dict(results.plan.settings), iterations, samples, rated=rated)
+    settings = decode_settings(EnduranceSettings, results.plan.settings)
+    return endurance_status(settings, iterations, samples, rated=rated)

@@ -13,7 +13,9 @@ from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
 from ssdlab.analysis.latency_bins import merge_bins, percentile_ns
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.profile import ProfilePlan
+from ssdlab.model.profile_settings import SweepSettings
 from ssdlab.model.step import StepResult
+from ssdlab.model.typed_settings import decode_settings
 
 CELLS = SWEEP_CELLS
 KNEE = SWEEP_KNEE
@@ -109,9 +111,10 @@ def _cells(rows: Sequence[SweepCellRow]) -> list[SweepCell]:
 
 def knees(plan: ProfilePlan, rows: Sequence[SweepCellRow]) -> dict[str, KneeVerdict]:
     """Each workload's knee, in the order the workloads first appear among the cells."""
-    bound_us = plan.setting("max_latency_us")
-    bound = float(bound_us) * 1000 if isinstance(bound_us, int | float) else None
-    metric = str(plan.setting("latency_metric"))
+    settings = decode_settings(SweepSettings, plan.settings)
+    bound_us = settings.max_latency_us
+    bound = bound_us * 1000 if bound_us is not None else None
+    metric = settings.latency_metric
     found = {}
     for workload in dict.fromkeys(r.workload for r in rows):
         cells = _cells([r for r in rows if r.workload == workload])

@@ -1,36 +1,28 @@
 """`ssdlab node export` and `ssdlab node status`: a node's store as `ssdlab fleet collect` and
 `ssdlab fleet status` ask for it over SSH. The store is only read: a run may be writing it."""
 
-import argparse
 import json
 import sqlite3
-import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import Any, BinaryIO
 
 from ssdlab.analysis.profiles.endurance import status_of
-from ssdlab.cli.store_access import db_path, load_profile_results, open_db
+from ssdlab.app.runs import profile_results
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunRecord
-from ssdlab.store import runs as store
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import export_runs
+from ssdlab.store.run_rows import list_runs
 from ssdlab.system import detached
 
 RECENT_RUNS = 20
+STATUS_FORMAT = "ssdlab-node-status"
+CHUNK_BYTES = 1 << 20
 
 
-def jobs_dir_of(args: argparse.Namespace) -> Path:
-    """Where a node keeps its fleet jobs: --jobs-dir, else fleet-jobs beside the store."""
-    if args.jobs_dir:
-        return Path(args.jobs_dir).expanduser().absolute()
-    return db_path(args).parent / "fleet-jobs"
-
-
-def _finished_uuids(text: str) -> list[str]:
+def finished_uuids(text: str) -> tuple[str, ...]:
     """The JSON list of run UUIDs the central store holds finished (read from stdin)."""
     try:
         found = json.loads(text) if text.strip() else []
@@ -38,32 +30,34 @@ def _finished_uuids(text: str) -> list[str]:
         raise UsageError(f"node export reads a JSON list of run UUIDs on stdin: {error}") from error
     if not isinstance(found, list) or not all(isinstance(item, str) for item in found):
         raise UsageError("node export reads a JSON list of run UUIDs on stdin")
-    return found
+    return tuple(found)
 
 
-def cmd_node_export(args: argparse.Namespace, _out: Console) -> int:
-    """Write the store's runs but the finished ones named on stdin, as one store file, to
-    stdout (binary)."""
-    finished = _finished_uuids(sys.stdin.read())
-    source = db_path(args)
+@dataclass(frozen=True, slots=True)
+class NodeExportRequest:
+    db: Path  # the node's store
+    finished_uuids: tuple[str, ...] = ()  # runs the central store holds finished: left out
+
+
+def export_node_runs(request: NodeExportRequest, sink: BinaryIO) -> None:
+    """Write the store's runs but the finished ones named, as one store file, to `sink`; an
+    empty store for a node that never ran anything."""
     with tempfile.TemporaryDirectory(prefix="ssdlab-export-") as scratch:
         exported = Path(scratch) / "runs.db"
-        if source.exists():
-            export_runs(source, exported, finished_uuids=finished)
-        else:  # a node that never ran anything: an empty store
+        if request.db.exists():
+            export_runs(request.db, exported, finished_uuids=list(request.finished_uuids))
+        else:
             open_store(exported).close()
         with exported.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
-                sys.stdout.buffer.write(chunk)
-    sys.stdout.buffer.flush()
-    return 0
+            while chunk := handle.read(CHUNK_BYTES):
+                sink.write(chunk)
 
 
 def _endurance(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any] | None:
     """Where an endurance run stands: iterations, bytes written, WAF, days to end of life."""
     if run.profile != "endurance":
         return None
-    status = status_of(load_profile_results(conn, run.run_id))
+    status = status_of(profile_results(conn, run.run_id))
     series = status.series
     overall = series.overall if series is not None else None
     recent = series.recent if series is not None else None
@@ -93,19 +87,16 @@ def _run_entry(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any]:
     }
 
 
-def cmd_node_status(args: argparse.Namespace, _out: Console) -> int:
-    """The node's running and recent runs and its fleet jobs, as one JSON document."""
-    jobs_dir = jobs_dir_of(args)
-    runs: list[dict[str, Any]] = []
-    if db_path(args).exists():
-        conn = open_db(args)
-        recent = store.list_runs(conn, limit=RECENT_RUNS)
-        runs = [_run_entry(conn, run) for run in recent]
-    document = {
-        "format": "ssdlab-node-status",
-        "format_version": 1,
-        "runs": runs,
-        "jobs": detached.list_jobs(jobs_dir) if jobs_dir.is_dir() else [],
-    }
-    sys.stdout.write(json.dumps(document) + "\n")
-    return 0
+@dataclass(frozen=True, slots=True)
+class NodeStatusRequest:
+    jobs_dir: Path
+
+
+def node_status(conn: sqlite3.Connection | None, request: NodeStatusRequest) -> dict[str, Any]:
+    """The node's running and recent runs (none without a store: `conn` None) and its fleet
+    jobs, as one document."""
+    runs = []
+    if conn is not None:
+        runs = [_run_entry(conn, run) for run in list_runs(conn, limit=RECENT_RUNS)]
+    jobs = detached.list_jobs(request.jobs_dir) if request.jobs_dir.is_dir() else []
+    return {"format": STATUS_FORMAT, "format_version": 1, "runs": runs, "jobs": jobs}

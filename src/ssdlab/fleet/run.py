@@ -1,0 +1,164 @@
+"""`ssdlab fleet run`: one profile on every target of every host, started together.
+
+The nodes are checked first (fleet/doctor.py; hosts that cannot take part are reported, and
+versions that would change the results stop the run unless allowed), the runs are started
+detached on every node for one start time (fleet/launch.py), followed to their ends (or left
+to go on alone with `detach`), and the hosts that ran are collected into this machine's store
+(fleet/collect.py). The options after `--` are checked once, here, by the caller's parser: the
+nodes run this same ssdlab.
+"""
+
+import contextlib
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from ssdlab import __version__
+from ssdlab.analysis.fleet import mismatches
+from ssdlab.app.run_store import open_run_store
+from ssdlab.errors import FleetError, UsageError
+from ssdlab.fleet.collect import collect_fleet
+from ssdlab.fleet.doctor import check_fleet
+from ssdlab.fleet.launch import follow_jobs, node_words, plan_jobs, set_by_fleet, start_jobs
+from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
+from ssdlab.model.fleet import FleetHost, HostCheck, HostCollect, JobOutcome
+from ssdlab.model.next_command import CommandContext
+from ssdlab.system.ssh import multiplexed
+
+# the start is this far ahead of the moment the last node was told, per round of --parallel
+START_MARGIN_S = 5.0
+CHECK_AHEAD_S = 3600.0  # the start time the options are checked with (any future time)
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRunRequest:
+    reach: FleetReach
+    profile: str  # quick, endure, or a profile of `ssdlab run`
+    profile_args: tuple[str, ...]  # the options after --, for every node
+    db: Path  # this machine's store, where the runs are collected
+    start_at_s: float | None = None  # --start-at
+    start_in_s: float | None = None  # --start-in
+    detach: bool = False  # start the runs and return
+    collect: bool = True  # bring the runs here once they ended (not --no-collect)
+    reconnect_for_s: float = 60.0
+    allow_mismatch: bool = False
+    context: CommandContext = field(default_factory=CommandContext)  # what hints carry
+
+
+class RunProgress(Protocol):
+    """Where a fleet run says what it does while it runs."""
+
+    def starting(self, profile: str, hosts: int, of: int, start_at_s: float) -> None:
+        """The runs are about to be started on `hosts` of the `of` hosts, for this time."""
+
+    def __call__(self, source: str, text: str) -> None:
+        """A progress line of one node's run ('node1 /mnt/ssd')."""
+
+
+# the words one node will run, checked by this ssdlab's own parser (UsageError when bad)
+CheckWords = Callable[[Sequence[str]], None]
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRun:
+    profile: str
+    start_at_s: float
+    outcomes: tuple[JobOutcome, ...]  # the hosts that could not take part first
+    ok: bool  # every run complete (detached: every host took part and every run started)
+    collected: tuple[HostCollect, ...] = ()
+    summaries: Mapping[tuple[str, str], str] = field(default_factory=dict)  # (host, target)
+
+
+def run_fleet(request: FleetRunRequest, progress: RunProgress, check_words: CheckWords) -> FleetRun:
+    given = _profile_args(request.profile_args)
+    hosts = fleet_hosts(request.reach)
+    first = next((h for h in hosts if h.targets), None)
+    if first is not None:
+        at = time.time() + CHECK_AHEAD_S
+        check_words(node_words(first, first.targets[0], request.profile, given, at))
+    conn = None if request.detach or not request.collect else open_run_store(request.db)
+    with multiplexed(ssh_settings(request.reach)) as ssh:
+        checks = check_fleet(hosts, ssh, fleet_hint(request.reach, "deploy"))
+        _refuse_mismatch(checks, request)
+        usable = [h for h, c in zip(hosts, checks, strict=True) if c.usable]
+        start_at = _start_at(request, len(usable))
+        progress.starting(request.profile, len(usable), len(hosts), start_at)
+        jobs = start_jobs(plan_jobs(usable, request.profile, given, start_at), ssh)
+        if request.detach:
+            started = [JobOutcome(j.host.name, j.target, j.job, None, j.problem, "") for j in jobs]
+            ok = all(j.job is not None for j in jobs) and len(usable) == len(hosts)
+            return FleetRun(request.profile, start_at, (*_unusable(checks), *started), ok)
+        outcomes = follow_jobs(jobs, ssh, progress, request.reconnect_for_s, _later(request))
+        collected: list[HostCollect] = []
+        if conn is not None:
+            collected = collect_fleet(conn, _reached(usable, outcomes), ssh)
+    every = (*_unusable(checks), *outcomes)
+    ok = all(o.ok for o in every)
+    return FleetRun(request.profile, start_at, every, ok, tuple(collected), _summaries(every))
+
+
+def _profile_args(given: Sequence[str]) -> list[str]:
+    fought = set_by_fleet(given)
+    if fought:
+        raise UsageError(
+            f"{', '.join(fought)} after -- is set by the fleet from the inventory: the node's "
+            "store is ssdlab_db, the targets to erase ssdlab_destroy_data, the start --start-at"
+        )
+    return list(given)
+
+
+def _refuse_mismatch(checks: Sequence[HostCheck], request: FleetRunRequest) -> None:
+    blocking = [m for m in mismatches(checks, __version__) if m.changes_results]
+    if blocking and not request.allow_mismatch:
+        raise FleetError(
+            "the hosts would not measure alike: "
+            + "; ".join(m.detail for m in blocking)
+            + f"; make them the same ({fleet_hint(request.reach, 'deploy')} installs this "
+            "ssdlab) or run anyway with --allow-mismatch"
+        )
+
+
+def _start_at(request: FleetRunRequest, hosts: int) -> float:
+    if request.start_at_s is not None:
+        return float(request.start_at_s)
+    rounds = math.ceil(max(hosts, 1) / request.reach.parallel)
+    ahead = START_MARGIN_S * rounds if request.start_in_s is None else request.start_in_s
+    if ahead < 0:
+        raise UsageError("--start-in must not be negative")
+    return time.time() + ahead
+
+
+def _unusable(checks: Sequence[HostCheck]) -> list[JobOutcome]:
+    return [
+        JobOutcome(c.host, "", None, None, f"not started: {c.problem}", "")
+        for c in checks
+        if not c.usable
+    ]
+
+
+def _later(request: FleetRunRequest) -> str:
+    """How to see a run left to go on alone, and to bring it here."""
+    status = fleet_hint(request.reach, "status")
+    collect = fleet_hint(request.reach, "collect", context=request.context)
+    return f"see {status}, and bring it here with {collect}"
+
+
+def _reached(usable: Sequence[FleetHost], outcomes: Sequence[JobOutcome]) -> list[FleetHost]:
+    """The hosts on which a run started."""
+    return [h for h in usable if any(o.host == h.name and o.job for o in outcomes)]
+
+
+def _summaries(outcomes: Sequence[JobOutcome]) -> dict[tuple[str, str], str]:
+    """The node's run id from the document each run printed (--json)."""
+    found = {}
+    for outcome in outcomes:
+        with contextlib.suppress(json.JSONDecodeError, AttributeError, TypeError):
+            document = json.loads(outcome.stdout)
+            run_id = document.get("run_id") or (document.get("run") or {}).get("id")
+            if run_id is not None:
+                found[(outcome.host, outcome.target)] = f"run {run_id} on the node"
+    return found

@@ -1,0 +1,46 @@
+"""One transaction per unit of work: BEGIN IMMEDIATE … COMMIT, rolled back on any error, and
+SQLite's write errors as one StoreError that says what was kept and how to go on."""
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+
+from ssdlab.errors import StoreError
+
+STORE_WRITE_ADVICE = (
+    "; what was stored before is intact — free space where the store is (or choose another "
+    "with --db PATH) and continue with 'ssdlab resume' or 'ssdlab endure --resume'"
+)
+
+
+def _rollback(conn: sqlite3.Connection) -> None:
+    """Roll back what is open; SQLite has already rolled back after some errors (a full disk)."""
+    if conn.in_transaction:
+        with suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+
+
+def _store_error(error: sqlite3.Error) -> StoreError:
+    return StoreError(f"cannot write to the run store: {error}{STORE_WRITE_ADVICE}")
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error; sqlite errors become StoreError."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as error:
+        raise _store_error(error) from error
+    try:
+        yield conn
+    except sqlite3.Error as error:
+        _rollback(conn)
+        raise _store_error(error) from error
+    except BaseException:
+        _rollback(conn)
+        raise
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.Error as error:
+        _rollback(conn)
+        raise _store_error(error) from error
