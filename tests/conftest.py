@@ -16,6 +16,10 @@ settings.load_profile("ssdlab")
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+# How long a test waits for something that ends by itself (a command, a process, a row in the
+# store) before calling it a hang. A hang detector, never a measure: a machine loaded forty-fold
+# finishes every step of the suite long before; only a real hang reaches it.
+HANG_S = 1800.0
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

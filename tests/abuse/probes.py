@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from ssdlab.cli.main import main
+from tests.conftest import HANG_S
 from tests.e2e.conftest import ssdlab_argv, ssdlab_env
 
 _HANDLED = re.compile(r"^parse\s+\d+\s+handle_option=([^,]+), ptr=(.*)$", re.MULTILINE)
@@ -32,7 +33,7 @@ def fio_parsed_options(job_text: str, folder: Path) -> list[tuple[str, str]]:
         [fio_binary(), "--debug=parse", "--parse-only", str(path)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=HANG_S,
         check=False,
         cwd=folder,
     )
@@ -67,7 +68,7 @@ def ssdlab_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         env=ssdlab_env(),
         cwd=folder,
-        timeout=300,
+        timeout=HANG_S,
         check=False,
         stdin=subprocess.DEVNULL,
     )

@@ -17,7 +17,7 @@ from tests.abuse.probes import (
     ssdlab_in,
     ssdlab_in_process,
 )
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import FAST, run_ssdlab
 
 pytestmark = needs_fio
@@ -73,7 +73,7 @@ def test_canary_detects_an_injection(tmp_path: Path) -> None:
         f"[global]\nfilename={tmp_path}/x\n{INJECT}\nioengine=null\nsize=1m\n[j]\nrw=read\n"
     )
     done = subprocess.run(
-        [fio_binary(), "--output=/dev/null", str(job)], cwd=tmp_path, check=False, timeout=60
+        [fio_binary(), "--output=/dev/null", str(job)], cwd=tmp_path, check=False, timeout=HANG_S
     )
     assert done.returncode == 0
     assert (tmp_path / CANARY).exists()

@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import ROOT, needs_fio
+from tests.conftest import HANG_S, ROOT, needs_fio
 
 
 @needs_fio
@@ -14,7 +14,7 @@ def test_endure_store_benchmark_reports_every_item() -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)

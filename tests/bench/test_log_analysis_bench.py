@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.conftest import HANG_S, ROOT
 
 BENCH = ROOT / "bench" / "log_analysis.py"
 
@@ -20,7 +20,7 @@ def test_the_tiny_benchmark_reports_every_installed_tool(tmp_path: Path) -> None
         capture_output=True,
         text=True,
         check=False,
-        timeout=120,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
     (row,) = json.loads(done.stdout)["rows"]

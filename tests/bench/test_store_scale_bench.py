@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from tests.conftest import ROOT
+from tests.conftest import HANG_S, ROOT
 
 CASES = {"all (newest 50)", "all, --json", "--host lab-7", "--profile cache", "page at the middle"}
 
@@ -16,7 +16,7 @@ def test_store_scale_benchmark_reports_every_figure() -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=300,
+        timeout=HANG_S,
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)

@@ -20,6 +20,7 @@ import pytest
 
 from ssdlab.parse.fio_json import parse_fio_json
 from tests.abuse.probes import ssdlab_in_process
+from tests.conftest import HANG_S
 from tests.e2e.conftest import Result, run_ssdlab
 
 BENCH = Path(__file__).parent / "bench"
@@ -117,7 +118,7 @@ def _fio_document(text: str) -> dict[str, object]:
 
 
 def _real_command(*args: str) -> Result:
-    return run_ssdlab(*args, timeout=120)
+    return run_ssdlab(*args, timeout=HANG_S)
 
 
 def _in_process(*args: str) -> Result:

@@ -29,6 +29,7 @@ import pytest
 from ssdlab.cli.health import samples_from_file
 from ssdlab.errors import SsdlabError
 from ssdlab.model.health import HealthSample
+from tests.conftest import HANG_S
 from tests.e2e.conftest import run_ssdlab
 
 CORPUS = Path(__file__).parent / "smart"
@@ -423,7 +424,7 @@ def _stored(db: Path) -> Iterator[tuple[str, int]]:
 @pytest.mark.parametrize("path", CLI_FILES, ids=_ids(CLI_FILES))
 def test_real_command(path: Path, tmp_path: Path) -> None:
     db = tmp_path / "store.db"
-    result = run_ssdlab("health", str(path), "--json", "--db", str(db), timeout=120)
+    result = run_ssdlab("health", str(path), "--json", "--db", str(db), timeout=HANG_S)
     assert "Traceback" not in result.stderr
     if result.code != 0:
         lines = result.stderr.strip().splitlines()
@@ -455,7 +456,7 @@ def test_a_report_cut_in_half_is_read_or_refused_in_one_line(path: Path, tmp_pat
     cut = tmp_path / path.name
     cut.write_bytes(data[: len(data) // 2])
     db = tmp_path / "store.db"
-    result = run_ssdlab("health", str(cut), "--json", "--db", str(db), timeout=120)
+    result = run_ssdlab("health", str(cut), "--json", "--db", str(db), timeout=HANG_S)
     assert "Traceback" not in result.stderr
     if result.code == 0:
         json.loads(result.stdout)

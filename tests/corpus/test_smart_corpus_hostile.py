@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import HANG_S
 from tests.corpus.test_smart_corpus import CORPUS, read_stated
 from tests.e2e.conftest import run_ssdlab
 
@@ -27,7 +28,7 @@ WRAP = 2**32
 
 def health(path: Path, tmp_path: Path) -> tuple[int, dict[str, Any] | None, str]:
     db = tmp_path / "store.db"
-    result = run_ssdlab("health", str(path), "--json", "--db", str(db), timeout=120)
+    result = run_ssdlab("health", str(path), "--json", "--db", str(db), timeout=HANG_S)
     assert "Traceback" not in result.stderr
     if result.code != 0:
         lines = result.stderr.strip().splitlines()

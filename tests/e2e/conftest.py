@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import HANG_S
+
 ROOT = Path(__file__).resolve().parents[2]
 # Small and quick: the real procedure, at a scale that keeps the suite short.
 FAST = ["--size", "8MiB", "--measure", "0.3", "--count", "1", "--interval", "0", "--preset", "real"]
@@ -54,7 +56,7 @@ def start_ssdlab(
     )
 
 
-def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> Result:
+def run_ssdlab(*args: str, env: dict[str, str] | None = None, timeout: float = HANG_S) -> Result:
     done = subprocess.run(
         ssdlab_argv(*args),
         capture_output=True,
@@ -242,10 +244,12 @@ class StackLab(LoopLab):
         run("addpart", loop.path, str(number), str(start_sector), str(sectors))
         self.partitions.append((loop.path, number, len(self.loops)))
         node = Path(f"{loop.path}p{number}")
-        for _ in range(200):  # devtmpfs creates the node as the kernel adds the partition
-            if node.exists():
-                return str(node)
+        added = Path(f"/sys/class/block/{node.name}")  # the kernel has the partition
+        deadline = time.monotonic() + HANG_S  # devtmpfs makes its node as the kernel adds it
+        while added.exists() and not node.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
+        if node.exists():
+            return str(node)
         pytest.skip(f"the kernel made no {node} for the partition added with addpart")
 
     def undo(self) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, needs_fio
+from tests.conftest import HANG_S, ROOT, needs_fio
 from tests.e2e.browser import chromium, needs_browser
 from tests.e2e.conftest import FAST, run_ssdlab, ssdlab_argv, ssdlab_env
 
@@ -207,7 +207,7 @@ def test_svg_goes_to_stdout_only_when_it_is_not_a_terminal(
         env=ssdlab_env(),
         capture_output=True,
         check=False,
-        timeout=60,
+        timeout=HANG_S,
     )
     assert piped.returncode == 0
     assert piped.stdout.startswith(b"<svg")
@@ -221,7 +221,7 @@ def test_svg_goes_to_stdout_only_when_it_is_not_a_terminal(
             stdout=follower,
             stderr=subprocess.PIPE,
             check=False,
-            timeout=60,
+            timeout=HANG_S,
         )
         os.set_blocking(leader, False)
         try:

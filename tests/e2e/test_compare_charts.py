@@ -16,7 +16,7 @@ from ssdlab.model.units import MB
 from ssdlab.report.compare import run_label
 from ssdlab.report.document import Chart
 from ssdlab.store.db import open_store
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
 from tests.unit.report.chart_checks import breaches
 
@@ -43,7 +43,7 @@ def runs(
                                     "--json"))  # fmt: skip
     documents = []
     for process in started:
-        out, err = process.communicate(timeout=300)
+        out, err = process.communicate(timeout=HANG_S)
         assert process.returncode == 0, err
         documents.append(json.loads(out))
     return db, documents, _charts(db, documents)
@@ -102,7 +102,7 @@ def test_compare_writes_the_charts_to_html_and_markdown(runs: Runs, tmp_path: Pa
     html, md = tmp_path / "x.html", tmp_path / "x.md"
     started = [start_ssdlab("compare", *ids, "--db", str(db), "-o", str(out)) for out in (html, md)]
     for process, out in zip(started, (html, md), strict=True):
-        stdout, stderr = process.communicate(timeout=300)
+        stdout, stderr = process.communicate(timeout=HANG_S)
         assert process.returncode == 0, stderr
         assert f"wrote {out}" in stdout
     page = html.read_text()

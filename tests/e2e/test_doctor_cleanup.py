@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import FAST, Result, run_ssdlab, start_ssdlab
 
 pytestmark = [needs_fio]
 
-WAIT_S = 120.0  # generous: only a hang reaches it
+WAIT_S = HANG_S
 
 
 def kept_test_file(tmp_path: Path) -> tuple[Path, Path]:
@@ -105,6 +105,19 @@ def _fio_in(folder: Path) -> set[int]:
     return found
 
 
+def _holds(path: Path) -> bool:
+    """Whether a fio holds `path` open."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            if (entry / "comm").read_text().strip() != "fio":
+                continue
+            if any(os.readlink(fd) == str(path) for fd in (entry / "fd").iterdir()):
+                return True
+    return False
+
+
 def _long_pass_running(temp: Path) -> bool:
     """A measured pass (not the short fill) runs: its job folder holds a job with a runtime,
     and a fio works in that folder."""
@@ -143,11 +156,23 @@ def start_long_quick(tmp_path: Path) -> tuple[Path, Path, Path, "subprocess.Pope
     return db, target, temp, child
 
 
+def _fio_working_in(folder: Path, test_file: Path) -> "subprocess.Popen[bytes]":
+    """A fio started by hand in a job folder left behind, reading the test file: what an ssdlab
+    of another PID namespace, whose fio this doctor cannot tie to it, would leave running."""
+    job = folder / "by-hand.fio"
+    job.write_text(
+        f"[by-hand]\nfilename={test_file}\nrw=read\nbs=4k\nsize=4m\ntime_based\nruntime=600\n"
+    )
+    return subprocess.Popen(
+        ["fio", job.name], cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
 def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
     tmp_path: Path,
 ) -> None:
     db, target, temp, child = start_long_quick(tmp_path)
-    orphans: set[int] = set()
+    squatter: subprocess.Popen[bytes] | None = None
     try:
         _wait("a measured pass", lambda: _long_pass_running(temp), child)
         (folder,) = temp.glob("ssdlab-fio-*")
@@ -156,22 +181,20 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
         states = folders_of(doctor(db, temp))
         assert states[str(folder)] == f"ssdlab (pid {child.pid}) still runs"
         assert folder.exists()
-        child.kill()  # ssdlab dies without cleaning up; its fio (own session) goes on
+        child.kill()  # ssdlab dies without cleaning up; its fio ends with it
         child.wait(timeout=WAIT_S)
-        orphans = _fio_in(folder)
-        assert orphans, "the fio ssdlab started should outlive it"
+        _wait("the fio to end with its ssdlab", lambda: not _fio_in(folder))
+        (test_file,) = target.iterdir()
+        squatter = _fio_working_in(folder, test_file)
+        _wait("the fio started by hand to read the test file", lambda: _holds(test_file))
         result = doctor(db, temp)
         assert "still runs in it" in (folders_of(result)[str(folder)] or "")
         assert folder.exists(), "doctor --cleanup removed the folder a fio works in"
-        (test_file,) = target.iterdir()
         assert "still has it open" in cleanup_of(result)[str(test_file)]
         assert test_file.exists()
-        for pid in orphans:  # the fio this test's ssdlab started
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGTERM)
-        _wait(
-            "the orphaned fio to end", lambda: not any(Path(f"/proc/{p}").exists() for p in orphans)
-        )
+        squatter.terminate()  # fio stops its job processes too
+        squatter.wait(timeout=WAIT_S)
+        _wait("that fio to end", lambda: not _fio_in(folder))
         report = doctor(db, temp, cleanup=False)  # reported, not removed, without --cleanup
         assert folders_of(report) == {str(folder): None}
         assert folder.exists()
@@ -183,9 +206,9 @@ def test_a_leaked_job_folder_is_removed_only_once_its_ssdlab_and_fio_are_gone(
         if child.poll() is None:
             child.kill()
             child.wait(timeout=WAIT_S)
-        for pid in orphans | _fio_in(temp) | _fio_in(target):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        if squatter is not None and squatter.poll() is None:
+            squatter.terminate()
+            squatter.wait(timeout=WAIT_S)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])

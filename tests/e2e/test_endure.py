@@ -13,9 +13,9 @@ import pytest
 
 from ssdlab.analysis.wear import analyse_series
 from ssdlab.system.health_replay import HealthReplay
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of, ssdlab_argv, ssdlab_env
-from tests.e2e.orphans import kill_9, wait_gone
+from tests.e2e.orphans import kill_9_during_fio, wait_gone
 from tests.replay_logs import wear_series, write_log
 
 pytestmark = needs_fio
@@ -192,19 +192,17 @@ def test_kill_9_mid_iteration_then_resume_loses_and_repeats_nothing(tmp_path: Pa
                        "--db", str(db))  # fmt: skip
     child = subprocess.Popen(argv, env=ssdlab_env(), stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_S
     while len(_safe_rows(db)) < 2:
         assert time.monotonic() < deadline, "no 2 iterations stored"
         assert child.poll() is None, "no 2 iterations stored"
         time.sleep(0.05)
-    time.sleep(0.5)  # inside the third one-second iteration on an idle machine
-    orphans = kill_9(child)
+    orphans = kill_9_during_fio(child, "runtime=1\n")  # inside the third or the fourth
     kept = iteration_rows(db)
-    # on a loaded machine the third may have ended before the kill: what counts is that the
-    # finished iterations are all kept and the one cut short is not
+    # the finished iterations are all kept and the one cut short is not
     assert kept == list(range(1, len(kept) + 1))
     assert 2 <= len(kept) < 4
-    wait_gone(orphans)  # the orphaned fio finishes its iteration by itself
+    wait_gone(orphans)  # fio ends with ssdlab (not at the end of its iteration)
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     resumed = run_ssdlab("endure", "--resume", str(runs[0]["id"]), "--json", "--db", str(db))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.abuse.probes import ssdlab_in_process
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import ROOT, LoopLab, needs_loop, run_ssdlab
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -179,7 +179,7 @@ def test_a_pts_run_exports_its_rounds_and_steady_state_windows(
     done = run_ssdlab(
         "run", "pts-tp", device, "--round-seconds", "0.2", "--block-sizes", "128KiB",
         "--wipc-multiple", "0.25", "--max-rounds", "5", "--destroy-data", device,
-        "--db", str(db), timeout=240,
+        "--db", str(db), timeout=HANG_S,
     )  # fmt: skip
     assert done.code == 0, done.stderr
     rounds = export(db, "last")  # one row per round of every test point

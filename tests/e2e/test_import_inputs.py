@@ -20,7 +20,7 @@ from tests.unit.parse.test_benchmark_text import CDM8, KDM
 FIO_DATA = ROOT / "tests" / "data" / "fio"
 SMART_TEXT = ROOT / "tests" / "data" / "smart-text" / "mx500-A.txt"
 SPEC = ROOT / "src" / "ssdlab" / "specs" / "samsung-970-evo-500gb.toml"
-HANG_GUARD_S = 60  # a command that opens a FIFO waits for a writer forever: fail, not hang
+HANG_GUARD_S = 600  # a command that opens a FIFO waits for a writer forever: fail, not hang
 ENDURE = ["--size", "8MiB", "--for", "5", "--health-every", "1"]
 
 

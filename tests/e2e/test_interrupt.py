@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
 from tests.e2e.orphans import kill_9, wait_gone
 
@@ -36,7 +36,7 @@ def start_quick(target: Path, db: Path) -> subprocess.Popen[str]:
     return start_ssdlab("quick", str(target), *SLOW, "--db", str(db))
 
 
-def wait_for_steps(db: Path, count: int, timeout_s: float = 60) -> int:
+def wait_for_steps(db: Path, count: int, timeout_s: float = HANG_S) -> int:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if db.exists():
@@ -71,7 +71,7 @@ def test_signal_stops_fio_removes_file_keeps_finished_passes(
     child = start_quick(target, db)
     wait_for_steps(db, 2)
     child.send_signal(signum)
-    _, stderr = child.communicate(timeout=60)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "interrupted" in stderr
     assert "Traceback" not in stderr
@@ -92,7 +92,7 @@ def test_second_ctrl_c_exits_at_once_and_doctor_cleans_up(tmp_path: Path) -> Non
     wait_for_steps(db, 1)
     child.send_signal(signal.SIGINT)
     child.send_signal(signal.SIGINT)
-    child.communicate(timeout=30)
+    child.communicate(timeout=HANG_S)
     assert child.returncode == 130
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
@@ -114,7 +114,7 @@ def test_kill_9_is_marked_interrupted_next_time_and_cleanup_finds_the_file(
     leftovers = list(target.iterdir())
     assert len(leftovers) == 1
     assert leftovers[0].name.startswith("ssdlab-")
-    wait_gone(orphans)  # the orphaned fio ends its pass by itself, however loaded the machine
+    wait_gone(orphans)  # fio ends with ssdlab; wait for it however loaded the machine
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     assert "stopped without finishing" in runs[0]["status_reason"]

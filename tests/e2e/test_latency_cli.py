@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ssdlab.report.latency import latency_log_data
 from ssdlab.runner.latency_logs import reduce_latency_logs
-from tests.conftest import ROOT, needs_fio
+from tests.conftest import HANG_S, ROOT, needs_fio
 from tests.e2e.conftest import run_ssdlab
 
 LOGS = ROOT / "tests" / "data" / "fio" / "logs"
@@ -68,7 +68,7 @@ def _tiny_fio_job(folder: Path) -> Path:
             "--write_lat_log=tiny", "--write_bw_log=tiny", "--write_iops_log=tiny",
             "--output-format=json", "--output=job.json",
         ],
-        cwd=folder, check=True, capture_output=True, timeout=60,
+        cwd=folder, check=True, capture_output=True, timeout=HANG_S,
     )  # fmt: skip
     return folder / "job.json"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import (
     LoopLab,
     needs_loop,
@@ -54,7 +54,7 @@ def test_trial_run_on_a_loop_device(profile: str, tmp_path: Path, lab: LoopLab) 
     assert refused.code == 3
     assert f"--destroy-data {device}" in refused.stderr
     done = run_ssdlab(
-        "run", *argv, "--destroy-data", device, "--json", "--plots", str(plots), timeout=240
+        "run", *argv, "--destroy-data", device, "--json", "--plots", str(plots), timeout=HANG_S
     )
     assert done.code == 0, done.stderr
     json.loads(done.stdout)
@@ -79,7 +79,7 @@ def test_trial_run_on_a_loop_device(profile: str, tmp_path: Path, lab: LoopLab) 
         assert rounds == set(range(1, max(rounds) + 1))
 
 
-def _wait_for(db: Path, count: int, timeout_s: float = 120) -> None:
+def _wait_for(db: Path, count: int, timeout_s: float = HANG_S) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if db.exists():
@@ -103,7 +103,7 @@ def test_a_run_stopped_mid_round_resumes_at_that_round(tmp_path: Path, lab: Loop
     child = start_ssdlab(*argv)
     _wait_for(db, 4)  # WIPC, round 1 read and write, round 2 read: stopped inside round 2
     child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=60)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "ssdlab resume" in stderr
     with sqlite3.connect(db) as conn:

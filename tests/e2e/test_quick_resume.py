@@ -7,8 +7,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
+from tests.e2e.orphans import signal_during_fio
 
 pytestmark = needs_fio
 
@@ -31,13 +32,13 @@ def test_an_interrupted_quick_run_resumes_from_the_cut_short_test(tmp_path: Path
     db, folder = tmp_path / "runs.db", tmp_path / "t"
     folder.mkdir()
     child = start_ssdlab("quick", str(folder), *QUICK, "--db", str(db))
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG_S
     while len(results(db)) < 4:  # the first test's three passes and the next one's warm-up
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline
         time.sleep(0.02)
-    child.send_signal(signal.SIGINT)
-    _out, err = child.communicate(timeout=120)
+    signal_during_fio(child, "pass 1 of 2", signal.SIGINT)  # the second test's, not its last
+    _out, err = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, err
     assert "'ssdlab resume 1' continues it" in err
     before = results(db)

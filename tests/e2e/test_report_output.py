@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from ssdlab.system.pdf import BROWSERS, page_count
+from tests.conftest import HANG_S
 from tests.e2e.conftest import ROOT, Result, run_ssdlab, ssdlab_argv, ssdlab_env
 
 STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -52,7 +53,7 @@ def run_on_terminal(*args: str) -> Result:
     assert child.stderr is not None
     stderr = child.stderr.read()
     child.stderr.close()
-    code = child.wait(timeout=120)
+    code = child.wait(timeout=HANG_S)
     return Result(code, b"".join(chunks).decode(errors="replace"), stderr)
 
 

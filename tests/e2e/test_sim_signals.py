@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import HANG_S
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
 
 ENDLESS = ["--capacity", "64MiB", "--pages-per-block", "64", "--write", "100000TB"]
@@ -28,7 +29,7 @@ def start_sim(db: Path, *extra: str) -> subprocess.Popen[str]:
     return start_ssdlab("sim", *ENDLESS, *extra, "--db", str(db), preexec_fn=_default_sighup)
 
 
-def wait_for_running_run(db: Path, child: subprocess.Popen[str], timeout_s: float = 120) -> None:
+def wait_for_running_run(db: Path, child: subprocess.Popen[str], timeout_s: float = HANG_S) -> None:
     """Until the run row is stored (a hang guard, not a tuned wait)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -69,7 +70,7 @@ def test_a_signal_ends_the_simulation_interrupted(
     child = start_sim(db, "--core", core)
     wait_for_running_run(db, child)
     child.send_signal(signum)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr
     if signum != signal.SIGHUP:  # after a hangup ssdlab's output goes to /dev/null
@@ -92,7 +93,7 @@ def test_a_second_signal_exits_at_once_and_the_run_is_marked_interrupted(
     wait_for_running_run(db, child)
     child.send_signal(signal.SIGINT)
     child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr
     # stopped cleanly, or ended at once and marked by the next start: interrupted either way
@@ -104,7 +105,7 @@ def test_a_sweep_stopped_by_a_signal_is_interrupted(tmp_path: Path) -> None:
     child = start_ssdlab("sim", "sweep", "--spare", "7,28", *ENDLESS, "--db", str(db))
     wait_for_running_run(db, child)
     child.send_signal(signal.SIGTERM)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "Traceback" not in stderr, stderr
     assert "0 of 2 simulated drives that finished are stored" in stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import HANG_S, ROOT
 from tests.e2e.conftest import FAST, Result, run_ssdlab, start_ssdlab
 from tests.unit.parse.test_benchmark_text import CDM8, KDM
 
@@ -49,7 +49,7 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> No
         db = tmp_path / f"new-{round_index}" / "ssdlab.db"  # the folder does not exist yet
         procs = [start_ssdlab("runs", "--json", "--db", str(db)) for _ in range(PROCESSES)]
         for proc in procs:
-            stdout, stderr = proc.communicate(timeout=300)
+            stdout, stderr = proc.communicate(timeout=HANG_S)
             assert proc.returncode == 0, stderr
             assert json.loads(stdout)["runs"] == []
         assert integrity(db) == "ok"
@@ -70,7 +70,7 @@ def test_imports_into_one_new_store_at_once_all_land(tmp_path: Path) -> None:
         for _ in range(PROCESSES)
     ]
     for proc in procs:
-        _, stderr = proc.communicate(timeout=300)
+        _, stderr = proc.communicate(timeout=HANG_S)
         assert proc.returncode == 0, stderr
     listed = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert sorted(r["id"] for r in listed) == list(range(1, PROCESSES + 1))

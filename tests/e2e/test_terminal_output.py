@@ -21,7 +21,7 @@ import pytest
 from ssdlab.report.document import Document
 from ssdlab.report.method_notes import DOCS_PAGE, NOTES
 from tests.abuse.probes import ssdlab_in_process
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import ROOT, run_ssdlab, ssdlab_argv, ssdlab_env
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -60,7 +60,7 @@ def pts_run(db: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
     done = run_ssdlab(
         "run", "pts-tp", str(folder), "--size", "16MiB", "--round-seconds", "0.1",
         "--block-sizes", "128KiB", "--wipc-multiple", "0.25", "--max-rounds", "5",
-        "--db", str(db), "--json", timeout=120,
+        "--db", str(db), "--json", timeout=HANG_S,
     )  # fmt: skip
     assert done.code == 0, done.stderr
     return str(json.loads(done.stdout)["run"]["id"])
@@ -168,7 +168,7 @@ def _pty_output(*args: str, columns: int) -> str:
             break
         chunks.append(chunk)
     os.close(main)
-    assert process.wait(timeout=60) == 0
+    assert process.wait(timeout=HANG_S) == 0
     return ANSI.sub("", b"".join(chunks).decode()).replace("\r\n", "\n")
 
 

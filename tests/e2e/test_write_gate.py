@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import (
     FAST,
     LoopLab,
@@ -252,11 +252,11 @@ def running(argv: list[str]) -> Iterator[subprocess.Popen[str]]:
         if child.poll() is None:
             child.send_signal(signal.SIGCONT)
             child.send_signal(signal.SIGINT)
-        child.communicate(timeout=120)
+        child.communicate(timeout=HANG_S)
 
 
 def wait_for_steps(db: Path, count: int, child: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120  # a hang guard, not a timing assumption
+    deadline = time.monotonic() + HANG_S  # a hang guard, not a timing assumption
     while time.monotonic() < deadline:
         assert child.poll() is None, child.communicate()
         if db.exists():

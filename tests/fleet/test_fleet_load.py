@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import HANG_S
 from tests.fleet.hosts import FleetLab
 
 SSDLAB = (sys.executable, "-m", "ssdlab")
@@ -35,7 +36,7 @@ rwmixread=70
 """
 
 
-def _fleet_load(*args: str, timeout_s: float = 240) -> "subprocess.CompletedProcess[str]":
+def _fleet_load(*args: str, timeout_s: float = HANG_S) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(
         [*SSDLAB, "fleet", "load", *args],
         capture_output=True,
@@ -48,7 +49,7 @@ def _fleet_load(*args: str, timeout_s: float = 240) -> "subprocess.CompletedProc
 
 def _ssdlab(*args: str) -> "subprocess.CompletedProcess[str]":
     return subprocess.run(
-        [*SSDLAB, *args], capture_output=True, text=True, check=False, timeout=120
+        [*SSDLAB, *args], capture_output=True, text=True, check=False, timeout=HANG_S
     )
 
 
@@ -80,6 +81,25 @@ def _job(folder: Path, file: Path, extra: str = "") -> Path:
     path = folder / "load.fio"
     path.write_text(JOB.format(file=file) + extra, encoding="utf-8")
     return path
+
+
+def _servers_running_a_job() -> int:
+    """How many fio servers of fleet load have a job under way (a process forked below them,
+    which a server forks for each job it is sent)."""
+    servers, parents = set(), {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        if b"--server=sock:/tmp/ssdlab-fio-" in argv:
+            servers.add(int(entry.name))
+    top = {pid for pid in servers if parents.get(pid) not in servers}
+    return len({parents[pid] for pid in servers - top if parents.get(pid) in top})
 
 
 def _fio_servers_running() -> list[str]:
@@ -324,7 +344,7 @@ def test_node_fio_server_lives_as_long_as_its_stdin(tmp_path: Path) -> None:
         assert line["fio_version"].startswith("fio-")
         assert socket.is_socket()
         assert (socket.parent.stat().st_mode & 0o777) == 0o700
-        _rest, stderr = server.communicate(timeout=60)  # stdin closed: the end
+        _rest, stderr = server.communicate(timeout=HANG_S)  # stdin closed: the end
     assert server.returncode == 0, stderr
     assert not socket.parent.exists()
 
@@ -338,7 +358,7 @@ def test_node_fio_server_refuses_a_folder_that_exists(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         check=False,
-        timeout=60,
+        timeout=HANG_S,
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2
@@ -363,13 +383,12 @@ def test_ctrl_c_stops_every_server_and_keeps_the_run(fleet_lab: FleetLab, tmp_pa
         text=True,
     )
     try:
-        while len(_fio_servers_running()) < 3 or not (target / "load.dat").exists():
-            assert load.poll() is None, load.communicate()
+        while _servers_running_a_job() < 3 or not (target / "load.dat").exists():
+            assert load.poll() is None, load.communicate()  # every node runs the job
             time.sleep(0.2)
-        time.sleep(1)  # the client has sent the job
     finally:
         load.send_signal(signal.SIGINT)
-    _stdout, stderr = load.communicate(timeout=120)
+    _stdout, stderr = load.communicate(timeout=HANG_S)
     assert load.returncode == 130, stderr
     conn = sqlite3.connect(db)
     try:

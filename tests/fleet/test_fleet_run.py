@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import HANG_S
 from tests.e2e.conftest import FAST, ROOT, run_ssdlab, start_ssdlab
 from tests.fleet.conftest import FAKE_FIO_VERSION
 from tests.fleet.hosts import FleetLab
@@ -34,20 +35,38 @@ def node_command(path_first: Path | None = None) -> str:
     return shlex.join([*words, sys.executable, "-m", "ssdlab"])
 
 
-@pytest.fixture
-def nodes(fleet_lab: FleetLab, tmp_path: Path) -> dict[str, dict[str, str]]:
-    """Per node: its own store and a target folder (the hosts share this filesystem)."""
+def make_nodes(fleet_lab: FleetLab, folder: Path) -> dict[str, dict[str, str]]:
+    """Per node: its own store and a target folder in `folder` (the hosts share this
+    filesystem)."""
     found = {}
     for host in fleet_lab.hosts:
-        folder = tmp_path / host.name
-        (folder / "target").mkdir(parents=True)
+        own = folder / host.name
+        (own / "target").mkdir(parents=True)
         found[host.name] = {
-            "ssdlab_db": str(folder / "ssdlab.db"),
-            "ssdlab_targets": str(folder / "target"),
+            "ssdlab_db": str(own / "ssdlab.db"),
+            "ssdlab_targets": str(own / "target"),
             "ssdlab_command": node_command(),
             "ansible_ssh_common_args": shlex.join(["-F", str(fleet_lab.ssh_config), *QUICK_ALIVE]),
         }
     return found
+
+
+@pytest.fixture
+def nodes(fleet_lab: FleetLab, tmp_path: Path) -> dict[str, dict[str, str]]:
+    return make_nodes(fleet_lab, tmp_path)
+
+
+# A start time is kept only while it is at most 5 s past when a node gets to it. How long the
+# fleet takes to check and start every node depends on the machine's load, so a run whose
+# nodes came too late is made again, with fresh stores and a margin four times as long: the
+# test waits for a start every node can keep, and asserts nothing about how long that took.
+START_MARGINS_S = (4.0, 16.0, 64.0, 256.0)
+TOO_LATE = "s in the past: the clocks of the hosts may disagree"
+
+
+def too_late(document: dict[str, Any]) -> bool:
+    """Whether a node refused the fleet's start time because it came to it too late."""
+    return any(TOO_LATE in (run.get("said") or "") for run in document["runs"])
 
 
 def fleet(*args: str, timeout: float = 300) -> tuple[int, str, str]:
@@ -126,19 +145,24 @@ def mounted_loop(tmp_path: Path) -> Iterator[str]:
 
 
 def test_quick_on_three_hosts_collected_once_and_compared(
-    fleet_lab: FleetLab, nodes: dict[str, dict[str, str]], mounted_loop: str, tmp_path: Path
+    fleet_lab: FleetLab, mounted_loop: str, tmp_path: Path
 ) -> None:
-    nodes["node2"]["ssdlab_targets"] += f",{mounted_loop}"
-    nodes["node2"]["ssdlab_destroy_data"] = mounted_loop
-    inventory = fleet_lab.write_inventory_yaml(tmp_path / "lab.yml", nodes)
-    central = tmp_path / "central.db"
-    requested = time.time() + 4
-    code, out, err = fleet(
-        "run", str(inventory), "quick", "--db", str(central), "--json",
-        "--start-at", f"{requested:.3f}", "--", *FAST, "--count", "2",
-    )  # fmt: skip
+    for attempt, margin in enumerate(START_MARGINS_S):
+        folder = tmp_path / f"attempt{attempt}"
+        nodes = make_nodes(fleet_lab, folder)
+        nodes["node2"]["ssdlab_targets"] += f",{mounted_loop}"
+        nodes["node2"]["ssdlab_destroy_data"] = mounted_loop
+        inventory = fleet_lab.write_inventory_yaml(folder / "lab.yml", nodes)
+        central = folder / "central.db"
+        requested = time.time() + margin
+        code, out, err = fleet(
+            "run", str(inventory), "quick", "--db", str(central), "--json",
+            "--start-at", f"{requested:.3f}", "--", *FAST, "--count", "2",
+        )  # fmt: skip
+        document = json.loads(out)
+        if not too_late(document):
+            break
     assert code == 1, err  # the mounted target was refused; the three folders ran
-    document = json.loads(out)
     results = {(r["host"], r["target"]): r for r in document["runs"]}
     assert len(results) == 4
     refused = results[("node2", mounted_loop)]
@@ -196,22 +220,26 @@ def _iterations(db: str) -> int:
         return int(conn.execute("SELECT count(*) FROM step_results").fetchone()[0])
 
 
-def test_an_endurance_run_goes_on_through_a_cut_and_is_collected_whole(
-    fleet_lab: FleetLab, nodes: dict[str, dict[str, str]], tmp_path: Path
-) -> None:
-    inventory = fleet_lab.write_inventory_ini(tmp_path / "lab.ini", nodes)
-    central = tmp_path / "central.db"
+def _endure_through_a_cut(
+    fleet_lab: FleetLab, nodes: dict[str, dict[str, str]], folder: Path, margin: float
+) -> dict[str, Any]:
+    """`fleet run endure` on node1 and node2, node2 cut off once its run is under way; the
+    fleet's document once the fleet gave up on node2 and node2's run ended behind the cut."""
+    inventory = fleet_lab.write_inventory_ini(folder / "lab.ini", nodes)
     cut = fleet_lab.host("node2")
     running = start_ssdlab(
-        "fleet", "run", str(inventory), "endure", "--limit", "node1:node2", "--db", str(central),
-        "--start-in", "2", "--reconnect-for", "1", "--json",
-        "--", *ENDURE, "--iteration-time", "0.5", "--for", "12",
+        "fleet", "run", str(inventory), "endure", "--limit", "node1:node2",
+        "--db", str(folder / "central.db"), "--start-in", f"{margin:g}", "--reconnect-for", "1",
+        "--json", "--", *ENDURE, "--iteration-time", "0.5", "--for", "12",
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG_S
         while _iterations(nodes["node2"]["ssdlab_db"]) < 2:
             assert time.monotonic() < deadline, "node2's run never got going"
-            assert running.poll() is None, running.communicate()
+            if running.poll() is not None:
+                out, err = running.communicate()
+                assert out, err
+                return dict(json.loads(out))  # refused: a start too late for a node?
             time.sleep(0.2)
         code, out, _ = fleet("status", str(inventory), "--limit", "node2", "--json")
         assert code == 0
@@ -221,21 +249,34 @@ def test_an_endurance_run_goes_on_through_a_cut_and_is_collected_whole(
         assert run["status"] == "running"
         assert run["endurance"]["iterations"] >= 1
         with fleet_lab.partitioned(cut):
-            out, err = running.communicate(timeout=120)
+            out, err = running.communicate(timeout=HANG_S)
             assert running.returncode == 1, err
             while not _job_ended(nodes["node2"]):  # the run goes on behind the cut
-                assert time.monotonic() < deadline + 60, "node2's run did not end"
+                assert time.monotonic() < deadline, "node2's run did not end"
                 time.sleep(0.2)
     finally:
         if running.poll() is None:
             running.kill()
             running.communicate()
-    document = json.loads(out)
+    return dict(json.loads(out))
+
+
+def test_an_endurance_run_goes_on_through_a_cut_and_is_collected_whole(
+    fleet_lab: FleetLab, tmp_path: Path
+) -> None:
+    for attempt, margin in enumerate(START_MARGINS_S):
+        folder = tmp_path / f"attempt{attempt}"
+        nodes = make_nodes(fleet_lab, folder)
+        document = _endure_through_a_cut(fleet_lab, nodes, folder, margin)
+        if not too_late(document):
+            break
+    inventory = folder / "lab.ini"
+    central = folder / "central.db"
     lost = [r for r in document["runs"] if r["host"] == "node2"]
     assert "lost contact" in lost[0]["lost"]
     assert [r["ok"] for r in document["runs"] if r["host"] == "node1"] == [True]
 
-    code, out, err = fleet("collect", str(inventory), "--db", str(central), "--json")
+    code, _out, err = fleet("collect", str(inventory), "--db", str(central), "--json")
     assert code == 0, err
     runs = {r["host"]: r for r in central_runs(central) if r["profile"] == "endurance"}
     assert runs["node2"]["status"] == "complete"

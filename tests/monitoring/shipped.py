@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import HANG_S, ROOT
 
 MONITORING = ROOT / "src" / "ssdlab" / "monitoring"
 RULES = MONITORING / "ssdlab-alerts.yml"
@@ -44,7 +44,7 @@ def run_promtool(*args: str, cwd: Path | None = None) -> "subprocess.CompletedPr
         text=True,
         check=False,
         cwd=cwd,
-        timeout=120,
+        timeout=HANG_S,
         stdin=subprocess.DEVNULL,
     )
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 import pytest
 import yaml
 
+from tests.conftest import HANG_S
 from tests.e2e.conftest import run_ssdlab
 from tests.monitoring.shipped import RULES, alerts, dashboard_queries, load_dashboard
 from tests.replay_logs import wear_series, write_log
@@ -32,7 +33,7 @@ from tests.replay_logs import wear_series, write_log
 pytestmark = pytest.mark.slow
 
 NODE_EXPORTER_NAMES = ("prometheus-node-exporter", "node_exporter")
-DEADLINE_S = 90.0  # generous: a loaded CI machine; the loop returns as soon as the value is in
+DEADLINE_S = HANG_S  # a hang guard: the loop returns as soon as the value is in
 T = TypeVar("T")
 
 

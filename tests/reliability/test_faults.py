@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import (
     LoopLab,
     needs_loop,
@@ -29,6 +29,7 @@ from tests.e2e.conftest import (
     run_ssdlab,
     start_ssdlab,
 )
+from tests.e2e.orphans import signal_during_fio
 
 pytestmark = [needs_fio, pytest.mark.slow]
 
@@ -53,7 +54,7 @@ def count(db: Path, table: str) -> int:
 
 
 def wait_for(db: Path, table: str, at_least: int, child: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG_S
     while count(db, table) < at_least:
         assert child.poll() is None, f"ssdlab ended before {at_least} rows in {table}"
         assert time.monotonic() < deadline, f"fewer than {at_least} rows in {table}"
@@ -82,13 +83,14 @@ def stop_at_seeded_point(
     child: subprocess.Popen[str], db: Path, table: str, seed: int, signum: int, rows: int
 ) -> int:
     """Wait for a seeded number of rows (1..rows) plus a seeded fraction of a second, then
-    send the signal; returns the rows seen just before it."""
+    send the signal while a fio runs (the run is mid-step however loaded the machine); returns
+    the rows seen just before it."""
     rng = random.Random(seed)
     wait_for(db, table, rng.randint(1, rows), child)
     time.sleep(rng.uniform(0.0, 0.4))
     seen = count(db, "step_results")
-    child.send_signal(signum)
-    child.communicate(timeout=120)
+    signal_during_fio(child, "", signum)
+    child.communicate(timeout=HANG_S)
     return seen
 
 
@@ -112,7 +114,7 @@ def _holds(pid: str, place: str) -> bool:
 def wait_for_orphans(folder: Path) -> None:
     """After SIGKILL the fio child (its own session) finishes its short job by itself; until
     then it holds the target open (so doctor --cleanup rightly keeps the test file)."""
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG_S
     while any(_holds(p.name, str(folder)) for p in Path("/proc").iterdir() if p.name.isdigit()):
         assert time.monotonic() < deadline, f"a fio still holds {folder}"
         time.sleep(0.05)
@@ -203,14 +205,14 @@ def test_fio_killed_from_outside_fails_the_run_with_the_reason(tmp_path: Path) -
     slow = [*QUICK[:2], "--measure", "3", "--count", "2", *QUICK[6:]]
     child = start("quick", str(target), *slow, "--db", str(db))
     wait_for(db, "step_results", 1, child)  # the warm-up pass of the first test is stored
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_S
     fio: list[int] = []
     while not fio:
         assert time.monotonic() < deadline, "no fio child seen"
         fio = [p for p in _children(child.pid) if "fio" in Path(f"/proc/{p}/comm").read_text()]
         time.sleep(0.02)
     os.kill(fio[0], signal.SIGKILL)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 1, stderr
     status, reason = status_after(db)
     assert status == "failed"
@@ -255,7 +257,7 @@ def test_the_store_disk_filling_up_mid_run_loses_nothing(tmp_path: Path, lab: Lo
                   "--db", str(db))  # fmt: skip
     wait_for(db, "step_results", 2, child)
     filler = _fill(mount)  # the next iteration's raw output no longer fits
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 1, stderr
     assert "cannot write to the run store" in stderr
     assert "free space" in stderr

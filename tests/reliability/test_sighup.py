@@ -1,8 +1,9 @@
 """The terminal closes under a long command (SIGHUP): quick, a PTS run, an endurance run and
 watch each stop fio, write their state, mark the run interrupted (watch: stopped) and leave no
-fio and no job folder behind. A run whose ssdlab was killed (SIGKILL) while its fio goes on
-cannot be resumed until that fio has ended: the resume is refused, naming the fio, and starts
-no second fio; `doctor --cleanup` keeps the file that fio still writes.
+fio and no job folder behind. A run whose ssdlab was killed (SIGKILL) loses its fio with it;
+while another fio still writes its target (one of an ssdlab in another PID namespace, or started
+by hand), the run cannot be resumed: the resume is refused, naming the fio, and starts no
+second fio; `doctor --cleanup` keeps the file that fio still writes.
 
 Each command runs in a real pseudo-terminal as its controlling terminal; closing the terminal's
 master side is what sends the hangup, exactly as when a terminal window or an ssh session
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import needs_fio
+from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import (
     LoopLab,
     needs_loop,
@@ -36,11 +37,12 @@ from tests.e2e.conftest import (
     ssdlab_env,
     start_ssdlab,
 )
+from tests.e2e.orphans import alive
 from tests.reliability.test_faults import PTS, QUICK, assert_store_sound, wait_for
 
 pytestmark = [needs_fio, pytest.mark.slow]
 
-WAIT_S = 120.0  # generous: only a hang reaches it
+WAIT_S = HANG_S
 
 
 def _take_terminal() -> None:
@@ -147,8 +149,9 @@ def wait_until(what: str, check: Callable[[], bool], alive: Callable[[], bool]) 
 
 
 def wait_gone(pids: set[int]) -> None:
+    """Until every process in `pids` has ended (a zombie has: its parent may be gone)."""
     deadline = time.monotonic() + WAIT_S
-    while any(Path(f"/proc/{pid}").exists() for pid in pids):
+    while any(alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"fio {pids} did not end"
         time.sleep(0.02)
 
@@ -273,24 +276,46 @@ def test_watch_stops_and_records_it_when_the_terminal_closes(tmp_path: Path, lab
     assert_store_sound(db)
 
 
+def _fio_by_hand(target: str, folder: Path) -> "subprocess.Popen[bytes]":
+    """A fio started by hand, writing `target` for ten minutes from `folder`."""
+    folder.mkdir(exist_ok=True)
+    size = os.stat(target).st_size if os.path.isfile(target) else 4 * 2**20
+    job = folder / "by-hand.fio"
+    job.write_text(
+        f"[by-hand]\nfilename={target}\nrw=write\nbs=64k\nsize={size}\ntime_based\nruntime=600\n"
+    )
+    return subprocess.Popen(
+        ["fio", job.name], cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
 @contextlib.contextmanager
 def orphaned_fio(
     args: list[str], db: Path, temp: Path, places: list[str], stored: str | None = None
 ) -> Iterator[set[int]]:
     """Run the command until its fio holds the target (after a step named `stored` is in the
-    store, when given), then SIGKILL ssdlab (fio, in its own session, goes on); yields that
-    fio's processes and stops them at the end."""
+    store, when given), then SIGKILL ssdlab: its fio ends with it. Then a fio started by hand
+    writes the target, as one of an ssdlab in another PID namespace (or of another program)
+    would go on doing; yields that fio's processes and stops them at the end."""
     child = with_pipes(*args, env={"TMPDIR": str(temp)})
     alive = lambda: child.poll() is None  # noqa: E731
+    by_hand: subprocess.Popen[bytes] | None = None
     try:
         if stored is not None:
             wait_until(f"step {stored} stored", lambda: stored in step_keys(db), alive)
         wait_until("a fio holds the target", lambda: bool(fio_processes(*places)), alive)
+        ssdlab_fio = fio_processes(*places, str(temp))
         child.kill()
         child.communicate(timeout=WAIT_S)
-        orphans = fio_processes(*places, str(temp))  # the main fio works in its job folder
-        assert orphans, "the fio ssdlab started should outlive it"
-        yield orphans
+        wait_gone(ssdlab_fio)  # it ended with its ssdlab
+        by_hand = _fio_by_hand(places[0], temp / "by-hand")
+        started = lambda: by_hand is not None and by_hand.poll() is None  # noqa: E731
+        wait_until(
+            "the fio started by hand holds the target",
+            lambda: bool(fio_processes(*places)),
+            started,
+        )
+        yield fio_processes(*places, str(temp))
     finally:
         if child.poll() is None:
             child.kill()
@@ -299,13 +324,15 @@ def orphaned_fio(
         for pid in left:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
+        if by_hand is not None:
+            by_hand.wait(timeout=WAIT_S)  # reaped: a zombie would count as still there
         wait_gone(left)
 
 
 LONG_ENDURE = ["--size", "8MiB", "--iteration-time", "24h", "--for", "48h"]
 
 
-def test_endurance_resume_is_refused_while_the_killed_runs_fio_still_writes(
+def test_endurance_resume_is_refused_while_another_fio_still_writes_the_target(
     tmp_path: Path, temp: Path
 ) -> None:
     db, target = tmp_path / "db", tmp_path / "e.dat"
@@ -341,7 +368,7 @@ def test_endurance_resume_is_refused_while_the_killed_runs_fio_still_writes(
 
 @needs_loop
 @pytest.mark.loop
-def test_pts_resume_on_a_loop_device_is_refused_while_the_killed_runs_fio_still_writes(
+def test_pts_resume_on_a_loop_device_is_refused_while_another_fio_still_writes_it(
     tmp_path: Path, temp: Path, lab: LoopLab
 ) -> None:
     device = lab.loop(64 * 2**20).path

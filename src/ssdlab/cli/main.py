@@ -27,6 +27,7 @@ cli/common_options.py.
 import argparse
 import importlib
 import os
+import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
@@ -147,7 +148,10 @@ def load_command(name: str) -> Command:
     return command
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None = None) -> int:
+    """Parse the command line and run its command; its exit status. `on_ready` is called once
+    the arguments are parsed, right before the command runs, where a KeyboardInterrupt is
+    caught (the entry point, `ssdlab/__main__.py`, ends at once on Ctrl-C until then)."""
     parser = build_parser()
     words, profile_args = fleet_options.split_profile_args(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(words)
@@ -155,6 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.profile_args = profile_args
     out = make_console(getattr(args, "width", None))
     try:
+        if on_ready is not None:
+            on_ready()
         check_outputs(getattr(args, "output", None), getattr(args, "plots", None))
         return load_command(args.command)(args, out)
     except UsageError as error:
@@ -168,6 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ssdlab: error: {error}", file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
+        if on_ready is not None:  # the entry point's process: a second Ctrl-C, the line once
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         print("ssdlab: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
@@ -188,12 +196,17 @@ def _store_failure(args: argparse.Namespace, error: sqlite3.Error) -> StoreError
 
 
 def _store_message(args: argparse.Namespace, error: StoreError) -> str:
-    """A store error; one caused by a damaged file says so, whatever was being done."""
-    from ssdlab.store.db import is_damage
+    """A store error; one caused by a damaged file says so, whatever was being done, and one
+    caused by a full (or read-only) file system names the store."""
+    from ssdlab.cli.store_open import db_path
+    from ssdlab.store.db import cannot_write, is_damage
 
     cause = error.__cause__
     if isinstance(cause, sqlite3.Error) and is_damage(cause):
         return str(_store_failure(args, cause))
+    path = str(db_path(args))
+    if cannot_write(error) and path not in str(error):
+        return f"{error} (the run store: {path})"
     return str(error)
 
 

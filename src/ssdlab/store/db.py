@@ -31,16 +31,50 @@ SCHEMA_VERSION = max(version for version, _ in migrations())
 
 SQLITE_CORRUPT = 11  # the file is a database, but its pages contradict each other
 SQLITE_NOTADB = 26  # the file does not start like a database
+# what SQLite answers when it cannot write: no permission, a read-only file, an I/O error (the
+# -shm index cannot grow on a full file system), a full disk, a -shm or -wal it cannot create
+SQLITE_PERM = 3
+SQLITE_READONLY = 8
+SQLITE_IOERR = 10
+SQLITE_FULL = 13
+SQLITE_CANTOPEN = 14
+CANNOT_WRITE = frozenset({SQLITE_PERM, SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN})
+FULL_BELOW_BYTES = 1 << 20  # less room than this is a full file system for a store
 
 
-def _primary_code(error: sqlite3.Error) -> int | None:
+def primary_code(error: sqlite3.Error) -> int | None:
+    """SQLite's primary result code of an error (the low byte of the extended one)."""
     code = getattr(error, "sqlite_errorcode", None)
     return code & 0xFF if isinstance(code, int) else None
 
 
+def cannot_write(error: BaseException) -> bool:
+    """Whether an SQLite error (or the one under a StoreError) came from writing being
+    impossible where the store is, not from the store itself."""
+    cause = error if isinstance(error, sqlite3.Error) else error.__cause__
+    return isinstance(cause, sqlite3.Error) and primary_code(cause) in CANNOT_WRITE
+
+
+def why_unwritable(path: Path) -> str | None:
+    """Why nothing can be written where the store `path` is, as the file system says it, with
+    what to do ('its file system (/mnt) is full: make room there'); None when it could be."""
+    folder = path.parent
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return None
+    if info.f_flag & os.ST_RDONLY:
+        return f"its file system ({folder}) is read-only: mount it writable"
+    if info.f_bavail * info.f_frsize < FULL_BELOW_BYTES:
+        return f"its file system ({folder}) is full: make room there"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"this user may not write in {folder}: run as a user who may"
+    return None
+
+
 def is_damage(error: sqlite3.Error) -> bool:
     """Whether SQLite found the store's file damaged (flipped bytes, a torn page, not a DB)."""
-    code = _primary_code(error)
+    code = primary_code(error)
     if code is not None:
         return code in (SQLITE_CORRUPT, SQLITE_NOTADB)
     return "malformed" in str(error) or "not a database" in str(error)
@@ -52,7 +86,13 @@ _UNDECODABLE = re.compile(r"Could not decode to UTF-8 column '([^']*)'")
 def store_failure(path: Path, error: sqlite3.Error) -> StoreError:
     """The one-line error for a store SQLite could not read; a damaged file says how to get
     back what it still holds."""
-    if _primary_code(error) == SQLITE_NOTADB or "not a database" in str(error):
+    unwritable = why_unwritable(path) if cannot_write(error) else None
+    if unwritable is not None:
+        return StoreError(
+            f"the run store {path} cannot be written ({error}): {unwritable}, or choose "
+            "another store with --db PATH; reading it (runs, show, export, report) still works"
+        )
+    if primary_code(error) == SQLITE_NOTADB or "not a database" in str(error):
         return StoreError(
             f"the run store {path} is not an SQLite database ({error}); if it was your ssdlab "
             "store its first page is damaged: restore it from a backup; otherwise choose "
@@ -93,7 +133,7 @@ def open_store(path: Path) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA busy_timeout = 30000")
-        _check_version(conn, path)
+        check_version(conn, path)
         _use_wal(conn)
         if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
             _migrate(conn, path)
@@ -106,7 +146,8 @@ def open_store(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _check_version(conn: sqlite3.Connection, path: Path) -> int:
+def check_version(conn: sqlite3.Connection, path: Path) -> int:
+    """The store's schema version; SchemaTooNew when this ssdlab is older than the store."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
         raise SchemaTooNew(
@@ -138,7 +179,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     the write lock is held: another process may have migrated while this one waited for it."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        current = _check_version(conn, path)
+        current = check_version(conn, path)
         for version, sql in migrations():
             if version <= current:
                 continue

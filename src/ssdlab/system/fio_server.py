@@ -29,6 +29,7 @@ from typing import IO
 
 from ssdlab.errors import FleetError, ToolError, UsageError
 from ssdlab.model.fleet import FleetHost
+from ssdlab.system.process_tree import end_with_parent, kill_tree
 from ssdlab.system.signals import SignalGuard
 from ssdlab.system.ssh import SshSettings, spawn_ssh, ssh_argv
 
@@ -72,15 +73,18 @@ def _remove_folder(folder: Path, inode: int) -> None:
 
 
 def _stop_fio(child: "subprocess.Popen[bytes]") -> int | None:
-    """SIGTERM to fio and the job processes it forked (its process group), SIGKILL after 5 s."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, sig)
-        try:
-            return child.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            continue
-    return child.poll()
+    """SIGTERM to fio's process group (fio stops the job processes it forked); after 5 s,
+    SIGKILL to it and every process below it (job processes are in sessions of their own)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGTERM)
+    try:
+        return child.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        kill_tree(child.pid)
+    try:
+        return child.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        return child.poll()
 
 
 def _log_tail(folder: Path) -> str:
@@ -157,6 +161,7 @@ def serve(
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=end_with_parent(),  # a killed node command leaves no fio serving
             )
         _wait_for_socket(socket_path, child, folder)
         on_ready(folder)

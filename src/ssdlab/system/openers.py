@@ -1,9 +1,12 @@
 """Which processes hold a file or block device open, read from /proc/PID/fd.
 
-fio runs in its own session, so it outlives an ssdlab that was killed: a run must not start,
-resume or have its test file removed while such a fio still writes. Every function takes the
-proc root as a parameter, so it can be read from a recorded tree in tests. Root can read every
-process's descriptors; other users see their own processes only (the rest are skipped).
+fio runs in its own session; it ends with ssdlab (system/process_tree.end_with_parent), but a
+fio of another program, or of an ssdlab in another PID namespace, may still write: a run must
+not start, resume or have its test file removed while such a fio still writes.
+
+Every function takes the proc root as a parameter, so it can be read from a recorded tree in
+tests. Root can read every process's descriptors; other users see their own processes only (the
+rest are skipped).
 """
 
 import os

@@ -57,7 +57,7 @@ def _run(argv: list[str], folder: Path, time_limit_s: float) -> None:
     """Run the browser in its own session; past the time limit its whole group is killed."""
     env = {**os.environ, "HOME": str(folder), "XDG_CACHE_HOME": str(folder / "cache")}
     try:
-        done = run_bounded(argv, timeout_s=time_limit_s, env=env)
+        done = run_bounded(argv, timeout_s=time_limit_s, env=env, ends_with_us=True)
     except OSError as error:
         raise ToolError(f"{argv[0]} could not be started: {error.strerror}") from error
     if done.timed_out:

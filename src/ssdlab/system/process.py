@@ -13,13 +13,19 @@ from typing import IO, TypeVar
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
+from ssdlab.system.process_tree import end_with_parent, kill_tree
 
 
 class ProcessRunner:
     """Runs one child at a time in its own session, so signals reach it only through us.
 
     `stop()` may be called from a signal handler: it asks the running child to stop with SIGINT
-    (fio then ends the job and still prints its results); `kill()` ends it at once.
+    (fio then ends the job and still prints its results); `kill()` ends it at once, with every
+    process it started (fio's job processes are in sessions of their own).
+
+    A child never outlives ssdlab: the kernel sends it SIGTERM when ssdlab dies, even by
+    SIGKILL (`system/process_tree.end_with_parent`). It is tied to the thread that starts it,
+    which waits for it in `run()`.
     """
 
     def __init__(self) -> None:
@@ -56,6 +62,7 @@ class ProcessRunner:
                 text=True,
                 errors="replace",
                 start_new_session=True,
+                preexec_fn=end_with_parent(),
             )
         except FileNotFoundError as error:
             raise ToolError(
@@ -114,11 +121,11 @@ class ProcessRunner:
                 os.killpg(child.pid, signal.SIGINT)
 
     def kill(self) -> None:
-        """End the running child now (SIGKILL to its process group)."""
+        """End the running child now: SIGKILL to its process group and every process below it
+        (fio's job processes, each in a session of its own)."""
         child = self._child
         if child is not None and child.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGKILL)
+            kill_tree(child.pid)
 
 
 _T = TypeVar("_T")
@@ -216,9 +223,12 @@ def run_bounded(
     timeout_s: float,
     input_text: str | None = None,
     env: Mapping[str, str] | None = None,
+    ends_with_us: bool = False,
 ) -> Bounded:
     """Run `argv` (no shell) in a session of its own with `input_text` on stdin (or none);
-    past `timeout_s` its whole process group is killed. OSError when it cannot start."""
+    past `timeout_s` its whole process group is killed. With `ends_with_us` it is also sent
+    SIGTERM when ssdlab dies (a helper of ssdlab's own; a user's hook is left to finish).
+    OSError when it cannot start."""
     if isinstance(argv, str):
         raise TypeError("argv must be a list of arguments, never a command string")
     child = subprocess.Popen(
@@ -230,6 +240,7 @@ def run_bounded(
         errors="replace",
         start_new_session=True,
         env=None if env is None else dict(env),
+        preexec_fn=end_with_parent() if ends_with_us else None,
     )
     try:
         stdout, stderr = child.communicate(input_text, timeout=timeout_s)

@@ -15,6 +15,7 @@ The rules, with the same sentences wherever they apply:
 - **Block devices** are written only by fio or a purge tool, after plan/safety.py judged the
   device and system/claims.py claimed it exclusively for the run."""
 
+import contextlib
 import errno
 import os
 import secrets
@@ -123,10 +124,11 @@ def write_output(path: str, data: str | bytes, what: str) -> Path:
     resolved = check_output_path(path, what)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     flags = os.O_WRONLY | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    existed = os.path.lexists(resolved)
     try:
         fd = os.open(resolved, flags, 0o666)
     except OSError as error:
-        raise TargetError(f"cannot write {path}: {error.strerror}") from error
+        raise _output_failure(path, what, error) from error
     try:
         kind = describe_mode(os.fstat(fd).st_mode)
         if kind is not None:
@@ -136,10 +138,23 @@ def write_output(path: str, data: str | bytes, what: str) -> Path:
         while view:
             view = view[os.write(fd, view) :]
     except OSError as error:
-        raise TargetError(f"cannot write {path}: {error.strerror}") from error
+        if not existed:  # a cut-short file made here would pass for the whole output
+            with contextlib.suppress(OSError):
+                os.unlink(resolved)
+        raise _output_failure(path, what, error) from error
     finally:
         os.close(fd)
     return resolved
+
+
+def _output_failure(path: str, what: str, error: OSError) -> TargetError:
+    """An output that could not be written, in one line; a full disk says what to do."""
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return TargetError(
+            f"cannot write {path}: its file system is full ({error.strerror}); make room there "
+            f"or give another {what}"
+        )
+    return TargetError(f"cannot write {path}: {error.strerror}")
 
 
 def check_output_folder(path: str, what: str) -> Path:
