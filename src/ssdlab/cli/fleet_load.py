@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.analysis.passes import clat_p99_ns
 from ssdlab.cli.fleet import fleet_hosts, ssh_settings
 from ssdlab.cli.store_access import open_db
 from ssdlab.errors import Interrupted, ParseError, UsageError
@@ -47,10 +48,6 @@ def _job(path: str) -> LoadJob:
         raise ParseError(f"{path}: {error}") from None
 
 
-def _p99(metrics: DirectionMetrics) -> float | None:
-    return dict(metrics.clat_percentiles_ns).get(99.0)
-
-
 def _direction_json(metrics: DirectionMetrics | None) -> dict[str, object] | None:
     if metrics is None:
         return None
@@ -61,7 +58,7 @@ def _direction_json(metrics: DirectionMetrics | None) -> dict[str, object] | Non
         "total_ios": metrics.total_ios,
         "runtime_s": metrics.runtime_s,
         "lat_mean_ns": metrics.lat_mean_ns,
-        "clat_p99_ns": _p99(metrics),
+        "clat_p99_ns": clat_p99_ns(metrics),
     }
 
 
@@ -114,7 +111,7 @@ def _table(outcome: LoadOutcome) -> Table:
                 fmt_mb(metrics.bw_bytes_per_s),
                 fmt_iops(metrics.iops),
                 fmt_us(metrics.lat_mean_ns),
-                fmt_us(_p99(metrics)),
+                fmt_us(clat_p99_ns(metrics)),
                 end_section=direction == "write" or step.write is None,
             )
     return table
