@@ -1,16 +1,19 @@
-"""`ssdlab metrics`: the store's latest state as Prometheus metric families (pure).
+"""`ssdlab metrics`: the store's latest state as Prometheus metric families, and their text
+exposition (pure).
 
 Names follow Prometheus' conventions: base units in the name (bytes, seconds, ratio,
 celsius), `_total` for counters. Every drive metric carries the labels host, serial, model
 and firmware; benchmark metrics add `test`. A value that is not known has no sample at all:
-a missing figure is never written as 0. docs/metrics.md describes every metric."""
+a missing figure is never written as 0. docs/metrics.md describes every metric.
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import astuple, dataclass
+The text is Prometheus' text exposition format 0.0.4 exactly as prometheus-client's
+`generate_latest` writes it (labels sorted by name, values as Go prints floats), written here
+directly: a fleet's scrape has some 100,000 samples, which generate_latest formats in about a
+second. tests/unit/test_metrics_report.py checks the text against generate_latest's."""
 
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import generate_latest
-from prometheus_client.registry import Collector, CollectorRegistry
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from ssdlab.model.metrics import (
     BenchmarkState,
@@ -97,42 +100,56 @@ BENCHMARK_SPECS: tuple[tuple[str, str, Callable[[BenchmarkTest], float | None]],
 )  # fmt: skip
 
 
-def _labels(labels: DriveLabels) -> list[str]:
-    return [str(part) for part in astuple(labels)]
+@dataclass(frozen=True, slots=True)
+class Family:
+    """One metric family: its name (a counter's without `_total`, as in Prometheus' data
+    model), help, type ("gauge" or "counter"), label names, and samples as (label values in
+    the order of `labels`, value)."""
+
+    name: str
+    help: str
+    type: str
+    labels: tuple[str, ...]
+    samples: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
+
+    def add(self, values: Sequence[str], value: float) -> None:
+        self.samples.append((tuple(values), value))
 
 
-def _family(
-    name: str, help_text: str, counter: bool, labels: Sequence[str]
-) -> GaugeMetricFamily | CounterMetricFamily:
+def _family(name: str, help_text: str, counter: bool, labels: Sequence[str]) -> Family:
     if counter:
-        return CounterMetricFamily(name, help_text, labels=labels)
-    return GaugeMetricFamily(name, help_text, labels=labels)
+        return Family(name.removesuffix("_total"), help_text, "counter", tuple(labels))
+    return Family(name, help_text, "gauge", tuple(labels))
 
 
-def drive_families(drives: Sequence[DriveState]) -> list[Metric]:
+def _labels(labels: DriveLabels) -> tuple[str, str, str, str]:
+    return (labels.host, labels.serial, labels.model, labels.firmware)
+
+
+def drive_families(drives: Sequence[DriveState]) -> list[Family]:
     """Per drive: info, the health figures and the wear analysis."""
-    info = GaugeMetricFamily("ssdlab_drive_info", "A drive ssdlab knows (always 1).",
-                             labels=DRIVE_LABELS)  # fmt: skip
+    info = _family("ssdlab_drive_info", "A drive ssdlab knows (always 1).", False, DRIVE_LABELS)
     for drive in drives:
-        info.add_metric(_labels(drive.labels), 1.0)
-    families: list[Metric] = [info]
+        info.add(_labels(drive.labels), 1.0)
+    families = [info]
     for spec in DRIVE_SPECS:
         family = _family(spec.name, spec.help, spec.counter, DRIVE_LABELS)
         for drive in drives:
             value = spec.value(drive)
             if value is not None:
-                family.add_metric(_labels(drive.labels), value)
+                family.add(_labels(drive.labels), value)
         families.append(family)
     families.append(_waf_family(drives))
     return families
 
 
-def _waf_family(drives: Sequence[DriveState]) -> Metric:
-    family = GaugeMetricFamily(
+def _waf_family(drives: Sequence[DriveState]) -> Family:
+    family = _family(
         "ssdlab_drive_write_amplification",
         "NAND bytes written per host byte: over the wear analysis' last window (recent) and "
         "from the first stored sample to the latest (to_date).",
-        labels=(*DRIVE_LABELS, "window"),
+        False,
+        (*DRIVE_LABELS, "window"),
     )
     for drive in drives:
         for window, value in (
@@ -140,65 +157,67 @@ def _waf_family(drives: Sequence[DriveState]) -> Metric:
             ("to_date", drive.write_amplification_to_date),
         ):
             if value is not None:
-                family.add_metric([*_labels(drive.labels), window], value)
+                family.add((*_labels(drive.labels), window), value)
     return family
 
 
-def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Metric]:
+def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Family]:
     """Per drive and test: the latest quick run's results, and the baseline verdict."""
     labels = (*DRIVE_LABELS, "test")
-    families: list[Metric] = []
+    families = []
     for name, help_text, value_of in BENCHMARK_SPECS:
-        family = GaugeMetricFamily(name, help_text, labels=labels)
+        family = _family(name, help_text, False, labels)
         for bench in benchmarks:
             for test in bench.tests:
                 value = value_of(test)
                 if value is not None:
-                    family.add_metric([*_labels(bench.labels), test.test], value)
+                    family.add((*_labels(bench.labels), test.test), value)
         families.append(family)
     families.append(_regression_family(benchmarks))
     return families
 
 
-def _regression_family(benchmarks: Sequence[BenchmarkState]) -> Metric:
-    family = GaugeMetricFamily(
+def _regression_family(benchmarks: Sequence[BenchmarkState]) -> Family:
+    family = _family(
         "ssdlab_benchmark_regression",
         "1 when the test was significantly worse than the drive's baseline, else 0.",
-        labels=(*DRIVE_LABELS, "test", "baseline"),
+        False,
+        (*DRIVE_LABELS, "test", "baseline"),
     )
     for bench in benchmarks:
         if bench.baseline is None:
             continue
         for test in bench.tests:
             if test.regression is not None:
-                family.add_metric(
-                    [*_labels(bench.labels), test.test, bench.baseline],
+                family.add(
+                    (*_labels(bench.labels), test.test, bench.baseline),
                     1.0 if test.regression else 0.0,
                 )
     return family
 
 
-def endurance_families(runs: Sequence[EnduranceState]) -> list[Metric]:
+def endurance_families(runs: Sequence[EnduranceState]) -> list[Family]:
     """Per endurance run: how far its stop condition stands, and what it wrote."""
     labels = (*DRIVE_LABELS, "run")
-    progress = GaugeMetricFamily(
+    progress = _family(
         "ssdlab_endurance_progress_ratio",
         "Where the endurance run's stop condition stands, 0-1 (the nearest to stopping).",
-        labels=labels,
+        False,
+        labels,
     )
-    written = CounterMetricFamily(
-        "ssdlab_endurance_written_bytes_total", "Bytes the endurance run wrote.", labels=labels
+    written = _family(
+        "ssdlab_endurance_written_bytes_total", "Bytes the endurance run wrote.", True, labels
     )
     for run in runs:
-        values = [*_labels(run.labels), run.run]
+        values = (*_labels(run.labels), run.run)
         if run.progress_ratio is not None:
-            progress.add_metric(values, run.progress_ratio)
+            progress.add(values, run.progress_ratio)
         if run.written_bytes is not None:
-            written.add_metric(values, run.written_bytes)
+            written.add(values, run.written_bytes)
     return [progress, written]
 
 
-def metric_families(state: MetricsState) -> list[Metric]:
+def metric_families(state: MetricsState) -> list[Family]:
     """Every family, in a fixed order; families without samples are kept (HELP and TYPE)."""
     return [
         *drive_families(state.drives),
@@ -207,17 +226,60 @@ def metric_families(state: MetricsState) -> list[Metric]:
     ]
 
 
-class _StateCollector(Collector):
-    def __init__(self, families: Iterable[Metric]) -> None:
-        self._families = list(families)
+def go_float(value: float) -> str:
+    """A sample value as Prometheus' Go code prints a float64 (prometheus-client's
+    floatToGoString): +Inf, -Inf, NaN, Python's shortest repr, and an exponent from 1e+06 on
+    where Go switches to one and Python does not yet."""
+    number = float(value)
+    if math.isinf(number):
+        return "+Inf" if number > 0 else "-Inf"
+    if math.isnan(number):
+        return "NaN"
+    text = repr(number)
+    dot = text.find(".")
+    if number > 0 and dot > 6:
+        mantissa = f"{text[0]}.{text[1:dot]}{text[dot + 1 :]}".rstrip("0.")
+        return f"{mantissa}e+{dot - 1:02d}"
+    return text
 
-    def collect(self) -> Iterator[Metric]:
-        return iter(self._families)
+
+def _escaped(value: str) -> str:
+    return value.replace("\\", r"\\").replace("\n", r"\n").replace('"', r"\"")
+
+
+def _help(text: str) -> str:
+    return text.replace("\\", r"\\").replace("\n", r"\n")
+
+
+def exposition(families: Iterable[Family]) -> str:
+    """The families in Prometheus' text exposition format 0.0.4: per family `# HELP` and
+    `# TYPE` (a counter named with `_total`), then one line per sample with its labels sorted
+    by name."""
+    pairs: dict[tuple[str, str], str] = {}  # label values repeat: each escaped once
+
+    def pair(name: str, value: str) -> str:
+        text = pairs.get((name, value))
+        if text is None:
+            text = pairs[(name, value)] = f'{name}="{_escaped(value)}"'
+        return text
+
+    out: list[str] = []
+    for family in families:
+        name = f"{family.name}_total" if family.type == "counter" else family.name
+        out.append(f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n")
+        order = sorted(range(len(family.labels)), key=lambda i: family.labels[i])
+        names = [family.labels[i] for i in order]
+        for values, value in family.samples:
+            labels = ",".join([pair(n, values[i]) for n, i in zip(names, order, strict=True)])
+            out.append(
+                f"{name}{{{labels}}} {go_float(value)}\n"
+                if labels
+                else f"{name} {go_float(value)}\n"
+            )
+    return "".join(out)
 
 
 def metrics_text(state: MetricsState) -> str:
     """The state in Prometheus' text exposition format (what node_exporter's textfile
-    collector reads), formatted by prometheus-client."""
-    registry = CollectorRegistry(auto_describe=False)
-    registry.register(_StateCollector(metric_families(state)))
-    return generate_latest(registry).decode("utf-8")
+    collector reads)."""
+    return exposition(metric_families(state))
