@@ -81,10 +81,31 @@ ALLOWED = {
         "ssdlab.store",
         "ssdlab.runner",
         "ssdlab.fleet",
+        "ssdlab.app",
         "ssdlab",
     },
     # monitoring/: the shipped Prometheus rules and Grafana dashboard, data only
     "monitoring": {"ssdlab.monitoring"},
+    # app/: the use cases between the registry/runner and the command line; everything but cli/
+    "app": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.profiles",
+        "ssdlab.plan",
+        "ssdlab.parse",
+        "ssdlab.specs",
+        "ssdlab.system",
+        "ssdlab.analysis",
+        "ssdlab.sim",
+        "ssdlab.store",
+        "ssdlab.runner",
+        "ssdlab.registry",
+        "ssdlab.report",
+        "ssdlab.fleet",
+        "ssdlab.monitoring",
+        "ssdlab.app",
+        "ssdlab",
+    },
     "cli": {EVERYTHING},
 }
 # top-level modules of src/ssdlab: what each may import

@@ -185,7 +185,7 @@ def compare_samples(
     )
     capacity = _capacity(after, rated)
     raw_capacity, raw_note = _raw_capacity(raw_nand_capacity_bytes, capacity)
-    pe_cycles, pe_note = _rated_pe(rated, after)
+    pe_cycles, pe_note = rated_pe_cycles_of(rated, after)
     rate = wear_rate(
         wear,
         erase,
@@ -279,9 +279,11 @@ def _raw_capacity(given: int | None, capacity: int | None) -> tuple[int | None, 
     )
 
 
-def _rated_pe(
+def rated_pe_cycles_of(
     rated: RatedEndurance | None, sample: HealthSample
 ) -> tuple[float | None, str | None]:
+    """The rated P/E cycles an erase-count wear rate divides by, and where they came from: the
+    rating's, else the drive's own, else back-solved from its erase count and wear."""
     if rated is not None and rated.pe_cycles is not None:
         return rated.pe_cycles, f"rated P/E {rated.pe_cycles:g} as given"
     if sample.rated_pe_cycles.value is not None and sample.rated_pe_cycles.value > 0:
@@ -510,10 +512,10 @@ def analyse_series(
         rated=rated,
         elapsed_s=elapsed_s if line.source == "given" else None,
     )
-    recent, recent_note = _recent(timed, last_hours)
+    recent, recent_note = recent_window(timed, last_hours)
     if recent_note:
         notes.append(recent_note)
-    pe_cycles, pe_note = _rated_pe(rated, timed[-1])
+    pe_cycles, pe_note = rated_pe_cycles_of(rated, timed[-1])
     fit = fit_wear(timed, rated_pe_cycles=pe_cycles, rated_pe_note=pe_note)
     host_now = _host_at(timed, fit.times_s[-1]) if fit.times_s else None
     projection = project_life(
@@ -608,7 +610,12 @@ def _resolved_windows(timed: Sequence[HealthSample]) -> tuple[IntervalWaf, ...]:
     return tuple(windows)
 
 
-def _recent(timed: Sequence[HealthSample], last_hours: float) -> tuple[IntervalWaf, str | None]:
+def recent_window(
+    timed: Sequence[HealthSample], last_hours: float
+) -> tuple[IntervalWaf, str | None]:
+    """WAF over the last `last_hours` of a timed series: from the latest sample at least that
+    much older than the newest (else the first) to the newest; a note when the series is
+    shorter."""
     end = timed[-1]
     boundary = _time(end) - last_hours * 3600.0
     older = [i for i, s in enumerate(timed[:-1]) if _time(s) <= boundary]

@@ -6,21 +6,9 @@ import sqlite3
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.analysis.spec_match import match_spec
-from ssdlab.cli.store_access import known_spec_sheets
+from ssdlab.app.ratings import known_spec_sheets
+from ssdlab.app.ratings import rated_endurance as rated_endurance
 from ssdlab.model.health import HealthSample
-from ssdlab.model.spec import SpecSheet
-
-
-def rated_endurance(spec: SpecSheet | None) -> RatedEndurance | None:
-    """The spec sheet's rating, for the life projection."""
-    if spec is None or (spec.tbw_bytes is None and spec.dwpd is None):
-        return None
-    return RatedEndurance(
-        tbw_bytes=spec.tbw_bytes,
-        dwpd=spec.dwpd,
-        warranty_years=spec.warranty_years,
-        capacity_bytes=spec.capacity_bytes,
-    )
 
 
 def rated_from_args(

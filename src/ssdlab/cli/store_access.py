@@ -3,16 +3,14 @@ ids, and reading a run back for the commands that show it."""
 
 import sqlite3
 
+from ssdlab.app.ratings import known_spec_sheets as known_spec_sheets
 from ssdlab.cli.store_open import db_path as db_path
 from ssdlab.cli.store_open import open_db as open_db
-from ssdlab.errors import ParseError, SsdlabError, UsageError
+from ssdlab.errors import UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunRecord
-from ssdlab.model.spec import SpecSheet
-from ssdlab.parse.spec_sheet import parse_spec_sheet
 from ssdlab.runner.profile import stored_facts
-from ssdlab.specs import load_builtin_spec_sheets
 from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import load_fio_outputs, profile_plan_of
@@ -22,7 +20,6 @@ from ssdlab.store.runs import (
     load_run,
     load_step_results,
 )
-from ssdlab.store.specs import load_spec_sheets
 
 
 def run_id_arg(conn: sqlite3.Connection, text: str) -> int:
@@ -69,17 +66,3 @@ def load_profile_results(conn: sqlite3.Connection, run_id: int) -> ProfileResult
         findings=findings,
         capture_times=capture_times(conn, run_id),
     )
-
-
-def known_spec_sheets(conn: sqlite3.Connection) -> list[SpecSheet]:
-    """Shipped sheets, with any the user added under the same key taking their place."""
-    by_key = {sheet.key: sheet for sheet in load_builtin_spec_sheets()}
-    for stored in load_spec_sheets(conn):
-        try:
-            by_key[stored.key] = parse_spec_sheet(stored.toml_text, stored.origin)
-        except ParseError as error:
-            raise SsdlabError(
-                f"the stored spec sheet {stored.key} no longer parses ({error}); "
-                f"add it again with 'ssdlab spec add FILE'"
-            ) from error
-    return sorted(by_key.values(), key=lambda s: s.key)

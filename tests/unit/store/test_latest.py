@@ -1,0 +1,174 @@
+"""store/latest.py and schema 9: what `ssdlab metrics` reads of the store is what the store
+holds (the figures schema 9 copies out of each sample's JSON, the samples and passes read
+without the codec's general decoder), and every statement of a scrape finds its rows on an
+index: no full scan of the health samples, the step results or the runs."""
+
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ssdlab.app.metrics import MetricsRequest, store_metrics
+from ssdlab.errors import StoreError
+from ssdlab.store import latest
+from ssdlab.store.db import open_store
+from ssdlab.store.health import load_health_sample, load_health_samples
+from ssdlab.store.runs import load_step_results
+from tests.unit.app.metrics_stores import OLD_STORE, varied_store
+
+FIGURES = (
+    "firmware",
+    "wear_used_resolution",
+    "erase_count_avg",
+    "erase_count_resolution",
+    "host_written_resolution",
+    "nand_written_resolution",
+)
+
+
+def _resolution(value: object) -> float | None:
+    provenance = getattr(value, "provenance", None)
+    return None if provenance is None else provenance.resolution
+
+
+def _expected_figures(conn: sqlite3.Connection) -> dict[int, tuple[object, ...]]:
+    """Each sample's schema 9 figures, from the sample decoded by the codec."""
+    found = {}
+    for key in [str(r[0]) for r in conn.execute("SELECT DISTINCT device_key FROM health_samples")]:
+        for stored in load_health_samples(conn, key=key):
+            sample = stored.sample
+            found[stored.sample_id] = (
+                sample.identity.firmware,
+                _resolution(sample.wear_used_pct),
+                sample.erase_count_avg.value,
+                _resolution(sample.erase_count_avg),
+                _resolution(sample.host_written_bytes),
+                _resolution(sample.nand_written_bytes),
+            )
+    return found
+
+
+def _stored_figures(conn: sqlite3.Connection) -> dict[int, tuple[object, ...]]:
+    rows = conn.execute(f"SELECT id, {', '.join(FIGURES)} FROM health_samples")
+    return {int(row[0]): tuple(row)[1:] for row in rows}
+
+
+def test_the_figures_of_samples_written_before_schema_9_are_filled_in(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    shutil.copyfile(OLD_STORE, path)
+    conn = open_store(path)  # migrated from the schema of commit 98b38bc
+    expected = _expected_figures(conn)
+    assert len(expected) > 100  # a simulation, an endurance run, imports
+    assert _stored_figures(conn) == expected
+
+
+def test_every_sample_written_or_collected_has_its_figures(tmp_path: Path) -> None:
+    conn = open_store(varied_store(tmp_path).path)
+    expected = _expected_figures(conn)
+    assert _stored_figures(conn) == expected
+    assert {figures[0] for figures in expected.values()} >= {"M3CR023", "ACME0101", None}
+
+
+def test_samples_and_passes_read_as_the_codec_reads_them(tmp_path: Path) -> None:
+    conn = open_store(varied_store(tmp_path).path)
+    ids = [int(r[0]) for r in conn.execute("SELECT id FROM health_samples")]
+    for sample_id in ids:
+        stored = load_health_sample(conn, sample_id)
+        assert stored is not None
+        assert latest.health_sample(conn, sample_id) == stored.sample
+    runs = [int(r[0]) for r in conn.execute("SELECT DISTINCT run_id FROM step_results")]
+    passes = latest.measured_passes(conn, runs)
+    for run_id in runs:
+        decoded = [s for s in load_step_results(conn, run_id, with_series=False) if not s.discarded]
+        assert passes[run_id] == decoded, run_id
+    assert sum(len(p) for p in passes.values()) >= 100  # every pass of 20 runs
+
+
+def test_a_sample_that_does_not_fit_is_a_store_error(tmp_path: Path) -> None:
+    conn = open_store(varied_store(tmp_path, files=False).path)
+    sample_id = int(conn.execute("SELECT MAX(id) FROM health_samples").fetchone()[0])
+    conn.execute(
+        "UPDATE health_samples SET sample_json = json_set(sample_json, '$.temperature_c.value',"
+        " 'hot') WHERE id = ?",
+        (sample_id,),
+    )
+    with pytest.raises(StoreError, match=f"health sample {sample_id}"):
+        latest.health_sample(conn, sample_id)
+    conn.execute(
+        "UPDATE health_samples SET sample_json = json_set(sample_json, '$.colour', 'red')"
+        " WHERE id = ?",
+        (sample_id - 1,),
+    )
+    with pytest.raises(StoreError, match="colour"):
+        latest.health_sample(conn, sample_id - 1)
+
+
+def test_drives_and_their_points_in_the_order_the_analysis_reads_them(tmp_path: Path) -> None:
+    conn = open_store(varied_store(tmp_path).path)
+    keys = latest.drive_keys(conn)
+    assert keys == sorted(
+        {str(r[0]) for r in conn.execute("SELECT device_key FROM health_samples")}
+    )
+    for key in keys:
+        points = latest.drive_points(conn, key)
+        stored = load_health_samples(conn, key=key)
+        assert [p.sample_id for p in points] == [s.sample_id for s in stored]
+        assert [p.taken_at_s for p in points] == [s.sample.taken_at_s for s in stored]
+        assert [p.wear_used_pct for p in points] == [s.sample.wear_used_pct.value for s in stored]
+        assert [p.imported for p in points] == [s.phase == "import" for s in stored]
+
+
+ONE_RUN_TABLES = ("health_samples", "step_results", "runs", "findings", "captures", "devices")
+
+
+def _plan(conn: sqlite3.Connection, statement: str) -> list[str]:
+    return [str(row[3]) for row in conn.execute(f"EXPLAIN QUERY PLAN {statement}")]
+
+
+def _scans(plan: list[str]) -> list[str]:
+    tables = "|".join(ONE_RUN_TABLES)
+    return [line for line in plan if re.match(rf"SCAN ({tables})\b", line)]
+
+
+def test_every_statement_of_a_scrape_finds_its_rows_on_an_index(tmp_path: Path) -> None:
+    store = varied_store(tmp_path)
+    conn = open_store(store.path)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    store_metrics(conn, MetricsRequest(store.now_s))
+    conn.set_trace_callback(None)
+    selects = {s for s in statements if s.lstrip().upper().startswith(("SELECT", "WITH"))}
+    assert len(selects) > 10
+    plans = {s: _plan(conn, s) for s in selects}
+    assert {s: _scans(p) for s, p in plans.items() if _scans(p)} == {}
+    lines = [line for plan in plans.values() for line in plan]
+    for covering in ("health_by_device", "health_by_run", "runs_by_profile"):
+        assert any(f"COVERING INDEX {covering}" in line for line in lines), covering
+    # a drive's series: its index entries only, in time order, no sort
+    series = [p for s, p in plans.items() if "wear_used_resolution" in s and "device_key" in s]
+    assert len(series) == len(latest.drive_keys(conn))
+    expected = ["SEARCH health_samples USING COVERING INDEX health_by_device (device_key=?)"]
+    assert all(plan == expected for plan in series), series
+
+
+def test_the_scrape_reads_one_sample_per_drive(tmp_path: Path) -> None:
+    """No history is decoded but for drives the figures cannot describe (here: the one without
+    a time on its samples, the one with a `|` in its serial, and nvme-cli output without a
+    serial or a time)."""
+    store = varied_store(tmp_path)
+    conn = open_store(store.path)
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    store_metrics(conn, MetricsRequest(store.now_s))
+    conn.set_trace_callback(None)
+    one = [s for s in statements if s.startswith("SELECT run_id, sample_json FROM health_samples")]
+    assert len(one) == len(latest.drive_keys(conn))  # the latest sample of each drive
+    whole = [s for s in statements if s.startswith("SELECT * FROM health_samples")]
+    by_drive = [s for s in whole if "device_key" in s]
+    assert len(by_drive) == 3
+    assert len(whole) - len(by_drive) == 2  # the two endurance runs' own samples
+    # the samples read whole: those above, and nothing else reads a sample's JSON
+    read = [s for s in statements if "FROM health_samples" in s and ("*" in s or "json" in s)]
+    assert sorted(read) == sorted(one + whole)
