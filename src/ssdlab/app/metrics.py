@@ -8,7 +8,10 @@ wear analysis is analysis/wear.py's, on the figures it reads of each sample; a d
 series that does not describe in full (fewer than two samples with a time, or a serial or
 model with the key's `|` in it) has its samples decoded and `analyse_series` run on them.
 
-Turned into text by report/metrics.py."""
+A drive's `host` is that of the run that took its latest sample from the drive; samples read
+from saved files (`ssdlab health FILE`, `health --import LOG`) say nothing of where the drive
+is, and a drive known only from such files has host "". Turned into text by
+report/metrics.py."""
 
 import dataclasses
 import sqlite3
@@ -234,8 +237,12 @@ class _Ratings:
 
 
 def _drive_host(conn: sqlite3.Connection, points: Sequence[latest.DrivePoint]) -> str:
-    """The host of the run that took the drive's latest sample."""
-    return latest.run_hosts(conn, [points[-1].run_id]).get(points[-1].run_id, "")
+    """The host of the run that took the drive's latest sample from the drive itself ("" when
+    every sample was read from a saved file)."""
+    taken = [p for p in points if not p.imported]
+    if not taken:
+        return ""
+    return latest.run_hosts(conn, [taken[-1].run_id]).get(taken[-1].run_id, "")
 
 
 def drive_states(conn: sqlite3.Connection) -> tuple[DriveState, ...]:
