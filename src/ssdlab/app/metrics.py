@@ -22,18 +22,19 @@ from typing import Any
 
 from ssdlab.analysis.lifetime import LifeProjection, RatedEndurance, project_life
 from ssdlab.analysis.passes import p99_ns
-from ssdlab.analysis.profiles.endurance import status_of
 from ssdlab.analysis.spec_match import match_spec
 from ssdlab.analysis.waf import lifetime_waf
 from ssdlab.analysis.wear import (
-    IntervalWaf,
     WearFit,
+    WearSeries,
     analyse_series,
-    fit_wear,
+    fit_wear_series,
     rated_pe_cycles_of,
-    recent_window,
+    recent_start,
+    window_between,
 )
 from ssdlab.app.ratings import known_spec_sheets, rated_endurance
+from ssdlab.errors import StoreError
 from ssdlab.model.finding_names import BASELINE
 from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.metrics import (
@@ -44,19 +45,16 @@ from ssdlab.model.metrics import (
     EnduranceState,
     MetricsState,
 )
-from ssdlab.model.profile import ProfileResults
 from ssdlab.model.spec import SpecSheet
-from ssdlab.model.step import StepResult
 from ssdlab.report.metrics import metrics_text
 from ssdlab.store import latest
 from ssdlab.store.health import load_health_samples
-from ssdlab.store.profile_runs import profile_plan_of
-from ssdlab.store.runs import capture_times, load_run, load_step_results
 
 RECENT_ENDURANCE_S = 7 * 86400.0  # a finished endurance run is exported for a week
 RECENT_WAF_HOURS = 24.0  # the wear analysis' last window (analyse_series' default)
 SECONDS_PER_HOUR = 3600.0
 NS_PER_S = 1e9
+PASSES_AT_ONCE = 100  # runs whose passes are read at once: memory stays that of 100 runs
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +99,11 @@ def _labels(host: str, identity: DriveIdentity) -> DriveLabels:
 def run_labels(run: latest.RunDrive) -> DriveLabels:
     """The drive a run measured: its own last health sample's identity, else the block device
     ssdlab recorded for its target, else no drive labels."""
-    if run.sampled:
+    if run.sample_id is not None:
         return DriveLabels(
             run.host, _text(run.sample_serial), _text(run.sample_model), _text(run.sample_firmware)
         )
-    if run.device:
+    if run.device_id is not None:
         return DriveLabels(
             run.host, _text(run.device_serial), _text(run.device_model), _text(run.device_firmware)
         )
@@ -125,9 +123,10 @@ def _scaled(value: float | None, factor: float) -> float | None:
 
 @dataclass(frozen=True, slots=True)
 class WearState:
-    """What the wear analysis of a drive's series gives the metrics (all None without one)."""
+    """What the wear analysis of a drive's series gives the metrics (all None without one):
+    the WAF of its recent window, the wear fit and the life projection."""
 
-    recent: IntervalWaf | None = None
+    recent_waf: float | None = None
     fit: WearFit | None = None
     projection: LifeProjection | None = None
 
@@ -151,7 +150,7 @@ def drive_state(
         wear_used_ratio=_ratio(sample.wear_used_pct.value),
         available_spare_ratio=_ratio(sample.available_spare_pct.value),
         available_spare_threshold_ratio=_ratio(sample.available_spare_threshold_pct.value),
-        write_amplification_recent=wear.recent.waf.waf if wear.recent is not None else None,
+        write_amplification_recent=wear.recent_waf,
         write_amplification_to_date=lifetime_waf(sample).waf,
         wear_rate_ratio_per_day=_ratio(fit.pct_per_day if fit is not None else None),
         end_of_life_days=days,
@@ -166,41 +165,57 @@ def drive_state(
 
 
 def _value(value: float | None, resolution: float | None) -> HealthValue:
-    """A counter as the analysis reads it: its value and resolution (the provenance's other
-    parts are not read by it)."""
+    """A counter as the WAF reads it: its value and resolution (the provenance's other parts
+    are not read)."""
     if value is None and resolution is None:
         return UNKNOWN
     provenance = None if resolution is None else Provenance("", None, "", resolution)
     return HealthValue(value, provenance)
 
 
-def _counters(point: latest.DrivePoint, identity: DriveIdentity) -> HealthSample:
-    """The sample of a series point, with the counters the wear analysis fits."""
+def _window_start(series: latest.DriveSeries, index: int, identity: DriveIdentity) -> HealthSample:
+    """The sample a recent window starts at, with the counters the WAF reads."""
     return HealthSample(
-        taken_at_s=point.taken_at_s,
+        taken_at_s=series.times_s[index],
         identity=identity,
-        host_written_bytes=_value(point.host_written_bytes, point.host_written_resolution),
-        nand_written_bytes=_value(point.nand_written_bytes, point.nand_written_resolution),
-        wear_used_pct=_value(point.wear_used_pct, point.wear_used_resolution),
-        erase_count_avg=_value(point.erase_count_avg, point.erase_count_resolution),
+        host_written_bytes=_value(
+            series.host_written_bytes[index], series.host_written_resolution[index]
+        ),
+        nand_written_bytes=_value(
+            series.nand_written_bytes[index], series.nand_written_resolution[index]
+        ),
     )
 
 
 def series_wear(
-    points: Sequence[latest.DrivePoint], sample: HealthSample, rated: RatedEndurance | None
+    series: latest.DriveSeries, sample: HealthSample, rated: RatedEndurance | None
 ) -> WearState:
-    """`analyse_series`' window WAF, wear fit and projection of a drive whose samples have
-    times (two or more) and one serial, from the figures of its points: what analyse_series
-    computes for them from the decoded samples."""
-    timed = [_counters(p, sample.identity) for p in points if p.taken_at_s is not None]
-    recent, _note = recent_window(timed, RECENT_WAF_HOURS)
+    """`analyse_series`' recent WAF, wear fit and projection of a drive whose samples have
+    times (two or more) and one serial, from the figures of its series and its latest sample:
+    what analyse_series computes for them from the decoded samples."""
+    first = sum(1 for t in series.times_s if t is None)  # samples without a time come first
+    times = [t for t in series.times_s[first:] if t is not None]
+    found = recent_start(times, RECENT_WAF_HOURS)
+    start = _window_start(series, first + (found or 0), sample.identity)
     pe_cycles, pe_note = rated_pe_cycles_of(rated, sample)
-    fit = fit_wear(timed, rated_pe_cycles=pe_cycles, rated_pe_note=pe_note)
+    fit = fit_wear_series(
+        WearSeries(
+            times_s=series.times_s,
+            wear_pct=series.wear_pct,
+            wear_resolution=series.wear_resolution,
+            erase_count=series.erase_count,
+            erase_resolution=series.erase_resolution,
+            host_written_bytes=series.host_written_bytes,
+        ),
+        rated_pe_cycles=pe_cycles,
+        rated_pe_note=pe_note,
+    )
+    fitted_at = fit.times_s[-1] if fit.times_s else None
     host_now = next(
         (
-            s.host_written_bytes.value
-            for s in timed
-            if fit.times_s and s.taken_at_s == fit.times_s[-1]
+            h
+            for t, h in zip(times, series.host_written_bytes[first:], strict=True)
+            if t == fitted_at
         ),
         None,
     )
@@ -211,14 +226,14 @@ def series_wear(
         host_now,
         reason=fit.reason,
     )
-    return WearState(recent, fit, projection)
+    return WearState(window_between(start, sample).waf, fit, projection)
 
 
-def _described_by_points(key: str, points: Sequence[latest.DrivePoint]) -> bool:
-    """Whether the series points give what analyse_series would: two or more samples with a
-    time (the series is then on their clock), and one serial (a key of one model and one
-    serial, so no two serials can share it)."""
-    timed = sum(1 for p in points if p.taken_at_s is not None)
+def _described_by_series(key: str, series: latest.DriveSeries) -> bool:
+    """Whether the series gives what analyse_series would: two or more samples with a time
+    (the series is then on their clock), and one serial (a key of one model and one serial,
+    so no two serials can share it)."""
+    timed = sum(1 for t in series.times_s if t is not None)
     return timed >= 2 and key.count("|") == 1
 
 
@@ -236,13 +251,12 @@ class _Ratings:
         return self._found[key]
 
 
-def _drive_host(conn: sqlite3.Connection, points: Sequence[latest.DrivePoint]) -> str:
+def _drive_host(conn: sqlite3.Connection, series: latest.DriveSeries) -> str:
     """The host of the run that took the drive's latest sample from the drive itself ("" when
     every sample was read from a saved file)."""
-    taken = [p for p in points if not p.imported]
-    if not taken:
-        return ""
-    return latest.run_hosts(conn, [taken[-1].run_id]).get(taken[-1].run_id, "")
+    run_id = series.last_taken_run_id()
+    host = None if run_id is None else latest.run_host(conn, run_id)
+    return host or ""
 
 
 def drive_states(conn: sqlite3.Connection) -> tuple[DriveState, ...]:
@@ -250,21 +264,27 @@ def drive_states(conn: sqlite3.Connection) -> tuple[DriveState, ...]:
     ratings = _Ratings(known_spec_sheets(conn))
     drives = []
     for key in latest.drive_keys(conn):
-        points = latest.drive_points(conn, key)
-        if not points:
+        series = latest.drive_series(conn, key)
+        if not len(series):
             continue
-        sample = latest.health_sample(conn, points[-1].sample_id)
+        sample = latest.health_sample(conn, series.sample_ids[-1])
         rated = ratings.of(sample)
-        if len(points) < 2:
+        if len(series) < 2:
             wear = WearState()
-        elif _described_by_points(key, points):
-            wear = series_wear(points, sample, rated)
+        elif _described_by_series(key, series):
+            try:
+                wear = series_wear(series, sample, rated)
+            except TypeError:  # a figure copied from a sample's JSON that is not a number
+                raise StoreError(
+                    f"the health samples of drive {key} cannot be read: a figure of them is "
+                    "not a number"
+                ) from None
         else:
-            series = analyse_series(
-                [s.sample for s in load_health_samples(conn, key=key)], rated=rated
-            )
-            wear = WearState(series.recent, series.wear_fit, series.projection)
-        drives.append(drive_state(_drive_host(conn, points), sample, rated, wear))
+            samples = [s.sample for s in load_health_samples(conn, key=key)]
+            report = analyse_series(samples, rated=rated)
+            recent = report.recent.waf.waf if report.recent is not None else None
+            wear = WearState(recent, report.wear_fit, report.projection)
+        drives.append(drive_state(_drive_host(conn, series), sample, rated, wear))
     return tuple(drives)
 
 
@@ -272,22 +292,29 @@ def drive_states(conn: sqlite3.Connection) -> tuple[DriveState, ...]:
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the values, None when any is unknown (fmean's value: one pass is its own)."""
+    if len(values) == 1:
+        return None if values[0] is None else float(values[0])
     known = [v for v in values if v is not None]
     return statistics.fmean(known) if known and len(known) == len(values) else None
 
 
 def benchmark_tests(
-    steps: Sequence[StepResult], finished_at_s: float | None
+    steps: Sequence[latest.StoredPass], finished_at_s: float | None
 ) -> list[BenchmarkTest]:
     """Per test (step key, in the order they ran): the means over the measured passes."""
-    grouped: dict[str, list[StepResult]] = {}
+    grouped: dict[str, list[latest.StoredPass]] = {}
     for step in steps:
-        if not step.discarded:
-            grouped.setdefault(step.step_key, []).append(step)
+        grouped.setdefault(step.step_key, []).append(step)
     tests = []
     for key, group in grouped.items():
         latency = _mean([s.lat_mean_ns for s in group])
-        p99 = _mean([p99_ns(s, mixed="none") for s in group])
+        try:
+            p99 = _mean([p99_ns(s, mixed="none") for s in group])
+        except (TypeError, ValueError) as error:  # percentiles that are not numbers
+            raise StoreError(
+                f"the {key} passes of run {group[0].run_id} cannot be read: {error}"
+            ) from None
         tests.append(
             BenchmarkTest(
                 test=key,
@@ -318,16 +345,19 @@ def benchmark_states(conn: sqlite3.Connection) -> tuple[BenchmarkState, ...]:
     newest: dict[DriveLabels, latest.RunDrive] = {}
     for run in latest.complete_quick_runs(conn):
         newest[run_labels(run)] = run  # oldest first: the last one wins, in the first's place
-    ids = [run.run_id for run in newest.values()]
-    passes = latest.measured_passes(conn, ids)
-    baselines = latest.findings_named(conn, BASELINE, ids)
+    chosen = list(newest.items())
     states = []
-    for labels, run in newest.items():
-        tests = benchmark_tests(passes[run.run_id], run.ended_at_s)
-        name, flags = _baseline(baselines.get(run.run_id))
-        if name is not None:
-            tests = [dataclasses.replace(t, regression=flags.get(t.test)) for t in tests]
-        states.append(BenchmarkState(labels, run.run_id, tuple(tests), name))
+    for start in range(0, len(chosen), PASSES_AT_ONCE):  # the passes of a few runs at a time
+        runs = chosen[start : start + PASSES_AT_ONCE]
+        ids = [run.run_id for _, run in runs]
+        passes = latest.measured_passes(conn, ids)
+        baselines = latest.findings_named(conn, BASELINE, ids)
+        for labels, run in runs:
+            tests = benchmark_tests(passes[run.run_id], run.ended_at_s)
+            name, flags = _baseline(baselines.get(run.run_id))
+            if name is not None:
+                tests = [dataclasses.replace(t, regression=flags.get(t.test)) for t in tests]
+            states.append(BenchmarkState(labels, run.run_id, tuple(tests), name))
     return tuple(states)
 
 
@@ -339,28 +369,17 @@ def _progress(fractions: Sequence[float | None]) -> float | None:
     return min(1.0, max(0.0, max(known))) if known else None
 
 
-def _endurance_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults | None:
-    """What `status_of` reads of an endurance run: its plan, iterations (without their
-    series), their captures' times and the health samples."""
-    run = load_run(conn, run_id)
-    if run is None:
-        return None
-    return ProfileResults(
-        run=run,
-        plan=profile_plan_of(run),
-        steps=tuple(load_step_results(conn, run_id, with_series=False)),
-        facts={},
-        outputs={},
-        health=tuple((s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)),
-        capture_times=capture_times(conn, run_id),
-    )
-
-
 def endurance_states(conn: sqlite3.Connection, now_s: float) -> tuple[EnduranceState, ...]:
     """Endurance runs running, or finished in the last week."""
+    runs = latest.endurance_runs(conn, now_s - RECENT_ENDURANCE_S)
+    if not runs:
+        return ()
+    # imported only for a store with endurance runs to export: most scrapes have none
+    from ssdlab.analysis.profiles.endurance import status_of
+
     states = []
-    for run in latest.endurance_runs(conn, now_s - RECENT_ENDURANCE_S):
-        results = _endurance_results(conn, run.run_id)
+    for run in runs:
+        results = latest.endurance_results(conn, run.run_id)
         if results is None:
             continue
         status = status_of(results)

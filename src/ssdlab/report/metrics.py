@@ -12,7 +12,7 @@ directly: a fleet's scrape has some 100,000 samples, which generate_latest forma
 second. tests/unit/test_metrics_report.py checks the text against generate_latest's."""
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ssdlab.model.metrics import (
@@ -112,8 +112,8 @@ class Family:
     labels: tuple[str, ...]
     samples: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
 
-    def add(self, values: Sequence[str], value: float) -> None:
-        self.samples.append((tuple(values), value))
+    def add(self, values: tuple[str, ...], value: float) -> None:
+        self.samples.append((values, value))
 
 
 def _family(name: str, help_text: str, counter: bool, labels: Sequence[str]) -> Family:
@@ -129,15 +129,16 @@ def _labels(labels: DriveLabels) -> tuple[str, str, str, str]:
 def drive_families(drives: Sequence[DriveState]) -> list[Family]:
     """Per drive: info, the health figures and the wear analysis."""
     info = _family("ssdlab_drive_info", "A drive ssdlab knows (always 1).", False, DRIVE_LABELS)
-    for drive in drives:
-        info.add(_labels(drive.labels), 1.0)
+    labels = [_labels(drive.labels) for drive in drives]  # one label set a drive
+    for values in labels:
+        info.add(values, 1.0)
     families = [info]
     for spec in DRIVE_SPECS:
         family = _family(spec.name, spec.help, spec.counter, DRIVE_LABELS)
-        for drive in drives:
+        for drive, values in zip(drives, labels, strict=True):
             value = spec.value(drive)
             if value is not None:
-                family.add(_labels(drive.labels), value)
+                family.add(values, value)
         families.append(family)
     families.append(_waf_family(drives))
     return families
@@ -164,15 +165,15 @@ def _waf_family(drives: Sequence[DriveState]) -> Family:
 def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Family]:
     """Per drive and test: the latest quick run's results, and the baseline verdict."""
     labels = (*DRIVE_LABELS, "test")
-    families = []
-    for name, help_text, value_of in BENCHMARK_SPECS:
-        family = _family(name, help_text, False, labels)
-        for bench in benchmarks:
-            for test in bench.tests:
+    families = [_family(name, help_text, False, labels) for name, help_text, _ in BENCHMARK_SPECS]
+    for bench in benchmarks:
+        drive = _labels(bench.labels)
+        for test in bench.tests:
+            values = (*drive, test.test)  # one label set for the test's five families
+            for family, (_, _, value_of) in zip(families, BENCHMARK_SPECS, strict=True):
                 value = value_of(test)
                 if value is not None:
-                    family.add((*_labels(bench.labels), test.test), value)
-        families.append(family)
+                    family.add(values, value)
     families.append(_regression_family(benchmarks))
     return families
 
@@ -219,18 +220,22 @@ def endurance_families(runs: Sequence[EnduranceState]) -> list[Family]:
 
 def metric_families(state: MetricsState) -> list[Family]:
     """Every family, in a fixed order; families without samples are kept (HELP and TYPE)."""
-    return [
-        *drive_families(state.drives),
-        *benchmark_families(state.benchmarks),
-        *endurance_families(state.endurance),
-    ]
+    return list(_families(state))
+
+
+def _families(state: MetricsState) -> Iterator[Family]:
+    """The families one group at a time (the text of a group is written before the next is
+    built)."""
+    yield from drive_families(state.drives)
+    yield from benchmark_families(state.benchmarks)
+    yield from endurance_families(state.endurance)
 
 
 def go_float(value: float) -> str:
     """A sample value as Prometheus' Go code prints a float64 (prometheus-client's
     floatToGoString): +Inf, -Inf, NaN, Python's shortest repr, and an exponent from 1e+06 on
     where Go switches to one and Python does not yet."""
-    number = float(value)
+    number = value if type(value) is float else float(value)
     if math.isinf(number):
         return "+Inf" if number > 0 else "-Inf"
     if math.isnan(number):
@@ -251,35 +256,41 @@ def _help(text: str) -> str:
     return text.replace("\\", r"\\").replace("\n", r"\n")
 
 
+def _label_text(names: tuple[str, ...], values: tuple[str, ...], pairs: dict[str, str]) -> str:
+    """`{name="value",…}` sorted by name; `pairs` keeps each label written once."""
+    written = []
+    for name, value in sorted(zip(names, values, strict=True)):
+        pair = pairs.get(f"{name}\0{value}")
+        if pair is None:
+            pair = pairs[f"{name}\0{value}"] = f'{name}="{_escaped(value)}"'
+        written.append(pair)
+    return f"{{{','.join(written)}}}" if written else ""
+
+
 def exposition(families: Iterable[Family]) -> str:
     """The families in Prometheus' text exposition format 0.0.4: per family `# HELP` and
     `# TYPE` (a counter named with `_total`), then one line per sample with its labels sorted
     by name."""
-    pairs: dict[tuple[str, str], str] = {}  # label values repeat: each escaped once
-
-    def pair(name: str, value: str) -> str:
-        text = pairs.get((name, value))
-        if text is None:
-            text = pairs[(name, value)] = f'{name}="{_escaped(value)}"'
-        return text
-
+    # a drive's label values are one tuple in all its families, a test's in its five: each
+    # set is written once (kept with the tuple, so that its id is not another's meanwhile)
+    texts: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...], str]] = {}
+    pairs: dict[str, str] = {}
     out: list[str] = []
     for family in families:
         name = f"{family.name}_total" if family.type == "counter" else family.name
         out.append(f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n")
-        order = sorted(range(len(family.labels)), key=lambda i: family.labels[i])
-        names = [family.labels[i] for i in order]
+        names = family.labels
         for values, value in family.samples:
-            labels = ",".join([pair(n, values[i]) for n, i in zip(names, order, strict=True)])
-            out.append(
-                f"{name}{{{labels}}} {go_float(value)}\n"
-                if labels
-                else f"{name} {go_float(value)}\n"
-            )
+            found = texts.get((id(names), id(values)))
+            if found is None:
+                found = texts[(id(names), id(values))] = (
+                    names, values, _label_text(names, values, pairs)
+                )  # fmt: skip
+            out.append(f"{name}{found[2]} {go_float(value)}\n")
     return "".join(out)
 
 
 def metrics_text(state: MetricsState) -> str:
     """The state in Prometheus' text exposition format (what node_exporter's textfile
     collector reads)."""
-    return exposition(metric_families(state))
+    return exposition(_families(state))

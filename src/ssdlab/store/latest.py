@@ -4,24 +4,42 @@ drive, the complete quick runs with the drive each measured, the measured passes
 verdicts of the runs it exports, and the endurance runs under way. No statement scans the
 health samples or step results, and no sample's JSON is read but the one the scrape prints.
 
-The latest sample of a drive and the passes of a run are read from their JSON blobs as the
-codec would (`store/codec.py`: the version checked, every field taken by name, the dataclass
-built with its defaults), without the codec's general decoder: at 1.3 ms a health sample and
-0.3 ms a direction it would take most of a scrape of 1,000 drives. What they build is checked
-against the codec's decoding (tests/unit/store/test_latest.py)."""
+A fleet's scrape reads tens of thousands of rows, so rows come back as tuples and columns, not
+objects per row; the latest sample of a drive is read from its JSON blob field by field as
+the codec would (`store/codec.py`: the version checked, every field taken by name, the
+dataclass built with its defaults) without the codec's general decoder, which takes 1.3 ms a
+sample; a pass's latency percentiles are read from its JSON only when asked for. What they
+give is checked against the codec's decoding (tests/unit/store/test_latest.py)."""
 
+import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ssdlab.errors import StoreError
-from ssdlab.model.health import HEALTH_METRICS, DriveIdentity, HealthSample, HealthValue, Provenance
-from ssdlab.model.result import DirectionMetrics
+from ssdlab.model.health import (
+    HEALTH_METRICS,
+    UNKNOWN,
+    DriveIdentity,
+    HealthSample,
+    HealthValue,
+    Provenance,
+)
+from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunStatus
-from ssdlab.model.step import StepResult
-from ssdlab.store.codec import FINDING_BODY, HEALTH_SAMPLE, STEP_METRICS, loads_blob
+from ssdlab.store.codec import (
+    FINDING_BODY,
+    HEALTH_SAMPLE,
+    STEP_METRICS,
+    VERSION_KEY,
+    loads_blob,
+    open_blob,
+)
+from ssdlab.store.health import load_health_samples
+from ssdlab.store.profile_runs import profile_plan_of
+from ssdlab.store.runs import capture_times, load_run, load_step_results
 
 IMPORTED = "import"  # the phase of a sample read from a saved file (`ssdlab health FILE`)
 CHUNK = 500  # ids per `IN (...)` list, well below SQLite's limit of bound values
@@ -39,6 +57,13 @@ def read_snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         yield conn
     finally:
         conn.execute("COMMIT")
+
+
+def _tuples(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
+    """The rows of a statement as plain tuples (the store's connection makes sqlite3.Rows)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor.execute(sql, params).fetchall()
 
 
 def _chunks(ids: Sequence[int]) -> Iterator[Sequence[int]]:
@@ -62,94 +87,102 @@ DRIVE_KEYS_SQL = (
 def drive_keys(conn: sqlite3.Connection) -> list[str]:
     """Every drive with health samples (its `device_key`), in key order: one index step from
     each key to the next, however many samples each drive has."""
-    return [str(row[0]) for row in conn.execute(DRIVE_KEYS_SQL)]
+    return [str(row[0]) for row in _tuples(conn, DRIVE_KEYS_SQL, ())]
 
 
 @dataclass(frozen=True, slots=True)
-class DrivePoint:
-    """One health sample of a drive as the wear analysis reads it: when, which run and phase,
-    and the counters it fits with their resolutions (None: unknown)."""
+class DriveSeries:
+    """A drive's samples as the wear analysis reads them, column by column in the order of
+    their times (samples without a time first): the sample and its run, whether it was read
+    from a saved file, when it was taken, and the counters the analysis uses with their
+    resolutions (None: not known)."""
 
-    sample_id: int
-    run_id: int
-    phase: str
-    taken_at_s: float | None
-    wear_used_pct: float | None
-    wear_used_resolution: float | None
-    erase_count_avg: float | None
-    erase_count_resolution: float | None
-    host_written_bytes: float | None
-    host_written_resolution: float | None
-    nand_written_bytes: float | None
-    nand_written_resolution: float | None
+    sample_ids: Sequence[int]
+    run_ids: Sequence[int]
+    phases: Sequence[str]
+    times_s: Sequence[float | None]
+    wear_pct: Sequence[float | None]
+    wear_resolution: Sequence[float | None]
+    erase_count: Sequence[float | None]
+    erase_resolution: Sequence[float | None]
+    host_written_bytes: Sequence[float | None]
+    host_written_resolution: Sequence[float | None]
+    nand_written_bytes: Sequence[float | None]
+    nand_written_resolution: Sequence[float | None]
 
-    @property
-    def imported(self) -> bool:
-        """Read from a saved file, not from a drive of the host whose run stored it."""
-        return self.phase == IMPORTED
+    def __len__(self) -> int:
+        return len(self.sample_ids)
+
+    def last_taken_run_id(self) -> int | None:
+        """The run of the latest sample taken from the drive itself (not read from a file)."""
+        for run_id, phase in zip(reversed(self.run_ids), reversed(self.phases), strict=True):
+            if phase != IMPORTED:
+                return run_id
+        return None
 
 
-DRIVE_POINTS_SQL = (
+DRIVE_SERIES_SQL = (
     "SELECT id, run_id, phase, taken_at_s, wear_used_pct, wear_used_resolution, erase_count_avg,"
     " erase_count_resolution, host_written_bytes, host_written_resolution, nand_written_bytes,"
     " nand_written_resolution FROM health_samples WHERE device_key = ? ORDER BY taken_at_s, id"
 )
 
 
-def _number(value: object, where: str) -> float | None:
-    if value is None or (isinstance(value, int | float) and not isinstance(value, bool)):
-        return value
-    raise StoreError(f"{where} cannot be read: {value!r} is not a number")
+def drive_series(conn: sqlite3.Connection, key: str) -> DriveSeries:
+    """The samples of one drive, from the entries of the covering index health_by_device
+    (figures as stored: one that is not a number fails the analysis, not this read)."""
+    rows = _tuples(conn, DRIVE_SERIES_SQL, (key,))
+    if not rows:
+        return DriveSeries(*([()] * 12))
+    return DriveSeries(*zip(*rows, strict=True))
 
 
-def drive_points(conn: sqlite3.Connection, key: str) -> list[DrivePoint]:
-    """The samples of one drive, oldest first (samples without a time first), from the
-    covering index health_by_device."""
-    points = []
-    for row in conn.execute(DRIVE_POINTS_SQL, (key,)):
-        where = f"health sample {row[0]} of run {row[1]}"
-        figures = [_number(value, where) for value in tuple(row)[3:]]
-        points.append(DrivePoint(int(row[0]), int(row[1]), str(row[2]), *figures))
-    return points
-
-
-def run_hosts(conn: sqlite3.Connection, run_ids: Iterable[int]) -> dict[int, str]:
-    """The host of each run (this machine's name, or a collected run's inventory name)."""
-    wanted = sorted(set(run_ids))
-    hosts: dict[int, str] = {}
-    for chunk in _chunks(wanted):
-        sql = f"SELECT id, host FROM runs WHERE id IN ({_marks(chunk)})"
-        hosts.update((int(r[0]), str(r[1])) for r in conn.execute(sql, chunk))
-    return hosts
+def run_host(conn: sqlite3.Connection, run_id: int) -> str | None:
+    """The host of a run (this machine's name, or a collected run's inventory name)."""
+    rows = _tuples(conn, "SELECT host FROM runs WHERE id = ?", (run_id,))
+    return str(rows[0][0]) if rows else None
 
 
 # ---- one health sample --------------------------------------------------------------------
 
 
-def _health_value(data: object, where: str) -> HealthValue:
-    if not isinstance(data, dict):
-        raise StoreError(f"{where} cannot be read: {data!r} is not a health value")
+NUMBERS = (int, float)  # not bool: JSON's true is not a number
+
+
+def _number(value: object, where: str) -> Any:
+    if value is None or type(value) in NUMBERS:
+        return value
+    raise StoreError(f"{where} cannot be read: {value!r} is not a number")
+
+
+def _health_value(data: object, where: str, name: str) -> HealthValue:
+    if (
+        not isinstance(data, dict)
+        or "value" not in data
+        or len(data) > 2
+        or (len(data) == 2 and "provenance" not in data)
+    ):
+        raise StoreError(f"{where}'s {name} cannot be read: {data!r} is not a health value")
+    value = _number(data["value"], f"{where}'s {name}")
     provenance = data.get("provenance")
-    if provenance is not None:
-        if not isinstance(provenance, dict):
-            raise StoreError(f"{where} cannot be read: {provenance!r} is not a provenance")
-        provenance = Provenance(**provenance)
-    return HealthValue(
-        **{**data, "value": _number(data.get("value"), where), "provenance": provenance}
-    )
+    if provenance is None:
+        return UNKNOWN if value is None else HealthValue(value)
+    if type(provenance) is not dict:
+        raise StoreError(f"{where}'s {name} cannot be read: {provenance!r} is not a provenance")
+    return HealthValue(value, Provenance(**provenance))
 
 
 def _health_sample(data: dict[str, Any], where: str) -> HealthSample:
     fields = dict(data)
     identity = fields.get("identity")
-    if not isinstance(identity, dict):
+    if type(identity) is not dict:
         raise StoreError(f"{where} cannot be read: it names no drive")
     fields["identity"] = DriveIdentity(**identity)
     if "taken_at_s" in fields:
         fields["taken_at_s"] = _number(fields["taken_at_s"], where)
     for name in HEALTH_METRICS:
         if name in fields:
-            fields[name] = _health_value(fields[name], f"{where}'s {name}")
+            fields[name] = _health_value(fields[name], where, name)
     for name in ("exit_findings", "flags", "sources"):
         if name in fields:
             fields[name] = tuple(fields[name])
@@ -158,14 +191,15 @@ def _health_sample(data: dict[str, Any], where: str) -> HealthSample:
 
 def health_sample(conn: sqlite3.Connection, sample_id: int) -> HealthSample:
     """One stored health sample, read by its row id."""
-    row = conn.execute(
-        "SELECT run_id, sample_json FROM health_samples WHERE id = ?", (sample_id,)
-    ).fetchone()
-    if row is None:
+    rows = _tuples(
+        conn, "SELECT run_id, sample_json FROM health_samples WHERE id = ?", (sample_id,)
+    )
+    if not rows:
         raise StoreError(f"there is no health sample {sample_id}")
-    where = f"health sample {sample_id} of run {row[0]}"
+    run_id, text = rows[0]
+    where = f"health sample {sample_id} of run {run_id}"
     try:
-        return _health_sample(loads_blob(row[1], HEALTH_SAMPLE, where), where)
+        return _health_sample(loads_blob(text, HEALTH_SAMPLE, where), where)
     except TypeError as error:
         raise StoreError(f"{where} cannot be read: {error}") from None
 
@@ -173,35 +207,28 @@ def health_sample(conn: sqlite3.Connection, sample_id: int) -> HealthSample:
 # ---- runs and the drive each measured -----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RunDrive:
+class RunDrive(NamedTuple):
     """A run and what names the drive it measured: its last health sample's model, serial
-    and firmware (`sampled`: it has one), else its block device's (`device`: it was on one)."""
+    and firmware (when it has a sample), else its block device's (when it was on one)."""
 
     run_id: int
     host: str
     ended_at_s: float | None
-    sampled: bool
+    sample_id: int | None
     sample_model: str | None
     sample_serial: str | None
     sample_firmware: str | None
-    device: bool
+    device_id: int | None
     device_model: str | None
     device_serial: str | None
     device_firmware: str | None
 
 
-def _last_sample(column: str) -> str:
-    return (
-        f"(SELECT s.{column} FROM health_samples s WHERE s.run_id = r.id"
-        " ORDER BY s.taken_at_s DESC, s.id DESC LIMIT 1)"
-    )
-
-
+# the run's last sample from the covering index health_by_run, as one JSON array
 RUN_DRIVE_SQL = (
-    "SELECT r.id, r.host, r.ended_at_s, "
-    + ", ".join(_last_sample(c) for c in ("id", "model", "serial", "firmware"))
-    + ", d.id, d.model, d.serial, d.firmware FROM runs r LEFT JOIN devices d ON d.id = r.device_id"
+    "SELECT r.id, r.host, r.ended_at_s, r.device_id, (SELECT json_array(s.id, s.model, s.serial,"
+    " s.firmware) FROM health_samples s WHERE s.run_id = r.id"
+    " ORDER BY s.taken_at_s DESC, s.id DESC LIMIT 1) FROM runs r"
 )
 QUICK_RUNS_SQL = (
     RUN_DRIVE_SQL + " WHERE r.profile = 'quick' AND r.status = ? AND r.kind != 'import'"
@@ -211,85 +238,146 @@ ENDURANCE_RUNS_SQL = (
     RUN_DRIVE_SQL + " WHERE r.profile = 'endurance' AND (r.status = ? OR r.ended_at_s >= ?)"
     " ORDER BY r.id"
 )
+DEVICE_SQL = "SELECT id, model, serial, firmware FROM devices WHERE id = ?"
 
 
-def _text(value: object) -> str | None:
-    return None if value is None else str(value)
+def _run_drives(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> Iterator[RunDrive]:
+    devices: dict[int, tuple[Any, ...]] = {}
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    for run_id, host, ended_at_s, device_id, last in cursor.execute(sql, params):
+        sample_id, model, serial, firmware = json.loads(last) if last else (None,) * 4
+        found_id = device_model = device_serial = device_firmware = None
+        if device_id is not None:
+            if device_id not in devices:
+                rows = _tuples(conn, DEVICE_SQL, (device_id,))
+                devices[device_id] = rows[0] if rows else (None,) * 4
+            found_id, device_model, device_serial, device_firmware = devices[device_id]
+        yield RunDrive(
+            run_id, host, ended_at_s, sample_id, model, serial, firmware,
+            found_id, device_model, device_serial, device_firmware,
+        )  # fmt: skip
 
 
-def _run_drive(row: sqlite3.Row) -> RunDrive:
-    ended = row[2]
-    return RunDrive(
-        run_id=int(row[0]),
-        host=str(row[1]),
-        ended_at_s=None if ended is None else float(ended),
-        sampled=row[3] is not None,
-        sample_model=_text(row[4]),
-        sample_serial=_text(row[5]),
-        sample_firmware=_text(row[6]),
-        device=row[7] is not None,
-        device_model=_text(row[8]),
-        device_serial=_text(row[9]),
-        device_firmware=_text(row[10]),
+def complete_quick_runs(conn: sqlite3.Connection) -> Iterator[RunDrive]:
+    """Every complete quick run ssdlab ran (imported runs left out), oldest first, read as
+    they are iterated (a fleet has tens of thousands)."""
+    return _run_drives(conn, QUICK_RUNS_SQL, (RunStatus.COMPLETE.value,))
+
+
+def endurance_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults | None:
+    """What the status of an endurance run is judged from: its plan, iterations (without
+    their series), their captures' times and its health samples."""
+    run = load_run(conn, run_id)
+    if run is None:
+        return None
+    return ProfileResults(
+        run=run,
+        plan=profile_plan_of(run),
+        steps=tuple(load_step_results(conn, run_id, with_series=False)),
+        facts={},
+        outputs={},
+        health=tuple((s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)),
+        capture_times=capture_times(conn, run_id),
     )
-
-
-def complete_quick_runs(conn: sqlite3.Connection) -> list[RunDrive]:
-    """Every complete quick run ssdlab ran (imported runs left out), oldest first."""
-    rows = conn.execute(QUICK_RUNS_SQL, (RunStatus.COMPLETE.value,))
-    return [_run_drive(row) for row in rows]
 
 
 def endurance_runs(conn: sqlite3.Connection, ended_since_s: float) -> list[RunDrive]:
     """Endurance runs running, or that ended at `ended_since_s` or later, by id."""
-    rows = conn.execute(ENDURANCE_RUNS_SQL, (RunStatus.RUNNING.value, ended_since_s))
-    return [_run_drive(row) for row in rows]
+    return list(_run_drives(conn, ENDURANCE_RUNS_SQL, (RunStatus.RUNNING.value, ended_since_s)))
 
 
 # ---- the passes and verdicts of the runs exported -----------------------------------------
 
 
-def _direction(text: str | None, where: str) -> DirectionMetrics | None:
-    if text is None:
-        return None
-    data = loads_blob(text, STEP_METRICS, where)
-    percentiles = data.get("clat_percentiles_ns", ())
-    try:
-        pairs = tuple((_number(pct, where), _number(ns, where)) for pct, ns in percentiles)
-        return DirectionMetrics(**{**data, "clat_percentiles_ns": pairs})
-    except (TypeError, ValueError) as error:
-        raise StoreError(f"{where} cannot be read: {error}") from None
+class StoredPercentiles:
+    """fio's completion-latency percentiles of one direction of a stored pass, as
+    (percentile, ns) pairs: read from the step's JSON when first asked for."""
+
+    __slots__ = ("_pairs", "_text", "_where")
+
+    def __init__(self, text: str | None, where: str) -> None:
+        self._text = text
+        self._where = where
+        self._pairs: tuple[tuple[float, float], ...] | None = None
+
+    @property
+    def clat_percentiles_ns(self) -> tuple[tuple[float, float], ...]:
+        if self._pairs is None:
+            self._pairs = self._read()
+        return self._pairs
+
+    def _read(self) -> tuple[tuple[float, float], ...]:
+        """The pairs from `[blob version, percentiles]` (json_extract of both), as stored."""
+        version, pairs = json.loads(self._text) if self._text else (None, None)
+        if version is not None:  # a version this ssdlab does not read is refused
+            open_blob({VERSION_KEY: version}, STEP_METRICS, self._where)
+        try:
+            return tuple(map(tuple, pairs or ()))
+        except TypeError:
+            raise StoreError(
+                f"{self._where} cannot be read: its percentiles are not pairs"
+            ) from None
 
 
+class StoredPass(NamedTuple):
+    """A measured pass (warm-ups left out) of a stored run, with what `ssdlab metrics` reads:
+    the test it belongs to, its figures, and each direction's percentiles (None: the
+    direction was not measured)."""
+
+    run_id: int
+    step_key: str
+    direction: str
+    bw_bytes_per_s: float
+    iops: float
+    lat_mean_ns: float | None
+    read: StoredPercentiles | None
+    write: StoredPercentiles | None
+
+
+PERCENTILES = "json_extract({0}, '$.blob_version', '$.clat_percentiles_ns')"
 PASSES_SQL = (
-    "SELECT run_id, id, step_key, step_label, direction, round_index, bw_bytes_per_s, iops,"
-    " lat_mean_ns, read_json, write_json, capture_id FROM step_results"
-    " WHERE run_id IN ({marks}) AND discarded = 0 ORDER BY run_id, id"
+    "SELECT run_id, id, step_key, direction, bw_bytes_per_s, iops, lat_mean_ns,"
+    f" read_json IS NOT NULL, {PERCENTILES.format('read_json')},"
+    f" write_json IS NOT NULL, {PERCENTILES.format('write_json')}"
+    " FROM step_results WHERE run_id IN ({marks}) AND discarded = 0 ORDER BY run_id, id"
 )
 
 
 def measured_passes(
     conn: sqlite3.Connection, run_ids: Sequence[int]
-) -> dict[int, list[StepResult]]:
-    """The measured passes (warm-ups left out) of each run, in the order they ran, without
-    their per-second series."""
-    passes: dict[int, list[StepResult]] = {run_id: [] for run_id in run_ids}
+) -> dict[int, list[StoredPass]]:
+    """The measured passes of each run, in the order they ran."""
+    passes: dict[int, list[StoredPass]] = {run_id: [] for run_id in run_ids}
     for chunk in _chunks(list(run_ids)):
-        for row in conn.execute(PASSES_SQL.format(marks=_marks(chunk)), chunk):
-            where = f"step result {row[1]}"
-            passes[int(row[0])].append(
-                StepResult(
-                    step_key=row[2],
-                    step_label=row[3],
-                    direction=row[4],
-                    round_index=int(row[5]),
-                    discarded=False,
-                    bw_bytes_per_s=float(row[6]),
-                    iops=float(row[7]),
-                    lat_mean_ns=row[8],
-                    read=_direction(row[9], f"{where}'s read"),
-                    write=_direction(row[10], f"{where}'s write"),
-                    capture_id=row[11],
+        try:
+            rows = _tuples(conn, PASSES_SQL.format(marks=_marks(chunk)), chunk)
+        except sqlite3.OperationalError as error:
+            raise StoreError(f"a step result of runs {chunk[0]}–{chunk[-1]}: {error}") from None
+        for (
+            run_id,
+            step_id,
+            key,
+            direction,
+            bw,
+            iops,
+            lat,
+            has_read,
+            read,
+            has_write,
+            write,
+        ) in rows:
+            where = f"step result {step_id}"
+            passes[run_id].append(
+                StoredPass(
+                    run_id,
+                    key,
+                    direction,
+                    bw,
+                    iops,
+                    lat,
+                    StoredPercentiles(read, f"{where}'s read") if has_read else None,
+                    StoredPercentiles(write, f"{where}'s write") if has_write else None,
                 )
             )
     return passes
@@ -304,7 +392,6 @@ def findings_named(
         sql = (
             f"SELECT run_id, body_json FROM findings WHERE run_id IN ({_marks(chunk)}) AND name = ?"
         )
-        for run_id, body in conn.execute(sql, [*chunk, name]):
-            where = f"run {run_id}'s finding {name}"
-            bodies[int(run_id)] = loads_blob(body, FINDING_BODY, where)
+        for run_id, body in _tuples(conn, sql, [*chunk, name]):
+            bodies[int(run_id)] = loads_blob(body, FINDING_BODY, f"run {run_id}'s finding {name}")
     return bodies

@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.app.metrics import MetricsRequest, store_metrics
+from ssdlab.analysis.passes import p99_ns
+from ssdlab.app.metrics import MetricsRequest, drive_states, store_metrics
 from ssdlab.errors import StoreError
+from ssdlab.model.step import StepResult
 from ssdlab.store import latest
 from ssdlab.store.db import open_store
 from ssdlab.store.health import load_health_sample, load_health_samples
@@ -71,6 +73,12 @@ def test_every_sample_written_or_collected_has_its_figures(tmp_path: Path) -> No
     assert {figures[0] for figures in expected.values()} >= {"M3CR023", "ACME0101", None}
 
 
+def _pass(step: StepResult | latest.StoredPass) -> tuple[object, ...]:
+    """What the metrics read of a pass."""
+    sides = [None if m is None else m.clat_percentiles_ns for m in (step.read, step.write)]
+    return (step.step_key, step.direction, step.bw_bytes_per_s, step.iops, step.lat_mean_ns, *sides)
+
+
 def test_samples_and_passes_read_as_the_codec_reads_them(tmp_path: Path) -> None:
     conn = open_store(varied_store(tmp_path).path)
     ids = [int(r[0]) for r in conn.execute("SELECT id FROM health_samples")]
@@ -82,7 +90,8 @@ def test_samples_and_passes_read_as_the_codec_reads_them(tmp_path: Path) -> None
     passes = latest.measured_passes(conn, runs)
     for run_id in runs:
         decoded = [s for s in load_step_results(conn, run_id, with_series=False) if not s.discarded]
-        assert passes[run_id] == decoded, run_id
+        read = [_pass(p) for p in passes[run_id]]
+        assert read == [_pass(s) for s in decoded], run_id
     assert sum(len(p) for p in passes.values()) >= 100  # every pass of 20 runs
 
 
@@ -105,19 +114,54 @@ def test_a_sample_that_does_not_fit_is_a_store_error(tmp_path: Path) -> None:
         latest.health_sample(conn, sample_id - 1)
 
 
-def test_drives_and_their_points_in_the_order_the_analysis_reads_them(tmp_path: Path) -> None:
+def test_drives_and_their_series_in_the_order_the_analysis_reads_them(tmp_path: Path) -> None:
     conn = open_store(varied_store(tmp_path).path)
     keys = latest.drive_keys(conn)
     assert keys == sorted(
         {str(r[0]) for r in conn.execute("SELECT device_key FROM health_samples")}
     )
     for key in keys:
-        points = latest.drive_points(conn, key)
+        series = latest.drive_series(conn, key)
         stored = load_health_samples(conn, key=key)
-        assert [p.sample_id for p in points] == [s.sample_id for s in stored]
-        assert [p.taken_at_s for p in points] == [s.sample.taken_at_s for s in stored]
-        assert [p.wear_used_pct for p in points] == [s.sample.wear_used_pct.value for s in stored]
-        assert [p.imported for p in points] == [s.phase == "import" for s in stored]
+        samples = [s.sample for s in stored]
+        assert list(series.sample_ids) == [s.sample_id for s in stored]
+        assert list(series.times_s) == [s.taken_at_s for s in samples]
+        assert list(series.wear_pct) == [s.wear_used_pct.value for s in samples]
+        assert list(series.erase_count) == [s.erase_count_avg.value for s in samples]
+        assert list(series.nand_written_bytes) == [s.nand_written_bytes.value for s in samples]
+        assert list(series.host_written_resolution) == [
+            _resolution(s.host_written_bytes) for s in samples
+        ]
+        taken = [s for s in stored if s.phase != "import"]
+        assert series.last_taken_run_id() == (taken[-1].run_id if taken else None)
+
+
+def test_figures_and_percentiles_that_do_not_fit_are_store_errors(tmp_path: Path) -> None:
+    conn = open_store(varied_store(tmp_path, files=False).path)
+    key = "CT500MX500SSD1|MX-WATCH-1"
+    conn.execute(
+        "UPDATE health_samples SET wear_used_pct = 'much' WHERE id = (SELECT MAX(id)"
+        " FROM health_samples WHERE device_key = ?)",
+        (key,),
+    )
+    with pytest.raises(StoreError, match=f"drive {re.escape(key)} .* not a number"):
+        drive_states(conn)
+    (run_id, step_id) = conn.execute(
+        "SELECT run_id, id FROM step_results WHERE discarded = 0 AND read_json IS NOT NULL"
+        " ORDER BY id LIMIT 1"
+    ).fetchone()
+    conn.execute(
+        "UPDATE step_results SET read_json = json_set(read_json, '$.blob_version', 99)"
+        " WHERE id = ?",
+        (step_id,),
+    )
+    (first, *_) = latest.measured_passes(conn, [run_id])[run_id]
+    assert first.read is not None
+    with pytest.raises(StoreError, match=f"step result {step_id}'s read was written by a newer"):
+        p99_ns(first)
+    conn.execute("UPDATE step_results SET read_json = '{not json' WHERE id = ?", (step_id,))
+    with pytest.raises(StoreError, match="step result"):
+        latest.measured_passes(conn, [run_id])
 
 
 ONE_RUN_TABLES = ("health_samples", "step_results", "runs", "findings", "captures", "devices")
@@ -170,5 +214,6 @@ def test_the_scrape_reads_one_sample_per_drive(tmp_path: Path) -> None:
     assert len(by_drive) == 3
     assert len(whole) - len(by_drive) == 2  # the two endurance runs' own samples
     # the samples read whole: those above, and nothing else reads a sample's JSON
-    read = [s for s in statements if "FROM health_samples" in s and ("*" in s or "json" in s)]
+    whole_rows = [s for s in statements if s.startswith("SELECT * FROM health_samples")]
+    read = [s for s in statements if "sample_json" in s] + whole_rows
     assert sorted(read) == sorted(one + whole)
