@@ -99,7 +99,7 @@ def _labels(host: str, identity: DriveIdentity) -> DriveLabels:
 def run_labels(run: latest.RunDrive) -> DriveLabels:
     """The drive a run measured: its own last health sample's identity, else the block device
     ssdlab recorded for its target, else no drive labels."""
-    if run.sample_id is not None:
+    if run.sampled:
         return DriveLabels(
             run.host, _text(run.sample_serial), _text(run.sample_model), _text(run.sample_firmware)
         )
@@ -343,8 +343,11 @@ def benchmark_states(conn: sqlite3.Connection) -> tuple[BenchmarkState, ...]:
     """The latest complete quick run of each drive (imported runs left out), in the order of
     each drive's first quick run."""
     newest: dict[DriveLabels, latest.RunDrive] = {}
-    for run in latest.complete_quick_runs(conn):
-        newest[run_labels(run)] = run  # oldest first: the last one wins, in the first's place
+    for run in latest.newest_quick_runs(conn):  # in the order of each group's oldest run
+        labels = run_labels(run)
+        held = newest.get(labels)
+        if held is None or (run.started_at_s, run.run_id) > (held.started_at_s, held.run_id):
+            newest[labels] = run  # the newest run of the drive, in the place of its oldest
     chosen = list(newest.items())
     states = []
     for start in range(0, len(chosen), PASSES_AT_ONCE):  # the passes of a few runs at a time

@@ -13,7 +13,7 @@ give is checked against the codec's decoding (tests/unit/store/test_latest.py)."
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -209,12 +209,13 @@ def health_sample(conn: sqlite3.Connection, sample_id: int) -> HealthSample:
 
 class RunDrive(NamedTuple):
     """A run and what names the drive it measured: its last health sample's model, serial
-    and firmware (when it has a sample), else its block device's (when it was on one)."""
+    and firmware (`sampled`: it has a sample), else its block device's (when it was on one)."""
 
     run_id: int
+    started_at_s: float
     host: str
     ended_at_s: float | None
-    sample_id: int | None
+    sampled: bool
     sample_model: str | None
     sample_serial: str | None
     sample_firmware: str | None
@@ -224,45 +225,53 @@ class RunDrive(NamedTuple):
     device_firmware: str | None
 
 
-# the run's last sample from the covering index health_by_run, as one JSON array
-RUN_DRIVE_SQL = (
-    "SELECT r.id, r.host, r.ended_at_s, r.device_id, (SELECT json_array(s.id, s.model, s.serial,"
-    " s.firmware) FROM health_samples s WHERE s.run_id = r.id"
-    " ORDER BY s.taken_at_s DESC, s.id DESC LIMIT 1) FROM runs r"
-)
-QUICK_RUNS_SQL = (
-    RUN_DRIVE_SQL + " WHERE r.profile = 'quick' AND r.status = ? AND r.kind != 'import'"
-    " ORDER BY r.started_at_s, r.id"
+# the run's last sample from the covering index health_by_run: its model, serial and firmware
+# as one JSON array (NULL: the run has no sample)
+LAST_SAMPLE = (
+    "(SELECT json_array(s.model, s.serial, s.firmware) FROM health_samples s"
+    " WHERE s.run_id = r.id ORDER BY s.taken_at_s DESC, s.id DESC LIMIT 1)"
 )
 ENDURANCE_RUNS_SQL = (
-    RUN_DRIVE_SQL + " WHERE r.profile = 'endurance' AND (r.status = ? OR r.ended_at_s >= ?)"
-    " ORDER BY r.id"
+    f"SELECT r.id, r.started_at_s, r.host, r.ended_at_s, r.device_id, {LAST_SAMPLE} FROM runs r"
+    " WHERE r.profile = 'endurance' AND (r.status = ? OR r.ended_at_s >= ?) ORDER BY r.id"
+)
+QUICK_RUNS_SQL = (
+    f"SELECT r.id, r.started_at_s, r.host, r.ended_at_s, r.device_id, {LAST_SAMPLE} FROM runs r"
+    " WHERE r.profile = 'quick' AND r.status = ? AND r.kind != 'import'"
+    " ORDER BY r.started_at_s, r.id"
 )
 DEVICE_SQL = "SELECT id, model, serial, firmware FROM devices WHERE id = ?"
 
 
-def _run_drives(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> Iterator[RunDrive]:
+def _run_drives(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> Iterator[RunDrive]:
+    """Rows of (id, started_at_s, host, ended_at_s, device_id, last sample) as RunDrives."""
     devices: dict[int, tuple[Any, ...]] = {}
-    cursor = conn.cursor()
-    cursor.row_factory = None
-    for run_id, host, ended_at_s, device_id, last in cursor.execute(sql, params):
-        sample_id, model, serial, firmware = json.loads(last) if last else (None,) * 4
+    for run_id, started_at_s, host, ended_at_s, device_id, drive in rows:
+        model, serial, firmware = json.loads(drive) if drive is not None else (None,) * 3
         found_id = device_model = device_serial = device_firmware = None
         if device_id is not None:
             if device_id not in devices:
-                rows = _tuples(conn, DEVICE_SQL, (device_id,))
-                devices[device_id] = rows[0] if rows else (None,) * 4
+                found = _tuples(conn, DEVICE_SQL, (device_id,))
+                devices[device_id] = found[0] if found else (None,) * 4
             found_id, device_model, device_serial, device_firmware = devices[device_id]
         yield RunDrive(
-            run_id, host, ended_at_s, sample_id, model, serial, firmware,
+            run_id, started_at_s, host, ended_at_s, drive is not None, model, serial, firmware,
             found_id, device_model, device_serial, device_firmware,
         )  # fmt: skip
 
 
-def complete_quick_runs(conn: sqlite3.Connection) -> Iterator[RunDrive]:
-    """Every complete quick run ssdlab ran (imported runs left out), oldest first, read as
-    they are iterated (a fleet has tens of thousands)."""
-    return _run_drives(conn, QUICK_RUNS_SQL, (RunStatus.COMPLETE.value,))
+def newest_quick_runs(conn: sqlite3.Connection) -> list[RunDrive]:
+    """Of the complete quick runs ssdlab ran (imported runs left out), the newest of each
+    group that names its drive alike as stored (host, device, the last sample's model, serial
+    and firmware), the groups in the order of their oldest run. Two groups may still name one
+    drive once their labels are trimmed: the caller merges them. The runs are read oldest
+    first from the index runs_by_profile, a fleet's tens of thousands as rows only."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    groups: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    for row in cursor.execute(QUICK_RUNS_SQL, (RunStatus.COMPLETE.value,)):
+        groups[(row[2], row[4], row[5])] = row  # a group keeps its first place, its last run
+    return list(_run_drives(conn, groups.values()))
 
 
 def endurance_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults | None:
@@ -284,7 +293,8 @@ def endurance_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults |
 
 def endurance_runs(conn: sqlite3.Connection, ended_since_s: float) -> list[RunDrive]:
     """Endurance runs running, or that ended at `ended_since_s` or later, by id."""
-    return list(_run_drives(conn, ENDURANCE_RUNS_SQL, (RunStatus.RUNNING.value, ended_since_s)))
+    rows = _tuples(conn, ENDURANCE_RUNS_SQL, (RunStatus.RUNNING.value, ended_since_s))
+    return list(_run_drives(conn, rows))
 
 
 # ---- the passes and verdicts of the runs exported -----------------------------------------
