@@ -36,7 +36,7 @@ from ssdlab.analysis.wear import (
 from ssdlab.app.ratings import known_spec_sheets, rated_endurance
 from ssdlab.errors import StoreError
 from ssdlab.model.finding_names import BASELINE
-from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
+from ssdlab.model.health import DriveIdentity, HealthSample
 from ssdlab.model.metrics import (
     BenchmarkState,
     BenchmarkTest,
@@ -164,39 +164,20 @@ def drive_state(
     )
 
 
-def _value(value: float | None, resolution: float | None) -> HealthValue:
-    """A counter as the WAF reads it: its value and resolution (the provenance's other parts
-    are not read)."""
-    if value is None and resolution is None:
-        return UNKNOWN
-    provenance = None if resolution is None else Provenance("", None, "", resolution)
-    return HealthValue(value, provenance)
-
-
-def _window_start(series: latest.DriveSeries, index: int, identity: DriveIdentity) -> HealthSample:
-    """The sample a recent window starts at, with the counters the WAF reads."""
-    return HealthSample(
-        taken_at_s=series.times_s[index],
-        identity=identity,
-        host_written_bytes=_value(
-            series.host_written_bytes[index], series.host_written_resolution[index]
-        ),
-        nand_written_bytes=_value(
-            series.nand_written_bytes[index], series.nand_written_resolution[index]
-        ),
-    )
-
-
 def series_wear(
-    series: latest.DriveSeries, sample: HealthSample, rated: RatedEndurance | None
+    conn: sqlite3.Connection,
+    series: latest.DriveSeries,
+    sample: HealthSample,
+    rated: RatedEndurance | None,
 ) -> WearState:
     """`analyse_series`' recent WAF, wear fit and projection of a drive whose samples have
-    times (two or more) and one serial, from the figures of its series and its latest sample:
-    what analyse_series computes for them from the decoded samples."""
+    times (two or more) and one serial, from the figures of its series, its latest sample and
+    the sample its recent window starts at: what analyse_series computes for them from all
+    the decoded samples."""
     first = sum(1 for t in series.times_s if t is None)  # samples without a time come first
     times = [t for t in series.times_s[first:] if t is not None]
     found = recent_start(times, RECENT_WAF_HOURS)
-    start = _window_start(series, first + (found or 0), sample.identity)
+    start = latest.health_sample(conn, series.sample_ids[first + (found or 0)])
     pe_cycles, pe_note = rated_pe_cycles_of(rated, sample)
     fit = fit_wear_series(
         WearSeries(
@@ -273,7 +254,7 @@ def drive_states(conn: sqlite3.Connection) -> tuple[DriveState, ...]:
             wear = WearState()
         elif _described_by_series(key, series):
             try:
-                wear = series_wear(series, sample, rated)
+                wear = series_wear(conn, series, sample, rated)
             except TypeError:  # a figure copied from a sample's JSON that is not a number
                 raise StoreError(
                     f"the health samples of drive {key} cannot be read: a figure of them is "

@@ -94,37 +94,34 @@ def drive_keys(conn: sqlite3.Connection) -> list[str]:
 class DriveSeries:
     """A drive's samples as the wear analysis reads them, column by column in the order of
     their times (samples without a time first): the sample and its run, whether it was read
-    from a saved file, when it was taken, and the counters the analysis uses with their
-    resolutions (None: not known)."""
+    from a saved file (1) or taken from the drive (0), when it was taken, and the counters the
+    wear fit uses with their resolutions (None: not known)."""
 
     sample_ids: Sequence[int]
     run_ids: Sequence[int]
-    phases: Sequence[str]
+    imported: Sequence[int]
     times_s: Sequence[float | None]
     wear_pct: Sequence[float | None]
     wear_resolution: Sequence[float | None]
     erase_count: Sequence[float | None]
     erase_resolution: Sequence[float | None]
     host_written_bytes: Sequence[float | None]
-    host_written_resolution: Sequence[float | None]
-    nand_written_bytes: Sequence[float | None]
-    nand_written_resolution: Sequence[float | None]
 
     def __len__(self) -> int:
         return len(self.sample_ids)
 
     def last_taken_run_id(self) -> int | None:
         """The run of the latest sample taken from the drive itself (not read from a file)."""
-        for run_id, phase in zip(reversed(self.run_ids), reversed(self.phases), strict=True):
-            if phase != IMPORTED:
+        for run_id, imported in zip(reversed(self.run_ids), reversed(self.imported), strict=True):
+            if not imported:
                 return run_id
         return None
 
 
 DRIVE_SERIES_SQL = (
-    "SELECT id, run_id, phase, taken_at_s, wear_used_pct, wear_used_resolution, erase_count_avg,"
-    " erase_count_resolution, host_written_bytes, host_written_resolution, nand_written_bytes,"
-    " nand_written_resolution FROM health_samples WHERE device_key = ? ORDER BY taken_at_s, id"
+    f"SELECT id, run_id, phase = '{IMPORTED}', taken_at_s, wear_used_pct, wear_used_resolution,"
+    " erase_count_avg, erase_count_resolution, host_written_bytes FROM health_samples"
+    " WHERE device_key = ? ORDER BY taken_at_s, id"
 )
 
 
@@ -133,7 +130,7 @@ def drive_series(conn: sqlite3.Connection, key: str) -> DriveSeries:
     (figures as stored: one that is not a number fails the analysis, not this read)."""
     rows = _tuples(conn, DRIVE_SERIES_SQL, (key,))
     if not rows:
-        return DriveSeries(*([()] * 12))
+        return DriveSeries(*([()] * 9))
     return DriveSeries(*zip(*rows, strict=True))
 
 

@@ -20,14 +20,7 @@ from ssdlab.store.health import load_health_sample, load_health_samples
 from ssdlab.store.runs import load_step_results
 from tests.unit.app.metrics_stores import OLD_STORE, varied_store
 
-FIGURES = (
-    "firmware",
-    "wear_used_resolution",
-    "erase_count_avg",
-    "erase_count_resolution",
-    "host_written_resolution",
-    "nand_written_resolution",
-)
+FIGURES = ("firmware", "wear_used_resolution", "erase_count_avg", "erase_count_resolution")
 
 
 def _resolution(value: object) -> float | None:
@@ -46,8 +39,6 @@ def _expected_figures(conn: sqlite3.Connection) -> dict[int, tuple[object, ...]]
                 _resolution(sample.wear_used_pct),
                 sample.erase_count_avg.value,
                 _resolution(sample.erase_count_avg),
-                _resolution(sample.host_written_bytes),
-                _resolution(sample.nand_written_bytes),
             )
     return found
 
@@ -128,10 +119,9 @@ def test_drives_and_their_series_in_the_order_the_analysis_reads_them(tmp_path: 
         assert list(series.times_s) == [s.taken_at_s for s in samples]
         assert list(series.wear_pct) == [s.wear_used_pct.value for s in samples]
         assert list(series.erase_count) == [s.erase_count_avg.value for s in samples]
-        assert list(series.nand_written_bytes) == [s.nand_written_bytes.value for s in samples]
-        assert list(series.host_written_resolution) == [
-            _resolution(s.host_written_bytes) for s in samples
-        ]
+        assert list(series.host_written_bytes) == [s.host_written_bytes.value for s in samples]
+        assert list(series.wear_resolution) == [_resolution(s.wear_used_pct) for s in samples]
+        assert list(series.imported) == [s.phase == "import" for s in stored]
         taken = [s for s in stored if s.phase != "import"]
         assert series.last_taken_run_id() == (taken[-1].run_id if taken else None)
 
@@ -197,23 +187,27 @@ def test_every_statement_of_a_scrape_finds_its_rows_on_an_index(tmp_path: Path) 
     assert all(plan == expected for plan in series), series
 
 
-def test_the_scrape_reads_one_sample_per_drive(tmp_path: Path) -> None:
-    """No history is decoded but for drives the figures cannot describe (here: the one without
-    a time on its samples, the one with a `|` in its serial, and nvme-cli output without a
-    serial or a time)."""
+def test_the_scrape_decodes_no_history_it_does_not_print(tmp_path: Path) -> None:
+    """Of a drive's samples, the scrape decodes its latest and the one its recent window starts
+    at; every sample only of drives the figures cannot describe (here: the one with a single
+    sample with a time, the one with a `|` in its serial, and nvme-cli output without a serial
+    or a time)."""
     store = varied_store(tmp_path)
     conn = open_store(store.path)
+    keys = latest.drive_keys(conn)
+    series = {key: latest.drive_series(conn, key) for key in keys}
     statements: list[str] = []
     conn.set_trace_callback(statements.append)
     store_metrics(conn, MetricsRequest(store.now_s))
     conn.set_trace_callback(None)
-    one = [s for s in statements if s.startswith("SELECT run_id, sample_json FROM health_samples")]
-    assert len(one) == len(latest.drive_keys(conn))  # the latest sample of each drive
     whole = [s for s in statements if s.startswith("SELECT * FROM health_samples")]
-    by_drive = [s for s in whole if "device_key" in s]
-    assert len(by_drive) == 3
+    by_drive = sorted(s.split("'")[1] for s in whole if "device_key" in s)
+    assert by_drive == ["?|?", "CT500MX500SSD1|MX-HALF-1", "ODD|MODEL|S|1"]
     assert len(whole) - len(by_drive) == 2  # the two endurance runs' own samples
-    # the samples read whole: those above, and nothing else reads a sample's JSON
-    whole_rows = [s for s in statements if s.startswith("SELECT * FROM health_samples")]
-    read = [s for s in statements if "sample_json" in s] + whole_rows
+    one = [s for s in statements if s.startswith("SELECT run_id, sample_json FROM health_samples")]
+    windows = [k for k in keys if k not in by_drive and len(series[k]) >= 2]
+    assert len(one) == len(keys) + len(windows)  # the latest of each, and a window's start
+    assert len(windows) >= 7
+    # nothing else reads a sample's JSON
+    read = [s for s in statements if "sample_json" in s or s.startswith("SELECT * FROM health")]
     assert sorted(read) == sorted(one + whole)
