@@ -3,10 +3,10 @@ health sample and the wear analysis `ssdlab health` runs over its samples, its l
 quick run, and the endurance runs under way (docs/metrics.md).
 
 Read in one read transaction through store/latest.py: the drives and their series from
-indexes, one sample decoded per drive (its latest), the passes of the exported runs only. The
-wear analysis is analysis/wear.py's, on the figures it reads of each sample; a drive whose
-series that does not describe in full (fewer than two samples with a time, or a serial or
-model with the key's `|` in it) has its samples decoded and `analyse_series` run on them.
+indexes, two samples decoded per drive (its latest and the one its recent window starts at),
+the passes of the exported runs only. The wear analysis is analysis/wear.py's on the figures
+of the series; a drive they cannot describe (fewer than two samples with a time, or a serial
+or model with the key's `|` in it) has its samples decoded and `analyse_series` run on them.
 
 A drive's `host` is that of the run that took its latest sample from the drive; samples read
 from saved files (`ssdlab health FILE`, `health --import LOG`) say nothing of where the drive

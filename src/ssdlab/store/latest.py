@@ -1,15 +1,15 @@
 """What `ssdlab metrics` reads of the store on each scrape, by indexed queries (schema 9): the
-drives with health samples and each drive's series of plain figures, the latest sample of a
-drive, the complete quick runs with the drive each measured, the measured passes and baseline
+drives with health samples and each drive's series of plain figures, single health samples,
+the complete quick runs with the drive each measured, the measured passes and baseline
 verdicts of the runs it exports, and the endurance runs under way. No statement scans the
-health samples or step results, and no sample's JSON is read but the one the scrape prints.
+health samples or step results, and no sample's JSON is read but the ones the scrape uses.
 
 A fleet's scrape reads tens of thousands of rows, so rows come back as tuples and columns, not
-objects per row; the latest sample of a drive is read from its JSON blob field by field as
-the codec would (`store/codec.py`: the version checked, every field taken by name, the
-dataclass built with its defaults) without the codec's general decoder, which takes 1.3 ms a
-sample; a pass's latency percentiles are read from its JSON only when asked for. What they
-give is checked against the codec's decoding (tests/unit/store/test_latest.py)."""
+objects per row; a health sample is read from its JSON blob field by field as the codec would
+(`store/codec.py`: the version checked, every field taken by name, the dataclass built with
+its defaults) without the codec's general decoder, which takes 1.3 ms a sample; a pass's
+latency percentiles are read from its JSON only when asked for. What they give is checked
+against the codec's decoding (tests/unit/store/test_latest.py)."""
 
 import json
 import sqlite3
