@@ -36,7 +36,7 @@ from ssdlab.analysis.wear import (
 from ssdlab.app.ratings import known_spec_sheets, rated_endurance
 from ssdlab.errors import StoreError
 from ssdlab.model.finding_names import BASELINE
-from ssdlab.model.health import DriveIdentity, HealthSample
+from ssdlab.model.health import UNKNOWN, DriveIdentity, HealthSample, HealthValue, Provenance
 from ssdlab.model.metrics import (
     BenchmarkState,
     BenchmarkTest,
@@ -54,6 +54,7 @@ RECENT_ENDURANCE_S = 7 * 86400.0  # a finished endurance run is exported for a w
 RECENT_WAF_HOURS = 24.0  # the wear analysis' last window (analyse_series' default)
 SECONDS_PER_HOUR = 3600.0
 NS_PER_S = 1e9
+NO_IDENTITY = DriveIdentity(None, None, None, None, None)
 PASSES_AT_ONCE = 100  # runs whose passes are read at once: memory stays that of 100 runs
 
 
@@ -164,6 +165,24 @@ def drive_state(
     )
 
 
+def _counter(value: float | None, resolution: float | None) -> HealthValue:
+    """A byte counter as the WAF reads it: its value and resolution (the provenance's other
+    parts are not read)."""
+    if value is None and resolution is None:
+        return UNKNOWN
+    return HealthValue(value, None if resolution is None else Provenance("", None, "", resolution))
+
+
+def _window_start(counters: latest.WrittenCounters) -> HealthSample:
+    """The sample a recent window starts at, with what the window's WAF reads of it."""
+    return HealthSample(
+        taken_at_s=counters.taken_at_s,
+        identity=NO_IDENTITY,
+        host_written_bytes=_counter(counters.host_written_bytes, counters.host_resolution),
+        nand_written_bytes=_counter(counters.nand_written_bytes, counters.nand_resolution),
+    )
+
+
 def series_wear(
     conn: sqlite3.Connection,
     series: latest.DriveSeries,
@@ -172,12 +191,12 @@ def series_wear(
 ) -> WearState:
     """`analyse_series`' recent WAF, wear fit and projection of a drive whose samples have
     times (two or more) and one serial, from the figures of its series, its latest sample and
-    the sample its recent window starts at: what analyse_series computes for them from all
-    the decoded samples."""
+    the byte counters of the sample its recent window starts at: what analyse_series computes
+    for them from all the decoded samples."""
     first = sum(1 for t in series.times_s if t is None)  # samples without a time come first
     times = [t for t in series.times_s[first:] if t is not None]
     found = recent_start(times, RECENT_WAF_HOURS)
-    start = latest.health_sample(conn, series.sample_ids[first + (found or 0)])
+    start = _window_start(latest.written_counters(conn, series.sample_ids[first + (found or 0)]))
     pe_cycles, pe_note = rated_pe_cycles_of(rated, sample)
     fit = fit_wear_series(
         WearSeries(

@@ -11,7 +11,6 @@ The text is Prometheus' text exposition format 0.0.4 exactly as prometheus-clien
 directly: a fleet's scrape has some 100,000 samples, which generate_latest formats in about a
 second. tests/unit/test_metrics_report.py checks the text against generate_latest's."""
 
-import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -236,16 +235,17 @@ def go_float(value: float) -> str:
     floatToGoString): +Inf, -Inf, NaN, Python's shortest repr, and an exponent from 1e+06 on
     where Go switches to one and Python does not yet."""
     number = value if type(value) is float else float(value)
-    if math.isinf(number):
-        return "+Inf" if number > 0 else "-Inf"
-    if math.isnan(number):
-        return "NaN"
     text = repr(number)
     dot = text.find(".")
-    if number > 0 and dot > 6:
+    if dot > 6 and number > 0:
         mantissa = f"{text[0]}.{text[1:dot]}{text[dot + 1 :]}".rstrip("0.")
         return f"{mantissa}e+{dot - 1:02d}"
+    if dot < 0 and text[-1] in "fn":  # repr's inf, -inf and nan
+        return GO_SPECIALS[text]
     return text
+
+
+GO_SPECIALS = {"inf": "+Inf", "-inf": "-Inf", "nan": "NaN"}
 
 
 def _escaped(value: str) -> str:
@@ -275,10 +275,10 @@ def exposition(families: Iterable[Family]) -> str:
     # set is written once (kept with the tuple, so that its id is not another's meanwhile)
     texts: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...], str]] = {}
     pairs: dict[str, str] = {}
-    out: list[str] = []
+    out: list[str] = []  # a family's text at a time: not a string of each line kept to the end
     for family in families:
         name = f"{family.name}_total" if family.type == "counter" else family.name
-        out.append(f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n")
+        lines = [f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n"]
         names = family.labels
         for values, value in family.samples:
             found = texts.get((id(names), id(values)))
@@ -286,7 +286,8 @@ def exposition(families: Iterable[Family]) -> str:
                 found = texts[(id(names), id(values))] = (
                     names, values, _label_text(names, values, pairs)
                 )  # fmt: skip
-            out.append(f"{name}{found[2]} {go_float(value)}\n")
+            lines.append(f"{name}{found[2]} {go_float(value)}\n")
+        out.append("".join(lines))
     return "".join(out)
 
 

@@ -41,6 +41,8 @@ from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.store.runs import capture_times, load_run, load_step_results
 
+# JSON the store's own SQL made (json_array, json_extract): no whitespace around it to skip
+_json_value = json.JSONDecoder().raw_decode
 IMPORTED = "import"  # the phase of a sample read from a saved file (`ssdlab health FILE`)
 CHUNK = 500  # ids per `IN (...)` list, well below SQLite's limit of bound values
 
@@ -201,6 +203,41 @@ def health_sample(conn: sqlite3.Connection, sample_id: int) -> HealthSample:
         raise StoreError(f"{where} cannot be read: {error}") from None
 
 
+class WrittenCounters(NamedTuple):
+    """A sample's time and its host and NAND bytes written, each with its counter's
+    resolution (None: not known): what a window's WAF reads of the sample it starts at."""
+
+    taken_at_s: float | None
+    host_written_bytes: float | None
+    host_resolution: float | None
+    nand_written_bytes: float | None
+    nand_resolution: float | None
+
+
+WRITTEN_SQL = (
+    "SELECT run_id, taken_at_s, json_extract(sample_json, '$.blob_version',"
+    " '$.host_written_bytes.value', '$.host_written_bytes.provenance.resolution',"
+    " '$.nand_written_bytes.value', '$.nand_written_bytes.provenance.resolution')"
+    " FROM health_samples WHERE id = ?"
+)
+
+
+def written_counters(conn: sqlite3.Connection, sample_id: int) -> WrittenCounters:
+    """The byte counters of one stored health sample, taken out of its JSON by SQLite."""
+    try:
+        rows = _tuples(conn, WRITTEN_SQL, (sample_id,))
+    except sqlite3.OperationalError as error:
+        raise StoreError(f"health sample {sample_id} cannot be read: {error}") from None
+    if not rows:
+        raise StoreError(f"there is no health sample {sample_id}")
+    run_id, taken_at_s, figures = rows[0]
+    where = f"health sample {sample_id} of run {run_id}"
+    version, *counters = _json_value(figures)[0]
+    if version is not None:  # a version this ssdlab does not read is refused
+        open_blob({VERSION_KEY: version}, HEALTH_SAMPLE, where)
+    return WrittenCounters(taken_at_s, *(_number(value, where) for value in counters))
+
+
 # ---- runs and the drive each measured -----------------------------------------------------
 
 
@@ -244,7 +281,7 @@ def _run_drives(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> It
     """Rows of (id, started_at_s, host, ended_at_s, device_id, last sample) as RunDrives."""
     devices: dict[int, tuple[Any, ...]] = {}
     for run_id, started_at_s, host, ended_at_s, device_id, drive in rows:
-        model, serial, firmware = json.loads(drive) if drive is not None else (None,) * 3
+        model, serial, firmware = _json_value(drive)[0] if drive is not None else (None,) * 3
         found_id = device_model = device_serial = device_firmware = None
         if device_id is not None:
             if device_id not in devices:
@@ -316,7 +353,7 @@ class StoredPercentiles:
 
     def _read(self) -> tuple[tuple[float, float], ...]:
         """The pairs from `[blob version, percentiles]` (json_extract of both), as stored."""
-        version, pairs = json.loads(self._text) if self._text else (None, None)
+        version, pairs = _json_value(self._text)[0] if self._text else (None, None)
         if version is not None:  # a version this ssdlab does not read is refused
             open_blob({VERSION_KEY: version}, STEP_METRICS, self._where)
         try:

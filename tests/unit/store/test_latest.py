@@ -77,6 +77,14 @@ def test_samples_and_passes_read_as_the_codec_reads_them(tmp_path: Path) -> None
         stored = load_health_sample(conn, sample_id)
         assert stored is not None
         assert latest.health_sample(conn, sample_id) == stored.sample
+        sample = stored.sample
+        assert latest.written_counters(conn, sample_id) == (
+            sample.taken_at_s,
+            sample.host_written_bytes.value,
+            _resolution(sample.host_written_bytes),
+            sample.nand_written_bytes.value,
+            _resolution(sample.nand_written_bytes),
+        )
     runs = [int(r[0]) for r in conn.execute("SELECT DISTINCT run_id FROM step_results")]
     passes = latest.measured_passes(conn, runs)
     for run_id in runs:
@@ -188,10 +196,10 @@ def test_every_statement_of_a_scrape_finds_its_rows_on_an_index(tmp_path: Path) 
 
 
 def test_the_scrape_decodes_no_history_it_does_not_print(tmp_path: Path) -> None:
-    """Of a drive's samples, the scrape decodes its latest and the one its recent window starts
-    at; every sample only of drives the figures cannot describe (here: the one with a single
-    sample with a time, the one with a `|` in its serial, and nvme-cli output without a serial
-    or a time)."""
+    """Of a drive's samples, the scrape decodes its latest and reads the byte counters of the
+    one its recent window starts at; every sample only of drives the figures cannot describe
+    (here: the one with a single sample with a time, the one with a `|` in its serial, and
+    nvme-cli output without a serial or a time)."""
     store = varied_store(tmp_path)
     conn = open_store(store.path)
     keys = latest.drive_keys(conn)
@@ -205,9 +213,10 @@ def test_the_scrape_decodes_no_history_it_does_not_print(tmp_path: Path) -> None
     assert by_drive == ["?|?", "CT500MX500SSD1|MX-HALF-1", "ODD|MODEL|S|1"]
     assert len(whole) - len(by_drive) == 2  # the two endurance runs' own samples
     one = [s for s in statements if s.startswith("SELECT run_id, sample_json FROM health_samples")]
+    assert len(one) == len(keys)  # the latest of each drive
+    counters = [s for s in statements if "host_written_bytes.provenance" in s]
     windows = [k for k in keys if k not in by_drive and len(series[k]) >= 2]
-    assert len(one) == len(keys) + len(windows)  # the latest of each, and a window's start
-    assert len(windows) >= 7
+    assert len(counters) == len(windows) >= 7  # a recent window's start
     # nothing else reads a sample's JSON
     read = [s for s in statements if "sample_json" in s or s.startswith("SELECT * FROM health")]
-    assert sorted(read) == sorted(one + whole)
+    assert sorted(read) == sorted(one + whole + counters)
