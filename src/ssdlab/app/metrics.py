@@ -3,17 +3,17 @@ health sample and the wear analysis `ssdlab health` runs over its samples, its l
 quick run, and the endurance runs under way (docs/metrics.md).
 
 Read in one read transaction through store/latest.py: the drives and their series from
-indexes, two samples decoded per drive (its latest and the one its recent window starts at),
-the passes of the exported runs only. The wear analysis is analysis/wear.py's on the figures
-of the series; a drive they cannot describe (fewer than two samples with a time, or a serial
-or model with the key's `|` in it) has its samples decoded and `analyse_series` run on them.
+indexes, one sample decoded per drive (its latest) and the byte counters of the one its recent
+window starts at, the passes of the exported runs only. The wear analysis is
+analysis/wear.py's on the figures of the series; a drive they cannot describe (fewer than two
+samples with a time, or a serial or model with the key's `|` in it) has its samples decoded
+and `analyse_series` run on them.
 
 A drive's `host` is that of the run that took its latest sample from the drive; samples read
 from saved files (`ssdlab health FILE`, `health --import LOG`) say nothing of where the drive
 is, and a drive known only from such files has host "". Turned into text by
 report/metrics.py."""
 
-import dataclasses
 import sqlite3
 import statistics
 from collections.abc import Mapping, Sequence
@@ -300,9 +300,13 @@ def _mean(values: Sequence[float | None]) -> float | None:
 
 
 def benchmark_tests(
-    steps: Sequence[latest.StoredPass], finished_at_s: float | None
+    steps: Sequence[latest.StoredPass],
+    finished_at_s: float | None,
+    regressions: Mapping[str, bool] | None = None,
 ) -> list[BenchmarkTest]:
-    """Per test (step key, in the order they ran): the means over the measured passes."""
+    """Per test (step key, in the order they ran): the means over the measured passes, and
+    the regression flag the run's baseline verdict gives it (`regressions`: None when the
+    run was not judged against a baseline)."""
     grouped: dict[str, list[latest.StoredPass]] = {}
     for step in steps:
         grouped.setdefault(step.step_key, []).append(step)
@@ -323,6 +327,7 @@ def benchmark_tests(
                 latency_mean_seconds=_scaled(latency, 1 / NS_PER_S),
                 latency_p99_seconds=_scaled(p99, 1 / NS_PER_S),
                 timestamp_seconds=finished_at_s,
+                regression=None if regressions is None else regressions.get(key),
             )
         )
     return tests
@@ -356,10 +361,10 @@ def benchmark_states(conn: sqlite3.Connection) -> tuple[BenchmarkState, ...]:
         passes = latest.measured_passes(conn, ids)
         baselines = latest.findings_named(conn, BASELINE, ids)
         for labels, run in runs:
-            tests = benchmark_tests(passes[run.run_id], run.ended_at_s)
             name, flags = _baseline(baselines.get(run.run_id))
-            if name is not None:
-                tests = [dataclasses.replace(t, regression=flags.get(t.test)) for t in tests]
+            tests = benchmark_tests(
+                passes[run.run_id], run.ended_at_s, None if name is None else flags
+            )
             states.append(BenchmarkState(labels, run.run_id, tuple(tests), name))
     return tuple(states)
 

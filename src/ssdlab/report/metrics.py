@@ -130,14 +130,14 @@ def drive_families(drives: Sequence[DriveState]) -> list[Family]:
     info = _family("ssdlab_drive_info", "A drive ssdlab knows (always 1).", False, DRIVE_LABELS)
     labels = [_labels(drive.labels) for drive in drives]  # one label set a drive
     for values in labels:
-        info.add(values, 1.0)
+        info.samples.append((values, 1.0))
     families = [info]
     for spec in DRIVE_SPECS:
         family = _family(spec.name, spec.help, spec.counter, DRIVE_LABELS)
         for drive, values in zip(drives, labels, strict=True):
             value = spec.value(drive)
             if value is not None:
-                family.add(values, value)
+                family.samples.append((values, value))
         families.append(family)
     families.append(_waf_family(drives))
     return families
@@ -172,7 +172,7 @@ def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Family]:
             for family, (_, _, value_of) in zip(families, BENCHMARK_SPECS, strict=True):
                 value = value_of(test)
                 if value is not None:
-                    family.add(values, value)
+                    family.samples.append((values, value))
     families.append(_regression_family(benchmarks))
     return families
 
@@ -273,20 +273,19 @@ def exposition(families: Iterable[Family]) -> str:
     by name."""
     # a drive's label values are one tuple in all its families, a test's in its five: each
     # set is written once (kept with the tuple, so that its id is not another's meanwhile)
-    texts: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...], str]] = {}
+    texts: dict[tuple[str, ...], dict[int, tuple[tuple[str, ...], str]]] = {}
     pairs: dict[str, str] = {}
     out: list[str] = []  # a family's text at a time: not a string of each line kept to the end
     for family in families:
         name = f"{family.name}_total" if family.type == "counter" else family.name
         lines = [f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n"]
         names = family.labels
+        written = texts.setdefault(names, {})
         for values, value in family.samples:
-            found = texts.get((id(names), id(values)))
+            found = written.get(id(values))
             if found is None:
-                found = texts[(id(names), id(values))] = (
-                    names, values, _label_text(names, values, pairs)
-                )  # fmt: skip
-            lines.append(f"{name}{found[2]} {go_float(value)}\n")
+                found = written[id(values)] = (values, _label_text(names, values, pairs))
+            lines.append(f"{name}{found[1]} {go_float(value)}\n")
         out.append("".join(lines))
     return "".join(out)
 
