@@ -40,6 +40,7 @@ import json
 import math
 import os
 import platform
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -79,6 +80,7 @@ HOUR_S = 3600.0
 GB = 1e9
 START_S = 1_767_225_600.0
 GNU_TIME = "/usr/bin/time"
+QUIET_SHARE = 0.1  # other processes under 10 % of one CPU: the machine is quiet
 MB = 1e6
 
 
@@ -283,11 +285,41 @@ def anchor_store(path: Path, copy: Path, schema: int) -> Path:
 # ---- timing -------------------------------------------------------------------------------
 
 
-def run_measured(argv: list[str], src: Path) -> dict[str, Any]:
+def _busy_s() -> tuple[float, float]:
+    """CPU seconds every CPU has been busy (/proc/stat: user, nice, system, irq, softirq), and
+    those of this process and its children."""
+    fields = [int(v) for v in Path("/proc/stat").read_text(encoding="utf-8").split()[1:8]]
+    user, nice, system, _idle, _iowait, irq, softirq = fields
+    own = sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    )
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK"), own
+
+
+def settle(limit_s: float) -> float:
+    """Wait, at most `limit_s`, until other processes use less than QUIET_SHARE of one CPU
+    over half a second; the seconds waited."""
+    started = time.monotonic()
+    while limit_s > 0:
+        busy, own = _busy_s()
+        time.sleep(0.5)
+        busy_after, own_after = _busy_s()
+        if (busy_after - busy) - (own_after - own) < QUIET_SHARE * 0.5:
+            break
+        if time.monotonic() - started > limit_s:
+            break
+    return time.monotonic() - started
+
+
+def run_measured(argv: list[str], src: Path, quiet_wait_s: float = 0.0) -> dict[str, Any]:
     """Wall seconds, CPU seconds (user + system), peak RSS (MB) — GNU time's %U, %S, %M —, the
-    load average before, and stdout of one process."""
+    load average before, the share of one CPU other processes used meanwhile, and stdout of
+    one process (started once other processes are quiet, or after `quiet_wait_s`)."""
+    settle(quiet_wait_s)
     env = dict(os.environ, PYTHONPATH=str(src))
     load = os.getloadavg()[0]
+    busy, own = _busy_s()
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         timed = os.path.exists(GNU_TIME)
         command = [GNU_TIME, "-f", "%U %S %M", "-o", report.name, *argv] if timed else argv
@@ -299,11 +331,14 @@ def run_measured(argv: list[str], src: Path) -> dict[str, Any]:
         user, system, peak_kib = (
             (float(v) for v in report.read().split()[-3:]) if timed else (math.nan,) * 3
         )
+    busy_after, own_after = _busy_s()
+    foreign = max(0.0, (busy_after - busy) - (own_after - own))
     return {
         "wall_s": wall,
         "cpu_s": user + system,
         "peak_rss_mb": peak_kib * 1024 / MB,
         "load": load,
+        "others_cpus": foreign / wall,
         "out": done.stdout,
     }
 
@@ -312,7 +347,9 @@ def _stats(values: list[float]) -> dict[str, float]:
     return {"min": min(values), "median": statistics.median(values), "max": max(values)}
 
 
-def measure(drives: int, rounds: int, anchor: str | None, keep: Path | None) -> dict[str, Any]:
+def measure(
+    drives: int, rounds: int, anchor: str | None, keep: Path | None, quiet_wait_s: float
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ssdlab-bench-metrics-") as scratch:
         folder = Path(scratch)
         db = (keep or folder) / f"metrics-{drives}-drives-schema{SCHEMA_VERSION}.sqlite"
@@ -344,7 +381,7 @@ def measure(drives: int, rounds: int, anchor: str | None, keep: Path | None) -> 
         timings: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
         for _ in range(rounds):
             for name, (argv, src) in cases.items():
-                timings[name].append(run_measured(argv, src))
+                timings[name].append(run_measured(argv, src, quiet_wait_s))
         printed = timings["ssdlab metrics"][-1]["out"]
         written = (textfiles / "ssdlab.prom").read_text(encoding="utf-8")
         outputs = {name: {t["out"] for t in runs} for name, runs in timings.items()}
@@ -366,6 +403,7 @@ def measure(drives: int, rounds: int, anchor: str | None, keep: Path | None) -> 
             "store_mb": db.stat().st_size / MB,
             "rows": counts,
             "anchor": anchor,
+            "quiet_wait_s": quiet_wait_s,
             "anchor_schema": anchor_schema,
             "output_lines": printed.count("\n"),
             "output_bytes": len(printed.encode("utf-8")),
@@ -373,7 +411,7 @@ def measure(drives: int, rounds: int, anchor: str | None, keep: Path | None) -> 
             "cases": {
                 name: {
                     key: _stats([t[key] for t in runs])
-                    for key in ("wall_s", "cpu_s", "peak_rss_mb", "load")
+                    for key in ("wall_s", "cpu_s", "peak_rss_mb", "load", "others_cpus")
                 }
                 for name, runs in timings.items()
             },
@@ -406,10 +444,10 @@ def _machine() -> str:
     )
 
 
-def _span(stats: dict[str, float], unit: str, digits: int) -> str:
-    return (
-        f"{stats['median']:.{digits}f} {unit} ({stats['min']:.{digits}f}–{stats['max']:.{digits}f})"
-    )
+def _span(stats: dict[str, float], digits: int, unit: str = "") -> str:
+    """median (min–max)"""
+    low, high = f"{stats['min']:.{digits}f}", f"{stats['max']:.{digits}f}"
+    return f"{stats['median']:.{digits}f}{unit} ({low}–{high})"
 
 
 def render(result: dict[str, Any]) -> str:
@@ -425,16 +463,20 @@ def render(result: dict[str, Any]) -> str:
         f"{result['output_lines']:,} lines, {result['output_bytes'] / MB:.1f} MB.",
         "",
         f"Each a new process, end to end (interpreter, store, query, text, exit); "
-        f"{result['rounds']} alternating rounds after one untimed warm-up each; median "
-        "(min–max); load average (1 min) before each run:",
+        f"{result['rounds']} alternating rounds after one untimed warm-up each, each run started "
+        f"once other processes used under {QUIET_SHARE:.0%} of one CPU for half a second (or "
+        f"after {result['quiet_wait_s']:g} s); median (min–max). *Others*: CPUs other processes "
+        "kept busy during the run (1.0 = one of the two); on a shared machine the wall time "
+        "follows them, the CPU time much less.",
         "",
-        "| command | wall | CPU (user + system) | peak RSS | load average |",
-        "| --- | --- | --- | --- | --- |",
+        "| command | wall | CPU (user + system) | peak RSS | load average before | others |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for name, case in result["cases"].items():
         lines.append(
-            f"| {name} | {_span(case['wall_s'], 's', 2)} | {_span(case['cpu_s'], 's', 2)} | "
-            f"{_span(case['peak_rss_mb'], 'MB', 0)} | {_span(case['load'], '', 2)} |"
+            f"| {name} | {_span(case['wall_s'], 2, ' s')} | {_span(case['cpu_s'], 2, ' s')} | "
+            f"{_span(case['peak_rss_mb'], 0, ' MB')} | {_span(case['load'], 2)} | "
+            f"{_span(case['others_cpus'], 2)} |"
         )
     checks = result["checks"]
     lines += [
@@ -458,10 +500,17 @@ def main() -> int:
     parser.add_argument(
         "--keep", type=Path, metavar="DIR", help="keep the store in DIR (and reuse it there)"
     )
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="before each run, wait at most this long for other processes to be quiet (0: off)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     args = parser.parse_args()
     anchor = None if args.no_anchor else args.anchor
-    result = measure(args.drives, args.rounds, anchor, args.keep)
+    result = measure(args.drives, args.rounds, anchor, args.keep, args.quiet_wait)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
