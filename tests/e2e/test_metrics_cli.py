@@ -1,5 +1,6 @@
 """`ssdlab metrics` on stores the CLI made from real SMART captures, replayed wear logs and a
-real quick run; every output checked by Prometheus' own `promtool check metrics`."""
+real quick run, and on a store of many kinds of runs (tests/unit/app/metrics_stores.py); every
+output checked by Prometheus' own `promtool check metrics`."""
 
 import json
 import os
@@ -14,13 +15,16 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from ssdlab.analysis.wear import analyse_series
+from ssdlab.app.metrics import MetricsRequest, store_metrics
 from ssdlab.cli import metrics as metrics_cli
 from ssdlab.cli.main import main
+from ssdlab.store.db import open_store
 from ssdlab.store.findings import add_finding
 from ssdlab.system.health_replay import HealthReplay
 from tests.conftest import ROOT, load_json_object, needs_fio, shared_smart_sample
 from tests.e2e.conftest import FAST, run_ssdlab
 from tests.replay_logs import wear_series, write_log
+from tests.unit.app.metrics_stores import varied_store
 
 # promtool's lint asks for seconds; the dashboard and alert rules read days to end of life
 ALLOWED_LINT: set[str] = set()
@@ -86,7 +90,7 @@ def test_nvme_capture_figures_are_the_captures_own(tmp_path: Path, name: str) ->
     assert labels["model"] == doc["model_name"]
     assert labels["serial"] == doc["serial_number"]
     assert labels["firmware"] == doc["firmware_version"]
-    assert labels["host"] == os.uname().nodename
+    assert labels["host"] == ""  # a saved file: the drive is not one of this machine's
     assert only(found, "ssdlab_drive_temperature_celsius") == doc["temperature"]["current"]
     assert only(found, "ssdlab_drive_wear_used_ratio") == pytest.approx(
         log["percentage_used"] / 100
@@ -313,3 +317,21 @@ def test_textfile_with_rules_is_a_usage_error(tmp_path: Path) -> None:
     )
     assert result.code == 2
     assert "--textfile" in result.stderr
+
+
+def test_the_command_prints_and_writes_what_the_exporter_gives(tmp_path: Path) -> None:
+    store = varied_store(tmp_path)
+    printed = metrics(store.path)
+    folder = tmp_path / "textfile"
+    folder.mkdir()
+    written = run_ssdlab("metrics", "--db", str(store.path), "--textfile", str(folder))
+    assert written.code == 0, written.stderr
+    conn = open_store(store.path)
+    expected = store_metrics(conn, MetricsRequest(time.time()))
+    assert printed == expected
+    assert (folder / "ssdlab.prom").read_text(encoding="utf-8") == expected
+    found = samples_of(printed)
+    assert len(found["ssdlab_drive_info"]) == 11
+    assert {labels["host"] for labels, _ in found["ssdlab_drive_info"]} == {
+        "", "lab-central", "lab-7", "lab-8", "lab-9"
+    }  # fmt: skip

@@ -70,25 +70,6 @@ ALLOWED = {
         "ssdlab.report",
         "ssdlab.registry",
     },
-    # app/: what the commands do (read a stored run, list, show, export, report, compare),
-    # typed requests in, documents out; everything below the command line
-    "app": {
-        "ssdlab.model",
-        "ssdlab.errors",
-        "ssdlab.profiles",
-        "ssdlab.plan",
-        "ssdlab.parse",
-        "ssdlab.specs",
-        "ssdlab.system",
-        "ssdlab.analysis",
-        "ssdlab.sim",
-        "ssdlab.store",
-        "ssdlab.runner",
-        "ssdlab.report",
-        "ssdlab.registry",
-        "ssdlab.app",
-        "ssdlab",
-    },
     # fleet/: many hosts over SSH; nodes run ssdlab itself, runs come back through the store
     "fleet": {
         "ssdlab.model",
@@ -105,6 +86,26 @@ ALLOWED = {
     },
     # monitoring/: the shipped Prometheus rules and Grafana dashboard, data only
     "monitoring": {"ssdlab.monitoring"},
+    # app/: the use cases between the registry/runner and the command line; everything but cli/
+    "app": {
+        "ssdlab.model",
+        "ssdlab.errors",
+        "ssdlab.profiles",
+        "ssdlab.plan",
+        "ssdlab.parse",
+        "ssdlab.specs",
+        "ssdlab.system",
+        "ssdlab.analysis",
+        "ssdlab.sim",
+        "ssdlab.store",
+        "ssdlab.runner",
+        "ssdlab.registry",
+        "ssdlab.report",
+        "ssdlab.fleet",
+        "ssdlab.monitoring",
+        "ssdlab.app",
+        "ssdlab",
+    },
     "cli": {EVERYTHING},
 }
 # top-level modules of src/ssdlab: what each may import

@@ -1,7 +1,17 @@
 """report/metrics.py: metric families from hand-made states — names, types, labels, units,
-and unknown figures absent (never 0)."""
+and unknown figures absent (never 0) — and their text, byte for byte what prometheus-client's
+generate_latest writes for the same families."""
 
+import math
+from collections.abc import Iterator, Sequence
+
+from hypothesis import given
+from hypothesis import strategies as st
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.exposition import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.registry import Collector, CollectorRegistry
+from prometheus_client.utils import floatToGoString
 
 from ssdlab.model.metrics import (
     BenchmarkState,
@@ -11,7 +21,7 @@ from ssdlab.model.metrics import (
     EnduranceState,
     MetricsState,
 )
-from ssdlab.report.metrics import metric_families, metrics_text
+from ssdlab.report.metrics import Family, exposition, go_float, metric_families, metrics_text
 
 LABELS = DriveLabels(host="lab1", serial="S3Z", model="Samsung SSD 970 EVO 500GB", firmware="2B2Q")
 DRIVE_LABELS = {"host": "lab1", "serial": "S3Z", "model": "Samsung SSD 970 EVO 500GB",
@@ -139,3 +149,80 @@ def test_label_values_are_escaped() -> None:
     assert samples["ssdlab_drive_info"] == [
         ({"host": "h", "serial": 'a"b\\c', "model": "line\nbreak", "firmware": ""}, 1.0)
     ]
+
+
+class _Families(Collector):
+    def __init__(self, families: Sequence[Metric]) -> None:
+        self._families = families
+
+    def collect(self) -> Iterator[Metric]:
+        return iter(self._families)
+
+
+def prometheus_text(families: Sequence[Family]) -> str:
+    """The families as prometheus-client builds and writes them."""
+    built: list[Metric] = []
+    for family in families:
+        kind = CounterMetricFamily if family.type == "counter" else GaugeMetricFamily
+        metric = kind(family.name, family.help, labels=family.labels)
+        for values, value in family.samples:
+            metric.add_metric(list(values), value)
+        built.append(metric)
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Families(built))
+    return generate_latest(registry).decode("utf-8")
+
+
+def _every_state() -> MetricsState:
+    drive = DriveState(
+        labels=LABELS, capacity_bytes=500107862016, temperature_celsius=41.0,
+        power_on_seconds=3600.0 * 1234, host_written_bytes=1.5e13, wear_used_ratio=0.07,
+        write_amplification_recent=2.5, write_amplification_to_date=2.0,
+        end_of_life_days=9300.0, critical_warning=0.0, sample_timestamp_seconds=1.7e9,
+    )  # fmt: skip
+    odd = DriveState(labels=DriveLabels("h", 'a"b\\c', "line\nbreak", ""), media_errors=3.0)
+    tests = (
+        BenchmarkTest("seq1m-q8t1-read", 3.2e9, 3052.0, 2.6e-3, 4.1e-3, 1.7e9, regression=True),
+        BenchmarkTest("rnd4k-q1t1-mix", 5.0e7, None, None, None, 1.7e9),
+    )
+    return MetricsState(
+        drives=(drive, odd),
+        benchmarks=(BenchmarkState(LABELS, run_id=4, tests=tests, baseline="nightly"),),
+        endurance=(EnduranceState(LABELS, run="12", progress_ratio=0.4, written_bytes=8.0e12),),
+    )
+
+
+def test_the_text_is_what_prometheus_client_writes() -> None:
+    for state in (MetricsState(), _every_state()):
+        families = metric_families(state)
+        assert metrics_text(state) == prometheus_text(families)
+
+
+@given(
+    st.lists(
+        st.tuples(st.text(max_size=12), st.text(max_size=12), st.floats(allow_nan=True)),
+        max_size=6,
+    ),
+    st.booleans(),
+)
+def test_any_labels_and_values_are_written_as_prometheus_client_writes_them(
+    samples: list[tuple[str, str, float]], counter: bool
+) -> None:
+    family = Family(
+        "ssdlab_test_total" if counter else "ssdlab_test",
+        'help with a \\ backslash\nand a "quote"',
+        "counter" if counter else "gauge",
+        ("zeta", "alpha"),
+    )
+    for zeta, alpha, value in samples:
+        family.add((zeta, alpha), value)
+    families = [Family(family.name.removesuffix("_total"), family.help, family.type,
+                       family.labels, family.samples)]  # fmt: skip
+    assert exposition(families) == prometheus_text(families)
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(2**70), 2**70))
+def test_values_are_written_as_go_writes_floats(value: float) -> None:
+    assert go_float(value) == floatToGoString(value)
+    if not math.isnan(float(value)):
+        assert float(go_float(value).replace("+Inf", "inf").replace("-Inf", "-inf")) == float(value)

@@ -3,6 +3,7 @@
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, Protocol
 
 from ssdlab.model.result import DirectionMetrics, FioResult, PassMetrics
 from ssdlab.model.step import StepResult
@@ -10,16 +11,61 @@ from ssdlab.model.step import StepResult
 NOISY_CV_PCT = 10.0  # passes whose MB/s vary more than this (coefficient of variation) are noisy
 
 
-def p99_ns(step: StepResult) -> float | None:
-    """fio's 99th completion-latency percentile of a pass (a mix: the slower direction's);
-    None when fio reported none."""
-    found = [
-        float(ns)
-        for metrics in (step.read, step.write)
-        if metrics is not None
-        for pct, ns in metrics.clat_percentiles_ns
-        if abs(pct - 99.0) < 1e-9
-    ]
+class ClatPercentiles(Protocol):
+    """fio's completion-latency percentiles of one direction: a `DirectionMetrics`, or the
+    percentiles of a stored pass as `ssdlab metrics` reads them."""
+
+    @property
+    def clat_percentiles_ns(self) -> Sequence[tuple[float, float]]: ...
+
+
+class PassLatencies(Protocol):
+    """A pass's direction and the percentiles of each direction it measured (None: not
+    measured): a `StepResult`, or a stored pass as `ssdlab metrics` reads it."""
+
+    @property
+    def direction(self) -> str: ...
+
+    @property
+    def read(self) -> ClatPercentiles | None: ...
+
+    @property
+    def write(self) -> ClatPercentiles | None: ...
+
+
+def clat_p99_ns(metrics: ClatPercentiles) -> float | None:
+    """fio's 99th completion-latency percentile of one direction: its clat percentile at 99
+    (fio writes 99.000000, read back as 99.0); None when fio reported none. The one reading of
+    fio's p99: every p99 ssdlab shows or exports (a pass's, `fleet load`'s per direction)."""
+    return next(
+        (float(ns) for pct, ns in metrics.clat_percentiles_ns if abs(pct - 99.0) < 1e-9), None
+    )
+
+
+MixedP99 = Literal["slower", "none"]
+
+
+def p99_ns(step: PassLatencies, *, mixed: MixedP99 = "slower") -> float | None:
+    """fio's 99th completion-latency percentile of a pass (`clat_p99_ns`); None when fio
+    reported none.
+
+    A mix has two distributions, one per direction, and no p99 of all its I/O. `mixed="slower"`
+    (the result card, the fill analysis: a figure beside the pass's other figures) takes the
+    slower direction's, the latency the mix's slowest I/O waited. `mixed="none"` (`ssdlab
+    metrics`) takes a test's own direction only and none for a mix that measured both: a series
+    named p99 for a test is read as the p99 of all the test's I/O, which fio did not measure, so
+    the metric is absent for it (docs/metrics.md)."""
+    if mixed == "none":
+        if step.direction == "read":
+            own: tuple[ClatPercentiles | None, ...] = (step.read,)
+        elif step.direction == "write":
+            own = (step.write,)
+        else:
+            own = (step.read, step.write)
+        measured = [m for m in own if m is not None]
+        return clat_p99_ns(measured[0]) if len(measured) == 1 else None
+    sides = [m for m in (step.read, step.write) if m is not None]
+    found = [p for p in map(clat_p99_ns, sides) if p is not None]
     return max(found) if found else None
 
 

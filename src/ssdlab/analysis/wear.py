@@ -36,7 +36,6 @@ from ssdlab.analysis.waf import (
     counter_change,
     erase_count_waf,
     estimate_raw_nand_capacity_bytes,
-    health_value,
     lifetime_waf,
     value_resolution,
     window_waf,
@@ -185,7 +184,7 @@ def compare_samples(
     )
     capacity = _capacity(after, rated)
     raw_capacity, raw_note = _raw_capacity(raw_nand_capacity_bytes, capacity)
-    pe_cycles, pe_note = _rated_pe(rated, after)
+    pe_cycles, pe_note = rated_pe_cycles_of(rated, after)
     rate = wear_rate(
         wear,
         erase,
@@ -279,9 +278,11 @@ def _raw_capacity(given: int | None, capacity: int | None) -> tuple[int | None, 
     )
 
 
-def _rated_pe(
+def rated_pe_cycles_of(
     rated: RatedEndurance | None, sample: HealthSample
 ) -> tuple[float | None, str | None]:
+    """The rated P/E cycles an erase-count wear rate divides by, and where they came from: the
+    rating's, else the drive's own, else back-solved from its erase count and wear."""
     if rated is not None and rated.pe_cycles is not None:
         return rated.pe_cycles, f"rated P/E {rated.pe_cycles:g} as given"
     if sample.rated_pe_cycles.value is not None and sample.rated_pe_cycles.value > 0:
@@ -501,7 +502,7 @@ def analyse_series(
     reason = _drive_refusal(timed) or line.reason
     if reason is not None:
         return _refused_series(timed, last_hours, rated, tuple(notes), reason)
-    pairs = [IntervalWaf(_time(a), _time(b), _window(a, b)) for a, b in pairwise(timed)]
+    pairs = [IntervalWaf(_time(a), _time(b), window_between(a, b)) for a, b in pairwise(timed)]
     overall = compare_samples(
         line.originals[0],
         line.originals[-1],
@@ -513,7 +514,7 @@ def analyse_series(
     recent, recent_note = _recent(timed, last_hours)
     if recent_note:
         notes.append(recent_note)
-    pe_cycles, pe_note = _rated_pe(rated, timed[-1])
+    pe_cycles, pe_note = rated_pe_cycles_of(rated, timed[-1])
     fit = fit_wear(timed, rated_pe_cycles=pe_cycles, rated_pe_note=pe_note)
     host_now = _host_at(timed, fit.times_s[-1]) if fit.times_s else None
     projection = project_life(
@@ -583,7 +584,8 @@ def _time(sample: HealthSample) -> float:
     return sample.taken_at_s
 
 
-def _window(a: HealthSample, b: HealthSample) -> WafEstimate:
+def window_between(a: HealthSample, b: HealthSample) -> WafEstimate:
+    """WAF from sample `a` to sample `b`: ΔNAND / Δhost under the refusal rule."""
     return window_waf(
         counter_change(a, b, "nand_written_bytes"), counter_change(a, b, "host_written_bytes")
     )
@@ -608,16 +610,24 @@ def _resolved_windows(timed: Sequence[HealthSample]) -> tuple[IntervalWaf, ...]:
     return tuple(windows)
 
 
+def recent_start(times_s: Sequence[float], last_hours: float) -> int | None:
+    """Where the window of the last `last_hours` of a timed series starts: the index of the
+    latest sample at least that much older than the newest; None when none is (the series is
+    shorter: the window starts at the first)."""
+    boundary = times_s[-1] - last_hours * 3600.0
+    older = [i for i, t in enumerate(times_s[:-1]) if t <= boundary]
+    return older[-1] if older else None
+
+
 def _recent(timed: Sequence[HealthSample], last_hours: float) -> tuple[IntervalWaf, str | None]:
     end = timed[-1]
-    boundary = _time(end) - last_hours * 3600.0
-    older = [i for i, s in enumerate(timed[:-1]) if _time(s) <= boundary]
-    start = timed[older[-1]] if older else timed[0]
+    found = recent_start([_time(s) for s in timed], last_hours)
+    start = timed[0] if found is None else timed[found]
     note = None
-    if not older:
+    if found is None:
         covered = (_time(end) - _time(start)) / 3600.0
         note = f"the series covers only {covered:.3g} h of the {last_hours:g} h asked for"
-    return IntervalWaf(_time(start), _time(end), _window(start, end)), note
+    return IntervalWaf(_time(start), _time(end), window_between(start, end)), note
 
 
 def _host_at(timed: Sequence[HealthSample], time_s: float) -> float | None:
@@ -663,6 +673,32 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class WearSeries:
+    """The counters a wear fit reads, column by column, one entry per sample in time order:
+    its time (None: none), wear indicator (%) and average erase count, each with its counter's
+    resolution (None: not known), and host bytes written (None: not known). A series read from
+    the store's plain columns is fitted without building a sample of each reading."""
+
+    times_s: Sequence[float | None]
+    wear_pct: Sequence[float | None]
+    wear_resolution: Sequence[float | None]
+    erase_count: Sequence[float | None]
+    erase_resolution: Sequence[float | None]
+    host_written_bytes: Sequence[float | None]
+
+    @classmethod
+    def of(cls, samples: Sequence[HealthSample]) -> "WearSeries":
+        return cls(
+            times_s=[s.taken_at_s for s in samples],
+            wear_pct=[s.wear_used_pct.value for s in samples],
+            wear_resolution=[value_resolution(s.wear_used_pct) for s in samples],
+            erase_count=[s.erase_count_avg.value for s in samples],
+            erase_resolution=[value_resolution(s.erase_count_avg) for s in samples],
+            host_written_bytes=[s.host_written_bytes.value for s in samples],
+        )
+
+
 def fit_wear(
     samples: Sequence[HealthSample],
     *,
@@ -673,7 +709,21 @@ def fit_wear(
 
     Refused (with a reason) below `MIN_RATE_STEPS` counter steps, or when the counter went down.
     """
-    indicator = _fit_track(samples, "wear_used_pct", 1.0, None)
+    return fit_wear_series(
+        WearSeries.of(samples), rated_pe_cycles=rated_pe_cycles, rated_pe_note=rated_pe_note
+    )
+
+
+def fit_wear_series(
+    series: WearSeries,
+    *,
+    rated_pe_cycles: float | None = None,
+    rated_pe_note: str | None = None,
+) -> WearFit:
+    """`fit_wear` of a series given column by column."""
+    indicator = _fit_track(
+        "wear_used_pct", series, series.wear_pct, series.wear_resolution, 1.0, None
+    )
     if indicator.reason is None:
         return indicator
     if rated_pe_cycles is None:
@@ -681,7 +731,10 @@ def fit_wear(
             indicator,
             reason=f"{indicator.reason}; no erase-count fallback: the rated P/E cycles are unknown",
         )
-    erase = _fit_track(samples, "erase_count_avg", 100.0 / rated_pe_cycles, rated_pe_cycles)
+    erase = _fit_track(
+        "erase_count_avg", series, series.erase_count, series.erase_resolution,
+        100.0 / rated_pe_cycles, rated_pe_cycles,
+    )  # fmt: skip
     if erase.reason is not None:
         return replace(indicator, reason=f"{indicator.reason}; {erase.reason}")
     fallback = f"{indicator.reason.removeprefix('wear fit n/a: ')}; fitted erase counts instead"
@@ -690,23 +743,28 @@ def fit_wear(
 
 
 def _fit_track(
-    samples: Sequence[HealthSample], metric: str, scale: float, pe_cycles: float | None
+    metric: str,
+    series: WearSeries,
+    readings: Sequence[float | None],
+    resolutions_of: Sequence[float | None],
+    scale: float,
+    pe_cycles: float | None,
 ) -> WearFit:
     label = "wear indicator" if metric == "wear_used_pct" else "erase counts"
     points = [
-        (_time(s), value * scale, s)
-        for s in samples
-        if s.taken_at_s is not None and (value := health_value(s, metric).value) is not None
+        (t, value * scale, resolution, host)
+        for t, value, resolution, host in zip(
+            series.times_s, readings, resolutions_of, series.host_written_bytes, strict=True
+        )
+        if t is not None and value is not None
     ]
-    resolutions = [
-        r for _, _, s in points if (r := value_resolution(health_value(s, metric))) is not None
-    ]
+    resolutions = [r for _, _, r, _ in points if r is not None and r > 0]
     notes: list[str] = []
     if not resolutions:
         notes.append(f"{label}: assumed to step by 1")
     step = (max(resolutions) if resolutions else 1.0) * scale
-    times = tuple(t for t, _, _ in points)
-    values = tuple(v for _, v, _ in points)
+    times = tuple(t for t, _, _, _ in points)
+    values = tuple(v for _, v, _, _ in points)
 
     def refuse(why: str, steps: float | None = None) -> WearFit:
         return WearFit(
@@ -718,7 +776,7 @@ def _fit_track(
         return refuse(f"known in {len(points)} sample(s); a fit needs 2 or more")
     drops = [(a, b) for a, b in pairwise(points) if b[1] < a[1]]
     if drops:
-        (t0, v0, _), (t1, v1, _) = drops[0]
+        (t0, v0, _, _), (t1, v1, _, _) = drops[0]
         return refuse(
             f"went down from {v0:g} % to {v1:g} % between {t0:.0f} s and {t1:.0f} s (reset?)"
         )
@@ -732,11 +790,7 @@ def _fit_track(
     if line is None:
         return refuse("all samples at the same time", steps)
     per_tb = None
-    with_host = [
-        (s.host_written_bytes.value / TB, v)
-        for _, v, s in points
-        if s.host_written_bytes.value is not None
-    ]
+    with_host = [(host / TB, v) for _, v, _, host in points if host is not None]
     host_line = least_squares([h for h, _ in with_host], [v for _, v in with_host])
     if host_line is None or host_line.slope <= 0:
         notes.append("no rate per TB: too few samples with host writes, or no host writes")

@@ -5,15 +5,15 @@ Grafana dashboard."""
 import argparse
 import sqlite3
 import sys
+import time
 from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
 
-from ssdlab.cli.metrics_state import metrics_state
+from ssdlab.app.metrics import MetricsRequest, store_metrics
 from ssdlab.cli.store_open import open_db
 from ssdlab.errors import SsdlabError, UsageError
-from ssdlab.report.metrics import metrics_text
 from ssdlab.system.textfile import write_textfile
 
 MONITORING_PACKAGE = "ssdlab.monitoring"
@@ -21,8 +21,9 @@ SHIPPED_FILES = {"rules": "ssdlab-alerts.yml", "dashboard": "ssdlab-dashboard.js
 
 
 def store_metrics_text(conn: sqlite3.Connection) -> str:
-    """The store's latest state in Prometheus' text exposition format."""
-    return metrics_text(metrics_state(conn))
+    """The store's latest state now, in Prometheus' text exposition format (also what
+    `watch --textfile` writes after each sample)."""
+    return store_metrics(conn, MetricsRequest(now_s=time.time()))
 
 
 def shipped_text(what: str) -> str:

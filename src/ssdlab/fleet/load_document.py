@@ -2,6 +2,7 @@
 versions, per host and for all hosts together each direction's rates, mean latency and p99,
 and the hosts left out with why), and the rows of its table."""
 
+from ssdlab.analysis.passes import clat_p99_ns
 from ssdlab.fleet.load import ALL_HOSTS, ALL_HOSTS_LABEL, LoadOutcome
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
@@ -9,12 +10,6 @@ from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us
 
 FORMAT = "ssdlab-fleet-load"
 COLUMNS = ("host", "direction", "MB/s", "IOPS", "mean µs", "p99 µs (clat)")
-
-
-def clat_p99_ns(metrics: DirectionMetrics) -> float | None:
-    """fio's 99th completion-latency percentile of one direction (None: fio gave none, as for
-    all hosts together); the one the table shows too."""
-    return dict(metrics.clat_percentiles_ns).get(99.0)
 
 
 def _direction_json(metrics: DirectionMetrics | None) -> dict[str, object] | None:

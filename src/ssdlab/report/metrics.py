@@ -1,16 +1,18 @@
-"""`ssdlab metrics`: the store's latest state as Prometheus metric families (pure).
+"""`ssdlab metrics`: the store's latest state as Prometheus metric families, and their text
+exposition (pure).
 
 Names follow Prometheus' conventions: base units in the name (bytes, seconds, ratio,
 celsius), `_total` for counters. Every drive metric carries the labels host, serial, model
 and firmware; benchmark metrics add `test`. A value that is not known has no sample at all:
-a missing figure is never written as 0. docs/metrics.md describes every metric."""
+a missing figure is never written as 0. docs/metrics.md describes every metric.
+
+The text is Prometheus' text exposition format 0.0.4 exactly as prometheus-client's
+`generate_latest` writes it (labels sorted by name, values as Go prints floats), written here
+directly: a fleet's scrape has some 100,000 samples, which generate_latest formats in about a
+second. tests/unit/test_metrics_report.py checks the text against generate_latest's."""
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import astuple, dataclass
-
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import generate_latest
-from prometheus_client.registry import Collector, CollectorRegistry
+from dataclasses import dataclass, field
 
 from ssdlab.model.metrics import (
     BenchmarkState,
@@ -97,42 +99,57 @@ BENCHMARK_SPECS: tuple[tuple[str, str, Callable[[BenchmarkTest], float | None]],
 )  # fmt: skip
 
 
-def _labels(labels: DriveLabels) -> list[str]:
-    return [str(part) for part in astuple(labels)]
+@dataclass(frozen=True, slots=True)
+class Family:
+    """One metric family: its name (a counter's without `_total`, as in Prometheus' data
+    model), help, type ("gauge" or "counter"), label names, and samples as (label values in
+    the order of `labels`, value)."""
+
+    name: str
+    help: str
+    type: str
+    labels: tuple[str, ...]
+    samples: list[tuple[tuple[str, ...], float]] = field(default_factory=list)
+
+    def add(self, values: tuple[str, ...], value: float) -> None:
+        self.samples.append((values, value))
 
 
-def _family(
-    name: str, help_text: str, counter: bool, labels: Sequence[str]
-) -> GaugeMetricFamily | CounterMetricFamily:
+def _family(name: str, help_text: str, counter: bool, labels: Sequence[str]) -> Family:
     if counter:
-        return CounterMetricFamily(name, help_text, labels=labels)
-    return GaugeMetricFamily(name, help_text, labels=labels)
+        return Family(name.removesuffix("_total"), help_text, "counter", tuple(labels))
+    return Family(name, help_text, "gauge", tuple(labels))
 
 
-def drive_families(drives: Sequence[DriveState]) -> list[Metric]:
+def _labels(labels: DriveLabels) -> tuple[str, str, str, str]:
+    return (labels.host, labels.serial, labels.model, labels.firmware)
+
+
+def drive_families(drives: Sequence[DriveState]) -> list[Family]:
     """Per drive: info, the health figures and the wear analysis."""
-    info = GaugeMetricFamily("ssdlab_drive_info", "A drive ssdlab knows (always 1).",
-                             labels=DRIVE_LABELS)  # fmt: skip
-    for drive in drives:
-        info.add_metric(_labels(drive.labels), 1.0)
-    families: list[Metric] = [info]
+    info = _family("ssdlab_drive_info", "A drive ssdlab knows (always 1).", False, DRIVE_LABELS)
+    labels = [_labels(drive.labels) for drive in drives]  # one label set a drive
+    for values in labels:
+        info.samples.append((values, 1.0))
+    families = [info]
     for spec in DRIVE_SPECS:
         family = _family(spec.name, spec.help, spec.counter, DRIVE_LABELS)
-        for drive in drives:
+        for drive, values in zip(drives, labels, strict=True):
             value = spec.value(drive)
             if value is not None:
-                family.add_metric(_labels(drive.labels), value)
+                family.samples.append((values, value))
         families.append(family)
     families.append(_waf_family(drives))
     return families
 
 
-def _waf_family(drives: Sequence[DriveState]) -> Metric:
-    family = GaugeMetricFamily(
+def _waf_family(drives: Sequence[DriveState]) -> Family:
+    family = _family(
         "ssdlab_drive_write_amplification",
         "NAND bytes written per host byte: over the wear analysis' last window (recent) and "
         "from the first stored sample to the latest (to_date).",
-        labels=(*DRIVE_LABELS, "window"),
+        False,
+        (*DRIVE_LABELS, "window"),
     )
     for drive in drives:
         for window, value in (
@@ -140,84 +157,140 @@ def _waf_family(drives: Sequence[DriveState]) -> Metric:
             ("to_date", drive.write_amplification_to_date),
         ):
             if value is not None:
-                family.add_metric([*_labels(drive.labels), window], value)
+                family.add((*_labels(drive.labels), window), value)
     return family
 
 
-def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Metric]:
+def benchmark_families(benchmarks: Sequence[BenchmarkState]) -> list[Family]:
     """Per drive and test: the latest quick run's results, and the baseline verdict."""
     labels = (*DRIVE_LABELS, "test")
-    families: list[Metric] = []
-    for name, help_text, value_of in BENCHMARK_SPECS:
-        family = GaugeMetricFamily(name, help_text, labels=labels)
-        for bench in benchmarks:
-            for test in bench.tests:
+    families = [_family(name, help_text, False, labels) for name, help_text, _ in BENCHMARK_SPECS]
+    for bench in benchmarks:
+        drive = _labels(bench.labels)
+        for test in bench.tests:
+            values = (*drive, test.test)  # one label set for the test's five families
+            for family, (_, _, value_of) in zip(families, BENCHMARK_SPECS, strict=True):
                 value = value_of(test)
                 if value is not None:
-                    family.add_metric([*_labels(bench.labels), test.test], value)
-        families.append(family)
+                    family.samples.append((values, value))
     families.append(_regression_family(benchmarks))
     return families
 
 
-def _regression_family(benchmarks: Sequence[BenchmarkState]) -> Metric:
-    family = GaugeMetricFamily(
+def _regression_family(benchmarks: Sequence[BenchmarkState]) -> Family:
+    family = _family(
         "ssdlab_benchmark_regression",
         "1 when the test was significantly worse than the drive's baseline, else 0.",
-        labels=(*DRIVE_LABELS, "test", "baseline"),
+        False,
+        (*DRIVE_LABELS, "test", "baseline"),
     )
     for bench in benchmarks:
         if bench.baseline is None:
             continue
         for test in bench.tests:
             if test.regression is not None:
-                family.add_metric(
-                    [*_labels(bench.labels), test.test, bench.baseline],
+                family.add(
+                    (*_labels(bench.labels), test.test, bench.baseline),
                     1.0 if test.regression else 0.0,
                 )
     return family
 
 
-def endurance_families(runs: Sequence[EnduranceState]) -> list[Metric]:
+def endurance_families(runs: Sequence[EnduranceState]) -> list[Family]:
     """Per endurance run: how far its stop condition stands, and what it wrote."""
     labels = (*DRIVE_LABELS, "run")
-    progress = GaugeMetricFamily(
+    progress = _family(
         "ssdlab_endurance_progress_ratio",
         "Where the endurance run's stop condition stands, 0-1 (the nearest to stopping).",
-        labels=labels,
+        False,
+        labels,
     )
-    written = CounterMetricFamily(
-        "ssdlab_endurance_written_bytes_total", "Bytes the endurance run wrote.", labels=labels
+    written = _family(
+        "ssdlab_endurance_written_bytes_total", "Bytes the endurance run wrote.", True, labels
     )
     for run in runs:
-        values = [*_labels(run.labels), run.run]
+        values = (*_labels(run.labels), run.run)
         if run.progress_ratio is not None:
-            progress.add_metric(values, run.progress_ratio)
+            progress.add(values, run.progress_ratio)
         if run.written_bytes is not None:
-            written.add_metric(values, run.written_bytes)
+            written.add(values, run.written_bytes)
     return [progress, written]
 
 
-def metric_families(state: MetricsState) -> list[Metric]:
+def metric_families(state: MetricsState) -> list[Family]:
     """Every family, in a fixed order; families without samples are kept (HELP and TYPE)."""
-    return [
-        *drive_families(state.drives),
-        *benchmark_families(state.benchmarks),
-        *endurance_families(state.endurance),
-    ]
+    return list(_families(state))
 
 
-class _StateCollector(Collector):
-    def __init__(self, families: Iterable[Metric]) -> None:
-        self._families = list(families)
+def _families(state: MetricsState) -> Iterator[Family]:
+    """The families one group at a time (the text of a group is written before the next is
+    built)."""
+    yield from drive_families(state.drives)
+    yield from benchmark_families(state.benchmarks)
+    yield from endurance_families(state.endurance)
 
-    def collect(self) -> Iterator[Metric]:
-        return iter(self._families)
+
+def go_float(value: float) -> str:
+    """A sample value as Prometheus' Go code prints a float64 (prometheus-client's
+    floatToGoString): +Inf, -Inf, NaN, Python's shortest repr, and an exponent from 1e+06 on
+    where Go switches to one and Python does not yet."""
+    number = value if type(value) is float else float(value)
+    text = repr(number)
+    dot = text.find(".")
+    if dot > 6 and number > 0:
+        mantissa = f"{text[0]}.{text[1:dot]}{text[dot + 1 :]}".rstrip("0.")
+        return f"{mantissa}e+{dot - 1:02d}"
+    if dot < 0 and text[-1] in "fn":  # repr's inf, -inf and nan
+        return GO_SPECIALS[text]
+    return text
+
+
+GO_SPECIALS = {"inf": "+Inf", "-inf": "-Inf", "nan": "NaN"}
+
+
+def _escaped(value: str) -> str:
+    return value.replace("\\", r"\\").replace("\n", r"\n").replace('"', r"\"")
+
+
+def _help(text: str) -> str:
+    return text.replace("\\", r"\\").replace("\n", r"\n")
+
+
+def _label_text(names: tuple[str, ...], values: tuple[str, ...], pairs: dict[str, str]) -> str:
+    """`{name="value",…}` sorted by name; `pairs` keeps each label written once."""
+    written = []
+    for name, value in sorted(zip(names, values, strict=True)):
+        pair = pairs.get(f"{name}\0{value}")
+        if pair is None:
+            pair = pairs[f"{name}\0{value}"] = f'{name}="{_escaped(value)}"'
+        written.append(pair)
+    return f"{{{','.join(written)}}}" if written else ""
+
+
+def exposition(families: Iterable[Family]) -> str:
+    """The families in Prometheus' text exposition format 0.0.4: per family `# HELP` and
+    `# TYPE` (a counter named with `_total`), then one line per sample with its labels sorted
+    by name."""
+    # a drive's label values are one tuple in all its families, a test's in its five: each
+    # set is written once (kept with the tuple, so that its id is not another's meanwhile)
+    texts: dict[tuple[str, ...], dict[int, tuple[tuple[str, ...], str]]] = {}
+    pairs: dict[str, str] = {}
+    out: list[str] = []  # a family's text at a time: not a string of each line kept to the end
+    for family in families:
+        name = f"{family.name}_total" if family.type == "counter" else family.name
+        lines = [f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n"]
+        names = family.labels
+        written = texts.setdefault(names, {})
+        for values, value in family.samples:
+            found = written.get(id(values))
+            if found is None:
+                found = written[id(values)] = (values, _label_text(names, values, pairs))
+            lines.append(f"{name}{found[1]} {go_float(value)}\n")
+        out.append("".join(lines))
+    return "".join(out)
 
 
 def metrics_text(state: MetricsState) -> str:
     """The state in Prometheus' text exposition format (what node_exporter's textfile
-    collector reads), formatted by prometheus-client."""
-    registry = CollectorRegistry(auto_describe=False)
-    registry.register(_StateCollector(metric_families(state)))
-    return generate_latest(registry).decode("utf-8")
+    collector reads)."""
+    return exposition(_families(state))

@@ -5,7 +5,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ssdlab.analysis.passes import pass_metrics, summarize_tests
+from ssdlab.analysis.passes import (
+    MixedP99,
+    clat_p99_ns,
+    p99_ns,
+    pass_metrics,
+    summarize_tests,
+)
 from ssdlab.model.result import DirectionMetrics, FioJobResult, FioResult
 from ssdlab.model.step import StepResult
 from ssdlab.parse.fio_json import parse_fio_json
@@ -100,3 +106,44 @@ def test_passes_that_vary_more_than_the_limit_are_flagged_noisy() -> None:
 def test_one_pass_is_neither_noisy_nor_steady() -> None:
     (summary,) = summarize_tests([step(100e6, 100.0, None, 1)])
     assert summary.noisy is None
+
+
+def _side(p99_ns: int | None) -> DirectionMetrics:
+    percentiles = ((50.0, 1000), (99.0, p99_ns), (99.9, 9000)) if p99_ns is not None else ()
+    return DirectionMetrics(1, 1, 1.0, 1.0, 1.0, None, None, None, None, None, percentiles)
+
+
+def _pass(direction: str, read: int | str | None, write: int | str | None) -> StepResult:
+    """A pass whose sides report the given p99 (None: no percentiles, "-": not measured)."""
+    sides = [None if v == "-" else _side(v if isinstance(v, int) else None) for v in (read, write)]
+    return StepResult("k", "K", direction, 1, False, 1.0, 1.0, None, sides[0], sides[1])
+
+
+def test_p99_is_fios_99th_clat_percentile_of_real_output() -> None:
+    result = parse_fio_json((FIO / "randrw-70-30.json").read_text())
+    read, write = result.jobs[0].read, result.jobs[0].write
+    assert read is not None
+    assert write is not None
+    expected = {pct: float(ns) for pct, ns in read.clat_percentiles_ns}[99.0]
+    assert clat_p99_ns(read) == expected
+    mix = StepResult("k", "K", "mix", 1, False, 1.0, 1.0, None, read, write)
+    assert p99_ns(mix) == max(expected, clat_p99_ns(write) or 0.0)
+
+
+def test_a_mix_has_the_slower_directions_p99_or_none() -> None:
+    mix = _pass("mix", 4000, 9000)
+    assert p99_ns(mix) == 9000.0  # the card's and the fill analysis' figure
+    assert p99_ns(mix, mixed="none") is None  # metrics: two distributions, no one p99
+    # a mix that measured one direction only has that one's
+    assert p99_ns(_pass("mix", 4000, "-"), mixed="none") == 4000.0
+    assert p99_ns(_pass("mix", "-", 0), mixed="none") == 0.0  # 0 is a value, not unknown
+
+
+def test_a_read_or_write_test_has_its_own_directions_p99() -> None:
+    modes: tuple[MixedP99, ...] = ("slower", "none")
+    for mixed in modes:
+        assert p99_ns(_pass("read", 4000, "-"), mixed=mixed) == 4000.0
+        assert p99_ns(_pass("write", "-", 7000), mixed=mixed) == 7000.0
+        assert p99_ns(_pass("read", None, "-"), mixed=mixed) is None
+        assert p99_ns(_pass("read", "-", "-"), mixed=mixed) is None
+    assert p99_ns(_pass("read", "-", 7000), mixed="none") is None  # not the test's direction

@@ -1,7 +1,7 @@
-"""Read what `ssdlab metrics` exports from the store: per drive its latest health sample and
-the wear analysis `ssdlab health` runs over its samples, its latest complete quick run, and
-the endurance runs under way. Only reads; the figures are turned into metric families by
-report/metrics.py."""
+"""The oracle of tests/unit/app/test_metrics_oracle.py: what `ssdlab metrics` read from the
+store before it read the latest state by indexed queries — cli/metrics_state.py of commit
+bd33ceb, kept here verbatim (only this docstring is new). It loads every drive's samples and
+every complete quick run, and is what the new exporter's output is compared with."""
 
 import dataclasses
 import sqlite3
