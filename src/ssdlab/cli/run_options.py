@@ -9,6 +9,7 @@ from ssdlab.cli.common_options import (
     START_AT,
     STORE,
     Commands,
+    add_destroy_data,
     add_profile_options,
     add_profile_parser,
     json_output,
@@ -40,6 +41,7 @@ def _add_plan(commands: Commands) -> None:
             parents=[json_output("print the plan as JSON"), STORE],
         )
         add_profile_options(sub, spec)
+        add_destroy_data(sub)  # as `run` takes it: a run's command line plans as it is
         sub.add_argument(
             "--check", action="store_true", help="also run 'fio --parse-only' on every job file"
         )
