@@ -15,6 +15,7 @@ from ssdlab.analysis.wear import analyse_series
 from ssdlab.system.health_replay import HealthReplay
 from tests.conftest import needs_fio
 from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of, ssdlab_argv, ssdlab_env
+from tests.e2e.hints import hinted
 from tests.e2e.orphans import kill_9, wait_gone
 from tests.replay_logs import wear_series, write_log
 
@@ -165,7 +166,8 @@ def test_a_hot_drive_is_a_safety_stop_that_can_resume(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.code == 5, result.stderr
     assert "temperature 81 °C is above the limit of 75 °C" in result.stderr
-    assert "--resume" in result.stderr
+    command = hinted(result.stderr, "resume")  # what the message says to run next
+    assert command == ["resume", "1", "--db", str(db)]
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     assert runs[0]["status_reason"].startswith("safety stop: temperature 81")

@@ -1,11 +1,15 @@
-"""The command lines of the commands that start, plan and resume runs: every example a profile
-documents is accepted by the command line it names."""
+"""The requests of the commands that start and plan runs, made from their options
+(cli/profile_setup.py): one typed request a command, and every example a profile documents
+accepted by the command line it names."""
 
 import shlex
 
 import pytest
 
+from ssdlab.analysis.baseline import BaselineAction
+from ssdlab.app.run_target import TargetRequest
 from ssdlab.cli.main import build_parser
+from ssdlab.cli.profile_setup import plan_request, start_request
 from ssdlab.registry import profile_records
 
 
@@ -13,9 +17,24 @@ def parse(line: str) -> object:
     return build_parser().parse_args(shlex.split(line))
 
 
+def test_quick_gives_the_options_it_was_given_and_leaves_the_rest_to_the_table() -> None:
+    args = parse("quick /mnt/ssd --preset nvme --count 3 --keep --baseline nightly")
+    request = start_request(args, "quick")  # type: ignore[arg-type]
+    assert request.profile == "quick"
+    assert request.target == TargetRequest("/mnt/ssd")
+    assert dict(request.given) == {"preset": "nvme", "count": 3}
+    assert request.keep
+    assert request.baseline is not None
+    assert (request.baseline.name, request.baseline.action) == ("nightly", BaselineAction.JUDGE)
+    assert request.rated is None
+
+
 def test_plan_takes_destroy_data_as_run_does() -> None:
     args = parse("plan sweep /dev/sdb --destroy-data /dev/sdb --threads 1,4 --check")
-    assert args.destroy_data == "/dev/sdb"  # type: ignore[attr-defined]
+    request = plan_request(args)  # type: ignore[arg-type]
+    assert request.target == TargetRequest("/dev/sdb", destroy_data="/dev/sdb")
+    assert dict(request.given) == {"threads": (1, 4)}
+    assert request.check
 
 
 @pytest.mark.parametrize(
