@@ -1,7 +1,7 @@
-"""`ssdlab endure TARGET` (also `ssdlab run endurance`), `ssdlab endure --resume RUN`,
-`--continue` and `--print-systemd-unit`, and `ssdlab status RUN`: a days-long write loop that
-survives crashes and tells where it stands. Each is its request, the application
-(app/start.py, app/resume.py, app/endurance.py) and the result printed."""
+"""`ssdlab run endurance TARGET` (with `--continue` and `--print-systemd-unit`) and `ssdlab
+status RUN`: a days-long write loop that survives crashes, and where it stands. `ssdlab
+endure` and `ssdlab endure --resume RUN`, the spellings before, still work for this release,
+each with a line saying what to type instead."""
 
 import argparse
 import shlex
@@ -16,28 +16,34 @@ from ssdlab.app.start import StartRequest, continued_run, prepare_run, start_run
 from ssdlab.cli.profile_setup import resume_request, start_request
 from ssdlab.cli.rating import rating_given
 from ssdlab.cli.render import emit_document
-from ssdlab.cli.run_session import print_result, session_for
+from ssdlab.cli.run_session import notice, print_result, session_for
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunStatus
 
+RUN_ENDURANCE = ("run", "endurance")
+
 
 def cmd_endure(args: argparse.Namespace, out: Console) -> int:
+    """The spellings before `run endurance` and `resume`: they do what those do."""
     if args.resume and args.print_systemd_unit:
         raise UsageError("--print-systemd-unit describes a new run; leave out --resume")
     if args.resume:
+        notice("'ssdlab endure --resume RUN' is deprecated and goes in the next release; use "
+               "'ssdlab resume RUN'")  # fmt: skip
         return print_result(
             args, out, resume_run(session_for(args), resume_request(args, args.resume))
         )
+    notice("'ssdlab endure' is deprecated and goes in the next release; use "
+           "'ssdlab run endurance'")  # fmt: skip
     return start_endurance(args, out, start_request(args, ENDURANCE))
 
 
 def start_endurance(args: argparse.Namespace, out: Console, request: StartRequest) -> int:
     """A new endurance run; with --continue, the unfinished one with these settings on this
-    target, resumed (or nothing, when it is complete); or its systemd unit. (`run endurance`
-    has the profile's options only.)"""
-    if getattr(args, "print_systemd_unit", False):
+    target, resumed (or nothing, when it is complete); or its systemd unit."""
+    if args.print_systemd_unit:
         if request.start_at is not None:
             raise UsageError(
                 "--print-systemd-unit describes a run that restarts after a reboot; a start time "
@@ -46,7 +52,7 @@ def start_endurance(args: argparse.Namespace, out: Console, request: StartReques
         sys.stdout.write(systemd_unit(sys.argv[1:], args))  # verbatim: no wrapping
         return 0
     session = session_for(args)
-    found = continued_run(session, request) if getattr(args, "continue_run", False) else None
+    found = continued_run(session, request) if args.continue_run else None
     if found is not None and found.status is RunStatus.COMPLETE:
         out.print(f"run {found.run_id} is complete: {found.status_reason or 'done'}")
         return 0
@@ -65,13 +71,24 @@ def cmd_status(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def run_endurance_words(argv: list[str]) -> list[str]:
+    """`argv` with the command spelled `run endurance` (`endure` was its spelling before)."""
+    at = 0
+    while at < len(argv) and argv[at].startswith("--width"):
+        at += 1 if "=" in argv[at] else 2
+    if argv[at : at + 1] == ["endure"]:
+        return [*argv[:at], *RUN_ENDURANCE, *argv[at + 1 :]]
+    return list(argv)
+
+
 def systemd_unit(argv: list[str], args: argparse.Namespace) -> str:
     """A unit that runs this endurance run as a service: `--continue` starts it the first time
     and resumes it after a crash or a reboot; a safety stop (exit 5) is not restarted."""
-    command = unit_command(argv, db_path(args), ensure=("--continue",))
+    command = unit_command(run_endurance_words(argv), db_path(args), ensure=("--continue",))
     return (
         "# ssdlab endurance run as a systemd service. Install with:\n"
-        "#   ssdlab endure ... --print-systemd-unit > /etc/systemd/system/ssdlab-endure.service\n"
+        "#   ssdlab run endurance ... --print-systemd-unit > "
+        "/etc/systemd/system/ssdlab-endure.service\n"
         "#   systemctl daemon-reload && systemctl enable --now ssdlab-endure.service\n"
         "# Follow it with: ssdlab status last" + (f" --db {shlex.quote(str(db_path(args)))}") + "\n"
         "[Unit]\n"

@@ -1,4 +1,4 @@
-"""The requests of the commands that start and plan runs, made from their options
+"""The requests of the commands that start, plan and resume runs, made from their options
 (cli/profile_setup.py): one typed request a command, and every example a profile documents
 accepted by the command line it names."""
 
@@ -9,7 +9,7 @@ import pytest
 from ssdlab.analysis.baseline import BaselineAction
 from ssdlab.app.run_target import TargetRequest
 from ssdlab.cli.main import build_parser
-from ssdlab.cli.profile_setup import plan_request, start_request
+from ssdlab.cli.profile_setup import plan_request, resume_request, start_request
 from ssdlab.registry import profile_records
 
 
@@ -27,6 +27,25 @@ def test_quick_gives_the_options_it_was_given_and_leaves_the_rest_to_the_table()
     assert request.baseline is not None
     assert (request.baseline.name, request.baseline.action) == ("nightly", BaselineAction.JUDGE)
     assert request.rated is None
+
+
+def test_run_endurance_carries_its_device_and_the_rating_given() -> None:
+    args = parse("run endurance /dev/sdb --destroy-data /dev/sdb --for 72h --tbw 600TB")
+    request = start_request(args, "endurance")  # type: ignore[arg-type]
+    assert request.target == TargetRequest("/dev/sdb", destroy_data="/dev/sdb")
+    assert dict(request.given) == {"for_time": 72 * 3600.0}
+    assert request.rated is not None
+    assert request.rated.tbw_bytes == 600 * 10**12
+    assert request.baseline is None
+
+
+def test_a_resume_carries_new_stop_conditions_and_the_device() -> None:
+    args = parse("resume 12 --for 96h --destroy-data /dev/sdb --keep")
+    request = resume_request(args, "12")  # type: ignore[arg-type]
+    assert request.run == "12"
+    assert request.destroy_data == "/dev/sdb"
+    assert request.stop_conditions == (("for_time", 96 * 3600.0),)
+    assert request.keep
 
 
 def test_plan_takes_destroy_data_as_run_does() -> None:
