@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.profiles.endurance import status_of
 from ssdlab.app.rating import rating_of
 from ssdlab.app.run_plan import run_calls
 from ssdlab.app.runs import profile_results, run_id_of, run_of
@@ -27,7 +26,6 @@ from ssdlab.model.typed_settings import decode_settings
 from ssdlab.plan.profile import resolve_profile_settings
 from ssdlab.registry import profile_record
 from ssdlab.report.document import Document
-from ssdlab.report.endurance import build_endurance_document
 from ssdlab.runner.endurance import EnduranceRunner
 from ssdlab.runner.session import HealthSource, RunCalls, RunSession
 from ssdlab.store.findings import add_finding
@@ -136,6 +134,10 @@ def standing_document(
 ) -> Document:
     """Where the endurance run stands, from its stored iterations and health samples, its
     projection held against `rated`, else the drive's spec sheet."""
+    # loaded only when a document is made: starting a run (or `node check`) needs no report
+    from ssdlab.analysis.profiles.endurance import status_of
+    from ssdlab.report.endurance import build_endurance_document
+
     results = profile_results(conn, run_id)
     samples = [sample for _phase, sample in results.health]
     rating = rating_of(conn, samples[-1], rated) if samples else None
