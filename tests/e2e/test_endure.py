@@ -2,7 +2,9 @@
 replayed health recording, safety stops, kill -9 and resume, --continue and the systemd unit;
 and `ssdlab endure`, its spelling before, still at work for a release."""
 
+import contextlib
 import json
+import os
 import shutil
 import signal
 import sqlite3
@@ -337,3 +339,53 @@ def test_resume_continues_an_interrupted_endurance_run_as_the_hint_says(tmp_path
     assert doc["run"]["status"] == "complete"
     assert "--until-written reached" in doc["run"]["status_reason"]
     assert not target.exists()  # complete: the test file the run made is removed
+
+
+def _fill(folder: Path) -> Path:
+    """Fill `folder`'s file system: a file written until the disk is full."""
+    filler = folder / "filler"
+    with contextlib.suppress(OSError), filler.open("wb") as handle:
+        while True:
+            handle.write(b"\0" * 65536)
+            handle.flush()
+            os.fsync(handle.fileno())
+    return filler
+
+
+@needs_loop
+@pytest.mark.loop
+def test_a_full_store_names_the_resume_that_continues_the_run(tmp_path: Path, lab: LoopLab) -> None:
+    mount = lab.mount_new_ext4(lab.loop(8 * 2**20).path)
+    db = mount / "db"
+    child = start_ssdlab("run", "endurance", str(tmp_path / "e.dat"), *TINY,
+                         "--iteration-time", "0.5", "--for", "60", "--db", str(db))  # fmt: skip
+    deadline = time.monotonic() + 60
+    while len(_safe_rows(db)) < 2:
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "no 2 iterations stored"
+        time.sleep(0.05)
+    filler = _fill(mount)  # the next iteration's raw output no longer fits
+    _, stderr = child.communicate(timeout=120)
+    assert child.returncode == 1, stderr
+    (said,) = [line for line in stderr.splitlines() if line.startswith("ssdlab: error:")]
+    assert "cannot write to the run store" in said
+    command = hinted(said, "resume")  # the run it was writing, in the store it was using
+    assert command == ["resume", "1", "--db", str(db)], stderr
+    filler.unlink()
+    resumed = run_ssdlab(*command, "--for", "0.1")
+    assert resumed.code == 0, resumed.stderr
+    assert_integrity(db)
+
+
+def test_status_of_another_kind_of_run_names_the_show_that_shows_it(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    quick = run_ssdlab("quick", str(tmp_path), "--size", "8MiB", "--measure", "0.2", "--count",
+                       "1", "--interval", "0", "--preset", "real", "--mode", "read",
+                       "--db", str(db))  # fmt: skip
+    assert quick.code == 0, quick.stderr
+    refused = run_ssdlab("status", "last", "--db", str(db))
+    assert refused.code == 2
+    command = hinted(refused.stderr, "show")
+    assert command == ["show", "1", "--db", str(db)]
+    shown = run_ssdlab(*command)
+    assert shown.code == 0, shown.stderr

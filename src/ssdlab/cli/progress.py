@@ -51,14 +51,36 @@ def loop_first(plan: ProfilePlan) -> int | None:
     return len(plan.steps) + len(plan.loops[0].before) + 1
 
 
-def bounded_total(plan: ProfilePlan, number: int, progress: float | None) -> int | None:
-    """The steps a run of one round loop will take, by how far the loop is towards the bound
-    it stops at (`progress`, after step `number`): a trial pts-wsat stops at its bytes, long
-    before the rounds its 24 hours allow. None when that is not known."""
-    first = loop_first(plan)
-    if not progress or first is None:
-        return None
-    return first - 1 + math.ceil((number - first + 1) / progress) + len(plan.after)
+class LoopBound:
+    """How far a run's round loop is from the bound it stops at, by what its rounds report
+    (RoundFinished.progress: a trial pts-wsat's bytes written, an endurance run's --for), not
+    by the rounds a time limit allows. The pace is measured from the loop's first step to its
+    first report, then from that report on (a resumed run's reports count its earlier life)."""
+
+    def __init__(self, plan: ProfilePlan) -> None:
+        self._first = loop_first(plan)
+        self._start: tuple[float, int] | None = None  # (time, steps done) at its first step
+        self._report: tuple[float, int, float] | None = None  # its first report, with progress
+
+    def step_started(self, number: int) -> None:
+        if number == self._first:
+            self._start = (time.monotonic(), number - 1)
+
+    def left(self, done: int, progress: float | None) -> tuple[float, float] | None:
+        """(seconds, steps) the loop has left once `done` steps are done and it is `progress`
+        of the way to its bound; None when that is not known."""
+        if not progress or self._start is None:
+            return None
+        now = time.monotonic()
+        if self._report is None:
+            self._report = (now, done, progress)
+            (since, before), was = self._start, 0.0
+        else:
+            since, before, was = self._report
+        if progress <= was:
+            return None
+        share = (1 - progress) / (progress - was)
+        return (now - since) * share, (done - before) * share
 
 
 class LineProgress:
@@ -73,8 +95,7 @@ class LineProgress:
         self._estimated_s: float | None = None
         self._number = 0  # the step under way, 1-based
         self._total: int | None = None
-        self._plan: ProfilePlan | None = None
-        self._loop_started: float | None = None  # time.monotonic() at its loop's first step
+        self._loop: LoopBound | None = None
         self._bound: tuple[float, float] | None = None  # (when, seconds left) by the bound
 
     def _eta(self, done: int) -> str:
@@ -118,15 +139,17 @@ class LineProgress:
             upto = "until its stop conditions" if steps is None else f"up to {steps} steps"
             text = f"run {event.run_id}: {event.plan.profile}, {upto}{about}"
             self._started, self._estimated_s = time.monotonic(), event.estimated_s
-            self._plan = event.plan
+            self._loop = LoopBound(event.plan)
         elif isinstance(event, RoundFinished):
             text = f"    {event.summary}" + (" — stopping" if event.stop else "")
-            self._bound_by(event.progress)
+            left = None if self._loop is None else self._loop.left(self._number, event.progress)
+            if left is not None:
+                self._bound = (time.monotonic(), left[0])
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
             self._number, self._total = event.number, event.total
-            if self._plan is not None and event.number == loop_first(self._plan):
-                self._loop_started = time.monotonic()
+            if self._loop is not None:
+                self._loop.step_started(event.number)
             text = f"{event.counter} {step_title(event.step)}{self._eta(event.number - 1)}"
         elif isinstance(event, StepProgress):
             tenth = int(event.fraction * 10)
@@ -146,14 +169,6 @@ class LineProgress:
             )
         if text is not None:
             print(text, file=self._stream, flush=True)
-
-    def _bound_by(self, progress: float | None) -> None:
-        """A loop `progress` of the way to its bound: the rest of it takes as long again,
-        in proportion (steps after the loop are not counted)."""
-        if not progress or self._loop_started is None:
-            return
-        now = time.monotonic()
-        self._bound = (now, (now - self._loop_started) * (1 - progress) / progress)
 
 
 class BarProgress:
@@ -178,6 +193,7 @@ class BarProgress:
         self._pass_duration = 0.0
         self._counts_steps = False  # profile runs: the run bar counts steps, not seconds
         self._plan: ProfilePlan | None = None
+        self._loop: LoopBound | None = None
         self._number = 0  # the step under way
         self._stop = threading.Event()
         self._lock = threading.Lock()
@@ -219,11 +235,12 @@ class BarProgress:
 
     def _bound_run(self, event: RoundFinished) -> None:
         """The run bar's length (and so its ETA) from how far the loop is towards its bound."""
-        if self._plan is None or self._run_task is None:
+        if self._plan is None or self._loop is None or self._run_task is None:
             return
-        bounded = bounded_total(self._plan, self._number, event.progress)
-        if bounded is not None:
-            self._progress.update(self._run_task, total=bounded)
+        left = self._loop.left(self._number, event.progress)
+        if left is not None:
+            total = self._number + math.ceil(left[1]) + len(self._plan.after)
+            self._progress.update(self._run_task, total=total)
 
     def _on_step_event(
         self, event: ProfileRunStarted | StepStarted | StepProgress | StepFinished
@@ -232,7 +249,7 @@ class BarProgress:
         steps and on fio's own "% done" for size-bound ones."""
         if isinstance(event, ProfileRunStarted):
             self._counts_steps = True
-            self._plan = event.plan
+            self._plan, self._loop = event.plan, LoopBound(event.plan)
             self._run_task = self._progress.add_task(
                 f"run {event.run_id} ({event.plan.profile})", total=step_count(event.plan)
             )
@@ -251,6 +268,8 @@ class BarProgress:
             self._pass_duration = duration
             self._done_s = float(event.number - 1)
             self._number = event.number
+            if self._loop is not None:
+                self._loop.step_started(event.number)
         elif isinstance(event, StepProgress):
             if self._pass_task is not None:
                 self._progress.update(self._pass_task, completed=event.fraction)
