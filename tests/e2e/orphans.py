@@ -129,3 +129,8 @@ def kill_9_during_fio(child: "subprocess.Popen[str]", words: str) -> list[int]:
     below = signal_during_fio(child, words, signal.SIGKILL)
     child.communicate(timeout=HANG_S)
     return below
+
+
+def children(pid: int) -> list[int]:
+    """The processes `pid` started that are still there (its fio, for an ssdlab process)."""
+    return [child for child, parent in _parents().items() if parent == pid]

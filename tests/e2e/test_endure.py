@@ -1,8 +1,12 @@
-"""`ssdlab endure` end to end with real fio: files and loop devices, stop conditions, a
-replayed health recording, safety stops, kill -9 and resume, --continue and the systemd unit."""
+"""`ssdlab run endurance` end to end with real fio: files and loop devices, stop conditions, a
+replayed health recording, safety stops, kill -9 and resume, --continue and the systemd unit;
+and `ssdlab endure`, its spelling before, still at work for a release."""
 
+import contextlib
 import json
+import os
 import shutil
+import signal
 import sqlite3
 import subprocess
 import time
@@ -14,7 +18,16 @@ import pytest
 from ssdlab.analysis.wear import analyse_series
 from ssdlab.system.health_replay import HealthReplay
 from tests.conftest import HANG_S, needs_fio
-from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, sha256_of, ssdlab_argv, ssdlab_env
+from tests.e2e.conftest import (
+    LoopLab,
+    needs_loop,
+    run_ssdlab,
+    sha256_of,
+    ssdlab_argv,
+    ssdlab_env,
+    start_ssdlab,
+)
+from tests.e2e.hints import hinted
 from tests.e2e.orphans import kill_9_during_fio, wait_gone
 from tests.replay_logs import wear_series, write_log
 
@@ -48,7 +61,7 @@ def test_until_written_on_a_file_stops_after_the_iteration_that_reaches_it(
 ) -> None:
     db = tmp_path / "db"
     result = run_ssdlab(
-        "endure", str(tmp_path / "e.dat"), *TINY, "--iteration-bytes", "4MiB",
+        "run", "endurance", str(tmp_path / "e.dat"), *TINY, "--iteration-bytes", "4MiB",
         "--until-written", "12MB", "--json", "--db", str(db),
     )  # fmt: skip
     assert result.code == 0, result.stderr
@@ -88,12 +101,14 @@ def test_plan_and_run_endurance_are_the_same_profile(tmp_path: Path) -> None:
 def test_jesd219_enterprise_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     device = lab.loop().path
     db = tmp_path / "db"
-    refused = run_ssdlab("endure", device, "--workload", "jesd219-enterprise", "--db", str(db))
+    refused = run_ssdlab(
+        "run", "endurance", device, "--workload", "jesd219-enterprise", "--db", str(db)
+    )
     assert refused.code == 3
     assert "--destroy-data" in refused.stderr
     before = sha256_of(device, 32 * 2**20)
     result = run_ssdlab(
-        "endure", device, "--destroy-data", device, "--workload", "jesd219-enterprise",
+        "run", "endurance", device, "--destroy-data", device, "--workload", "jesd219-enterprise",
         "--iteration-bytes", "2MiB", "--until-written", "4MiB", "--log-interval", "0.1",
         "--json", "--db", str(db),
     )  # fmt: skip
@@ -111,7 +126,7 @@ def test_replayed_health_drives_wear_stop_and_projection(tmp_path: Path) -> None
     log = write_log(tmp_path / "wear.log", wear_series(8))
     db = tmp_path / "db"
     result = run_ssdlab(
-        "endure", str(tmp_path / "e.dat"), *TINY, "--iteration-time", "0.4",
+        "run", "endurance", str(tmp_path / "e.dat"), *TINY, "--iteration-time", "0.4",
         "--until-wear", "3", "--for", "60", "--health-replay", str(log), "--last-hours", "2",
         "--json", "--db", str(db),
     )  # fmt: skip
@@ -159,20 +174,21 @@ def test_a_hot_drive_is_a_safety_stop_that_can_resume(tmp_path: Path) -> None:
     log = write_log(tmp_path / "hot.log", snaps)
     db = tmp_path / "db"
     result = run_ssdlab(
-        "endure", str(tmp_path / "e.dat"), *TINY, "--iteration-time", "0.5",
+        "run", "endurance", str(tmp_path / "e.dat"), *TINY, "--iteration-time", "0.5",
         "--for", "30", "--health-replay", str(log), "--max-temperature", "75",
         "--db", str(db),
     )  # fmt: skip
     assert result.code == 5, result.stderr
     assert "temperature 81 °C is above the limit of 75 °C" in result.stderr
-    assert "--resume" in result.stderr
+    command = hinted(result.stderr, "resume")  # what the message says to run next
+    assert command == ["resume", "1", "--db", str(db)]
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
     assert runs[0]["status_reason"].startswith("safety stop: temperature 81")
     done = iteration_rows(db)
     assert done == list(range(1, len(done) + 1))  # the cut-short iteration is not counted
     assert (tmp_path / "e.dat").exists()  # kept for the resume
-    again = run_ssdlab("endure", "--resume", "last", "--for", "1", "--db", str(db))
+    again = run_ssdlab(*command, "--for", "1")
     assert again.code == 0, again.stderr  # judged by a fresh sample, no longer hot
     after = iteration_rows(db)
     assert after == list(range(1, len(after) + 1))
@@ -188,8 +204,8 @@ def test_a_hot_drive_is_a_safety_stop_that_can_resume(tmp_path: Path) -> None:
 def test_kill_9_mid_iteration_then_resume_loses_and_repeats_nothing(tmp_path: Path) -> None:
     db = tmp_path / "db"
     target = tmp_path / "e.dat"
-    argv = ssdlab_argv("endure", str(target), *TINY, "--iteration-time", "1", "--for", "4",
-                       "--db", str(db))  # fmt: skip
+    argv = ssdlab_argv("run", "endurance", str(target), *TINY, "--iteration-time", "1",
+                       "--for", "4", "--db", str(db))  # fmt: skip
     child = subprocess.Popen(argv, env=ssdlab_env(), stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     deadline = time.monotonic() + HANG_S
@@ -205,7 +221,7 @@ def test_kill_9_mid_iteration_then_resume_loses_and_repeats_nothing(tmp_path: Pa
     wait_gone(orphans)  # fio ends with ssdlab (not at the end of its iteration)
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
-    resumed = run_ssdlab("endure", "--resume", str(runs[0]["id"]), "--json", "--db", str(db))
+    resumed = run_ssdlab("resume", str(runs[0]["id"]), "--json", "--db", str(db))
     assert resumed.code == 0, resumed.stderr
     doc = json.loads(resumed.stdout)
     assert doc["run"]["status"] == "complete"
@@ -224,12 +240,23 @@ def _safe_rows(db: Path) -> list[int]:
 def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> None:
     db = tmp_path / "db"
     target = str(tmp_path / "e.dat")
-    args = ["endure", target, *TINY, "--iteration-time", "0.3", "--for", "0.3", "--db", str(db)]
+    args = [
+        "run",
+        "endurance",
+        target,
+        *TINY,
+        "--iteration-time",
+        "0.3",
+        "--for",
+        "0.3",
+        "--db",
+        str(db),
+    ]
     unit = run_ssdlab(*args, "--print-systemd-unit")
     assert unit.code == 0, unit.stderr
     exec_line = next(line for line in unit.stdout.splitlines() if line.startswith("ExecStart="))
     assert "--continue" in exec_line
-    assert "-m ssdlab endure" in exec_line
+    assert "-m ssdlab run endurance" in exec_line
     assert "RestartPreventExitStatus=2 3 5" in unit.stdout
     assert "KillSignal=SIGINT" in unit.stdout
     assert not db.exists()  # printing the unit runs nothing
@@ -239,7 +266,9 @@ def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> No
         verified = subprocess.run(["systemd-analyze", "verify", str(unit_file)],
                                   capture_output=True, text=True, check=False)  # fmt: skip
         assert verified.returncode == 0, verified.stderr
-    bad = run_ssdlab("endure", str(tmp_path / "a\nExecStartPre=/bin/true"), "--print-systemd-unit")
+    bad = run_ssdlab(
+        "run", "endurance", str(tmp_path / "a\nExecStartPre=/bin/true"), "--print-systemd-unit"
+    )
     assert bad.code == 2
     assert "line break" in bad.stderr
     first = run_ssdlab(*args, "--continue")
@@ -252,8 +281,109 @@ def test_continue_starts_once_and_the_systemd_unit_uses_it(tmp_path: Path) -> No
 
 
 def test_until_wear_needs_a_drive_that_reports_wear(tmp_path: Path) -> None:
-    result = run_ssdlab("endure", str(tmp_path / "e.dat"), *TINY, "--until-wear", "1",
+    result = run_ssdlab("run", "endurance", str(tmp_path / "e.dat"), *TINY, "--until-wear", "1",
                         "--db", str(tmp_path / "db"))  # fmt: skip
     assert result.code == 1
     assert "wear indicator" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_endure_the_spelling_before_still_works_and_names_the_new_one(tmp_path: Path) -> None:
+    db, target = tmp_path / "db", tmp_path / "e.dat"
+    child = start_ssdlab("endure", str(target), *TINY, "--iteration-time", "0.3", "--for", "60",
+                         "--db", str(db))  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _safe_rows(db):
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "no iteration stored"
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=120)
+    assert child.returncode == 130, stderr
+    said = [line for line in stderr.splitlines() if "deprecated" in line]
+    assert said == [
+        "ssdlab: 'ssdlab endure' is deprecated and goes in the next release; use "
+        "'ssdlab run endurance'"
+    ]
+    command = hinted(stderr, "resume")  # the interrupt names the command that continues it
+    assert command == ["resume", "1", "--db", str(db)]
+    again = run_ssdlab("endure", "--resume", "last", "--for", "0.1", "--db", str(db))
+    assert again.code == 0, again.stderr
+    assert "use 'ssdlab resume RUN'" in again.stderr
+    unit = run_ssdlab("endure", str(target), *TINY, "--print-systemd-unit", "--db", str(db))
+    assert unit.code == 0, unit.stderr
+    exec_line = next(line for line in unit.stdout.splitlines() if line.startswith("ExecStart="))
+    assert "-m ssdlab run endurance" in exec_line  # the unit outlives the old spelling
+
+
+def test_resume_continues_an_interrupted_endurance_run_as_the_hint_says(tmp_path: Path) -> None:
+    db, target = tmp_path / "db", tmp_path / "e.dat"
+    child = start_ssdlab("run", "endurance", str(target), *TINY, "--iteration-time", "0.3",
+                         "--for", "60", "--db", str(db))  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not _safe_rows(db):
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "no iteration stored"
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    _, stderr = child.communicate(timeout=120)
+    assert child.returncode == 130, stderr
+    assert "deprecated" not in stderr
+    command = hinted(stderr, "resume")
+    assert f"'ssdlab {' '.join(command)}' continues it" in stderr
+    resumed = run_ssdlab(*command, "--until-written", "1KiB", "--json")
+    assert resumed.code == 0, resumed.stderr
+    doc = json.loads(resumed.stdout)
+    assert doc["run"]["status"] == "complete"
+    assert "--until-written reached" in doc["run"]["status_reason"]
+    assert not target.exists()  # complete: the test file the run made is removed
+
+
+def _fill(folder: Path) -> Path:
+    """Fill `folder`'s file system: a file written until the disk is full."""
+    filler = folder / "filler"
+    with contextlib.suppress(OSError), filler.open("wb") as handle:
+        while True:
+            handle.write(b"\0" * 65536)
+            handle.flush()
+            os.fsync(handle.fileno())
+    return filler
+
+
+@needs_loop
+@pytest.mark.loop
+def test_a_full_store_names_the_resume_that_continues_the_run(tmp_path: Path, lab: LoopLab) -> None:
+    mount = lab.mount_new_ext4(lab.loop(8 * 2**20).path)
+    db = mount / "db"
+    child = start_ssdlab("run", "endurance", str(tmp_path / "e.dat"), *TINY,
+                         "--iteration-time", "0.5", "--for", "60", "--db", str(db))  # fmt: skip
+    deadline = time.monotonic() + 60
+    while len(_safe_rows(db)) < 2:
+        assert child.poll() is None, child.communicate()
+        assert time.monotonic() < deadline, "no 2 iterations stored"
+        time.sleep(0.05)
+    filler = _fill(mount)  # the next iteration's raw output no longer fits
+    _, stderr = child.communicate(timeout=120)
+    assert child.returncode == 1, stderr
+    (said,) = [line for line in stderr.splitlines() if line.startswith("ssdlab: error:")]
+    assert "cannot write to the run store" in said
+    command = hinted(said, "resume")  # the run it was writing, in the store it was using
+    assert command == ["resume", "1", "--db", str(db)], stderr
+    filler.unlink()
+    resumed = run_ssdlab(*command, "--for", "0.1")
+    assert resumed.code == 0, resumed.stderr
+    assert_integrity(db)
+
+
+def test_status_of_another_kind_of_run_names_the_show_that_shows_it(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    quick = run_ssdlab("quick", str(tmp_path), "--size", "8MiB", "--measure", "0.2", "--count",
+                       "1", "--interval", "0", "--preset", "real", "--mode", "read",
+                       "--db", str(db))  # fmt: skip
+    assert quick.code == 0, quick.stderr
+    refused = run_ssdlab("status", "last", "--db", str(db))
+    assert refused.code == 2
+    command = hinted(refused.stderr, "show")
+    assert command == ["show", "1", "--db", str(db)]
+    shown = run_ssdlab(*command)
+    assert shown.code == 0, shown.stderr

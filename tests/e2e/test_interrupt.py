@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import run_ssdlab, start_ssdlab
+from tests.e2e.hints import hinted
 from tests.e2e.orphans import kill_9, wait_gone
 
 pytestmark = needs_fio
@@ -90,13 +91,18 @@ def test_second_ctrl_c_exits_at_once_and_doctor_cleans_up(tmp_path: Path) -> Non
     target.mkdir()
     child = start_quick(target, db)
     wait_for_steps(db, 1)
+    # two different signals: two of the same may reach the process as one
     child.send_signal(signal.SIGINT)
-    child.send_signal(signal.SIGINT)
-    child.communicate(timeout=HANG_S)
+    child.send_signal(signal.SIGTERM)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130
     runs = json.loads(run_ssdlab("runs", "--json", "--db", str(db)).stdout)["runs"]
     assert runs[0]["status"] == "interrupted"
-    cleanup = run_ssdlab("doctor", "--cleanup", "--directory", str(target), "--db", str(db))
+    # the advice it ended with, copied: the test file it made cannot be resumed on
+    command = hinted(stderr, "doctor")
+    assert command == ["doctor", "--cleanup", "--db", str(db)]
+    assert f"stopped at once; 'ssdlab {' '.join(command)}' removes" in stderr
+    cleanup = run_ssdlab(*command)
     assert cleanup.code in (0, 1)
     assert list(target.iterdir()) == []
     assert_integrity(db)

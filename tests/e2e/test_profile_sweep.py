@@ -65,3 +65,22 @@ def test_read_only_sweep_of_a_device_needs_no_destroy_data(tmp_path: Path, lab: 
     refused = run_ssdlab("run", "sweep", device, *FAST, "--db", str(tmp_path / "db"))
     assert refused.code == 3
     assert f"--destroy-data {device}" in refused.stderr
+
+
+@needs_loop
+@pytest.mark.loop
+def test_plan_takes_the_command_line_of_a_run_that_writes(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop().path
+    before = sha256_of(device, 16 * 2**20)
+    words = [device, "--destroy-data", device, "--threads", "1,4", "--iodepths", "1,32"]
+    planned = run_ssdlab("plan", "sweep", *words, "--check")  # the documented example
+    assert planned.code == 0, planned.stderr
+    assert f"running them needs --destroy-data {device}" in planned.stdout
+    assert "fio --parse-only: " in planned.stdout
+    assert sha256_of(device, 16 * 2**20) == before  # a plan writes nothing
+    elsewhere = run_ssdlab("plan", "sweep", str(tmp_path), "--destroy-data", device)
+    assert elsewhere.code == 2  # as `run` refuses it: a file target never needs it
+    assert "file targets never need it" in elsewhere.stderr
+    run = run_ssdlab("run", "sweep", *words, "--runtime", "0.2", "--ramp", "0", "--size",
+                     "8MiB", "--db", str(tmp_path / "db"), "--json")  # fmt: skip
+    assert run.code == 0, run.stderr  # what the plan showed, run as it was given

@@ -18,6 +18,7 @@ from tests.e2e.conftest import (
     run_ssdlab,
     start_ssdlab,
 )
+from tests.e2e.hints import hinted
 
 pytestmark = [needs_fio, needs_loop, pytest.mark.loop]
 SIZE = 64 * 2**20
@@ -105,14 +106,15 @@ def test_a_run_stopped_mid_round_resumes_at_that_round(tmp_path: Path, lab: Loop
     child.send_signal(signal.SIGINT)
     _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
-    assert "ssdlab resume" in stderr
+    command = hinted(stderr, "resume")  # the command the interrupt names, as it is copied
+    assert command == ["resume", "1", "--destroy-data", device, "--db", str(db)]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT status FROM runs").fetchone()[0] == "interrupted"
     before = stored_steps(db)
     cut = max(i for k, i in before if k.startswith("seq-"))
     refused = run_ssdlab("resume", "last", "--db", str(db))
     assert refused.code == 3, refused.stderr  # still needs --destroy-data
-    resumed = run_ssdlab("resume", "last", "--destroy-data", device, "--db", str(db))
+    resumed = run_ssdlab(*command)
     assert resumed.code == 0, resumed.stderr
     after = stored_steps(db)
     assert len(after) == len(set(after)), "no step stored twice"

@@ -19,7 +19,7 @@ from tests.unit.test_layers import SRC
 # the options layer: (module, why it may read settings by name)
 OPTIONS_LAYER = {
     "plan/quick_settings.py": "decodes the quick suite's settings: command line over preset",
-    "cli/profile_setup.py": "builds the given settings from the command line (--from-run)",
+    "app/given_settings.py": "reads what options name outside ssdlab (--job-file, --from-run)",
 }
 # the packages that hold profile settings: a local `values` elsewhere (parse/, system/) is
 # some other mapping

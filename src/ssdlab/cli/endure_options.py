@@ -1,4 +1,5 @@
-"""The options of `ssdlab endure` and `ssdlab status` (handled by cli/endure.py): the
+"""The options of `ssdlab endure` (the spelling of `run endurance` and, with --resume, of
+`resume` before; kept for this release) and `ssdlab status` (handled by cli/endure.py): the
 endurance profile's option table and the run's controls. Kept apart from the handlers so that
 building the parser imports no handler."""
 
@@ -12,6 +13,7 @@ from ssdlab.cli.common_options import (
     add_rating,
     json_output,
 )
+from ssdlab.cli.run_options import add_endurance_controls
 from ssdlab.registry import profile_record
 
 
@@ -20,24 +22,14 @@ def add_commands(commands: Commands) -> None:
         commands,
         "endure",
         profile_record("endurance").spec,
-        "endurance run: days of writes in bounded iterations, health sampled while fio runs, "
-        "WAF, wear rate and days to end of life; crash-safe",
+        "deprecated: 'ssdlab run endurance' (and 'ssdlab resume RUN' for --resume); goes in "
+        "the next release",
         parents=[json_output("print the result as JSON"), STORE, START_AT],
     )
     endure.add_argument(
-        "--resume", metavar="RUN", help="continue a stopped endurance run (an id, or 'last')"
-    )
-    endure.add_argument(
-        "--continue",
-        dest="continue_run",
-        action="store_true",
-        help="resume the unfinished run with these settings on this target, or start it "
-        "(what the systemd unit runs)",
-    )
-    endure.add_argument(
-        "--print-systemd-unit",
-        action="store_true",
-        help="print a systemd unit that runs this endurance run and resumes it after a reboot",
+        "--resume",
+        metavar="RUN",
+        help="deprecated: 'ssdlab resume RUN'; continue a stopped endurance run (an id, or 'last')",
     )
     endure.add_argument(
         "--keep", action="store_true", help="keep the test file after a complete run"
@@ -45,7 +37,7 @@ def add_commands(commands: Commands) -> None:
     endure.add_argument(
         "--plots", metavar="DIR", help="also write the report's charts here as SVG and PNG"
     )
-    add_rating(endure)
+    add_endurance_controls(endure)
 
     status = commands.add_parser(
         "status",

@@ -1,57 +1,38 @@
-"""`ssdlab plan …`: print the job files a run would use, optionally checked by fio."""
+"""`ssdlab plan …` printed: the job files a run would use (app/plan_jobs.py), as text or as
+the `ssdlab-plan` JSON document, and fio --parse-only's refusals as the command's error."""
 
 import json
 import sys
-from collections.abc import Sequence
 
+from ssdlab.app.plan_jobs import PlannedJobs
 from ssdlab.errors import SsdlabError
-from ssdlab.system.fio import check_job_parses, find_fio
-from ssdlab.system.process import ProcessRunner
 
 
-def emit_plan(
-    jobs: Sequence[tuple[str, str]],
-    *,
-    target_path: str,
-    destructive: bool,
-    created_file: bool,
-    check: bool,
-    as_json: bool,
-    notes: Sequence[str] = (),
-) -> int:
-    """Print (name, job text) pairs; with `check`, fio --parse-only must accept each one."""
-    failures: list[str] = []
-    if check:
-        processes = ProcessRunner()
-        fio = find_fio(processes)
-        for name, text in jobs:
-            capture = check_job_parses(processes, fio, text)
-            if capture.exit_code != 0:
-                failures.append(f"{name}: {capture.stderr.strip() or capture.stdout.strip()}")
+def print_plan(planned: PlannedJobs, *, as_json: bool) -> int:
+    jobs, failures = planned.jobs, planned.parse_failures
     if as_json:
         document = {
             "format": "ssdlab-plan",
             "format_version": 1,
-            "destructive": destructive,
-            "target": target_path,
+            "destructive": planned.destructive,
+            "target": planned.target_path,
             "jobs": [{"name": n, "text": t} for n, t in jobs],
-            "notes": list(notes),
-            "parse_only_failures": failures if check else None,
+            "notes": list(planned.notes),
+            "parse_only_failures": None if failures is None else list(failures),
         }
         sys.stdout.write(json.dumps(document, indent=2) + "\n")
     else:
-        for name, text in jobs:
-            sys.stdout.write(f"### {name}.fio\n{text}\n")
+        sys.stdout.write("".join(f"### {name}.fio\n{text}\n" for name, text in jobs))
         lines = [f"# {len(jobs)} job files; nothing was run."]
-        lines.extend(f"# {note}" for note in notes)
-        if destructive:
+        lines.extend(f"# {note}" for note in planned.notes)
+        if planned.destructive:
+            where = planned.target_path
             lines.append(
-                f"# These jobs WRITE to {target_path}: running them needs "
-                f"--destroy-data {target_path}."
+                f"# These jobs WRITE to {where}: running them needs --destroy-data {where}."
             )
-        if created_file:
-            lines.append(f"# The test file {target_path} would be created and removed.")
-        if check:
+        if planned.created_file:
+            lines.append(f"# The test file {planned.target_path} would be created and removed.")
+        if failures is not None:
             lines.append(f"# fio --parse-only: {len(jobs) - len(failures)} of {len(jobs)} OK.")
         sys.stdout.write("\n".join(lines) + "\n")
     if failures:

@@ -1,194 +1,75 @@
-"""What a profile run starts from: its settings from the command line, its target (resolved,
-or the stored run's again for a resume) and its plan. Shared by `ssdlab run`, `ssdlab plan`,
-`ssdlab resume` and `ssdlab endure`."""
+"""The requests of the commands that start or plan a run, from their options: the values given
+of the profile's option table (by name; a value not given is left to the table), the target
+as named, and the rated endurance given. Shared by `quick`, `run`, `plan`, `resume`,
+`endure` and `node check`; a resume's request too."""
 
 import argparse
-from pathlib import Path
 
-from ssdlab.cli.store_open import open_db
-from ssdlab.errors import StoreError, UsageError
-from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileSpec, SettingValue, Writes
-from ssdlab.model.run import RunRecord
-from ssdlab.model.target import Target, TargetKind
-from ssdlab.plan.cachefit import CACHE_FINDING, cache_size_from_finding
+from ssdlab.app.baseline import baseline_request
+from ssdlab.app.endurance import STOP_OPTIONS
+from ssdlab.app.plan_jobs import PlanRequest
+from ssdlab.app.resume import ResumeRequest
+from ssdlab.app.run_target import TargetRequest
+from ssdlab.app.run_target import is_device_target as _is_device_target
+from ssdlab.app.start import StartRequest
+from ssdlab.cli.rating import rating_given
+from ssdlab.model.profile import ProfileSpec, SettingValue
 from ssdlab.registry import profile_record
-from ssdlab.registry.record import ProfileRecord
-from ssdlab.runner.session import RunCalls
-from ssdlab.store.findings import load_findings
-from ssdlab.store.profile_runs import measured_target
-from ssdlab.store.run_rows import load_run
-from ssdlab.system.devicetarget import (
-    is_block_device_path,
-    resolve_device_target,
-    with_loop_warnings,
-)
-from ssdlab.system.filetarget import resolve_file_target
-from ssdlab.system.nvme_nodes import controller_write_refusal
-from ssdlab.system.process import ProcessRunner
-from ssdlab.system.purge import read_purge_support
-from ssdlab.system.usage import check_mount_point
+
+Given = tuple[tuple[str, SettingValue], ...]
 
 
-def run_calls(record: ProfileRecord) -> RunCalls:
-    """What a run of the profile calls: its facts reader, round check and analysis, and the
-    kind of run it is stored as."""
-    parts = record.parts()
-    return RunCalls(
-        read_facts=parts.read_facts,
-        check_round=parts.check_round,
-        analyse=parts.analyse,
-        kind=record.run_kind,
+def given_settings(args: argparse.Namespace, spec: ProfileSpec) -> Given:
+    """The options of `spec`'s table given on the command line (None or False: not given)."""
+    values = ((option.name, getattr(args, option.name, None)) for option in spec.options)
+    return tuple(
+        (name, value) for name, value in values if value is not None and value is not False
     )
 
 
-def given_settings(args: argparse.Namespace, spec: ProfileSpec) -> dict[str, SettingValue]:
-    given: dict[str, SettingValue] = {}
-    for option in spec.options:
-        value = getattr(args, option.name, None)
-        if value is not None and value is not False:
-            given[option.name] = value
-    return given
-
-
-def _target_size(spec: ProfileSpec, requested: int | None, capacity: int | None) -> int:
-    if requested is not None:
-        return requested
-    if capacity is None:
-        return spec.default_file_size_bytes
-    return capacity if spec.whole_device_by_default else min(capacity, spec.default_file_size_bytes)
+def target_request(args: argparse.Namespace) -> TargetRequest:
+    return TargetRequest(args.target, args.size, args.buffered, getattr(args, "destroy_data", None))
 
 
 def is_device_target(args: argparse.Namespace) -> bool:
-    """Whether the target named is a block device; refuses --buffered for one, and
-    --destroy-data for anything else."""
-    if is_block_device_path(args.target):
-        if args.buffered:
-            raise UsageError(
-                "--buffered is for file targets; block devices are always tested with direct I/O"
-            )
-        return True
-    controller = controller_write_refusal(args.target)
-    if controller is not None:
-        raise UsageError(controller)
-    if getattr(args, "destroy_data", None):
-        raise UsageError(
-            f"--destroy-data names a block device, but {args.target} is not one; file targets "
-            "never need it"
-        )
-    return False
+    """Whether the target named is a block device (app/run_target.is_device_target)."""
+    return _is_device_target(target_request(args))
 
 
-def resolve_target(args: argparse.Namespace, spec: ProfileSpec) -> Target:
-    writes = spec.writes is not Writes.NEVER
-    if is_device_target(args):
-        probe = resolve_device_target(args.target, args.size or 1)
-        capacity = probe.device.capacity_bytes if probe.device else None
-        return resolve_device_target(args.target, _target_size(spec, args.size, capacity))
-    return with_loop_warnings(
-        resolve_file_target(
-            args.target,
-            _target_size(spec, args.size, None),
-            direct_io=not args.buffered,
-            writes=writes,
-        )
+def start_request(args: argparse.Namespace, profile: str) -> StartRequest:
+    """What `quick`, `run PROFILE` and `endure` start: the options of the profile's table
+    given, the target, --keep, --start-at, the baseline and the rating (where the command
+    has them)."""
+    baseline = baseline_request(
+        getattr(args, "baseline", None),
+        reset=getattr(args, "baseline_reset", False),
+        add=getattr(args, "baseline_add", False),
+        fail_on_regression=getattr(args, "fail_on_regression", False),
+    )
+    return StartRequest(
+        profile,
+        target_request(args),
+        given_settings(args, profile_record(profile).spec),
+        keep=args.keep,
+        start_at=args.start_at,
+        baseline=baseline,
+        rated=rating_given(args),
     )
 
 
-def plan_target_of(
-    target: Target, spec: ProfileSpec | None = None, processes: ProcessRunner | None = None
-) -> PlanTarget:
-    needs_fill = False
-    if target.kind is TargetKind.FILE:
-        path = Path(target.path)
-        needs_fill = target.created_file or (
-            target.reuses_test_file and path.stat().st_size < target.size_bytes
-        )
-    device = target.device
-    is_device = target.kind is TargetKind.DEVICE
-    purge_support = None
-    if spec is not None and spec.reads_purge_support and is_device and processes is not None:
-        purge_support, _captures = read_purge_support(target, processes)  # kept by the facts
-    return PlanTarget(
-        path=target.path,
-        kind=target.kind.value,
-        size_bytes=target.size_bytes,
-        capacity_bytes=device.capacity_bytes if is_device and device else None,
-        direct_io=target.direct_io,
-        needs_fill=needs_fill,
-        logical_block_bytes=device.logical_block_bytes if device else None,
-        discard_supported=None
-        if device is None or device.discard_max_bytes is None
-        else device.discard_max_bytes > 0,
-        transport=device.transport if is_device and device else None,
-        purge_support=purge_support,
-    )
+def plan_request(args: argparse.Namespace) -> PlanRequest:
+    """What `ssdlab plan PROFILE` plans."""
+    given = given_settings(args, profile_record(args.profile).spec)
+    return PlanRequest(args.profile, target_request(args), given, check=args.check)
 
 
-def build_profile_plan(args: argparse.Namespace) -> tuple[ProfilePlan, Target, ProfileSpec]:
-    record = profile_record(args.profile)
-    spec = record.spec
-    given = given_settings(args, spec)
-    if args.profile == "cachefit" and given.get("from_run") is not None:
-        _cache_size_from_run(args, given)
-    if args.profile == "trim" and isinstance(given.get("fstrim"), str):
-        given["fstrim"] = check_mount_point(str(given["fstrim"]))
-    target = resolve_target(args, spec)
-    plan = record.parts().plan(given, plan_target_of(target, spec, ProcessRunner()))
-    return plan, target, spec
-
-
-def _cache_size_from_run(args: argparse.Namespace, given: dict[str, SettingValue]) -> None:
-    """cachefit --from-run RUN: the write-cache size a stored `cache` run found."""
-    if given.get("cache_size") is not None:
-        raise UsageError("give --cache-size or --from-run, not both")
-    run_id = int(str(given["from_run"]))
-    conn = open_db(args)
-    run = load_run(conn, run_id)
-    if run is None or run.profile != "cache":
-        raise UsageError(f"--from-run {run_id}: there is no `cache` run {run_id} in the store")
-    body = next((f.body for f in load_findings(conn, run_id) if f.name == CACHE_FINDING), None)
-    size = None if body is None else cache_size_from_finding(body)
-    if size is not None:
-        given["cache_size"] = size
-
-
-def resumable_target(run: RunRecord) -> Target:
-    """The run's target again, refusing when it is not the same one any more, or when the run
-    was collected from a fleet node (its target is on that node)."""
-    if run.collected_at_s is not None:
-        raise UsageError(
-            f"run {run.run_id} was collected from host {run.host}, where its target is; resume "
-            f"it there (its store on that node holds it), then collect it again"
-        )
-    try:
-        stored = measured_target(run)
-    except StoreError as error:
-        raise UsageError(
-            f"run {run.run_id} does not record its target ({error}); it cannot resume"
-        ) from None
-    size = stored.size_bytes
-    if run.target_kind is TargetKind.DEVICE:
-        target = resolve_device_target(run.target_path, size)
-        before = stored.device.serial if stored.device else None
-        now = target.device.serial if target.device else None
-        if before != now:
-            raise UsageError(
-                f"{run.target_path} is not the device run {run.run_id} used (serial "
-                f"{before!r} then, {now!r} now); start a new run"
-            )
-        return target
-    path = Path(run.target_path)
-    if not path.is_file() or path.stat().st_size < size:
-        raise UsageError(
-            f"the test file {run.target_path} of run {run.run_id} is gone, so its "
-            "preconditioning is lost; start a new run (use --keep to keep a test file)"
-        )
-    owned = stored.created_file or stored.reuses_test_file
-    return Target(
-        TargetKind.FILE,
-        str(path),
-        size,
-        run.target_path,
-        direct_io=stored.direct_io,
-        reuses_test_file=owned,
+def resume_request(args: argparse.Namespace, run: str) -> ResumeRequest:
+    """What `ssdlab resume RUN` (and `endure --resume RUN`) continues, and how."""
+    given = ((name, getattr(args, name, None)) for name in STOP_OPTIONS)
+    return ResumeRequest(
+        run,
+        args.destroy_data,
+        tuple((name, value) for name, value in given if value is not None),
+        keep=getattr(args, "keep", False),
+        rated=rating_given(args),
     )

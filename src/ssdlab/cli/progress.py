@@ -1,6 +1,7 @@
 """Progress for long work: a bar with ETA for the run and the current pass on a terminal, plain
 lines otherwise (logs, CI, pipes)."""
 
+import math
 import sys
 import threading
 import time
@@ -16,7 +17,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from ssdlab.model.profile import ProfileStep, StepRole
+from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
 from ssdlab.model.units import fmt_mb
 from ssdlab.runner.events import (
     Event,
@@ -43,6 +44,45 @@ def _clock(at: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(at))
 
 
+def loop_first(plan: ProfilePlan) -> int | None:
+    """The number of the first step of a plan's round loop, when it has one."""
+    if len(plan.loops) != 1:
+        return None
+    return len(plan.steps) + len(plan.loops[0].before) + 1
+
+
+class LoopBound:
+    """How far a run's round loop is from the bound it stops at, by what its rounds report
+    (RoundFinished.progress: a trial pts-wsat's bytes written, an endurance run's --for), not
+    by the rounds a time limit allows. The pace is measured from the loop's first step to its
+    first report, then from that report on (a resumed run's reports count its earlier life)."""
+
+    def __init__(self, plan: ProfilePlan) -> None:
+        self._first = loop_first(plan)
+        self._start: tuple[float, int] | None = None  # (time, steps done) at its first step
+        self._report: tuple[float, int, float] | None = None  # its first report, with progress
+
+    def step_started(self, number: int) -> None:
+        if number == self._first:
+            self._start = (time.monotonic(), number - 1)
+
+    def left(self, done: int, progress: float | None) -> tuple[float, float] | None:
+        """(seconds, steps) the loop has left once `done` steps are done and it is `progress`
+        of the way to its bound; None when that is not known."""
+        if not progress or self._start is None:
+            return None
+        now = time.monotonic()
+        if self._report is None:
+            self._report = (now, done, progress)
+            (since, before), was = self._start, 0.0
+        else:
+            since, before, was = self._report
+        if progress <= was:
+            return None
+        share = (1 - progress) / (progress - was)
+        return (now - since) * share, (done - before) * share
+
+
 class LineProgress:
     """One line per step on stderr, used when stderr is not a terminal (a log, a pipe, a fleet
     reading it over SSH): each step's start and end with its name and the run's ETA, and at
@@ -55,14 +95,21 @@ class LineProgress:
         self._estimated_s: float | None = None
         self._number = 0  # the step under way, 1-based
         self._total: int | None = None
+        self._loop: LoopBound | None = None
+        self._bound: tuple[float, float] | None = None  # (when, seconds left) by the bound
 
     def _eta(self, done: int) -> str:
-        """'; run ETA 12:03:40 UTC, in 80 s': from the plan's estimate, or else from the
-        steps done so far; empty when neither says."""
+        """'; run ETA 12:03:40 UTC, in 80 s': from how far the run's loop is towards its
+        bound, else the plan's estimate, else from the steps done so far; empty when none
+        says."""
         if self._started is None:
             return ""
-        elapsed = time.monotonic() - self._started
-        if self._estimated_s is not None:
+        now = time.monotonic()
+        elapsed = now - self._started
+        if self._bound is not None:
+            at, then = self._bound
+            left = max(then - (now - at), 0.0)
+        elif self._estimated_s is not None:
             left = max(self._estimated_s - elapsed, 0.0)
         elif self._total is not None and done > 0:
             left = elapsed / done * (self._total - done)
@@ -92,11 +139,17 @@ class LineProgress:
             upto = "until its stop conditions" if steps is None else f"up to {steps} steps"
             text = f"run {event.run_id}: {event.plan.profile}, {upto}{about}"
             self._started, self._estimated_s = time.monotonic(), event.estimated_s
+            self._loop = LoopBound(event.plan)
         elif isinstance(event, RoundFinished):
             text = f"    {event.summary}" + (" — stopping" if event.stop else "")
+            left = None if self._loop is None else self._loop.left(self._number, event.progress)
+            if left is not None:
+                self._bound = (time.monotonic(), left[0])
         elif isinstance(event, StepStarted):
             self._last_tenth = -1
             self._number, self._total = event.number, event.total
+            if self._loop is not None:
+                self._loop.step_started(event.number)
             text = f"{event.counter} {step_title(event.step)}{self._eta(event.number - 1)}"
         elif isinstance(event, StepProgress):
             tenth = int(event.fraction * 10)
@@ -139,6 +192,9 @@ class BarProgress:
         self._pass_started: float | None = None
         self._pass_duration = 0.0
         self._counts_steps = False  # profile runs: the run bar counts steps, not seconds
+        self._plan: ProfilePlan | None = None
+        self._loop: LoopBound | None = None
+        self._number = 0  # the step under way
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._ticker = threading.Thread(target=self._tick, daemon=True)
@@ -175,6 +231,16 @@ class BarProgress:
             elif isinstance(event, RoundFinished):
                 stop = " — stopping" if event.stop else ""
                 self._console.print(f"{event.summary}{stop}")
+                self._bound_run(event)
+
+    def _bound_run(self, event: RoundFinished) -> None:
+        """The run bar's length (and so its ETA) from how far the loop is towards its bound."""
+        if self._plan is None or self._loop is None or self._run_task is None:
+            return
+        left = self._loop.left(self._number, event.progress)
+        if left is not None:
+            total = self._number + math.ceil(left[1]) + len(self._plan.after)
+            self._progress.update(self._run_task, total=total)
 
     def _on_step_event(
         self, event: ProfileRunStarted | StepStarted | StepProgress | StepFinished
@@ -183,6 +249,7 @@ class BarProgress:
         steps and on fio's own "% done" for size-bound ones."""
         if isinstance(event, ProfileRunStarted):
             self._counts_steps = True
+            self._plan, self._loop = event.plan, LoopBound(event.plan)
             self._run_task = self._progress.add_task(
                 f"run {event.run_id} ({event.plan.profile})", total=step_count(event.plan)
             )
@@ -200,6 +267,9 @@ class BarProgress:
             self._pass_started = time.monotonic() if timed else None
             self._pass_duration = duration
             self._done_s = float(event.number - 1)
+            self._number = event.number
+            if self._loop is not None:
+                self._loop.step_started(event.number)
         elif isinstance(event, StepProgress):
             if self._pass_task is not None:
                 self._progress.update(self._pass_task, completed=event.fraction)

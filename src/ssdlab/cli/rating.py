@@ -1,23 +1,25 @@
-"""The rated endurance a life projection uses: the one given on the command line, else the
-one of the drive's spec sheet."""
+"""The rated endurance given on the command line (`--tbw`, `--dwpd`, `--warranty-years`),
+and the one a life projection uses: that, else the drive's spec sheet (app/rating.py)."""
 
 import argparse
 import sqlite3
 
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.spec_match import match_spec, rated_endurance
-from ssdlab.app.spec_sheets import known_spec_sheets
+from ssdlab.app.rating import given_rating, rating_of
 from ssdlab.model.health import HealthSample
+
+
+def rating_given(args: argparse.Namespace) -> RatedEndurance | None:
+    """The rating given (None: none, or the command has no rating options)."""
+    return given_rating(
+        getattr(args, "tbw", None),
+        getattr(args, "dwpd", None),
+        getattr(args, "warranty_years", None),
+    )
 
 
 def rated_from_args(
     args: argparse.Namespace, conn: sqlite3.Connection, sample: HealthSample
 ) -> RatedEndurance | None:
     """The rating given on the command line, else the one of the drive's spec sheet."""
-    if args.tbw is None and args.dwpd is None and args.warranty_years is None:
-        identity = sample.identity
-        spec = match_spec(identity.model, identity.capacity_bytes, known_spec_sheets(conn))
-        return rated_endurance(spec)
-    return RatedEndurance(
-        tbw_bytes=args.tbw, dwpd=args.dwpd, warranty_years=args.warranty_years, capacity_bytes=None
-    )
+    return rating_of(conn, sample, rating_given(args))

@@ -176,11 +176,15 @@ class RoundLoop:
 
 @dataclass(frozen=True, slots=True)
 class RoundVerdict:
-    """After a round: whether to stop, a line for the progress display, and the numbers."""
+    """After a round: whether to stop, a line for the progress display, and the numbers;
+    `progress`, for a loop that stops at a bound it can measure (WSAT's bytes written), how
+    far towards it the loop is (0 to 1; None: it stops on a judgement, such as steady state,
+    or only at its last round)."""
 
     stop: bool
     summary: str
     body: Mapping[str, Any]
+    progress: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

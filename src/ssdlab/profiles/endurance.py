@@ -60,8 +60,8 @@ SPEC = ProfileSpec(
         "LBA hot spots, two jobs so only transfers of 4 KiB and more are 4 KiB aligned), "
         "jesd219-client (an approximation: JEDEC does not publish the client trace), or your "
         "own fio job file (--job-file; ssdlab sets the target and the iteration bound). "
-        "Crash-safe: after kill -9, a power cut or a reboot, 'ssdlab endure --resume RUN' "
-        "continues without losing or repeating an iteration. Writes to the target."
+        "Crash-safe: after kill -9, a power cut or a reboot, 'ssdlab resume RUN' continues "
+        "without losing or repeating an iteration. Writes to the target."
     ),
     options=(
         OptionSpec(
@@ -202,11 +202,11 @@ SPEC = ProfileSpec(
         ),
     ),
     examples=(
-        "ssdlab endure /dev/nvme0n1 --destroy-data /dev/nvme0n1 --workload jesd219-enterprise "
-        "--for 72h",
-        "ssdlab endure /mnt/ssd --size 100GiB --until-written 10TB --health-every 10m",
-        "ssdlab endure /dev/sdb --destroy-data /dev/sdb --until-wear 3 --max-temperature 65",
-        "ssdlab endure --resume last --destroy-data /dev/sdb",
+        "ssdlab run endurance /dev/nvme0n1 --destroy-data /dev/nvme0n1 "
+        "--workload jesd219-enterprise --for 72h",
+        "ssdlab run endurance /mnt/ssd --size 100GiB --until-written 10TB --health-every 10m",
+        "ssdlab run endurance /dev/sdb --destroy-data /dev/sdb --until-wear 3 --max-temperature 65",
+        "ssdlab resume last --destroy-data /dev/sdb --for 168h",
         "ssdlab status last",
     ),
     writes=Writes.ALWAYS,

@@ -227,10 +227,12 @@ class EnduranceRunner(ProfileRunner):
             self._failure = f"iteration {round_index}: fio reported no writes to count"
             return RoundVerdict(True, self._failure, {"iteration": round_index, "stop": True,
                                                       "reason": self._failure})  # fmt: skip
+        known = [p.fraction for p in decision.progress if p.fraction is not None]
         return RoundVerdict(
             stop=decision.stop,
             summary=_summary(round_index, latest, iterations, decision.progress)
             + _health_summary(samples, settings),
+            progress=min(max(known), 1.0) if known else None,  # the stop condition nearest
             body={
                 "iteration": round_index,
                 "elapsed_s": None if latest is None else latest.elapsed_s,

@@ -52,6 +52,7 @@ class RoundFinished:
     round_index: int
     stop: bool
     summary: str  # e.g. "steady state not yet: IOPS range 31 % of average (≤ 20 %)"
+    progress: float | None = None  # how far the loop is towards its bound (RoundVerdict)
 
 
 Event = (

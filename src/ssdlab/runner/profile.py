@@ -331,7 +331,9 @@ class ProfileRunner(RunnerBase):
                 verdict = check_round(plan, loop, steps, round_index)
                 if round_index >= first_open:
                     add_finding(self._conn, run_id, finding, "verdict", verdict.body, time.time())
-                    self._emit(RoundFinished(round_index, verdict.stop, verdict.summary))
+                    self._emit(
+                        RoundFinished(round_index, verdict.stop, verdict.summary, verdict.progress)
+                    )
                 if verdict.stop:
                     break
         return number

@@ -1,12 +1,16 @@
 """One run session: the store, fio, the target checks, the health reader, progress and
 signals, wired once for every kind of run.
 
-A command parses its options and makes its plan; the session does the rest of the wiring;
-the command then builds its document and prints it:
+The command line gives the session its edges (progress, and how a second signal ends the
+process); the application makes the plan, and the session does the rest of the wiring
+(app/start.py, app/resume.py):
 
     session = RunSession(database, open_store, edges)
-    session.check_target(target, destructive=plan.destructive, destroy_data=args.destroy_data)
-    outcome = session.run(plan, target, calls, keep_file=args.keep, start_at=args.start_at)
+    session.check_target(target, destructive=plan.destructive, destroy_data=destroy_data)
+    outcome = session.run(plan, target, calls, keep_file=keep, advice=advice, start_at=start_at)
+
+A second signal ends the process at once with the `advice` for the run under way (`Advice`:
+given the run's id once the runner made its row, so that the command it names can be copied).
 
 With `start_at` (`--start-at`, a fleet's synchronized start) the session waits, after every
 check and all the wiring, until that wall-clock time, right before the runner makes the run
@@ -30,7 +34,7 @@ from ssdlab.errors import Interrupted, SsdlabError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import Capture, RunKind
 from ssdlab.model.target import Target
-from ssdlab.runner.events import Event
+from ssdlab.runner.events import Event, ProfileRunStarted
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store.devices import upsert_device
@@ -44,6 +48,8 @@ from ssdlab.system.signals import SignalGuard
 
 FactsReader = Callable[[Target, ProcessRunner], tuple[dict[str, Any], tuple[Capture, ...]]]
 HealthSource = Callable[[], HealthReading]
+# what a second signal says before the process ends: given the run's id once its row exists
+Advice = Callable[[int | None], str]
 
 START_AT_PARAM = "start_at_s"  # the plan's param that records a --start-at
 LATE_START_LIMIT_S = 5.0  # a --start-at further in the past is refused
@@ -88,6 +94,10 @@ def _utc_clock(at: float) -> str:
 
 def _quiet(_text: str) -> None:
     return None
+
+
+def _cleanup_advice(_run_id: int | None) -> str:
+    return "'ssdlab doctor --cleanup' removes any test file left behind"
 
 
 class ProgressDisplay(Protocol):
@@ -147,6 +157,7 @@ class RunSession:
         self._open_store = open_store
         self._edges = edges
         self.processes = processes or ProcessRunner()
+        self.run_id: int | None = None  # the run under way, once the runner made its row
 
     @functools.cached_property
     def conn(self) -> sqlite3.Connection:
@@ -195,7 +206,7 @@ class RunSession:
         keep_file: bool,
         preset: str | None = None,
         read_health: HealthSource | None = None,
-        hard_exit_advice: str = "'ssdlab doctor --cleanup' removes any test file left behind",
+        advice: Advice = _cleanup_advice,
         start_at: float | None = None,
     ) -> ProfileOutcome:
         """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
@@ -206,12 +217,12 @@ class RunSession:
         read_facts = None if reader is None else functools.partial(self._facts, reader, target)
         health = read_health if read_health is not None else self.health_reader(target)
         progress = self._edges.progress()
-        runner = calls.runner(conn, self.fio, progress, self.processes)
+        runner = calls.runner(conn, self.fio, self._watching(progress), self.processes)
         if start_at is not None:
             self.wait_for_start(start_at)
             plan = replace(plan, params=(*plan.params, (START_AT_PARAM, start_at)))
         device_id = upsert_device(conn, target.device) if target.device else None
-        with self.guard(runner.request_stop, runner.kill, hard_exit_advice), progress:
+        with self.guard(runner.request_stop, runner.kill, self._advice_now(advice)), progress:
             return runner.execute(
                 plan,
                 target,
@@ -252,12 +263,13 @@ class RunSession:
         target: Target,
         calls: RunCalls,
         *,
-        hard_exit_advice: str,
+        advice: Advice,
     ) -> ProfileOutcome:
         """Continue a stopped run on its own target, its test file kept."""
+        self.run_id = run_id
         progress = self._edges.progress()
         runner = calls.runner(self.conn, self.fio, progress, self.processes)
-        with self.guard(runner.request_stop, runner.kill, hard_exit_advice), progress:
+        with self.guard(runner.request_stop, runner.kill, self._advice_now(advice)), progress:
             return runner.resume(
                 plan,
                 run_id,
@@ -268,18 +280,35 @@ class RunSession:
             )
 
     def guard(
-        self, stop: Callable[[], None], kill: Callable[[], None], advice: str | None
+        self,
+        stop: Callable[[], None],
+        kill: Callable[[], None],
+        advice: str | Callable[[], str] | None,
     ) -> SignalGuard:
         """The first SIGINT, SIGTERM or SIGHUP calls `stop`; the second `kill`s and ends the
-        process at once, saying `advice` (without advice, the second only stops too)."""
+        process at once, saying `advice` (made when it is said, when it is a function;
+        without advice, the second only stops too)."""
         if advice is None:
             return SignalGuard(stop, stop)
 
         def second() -> None:
             kill()
-            self._edges.hard_exit(advice)
+            self._edges.hard_exit(advice if isinstance(advice, str) else advice())
 
         return SignalGuard(stop, second)
+
+    def _watching(self, progress: Callable[[Event], None]) -> Callable[[Event], None]:
+        """`progress`, noting the id of the run under way once the runner made its row."""
+
+        def on_event(event: Event) -> None:
+            if isinstance(event, ProfileRunStarted):
+                self.run_id = event.run_id
+            progress(event)
+
+        return on_event
+
+    def _advice_now(self, advice: Advice) -> Callable[[], str]:
+        return lambda: advice(self.run_id)
 
     def create_run(self, header: RunHeader) -> int:
         """A run the command stores itself (a health sample, a watch, an import)."""

@@ -1,5 +1,6 @@
 """One transaction per unit of work: BEGIN IMMEDIATE … COMMIT, rolled back on any error, and
-SQLite's write errors as one StoreError that says what was kept and how to go on."""
+SQLite's write errors as one StoreError that says what was kept and how to go on: with the
+command that continues the run, once the caller that knows it names it (`continued_by`)."""
 
 import sqlite3
 from collections.abc import Iterator
@@ -9,8 +10,26 @@ from ssdlab.errors import StoreError
 
 STORE_WRITE_ADVICE = (
     "; what was stored before is intact — free space where the store is (or choose another "
-    "with --db PATH) and continue with 'ssdlab resume' or 'ssdlab endure --resume'"
+    "with --db PATH) and continue with {resume}"
 )
+ANY_RESUME = "'ssdlab resume RUN'"  # the command, when the run is not known where it failed
+
+
+class StoreWriteError(StoreError):
+    """A write the store refused (a full disk, a read-only file), saying how to go on."""
+
+    def __init__(self, error: sqlite3.Error, resume: str = ANY_RESUME) -> None:
+        super().__init__(
+            f"cannot write to the run store: {error}" + STORE_WRITE_ADVICE.format(resume=resume)
+        )
+        self.error = error
+
+    def continued_by(self, resume: str) -> "StoreWriteError":
+        """The same error, naming `resume` ('ssdlab resume 7 --db …') as the command to run
+        once there is room."""
+        again = StoreWriteError(self.error, resume)
+        again.__cause__ = self.__cause__
+        return again
 
 
 def _rollback(conn: sqlite3.Connection) -> None:
@@ -21,7 +40,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 def _store_error(error: sqlite3.Error) -> StoreError:
-    return StoreError(f"cannot write to the run store: {error}{STORE_WRITE_ADVICE}")
+    return StoreWriteError(error)
 
 
 @contextmanager

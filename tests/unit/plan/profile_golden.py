@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from ssdlab.cli.run import plan_jobs, plan_sequence
+from ssdlab.app.plan_jobs import plan_jobs, plan_sequence
 from ssdlab.model.profile import PlanTarget, ProfilePlan
 from ssdlab.model.units import GiB
 from tests.conftest import ROOT, assert_golden

@@ -1,10 +1,14 @@
 """The quick suite's option table (profiles/quick.py SPEC) is read from quick.toml, and
 `ssdlab quick` / `ssdlab plan quick` are built from it."""
 
+import argparse
+
 import pytest
 
+from ssdlab.app.run_plan import quick_settings_of
 from ssdlab.cli.main import build_parser
-from ssdlab.cli.quick import _settings
+from ssdlab.cli.profile_setup import given_settings, target_request
+from ssdlab.model.plan import QuickSettings
 from ssdlab.model.profile import OptionKind
 from ssdlab.profiles.quick import SPEC, load_quick_profile, parse_quick_profile, quick_spec
 
@@ -75,6 +79,11 @@ def test_options_parse_with_the_checks_they_had() -> None:
         with pytest.raises(SystemExit) as stop:
             parser.parse_args(["quick", *bad])
         assert stop.value.code == 2
+
+
+def _settings(args: argparse.Namespace) -> QuickSettings:
+    """The quick settings `ssdlab quick` runs with, from its parsed options."""
+    return quick_settings_of(dict(given_settings(args, SPEC)), target_request(args))
 
 
 def test_settings_take_the_preset_then_the_table_defaults() -> None:

@@ -110,9 +110,11 @@ def test_wsat_stops_at_the_byte_limit() -> None:
     quarter = NVME.size_bytes // 4
     steps = [_result("rnd-4kib-r0", r, 5000.0, quarter) for r in range(1, 5)]
     assert not check_pts_round(plan, loop, steps, 3).stop
+    assert check_pts_round(plan, loop, steps, 3).progress == pytest.approx(0.75)  # of the bytes
     last = check_pts_round(plan, loop, steps, 4)
     assert last.stop
     assert last.body["drive_fills"] == pytest.approx(1.0)
+    assert last.progress == pytest.approx(1.0)
 
 
 def _results(plan: ProfilePlan, steps: list[StepResult]) -> ProfileResults:

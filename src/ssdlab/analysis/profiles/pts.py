@@ -115,7 +115,9 @@ def check_pts_round(
         summary = f"round {round_index}: {written / GB:.3f} GB written of {limit / GB:.3f} GB"
         counted = {"loop": loop.name, "round": round_index, "written_bytes": written,
                    "stop_bytes": limit, "drive_fills": fills, "stop": stop}  # fmt: skip
-        return RoundVerdict(stop, summary, counted)
+        # the bound reached first: the bytes, or the time as its rounds
+        bound = max(written / limit if limit else 0.0, round_index / loop.max_rounds)
+        return RoundVerdict(stop, summary, counted, progress=min(bound, 1.0))
     verdict = steady_verdict(plan, loop, steps, round_index)
     if verdict is None:
         return RoundVerdict(last, f"round {round_index}", {"round": round_index})
