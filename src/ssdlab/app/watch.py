@@ -6,6 +6,7 @@ recorded log replays in place of a drive (`--health-replay`).
 The command line keeps the edges: the signal guard (the watch stops when `should_stop` says,
 and its run records the signal that stopped it) and the console (`WatchNotices`)."""
 
+import functools
 import os
 import shlex
 import sqlite3
@@ -33,7 +34,6 @@ from ssdlab.store.health import load_health_samples
 from ssdlab.store.lifecycle import finish_run, reopen_run
 from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
-from ssdlab.system.health import HealthReading
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.hooks import HookResult
 from ssdlab.system.nvme_nodes import is_drive_path
@@ -160,14 +160,11 @@ def start_watch(
     hooks = hook_argvs(request)
     replay = HealthReplay(request.health_replay) if request.health_replay else None
     source: HealthSource
-    if replay is None:
-        names = vendor_map(request.vendor_map)
-
-        def source() -> HealthReading:
-            return read_drive(device, names, no_wake=request.no_wake)
-
-    else:
+    if replay is not None:
         source = replay
+    else:  # the vendor map is read once, before anything is stored
+        names = vendor_map(request.vendor_map)
+        source = functools.partial(read_drive, device, names, no_wake=request.no_wake)
     run_id = _watch_run(session, device, request)
     if replay is not None:
         for _ in load_health_samples(session.conn, run_id=run_id):

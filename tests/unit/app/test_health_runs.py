@@ -20,6 +20,7 @@ from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.target import TargetKind
 from ssdlab.runner.session import Edges, RunSession
 from ssdlab.store.listing import RunFilter, list_run_listings
+from ssdlab.store.merge import copy_runs
 from tests.conftest import ROOT
 from tests.replay_logs import wear_series, write_log
 
@@ -66,6 +67,25 @@ def test_a_saved_file_is_stored_as_the_files_drive(session: RunSession) -> None:
     notes = [note for section in shown.sections for note in section.notes]
     assert any(note.startswith(f"device: {device['model']} (path n/a") for note in notes)
     assert not any(socket.gethostname() in note for note in notes)
+
+
+def test_a_collected_file_reading_stays_a_reading_of_the_files_drive(
+    session: RunSession, tmp_path: Path
+) -> None:
+    """`fleet collect` names the node's runs by its inventory name: a file a node read is a
+    run made there, still of the drive the file names and never of that node's drives."""
+    check_health(session, HealthRequest(str(TEXT / "samsung-860evo-x.txt")))
+    central = open_run_store(tmp_path / "central.db")
+    copy_runs(session.conn, central, host="lab-3", collected_at_s=None)
+    (listed,) = list_run_listings(central, wanted=RunFilter(host="lab-3"))
+    assert (listed.kind, listed.target_kind) == (RunKind.IMPORT, TargetKind.IMPORT)
+    stored = stored_run(central, listed.run_id)
+    assert stored.run.node_host == socket.gethostname()
+    device = stored.run.target["device"]
+    assert isinstance(device, dict)
+    assert device["model"] == stored.health[0][1].identity.model
+    assert [phase for phase, _ in stored.health] == [FILE_PHASE]
+    central.close()
 
 
 def test_a_log_of_readings_is_one_run_of_the_files_drive(session: RunSession) -> None:
