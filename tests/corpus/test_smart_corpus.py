@@ -14,7 +14,6 @@ file's ``Sector Size`` / ``logical_block_size``); ``*_32MiB`` = 2^25 bytes, ``*_
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import re
@@ -26,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from ssdlab.cli.health import samples_from_file
+from ssdlab.app.health_readings import SavedReading, samples_from_file
 from ssdlab.errors import SsdlabError
 from ssdlab.model.health import HealthSample
 from tests.conftest import HANG_S
@@ -392,7 +391,7 @@ def test_corpus_is_present_and_varied() -> None:
 def test_file_figures_match_what_the_file_states(path: Path) -> None:
     stated = read_stated(path)
     try:
-        samples = samples_from_file(str(path), argparse.Namespace(model=None, vendor_map=None))
+        samples = samples_from_file(str(path), SavedReading())
     except SsdlabError as error:
         pytest.fail(f"a real smartctl report was refused: {error}")
     assert len(samples) == 1

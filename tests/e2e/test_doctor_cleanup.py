@@ -6,6 +6,7 @@ fio left running by a killed ssdlab still works in it, and goes once both are go
 import contextlib
 import json
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -85,6 +86,18 @@ def test_a_test_file_a_process_holds_open_survives_cleanup(tmp_path: Path) -> No
         assert test_file.exists()
         assert f"(pid {os.getpid()}) still has it open" in kept
     doctor(db)
+    assert not test_file.exists()
+
+
+def test_the_hint_to_clean_up_again_names_the_store(tmp_path: Path) -> None:
+    """'run ssdlab doctor --cleanup again' named no store: copied, it cleaned the default one."""
+    db, test_file = kept_test_file(tmp_path)
+    with test_file.open("rb"):
+        kept = cleanup_of(doctor(db))[str(test_file)]
+    hint = kept.split("; run ", 1)[1].removesuffix(" again once it has ended")
+    words = shlex.split(hint[1:-1])  # inside the quotes that set it off
+    assert words == ["ssdlab", "doctor", "--cleanup", "--db", str(db)]
+    assert run_ssdlab(*words[1:]).code == 0
     assert not test_file.exists()
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import SHARED
-from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab
+from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab, ssdlab_argv, ssdlab_env
 
 SAMPLES = SHARED / "testdata" / "smart"
 TEXT = Path(__file__).resolve().parents[1] / "data" / "smart-text"
@@ -343,3 +343,22 @@ def test_a_log_in_no_accepted_format_names_the_accepted_ones(tmp_path: Path) -> 
     assert str(log) in lines[0]
     assert "smartd attribute logs" in lines[0]
     assert "uniq -c" in lines[0]
+
+
+def test_a_log_read_from_a_path_under_dev_is_stored_as_a_file_not_a_device(
+    tmp_path: Path,
+) -> None:
+    """`health --import /dev/stdin < log`: the run named a device target for any path under
+    /dev; a file read is stored as an import of the drive the file names."""
+    db = str(tmp_path / "db")
+    with (TEXT / "cron-mx500-date-A.log").open("rb") as log:
+        done = subprocess.run(
+            ssdlab_argv("health", "--import", "/dev/stdin", "--json", "--db", db),
+            stdin=log, capture_output=True, text=True, env=ssdlab_env(), check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (listed,) = json.loads(run_ssdlab("runs", "--json", "--db", db).stdout)["runs"]
+    assert (listed["kind"], listed["target_kind"]) == ("import", "import")
+    run = json.loads(run_ssdlab("show", "last", "--json", "--db", db).stdout)["run"]
+    assert run["target"]["device"]["model"] == "CT1000MX500SSD1"
+    assert "host" not in run["environment"]  # this machine did not measure the drive

@@ -2,6 +2,7 @@
 in `runs`, `show`, `report` and `compare`; bad files are refused and store nothing."""
 
 import json
+import shlex
 import sqlite3
 from pathlib import Path
 
@@ -280,3 +281,18 @@ def test_a_capped_depth_is_the_key_and_its_note_is_kept(tmp_path: Path) -> None:
         "task_0: iodepth=32 on the synchronous engine falloc: fio ran it at depth 1"
     ]
     assert settings["date"] == "2024-06-14 03:16:08 UTC"  # fio's timestamp
+
+
+def test_the_hint_shows_the_run_from_the_store_it_went_into(tmp_path: Path) -> None:
+    """'see it with ...' named no store: copied, it showed the default store's run of that id."""
+    db = tmp_path / "lab store" / "s.db"  # a path that needs quoting
+    db.parent.mkdir()
+    done = run_ssdlab("import", str(CORPUS / "cdm8_ct2000p3-no-header.txt"), "--db", str(db))
+    assert done.code == 0, done.stderr
+    hint = done.stdout.strip().split("; see it with ", 1)[1]
+    words = shlex.split(hint[1:-1])  # the command, inside the quotes that set it off
+    assert words[:3] == ["ssdlab", "show", "1"]
+    assert words[-2:] == ["--db", str(db)]
+    shown = run_ssdlab(*words[1:])
+    assert shown.code == 0, shown.stderr
+    assert "cdm8_ct2000p3-no-header.txt" in shown.stdout

@@ -3,6 +3,7 @@ real `cache` run; a sweep with plots; presets; impossible configurations refused
 anything runs (no store is even created)."""
 
 import json
+import shlex
 import sqlite3
 from pathlib import Path
 
@@ -199,3 +200,33 @@ def test_trace_addresses_beyond_capacity_are_refused(tmp_path: Path) -> None:
     assert swept.code == 2
     assert "spare must be more than 0" in swept.stderr
     assert not db.exists()
+
+
+def _quoted_command(text: str, before: str) -> list[str]:
+    """The command a message gives after `before`, as the words a shell makes of it."""
+    hint = text.split(before, 1)[1].split(";", 1)[0].strip()
+    return shlex.split(hint[1:-1])  # inside the quotes that set it off
+
+
+def test_the_preset_hint_simulates_into_the_store_it_was_given(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    listed = run_ssdlab("sim", "--db", str(db), "presets")
+    assert listed.code == 0, listed.stderr
+    words = _quoted_command(listed.stdout, "use one with ")
+    assert words == ["ssdlab", "sim", "--preset", "NAME", "--db", str(db)]
+    words[words.index("NAME")] = "samsung-970-evo-500gb"
+    done = run_ssdlab(*words[1:], "--capacity", "256MiB", "--write", "64MiB")
+    assert done.code == 0, done.stderr
+    assert f"stored as run 1 in {db}" in done.stdout
+
+
+def test_a_list_of_spare_values_names_the_sweep_to_run(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    refused = run_ssdlab("sim", "--spare", "7,28", *SMALL, "--db", str(db))
+    assert refused.code == 2
+    assert not db.exists()
+    words = _quoted_command(refused.stderr, "is a sweep: ")
+    assert words == ["ssdlab", "sim", "sweep", "--spare", "7,28", "--db", str(db)]
+    done = run_ssdlab(*words[1:], *SMALL, "--write", "48MiB", "--json")
+    assert done.code == 0, done.stderr
+    assert json.loads(done.stdout)["format"] == "ssdlab-sim-sweep"

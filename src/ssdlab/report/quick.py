@@ -121,7 +121,8 @@ def report_footnotes(report: QuickReport) -> tuple[str, ...]:
 
 def figure_caption(run: RunRecord) -> str:
     """What each figure of the grid is: ssdlab's best pass, or what the imported tool kept
-    (KDiskMark's Default profile keeps a mean, fio JSON one run of each job)."""
+    (KDiskMark's Default profile keeps a mean, fio JSON one run of each job, AS SSD Benchmark
+    and Iometer one run of each test)."""
     if run.kind is RunKind.FLEET_LOAD:
         return "One run of the job on every host at once, as fio's client reported it"
     if run.kind is not RunKind.IMPORT:
@@ -132,7 +133,9 @@ def figure_caption(run: RunRecord) -> str:
         return f"Best pass of each test, as {source} reported it"
     if kept == "mean":
         return f"Mean of the passes of each test, as {source} reported it"
-    return f"One run of each job, as {source} reported it"
+    if run.profile == "fio":
+        return f"One run of each job, as {source} reported it"
+    return f"One run of each test, as {source} reported it"
 
 
 def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

@@ -24,8 +24,11 @@ SPREAD_TITLE = "Spread of the passes (what best-of-N hides)"
 
 
 def _caption(report: QuickReport) -> str:
+    """What each figure of the grid is: ssdlab's best pass, or what the tool that measured an
+    import or a fleet load reported (a health file's run has no grid to caption)."""
     run = report.run
-    if run.kind is RunKind.FLEET_LOAD:
+    benchmark = run.kind is RunKind.IMPORT and run.profile in ("quick", "fio")
+    if run.kind is RunKind.FLEET_LOAD or benchmark:
         return f"{figure_caption(run)}; MB/s = 10^6 B/s"
     return "best of the measured passes, as CrystalDiskMark shows it; MB/s = 10^6 B/s"
 

@@ -1,9 +1,11 @@
-"""`sim sweep` options → one simulated drive per value, the varied parameter only."""
+"""`sim sweep` options → one simulated drive per value, the varied parameter only (the options
+made a request as the command line makes it, the points by app/sim_setup.py)."""
 
 import pytest
 
+from ssdlab.app.sim_setup import sweep_points
 from ssdlab.cli.main import build_parser
-from ssdlab.cli.sim import sweep_points
+from ssdlab.cli.sim import request_from
 from ssdlab.errors import UsageError
 from ssdlab.runner.sim import SimPlan
 
@@ -12,7 +14,7 @@ def _points(*argv: str) -> tuple[str, list[SimPlan]]:
     args = build_parser().parse_args(
         ["sim", "sweep", "--capacity", "8MiB", "--pages-per-block", "16", *argv]
     )
-    parameter, points = sweep_points(args)
+    parameter, points = sweep_points(request_from(args))
     return parameter, list(points)
 
 
