@@ -13,7 +13,6 @@ overrides both.
 """
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -639,26 +638,23 @@ class LineFit:
 
 
 def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
-    """OLS line through the points; None with fewer than 2 points or no spread in x."""
+    """OLS line through the points (scipy's `linregress`); None with fewer than 2 points or no
+    spread in x."""
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
     n = len(xs)
-    if n < 2:
+    if n < 2 or min(xs) == max(xs):
         return None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = math.fsum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None
-    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    slope = sxy / sxx
-    intercept = my - slope * mx
+    from scipy import stats
+
+    line = stats.linregress(xs, ys)
+    slope, intercept = float(line.slope), float(line.intercept)
     ss_res = math.fsum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys, strict=True))
-    ss_tot = math.fsum((y - my) ** 2 for y in ys)
     return LineFit(
         slope=slope,
         intercept=intercept,
-        r_squared=1.0 - ss_res / ss_tot if ss_tot > 0 else None,
-        slope_stderr=math.sqrt(ss_res / (n - 2) / sxx) if n > 2 else None,
+        r_squared=float(line.rvalue) ** 2 if min(ys) != max(ys) else None,
+        slope_stderr=float(line.stderr) if n > 2 else None,
         residual_rms=math.sqrt(ss_res / n),
     )
 
