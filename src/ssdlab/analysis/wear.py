@@ -41,7 +41,7 @@ from ssdlab.analysis.waf import (
     window_waf,
 )
 from ssdlab.model.health import HealthSample
-from ssdlab.model.units import TB, GiB
+from ssdlab.model.units import GB, TB, GiB, format_number
 
 POWER_ON_HOURS_RESOLUTION_S = 3600.0
 
@@ -268,13 +268,14 @@ def _raw_capacity(given: int | None, capacity: int | None) -> tuple[int | None, 
     if given is not None:
         if given <= 0:
             raise ValueError(f"raw NAND capacity must be positive, not {given}")
-        return given, f"raw NAND capacity {given / GiB:,.0f} GiB as given"
+        return given, f"raw NAND capacity {format_number(given / GiB, 'GiB')} as given"
     if capacity is None or capacity <= 0:
         return None, None
     raw = estimate_raw_nand_capacity_bytes(capacity)
     return raw, (
-        f"raw NAND capacity estimated as {raw / GiB:,.0f} GiB, the next power of two above the "
-        f"{capacity / 1e9:,.1f} GB capacity (give raw_nand_capacity_bytes to override)"
+        f"raw NAND capacity estimated as {format_number(raw / GiB, 'GiB')}, the next power of "
+        f"two above the {format_number(capacity / GB, 'GB', 1)} capacity (give "
+        "raw_nand_capacity_bytes to override)"
     )
 
 

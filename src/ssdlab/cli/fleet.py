@@ -38,6 +38,7 @@ from ssdlab.fleet.launch import (
 )
 from ssdlab.model.fleet import FleetHost, HostCheck, JobOutcome
 from ssdlab.model.run import RunRecord, RunStatus
+from ssdlab.model.units import format_time
 from ssdlab.report.fleet import (
     build_collect_document,
     build_doctor_document,
@@ -192,7 +193,7 @@ def _run(args: argparse.Namespace, out: Console) -> int:
 
 
 def _clock(at_s: float) -> str:
-    return time.strftime("%H:%M:%S UTC", time.gmtime(at_s)) + f" (in {at_s - time.time():.0f} s)"
+    return f"{format_time(at_s)} (in {at_s - time.time():.0f} s)"
 
 
 def _summaries(outcomes: Sequence[JobOutcome]) -> dict[tuple[str, str], str]:

@@ -25,7 +25,7 @@ from ssdlab.fleet.load import (
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunStatus
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us
+from ssdlab.model.units import format_cdm_iops, format_cdm_latency_us, format_cdm_mb_per_s
 from ssdlab.plan.load_job import LoadJob, check_load_job, server_socket_path
 from ssdlab.system.fio import find_fio
 from ssdlab.system.process import ProcessRunner
@@ -111,10 +111,10 @@ def _table(outcome: LoadOutcome) -> Table:
             table.add_row(
                 escape(name),
                 direction,
-                fmt_mb(metrics.bw_bytes_per_s),
-                fmt_iops(metrics.iops),
-                fmt_us(metrics.lat_mean_ns),
-                fmt_us(_p99(metrics)),
+                format_cdm_mb_per_s(metrics.bw_bytes_per_s),
+                format_cdm_iops(metrics.iops),
+                format_cdm_latency_us(metrics.lat_mean_ns),
+                format_cdm_latency_us(_p99(metrics)),
                 end_section=direction == "write" or step.write is None,
             )
     return table

@@ -38,6 +38,7 @@ from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.target import TargetKind
+from ssdlab.model.units import format_time
 from ssdlab.parse.health_file import read_health_text
 from ssdlab.parse.smart_vendors import VendorMap, load_vendor_map
 from ssdlab.report.health import (
@@ -439,7 +440,7 @@ class _Watcher:
         """Take, store and judge one sample; False when a replay has run out."""
         reading = self.source()
         sample_id = _store_reading(self.conn, self.run_id, "watch", reading)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        stamp = format_time(time.time())
         if reading.sample is None:
             if self.replay and not reading.captures:
                 self.out.print(f"{stamp} {'; '.join(reading.notes)}", highlight=False)

@@ -17,7 +17,7 @@ from rich.progress import (
 )
 
 from ssdlab.model.profile import ProfileStep, StepRole
-from ssdlab.model.units import fmt_mb
+from ssdlab.model.units import format_cdm_mb_per_s, format_time
 from ssdlab.runner.events import (
     Event,
     Notice,
@@ -39,10 +39,6 @@ def step_title(step: ProfileStep) -> str:
     return f"{step.label} {step.direction} {which}"
 
 
-def _clock(at: float) -> str:
-    return time.strftime("%H:%M:%S", time.gmtime(at))
-
-
 class LineProgress:
     """One line per step on stderr, used when stderr is not a terminal (a log, a pipe, a fleet
     reading it over SSH): each step's start and end with its name and the run's ETA, and at
@@ -57,7 +53,7 @@ class LineProgress:
         self._total: int | None = None
 
     def _eta(self, done: int) -> str:
-        """'; run ETA 12:03:40 UTC, in 80 s': from the plan's estimate, or else from the
+        """'; run ETA 2026-11-26 12:03:40 UTC, in 80 s': from the plan's estimate, or else from the
         steps done so far; empty when neither says."""
         if self._started is None:
             return ""
@@ -68,7 +64,7 @@ class LineProgress:
             left = elapsed / done * (self._total - done)
         else:
             return ""
-        return f"; run ETA {_clock(time.time() + left)} UTC, in {left:.0f} s"
+        return f"; run ETA {format_time(time.time() + left)}, in {left:.0f} s"
 
     def __enter__(self) -> "LineProgress":
         return self
@@ -110,7 +106,8 @@ class LineProgress:
                 + (
                     ""
                     if result is None
-                    else f": {fmt_mb(result.bw_bytes_per_s)} MB/s, {result.iops:.0f} IOPS"
+                    else f": {format_cdm_mb_per_s(result.bw_bytes_per_s)} MB/s, "
+                    f"{result.iops:.0f} IOPS"
                 )
                 + self._eta(self._number)
             )
