@@ -168,6 +168,7 @@ def build_compare_document(
             *chart_sections(runs, tests),
         ),
         data=compare_data(runs, comparisons, breaches),
+        charts_drawn_by="compare -o FILE.html draws it",
     )
 
 
