@@ -910,11 +910,11 @@ def md_table(
     return [line(headers), rule, *(line(r) for r in rows)]
 
 
-def fmt_iops(value: float) -> str:
+def format_cdm_iops(value: float) -> str:
     return f"{value:,.0f}"
 
 
-def fmt_ratio(values: Sequence[float]) -> str:
+def format_ratio(values: Sequence[float]) -> str:
     med = statistics.median(values)
     if len(values) == 1:
         return f"{med:.4f}"
@@ -975,10 +975,10 @@ def agreement_section(outcomes: Sequence[AgreementOutcome], fio: str) -> list[st
                     outcome.case.name,
                     group[0].label,
                     f"{len(group)} × {group[0].passes}",
-                    fmt_iops(statistics.median(s.ssdlab_best for s in group)),
-                    fmt_iops(statistics.median(s.hand_best for s in group)),
-                    fmt_ratio(best),
-                    fmt_ratio(mean),
+                    format_cdm_iops(statistics.median(s.ssdlab_best for s in group)),
+                    format_cdm_iops(statistics.median(s.hand_best for s in group)),
+                    format_ratio(best),
+                    format_ratio(mean),
                     fmt_cv([s.ssdlab_cv for s in group])
                     + " / "
                     + fmt_cv([s.hand_cv for s in group]),
@@ -994,7 +994,7 @@ def agreement_section(outcomes: Sequence[AgreementOutcome], fio: str) -> list[st
         fixed = [h.wall_s - h.runtime_s for h in outcome.hand]
         lines.append(
             f"- **{outcome.case.name}** — {outcome.case.note}. All tests: best ratio "
-            f"{fmt_ratio(best)}, mean ratio {fmt_ratio(mean)}. Job files: "
+            f"{format_ratio(best)}, mean ratio {format_ratio(mean)}. Job files: "
             f"{outcome.plan_identical}/{outcome.plan_compared} stored measured job files are "
             "byte-identical to `ssdlab plan quick` output. ssdlab's stored IOPS vs fio's JSON "
             f"in the same capture: max deviation {outcome.parser_max_deviation:.1e}. fio's "

@@ -29,9 +29,9 @@ STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
 PRINTED = ROOT / "tests" / "data" / "store" / "main-98b38bc"
 # Text documents whose wording changed on purpose since (sizes in human units, settings under
 # their option names with units, verdict footnotes in plain words, tables that never cut an
-# identifier, a one-line refusal of a quick-only export): what today's ssdlab prints for them,
-# reviewed line by line against PRINTED. JSON documents have no such file: their values never
-# change.
+# identifier, times in UTC with the zone named, a one-line refusal of a quick-only export): what
+# today's ssdlab prints for them, reviewed line by line against PRINTED. JSON documents have no
+# such file: their values never change.
 REWORDED = ROOT / "tests" / "data" / "store" / "main-98b38bc-reworded"
 # the test file of the interrupted cache run 8 (kept with --keep) lived here
 KEPT_FILE = Path("/tmp/ssdlab-old-store-98b38bc/cache-run.tmp")

@@ -124,7 +124,7 @@ def test_target_filter_takes_a_folder_or_the_test_file(store: tuple[Path, Path, 
 
 def test_since_filter(store: tuple[Path, Path, Path]) -> None:
     db, _, _ = store
-    tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time() + 86400))
+    tomorrow = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 86400))
     assert listed(db, "--since", tomorrow) == []
     assert len(listed(db, "--since", "2000-01-01")) == 5
     assert len(listed(db, "--since", "2000-01-01T00:00", "--profile", "quick")) == 2
@@ -133,6 +133,23 @@ def test_since_filter(store: tuple[Path, Path, Path]) -> None:
     assert "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
     assert "--since" in bad.stderr
+
+
+def test_times_are_printed_and_read_in_utc_whatever_the_local_zone(
+    store: tuple[Path, Path, Path],
+) -> None:
+    db, _, _ = store
+    newest = listed(db)[0]
+    minute = time.strftime("%Y-%m-%d %H:%M", time.gmtime(float(str(newest["started_at_s"]))))
+    far_west = {"TZ": "America/Los_Angeles"}
+    table = run_ssdlab("runs", "--db", str(db), "--width", "200", env=far_west)
+    assert f"{minute} UTC" in table.stdout
+    shown = run_ssdlab("show", str(newest["id"]), "--db", str(db), env=far_west)
+    assert f"started {minute} UTC" in shown.stdout
+    since = run_ssdlab(
+        "runs", "--json", "--since", minute.replace(" ", "T"), "--db", str(db), env=far_west
+    )
+    assert newest["id"] in [r["id"] for r in json.loads(since.stdout)["runs"]]
 
 
 def test_show_prints_the_date(store: tuple[Path, Path, Path]) -> None:

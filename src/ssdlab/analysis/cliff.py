@@ -58,7 +58,7 @@ from dataclasses import dataclass, replace
 from heapq import heappop, heappush
 from itertools import pairwise
 
-from ssdlab.model.units import MB, describe_gb
+from ssdlab.model.units import format_gb, format_mb_per_s
 
 MAD_TO_SIGMA = 1.4826
 """Scale factor from the median absolute deviation to σ for normal data."""
@@ -348,7 +348,7 @@ def recovery_fraction(before: CacheCliffVerdict, probe: CacheCliffVerdict) -> Ca
             probe_total / before.cliff_bytes,
             (),
             f"the probe stayed at in-cache speed ({_mbps(level)}) for all of its "
-            f"{describe_gb(probe_total)}: at least {100 * probe_total / before.cliff_bytes:.0f} % "
+            f"{format_gb(probe_total)}: at least {100 * probe_total / before.cliff_bytes:.0f} % "
             "of the cache came back; probe with more data to see all of it",
         )
     return CacheRecovery(
@@ -476,9 +476,9 @@ def _too_short(
         )
     if min_segment_bytes is not None and total < 2 * min_segment_bytes:
         return (
-            f"series too short: {describe_gb(total)} written, and telling two levels apart "
-            f"needs at least {describe_gb(2 * min_segment_bytes)} (two segments of "
-            f"{describe_gb(min_segment_bytes)})"
+            f"series too short: {format_gb(total)} written, and telling two levels apart "
+            f"needs at least {format_gb(2 * min_segment_bytes)} (two segments of "
+            f"{format_gb(min_segment_bytes)})"
         )
     return None
 
@@ -645,7 +645,7 @@ def _verdict(
             _diff_pct(fast, slow),
             None,
         )
-    written = describe_gb(points[-1][0])
+    written = format_gb(points[-1][0])
     head = f"no sustained drop of ≥ {threshold:g} % found in {written} written"
     if statistics.median(p[1] for p in points) <= 0:
         return none(f"{head}: the write made no progress (median bandwidth 0 MB/s)")
@@ -666,4 +666,4 @@ def _verdict(
 
 
 def _mbps(bw_bytes_per_s: float) -> str:
-    return f"{bw_bytes_per_s / MB:,.0f} MB/s"
+    return format_mb_per_s(bw_bytes_per_s, "MB/s", digits=0)

@@ -14,7 +14,7 @@ from ssdlab.analysis.wear import SeriesReport, analyse_series, timeline
 from ssdlab.model.health import HealthSample, HealthValue
 from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.model.units import format_decimal_bytes
 
 # An iteration this much slower (time-bound: this much less throughput) than the median is
 # flagged: a field report saw iterations take twice as long and could only guess why.
@@ -143,8 +143,8 @@ def _reached_text(progress: StopProgress) -> str:
         return f"--for reached: {progress.done:.4g} s of writing (limit {progress.limit:g} s)"
     if progress.condition == "until_written":
         return (
-            f"--until-written reached: {describe_decimal_bytes(progress.done or 0)} written "
-            f"(limit {describe_decimal_bytes(progress.limit)})"
+            f"--until-written reached: {format_decimal_bytes(progress.done or 0)} written "
+            f"(limit {format_decimal_bytes(progress.limit)})"
         )
     return f"--until-wear reached: wear rose by {progress.done:g} points (limit {progress.limit:g})"
 

@@ -28,6 +28,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ssdlab.model.units import format_latency_us
+
 LATENCY_METRICS = ("mean", "p99", "p999", "max")
 """The latencies a knee can be chosen by: SweepCell.lat_<metric>_ns."""
 
@@ -226,4 +228,4 @@ def _pct(new: float, old: float) -> float:
 
 
 def _us(ns: float) -> str:
-    return f"{ns / 1000:,.1f} µs"
+    return format_latency_us(ns, "µs")

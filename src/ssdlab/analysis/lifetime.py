@@ -13,7 +13,7 @@ both are known.
 from dataclasses import dataclass, replace
 
 from ssdlab.analysis.waf import CounterChange
-from ssdlab.model.units import TB, describe_gb
+from ssdlab.model.units import GB, TB, format_gb, format_number
 
 MIN_RATE_STEPS = 3
 """Fewest counter steps a wear rate is computed from."""
@@ -347,7 +347,7 @@ def rating_comparison(
     notes: list[str] = []
     if rated.capacity_bytes is None and capacity_bytes is not None:
         rated = replace(rated, capacity_bytes=capacity_bytes)
-        notes.append(f"capacity {capacity_bytes / 1e9:,.1f} GB from the drive")
+        notes.append(f"capacity {format_number(capacity_bytes / GB, 'GB', 1)} from the drive")
     rated_tbw = rated.rated_tbw_bytes()
     if rated_tbw is None:
         notes.append(rated.rated_tbw_source())
@@ -368,7 +368,7 @@ def rating_comparison(
     if rated_tbw is not None and host_now is not None and per_day is not None and per_day > 0:
         days_to_tbw = max(rated_tbw - host_now, 0.0) / per_day
         if host_now >= rated_tbw:
-            notes.append(f"host writes ({describe_gb(host_now)}) already exceed the rated TBW")
+            notes.append(f"host writes ({format_gb(host_now)}) already exceed the rated TBW")
     capacity = rated.capacity_bytes
     if capacity is None:
         notes.append("no capacity: DWPD n/a")

@@ -28,7 +28,7 @@ from ssdlab.analysis.wear import WearReport, compare_samples
 from ssdlab.analysis.write_series import bytes_series
 from ssdlab.model.health import HealthSample
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, describe_gb
+from ssdlab.model.units import MB, format_gb
 
 STEADY_WINDOW = 5
 TAIL_FRACTION = 0.2  # the life projection's share of the run: its last fifth
@@ -105,7 +105,7 @@ def _steady(
     if rounds < STEADY_WINDOW:
         return (
             None,
-            f"n/a: {rounds} interval(s) after preconditioning ({describe_gb(fill)}"
+            f"n/a: {rounds} interval(s) after preconditioning ({format_gb(fill)}"
             f" written); the PTS window needs {STEADY_WINDOW}",
             start,
         )

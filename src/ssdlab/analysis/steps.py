@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from ssdlab.analysis.waf import counter_change, health_value
 from ssdlab.model.health import HEALTH_METRICS, HealthSample
-from ssdlab.model.units import describe_value
+from ssdlab.model.units import format_counter_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +84,8 @@ def counter_step_timing(samples: Sequence[HealthSample], metric: str) -> tuple[C
             continue
         if vb < va:
             broken = (
-                f"{metric} went down from {describe_value(metric, va)} to "
-                f"{describe_value(metric, vb)} between {_time(a):.0f} s and {_time(b):.0f} s "
+                f"{metric} went down from {format_counter_value(metric, va)} to "
+                f"{format_counter_value(metric, vb)} between {_time(a):.0f} s and {_time(b):.0f} s "
                 "(wrap or reset) since the previous step"
             )
             previous, previous_visible, run = None, None, 1

@@ -20,7 +20,7 @@ error is None and an assumption says so (it is still refused if the known part a
 from dataclasses import dataclass
 
 from ssdlab.model.health import HEALTH_METRICS, HealthSample, HealthValue
-from ssdlab.model.units import describe_gb, describe_value
+from ssdlab.model.units import format_counter_value, format_gb
 
 MAX_WAF_ERROR_PCT = 5.0
 """Largest worst-case quantisation error (%) a WAF may carry before it is refused."""
@@ -113,8 +113,8 @@ def counter_change(
         return CounterChange(metric, old.value, new.value, resolution, assumed, None, False, reason)
     if new.value < old.value:
         reason = (
-            f"{metric} went down from {describe_value(metric, old.value)} to "
-            f"{describe_value(metric, new.value)}: the counter wrapped or was reset"
+            f"{metric} went down from {format_counter_value(metric, old.value)} to "
+            f"{format_counter_value(metric, new.value)}: the counter wrapped or was reset"
             f"{_wrap_hint(old.value, resolution)}"
         )
         return CounterChange(metric, old.value, new.value, resolution, assumed, None, True, reason)
@@ -245,8 +245,8 @@ def _too_little_writing(
         "erase count (× raw capacity)" if label == _LABELS["erase count"] else "NAND counter"
     )
     moved = (
-        f"the host counter moved {describe_gb(host)}{_steps(host, host_resolution)}, "
-        f"the {nand_name} {describe_gb(nand)}{_steps(nand, nand_resolution)}"
+        f"the host counter moved {format_gb(host)}{_steps(host, host_resolution)}, "
+        f"the {nand_name} {format_gb(nand)}{_steps(nand, nand_resolution)}"
     )
     if host == 0 and nand == 0:
         head = "neither counter moved"
@@ -266,15 +266,15 @@ def _too_little_writing(
         MAX_WAF_ERROR_PCT / 100.0
     )
     return (
-        f"{label} n/a: {head}; write about {describe_gb(max(needed - host, 0.0))} more "
-        f"(≥ {describe_gb(needed)} of host writes {scope}, assuming WAF {assumed_waf:.2f})"
+        f"{label} n/a: {head}; write about {format_gb(max(needed - host, 0.0))} more "
+        f"(≥ {format_gb(needed)} of host writes {scope}, assuming WAF {assumed_waf:.2f})"
     )
 
 
 def _steps(amount: float, resolution: float | None) -> str:
     if resolution is None:
         return ""
-    return f" = {amount / resolution:,.4g} steps of {describe_gb(resolution)}"
+    return f" = {amount / resolution:,.4g} steps of {format_gb(resolution)}"
 
 
 def window_waf(nand: CounterChange, host: CounterChange) -> WafEstimate:

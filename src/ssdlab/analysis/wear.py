@@ -13,7 +13,6 @@ overrides both.
 """
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -41,7 +40,7 @@ from ssdlab.analysis.waf import (
     window_waf,
 )
 from ssdlab.model.health import HealthSample
-from ssdlab.model.units import TB, GiB
+from ssdlab.model.units import GB, TB, GiB, format_number
 
 POWER_ON_HOURS_RESOLUTION_S = 3600.0
 
@@ -268,13 +267,14 @@ def _raw_capacity(given: int | None, capacity: int | None) -> tuple[int | None, 
     if given is not None:
         if given <= 0:
             raise ValueError(f"raw NAND capacity must be positive, not {given}")
-        return given, f"raw NAND capacity {given / GiB:,.0f} GiB as given"
+        return given, f"raw NAND capacity {format_number(given / GiB, 'GiB')} as given"
     if capacity is None or capacity <= 0:
         return None, None
     raw = estimate_raw_nand_capacity_bytes(capacity)
     return raw, (
-        f"raw NAND capacity estimated as {raw / GiB:,.0f} GiB, the next power of two above the "
-        f"{capacity / 1e9:,.1f} GB capacity (give raw_nand_capacity_bytes to override)"
+        f"raw NAND capacity estimated as {format_number(raw / GiB, 'GiB')}, the next power of "
+        f"two above the {format_number(capacity / GB, 'GB', 1)} capacity (give "
+        "raw_nand_capacity_bytes to override)"
     )
 
 
@@ -649,26 +649,23 @@ class LineFit:
 
 
 def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
-    """OLS line through the points; None with fewer than 2 points or no spread in x."""
+    """OLS line through the points (scipy's `linregress`); None with fewer than 2 points or no
+    spread in x."""
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values but {len(ys)} y values")
     n = len(xs)
-    if n < 2:
+    if n < 2 or min(xs) == max(xs):
         return None
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    sxx = math.fsum((x - mx) ** 2 for x in xs)
-    if sxx == 0:
-        return None
-    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    slope = sxy / sxx
-    intercept = my - slope * mx
+    from scipy import stats
+
+    line = stats.linregress(xs, ys)
+    slope, intercept = float(line.slope), float(line.intercept)
     ss_res = math.fsum((y - (slope * x + intercept)) ** 2 for x, y in zip(xs, ys, strict=True))
-    ss_tot = math.fsum((y - my) ** 2 for y in ys)
     return LineFit(
         slope=slope,
         intercept=intercept,
-        r_squared=1.0 - ss_res / ss_tot if ss_tot > 0 else None,
-        slope_stderr=math.sqrt(ss_res / (n - 2) / sxx) if n > 2 else None,
+        r_squared=float(line.rvalue) ** 2 if min(ys) != max(ys) else None,
+        slope_stderr=float(line.stderr) if n > 2 else None,
         residual_rms=math.sqrt(ss_res / n),
     )
 

@@ -3,7 +3,6 @@ as its kind lays it out, with the fio job files it ran and where it came from; r
 family are compared up front."""
 
 import sqlite3
-import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from ssdlab.model.run import RunRecord
 from ssdlab.model.spec import SpecSheet
 from ssdlab.model.step import StepResult
 from ssdlab.model.stored_run import StoredRun
+from ssdlab.model.units import format_time
 from ssdlab.registry import kind_record
 from ssdlab.report.document import Section
 from ssdlab.report.html import ReportPart, render_html, render_markdown_report
@@ -105,7 +105,7 @@ def job_files(stored: StoredRun) -> tuple[tuple[str, str], ...]:
 
 
 def _when(ts: float | None) -> str:
-    return "—" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+    return "—" if ts is None else format_time(ts)
 
 
 def provenance(run: RunRecord) -> tuple[tuple[str, str], ...]:

@@ -19,8 +19,8 @@ from ssdlab.app.command_context import command_context
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.next_command import next_command
 from ssdlab.model.units import (
-    describe_binary_bytes,
-    describe_decimal_bytes,
+    format_binary_bytes,
+    format_decimal_bytes,
     format_size,
     parse_size_bytes,
 )
@@ -191,8 +191,8 @@ def _volumes(request: SimRequest, config: SimConfig) -> tuple[int, int, int]:
     interval = max(config.page_bytes, interval - interval % config.page_bytes)
     if interval > host:
         raise UsageError(
-            f"--interval ({describe_decimal_bytes(interval)}) is larger than --write "
-            f"({describe_decimal_bytes(host)})"
+            f"--interval ({format_decimal_bytes(interval)}) is larger than --write "
+            f"({format_decimal_bytes(host)})"
         )
     daily = request.daily_write if request.daily_write is not None else config.logical_bytes
     if daily <= 0:
@@ -212,10 +212,10 @@ def bound_interval(host: int, interval: int, page: int, points: int) -> tuple[in
     wanted = math.ceil(host_pages / pages)
     where = "" if points == 1 else f" per simulated drive ({points} drives)"
     return coarse, (
-        f"an interval of {describe_decimal_bytes(interval)} would store {wanted:,} intervals"
-        f"{where}; coarsened to {describe_decimal_bytes(coarse)} so that a run stores at most "
+        f"an interval of {format_decimal_bytes(interval)} would store {wanted:,} intervals"
+        f"{where}; coarsened to {format_decimal_bytes(coarse)} so that a run stores at most "
         f"{MAX_STORED_INTERVALS:,} intervals "
-        f"(about {describe_decimal_bytes(MAX_STORED_INTERVALS * STORED_BYTES_PER_INTERVAL)})"
+        f"(about {format_decimal_bytes(MAX_STORED_INTERVALS * STORED_BYTES_PER_INTERVAL)})"
     )
 
 
@@ -235,7 +235,7 @@ def memory_limit() -> MemoryLimit | None:
         return None
     return MemoryLimit(
         int(available * MEMORY_SHARE),
-        f"{MEMORY_SHARE:.0%} of the {describe_binary_bytes(available)} available now "
+        f"{MEMORY_SHARE:.0%} of the {format_binary_bytes(available)} available now "
         f"(MemAvailable); "
         f"{MEMORY_LIMIT_ENV}=SIZE or =none changes it",
     )

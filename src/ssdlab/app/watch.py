@@ -29,6 +29,7 @@ from ssdlab.app.watch_alerts import AlertBook
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunKind, RunStatus
+from ssdlab.model.units import format_time
 from ssdlab.runner.session import HealthSource, RunSession
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.lifecycle import finish_run, reopen_run
@@ -218,7 +219,7 @@ class Watch:
         """Take, store and judge one sample; False when a replay has run out."""
         reading = self.source()
         sample_id = store_reading(self.conn, self.run_id, WATCH_PHASE, reading)
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+        stamp = format_time(time.time())
         notes = "; ".join(reading.notes)
         if reading.sample is None:
             if self.request.health_replay and not reading.captures:

@@ -27,6 +27,7 @@ from ssdlab.fleet.reach import FleetReach
 from ssdlab.fleet.run import FleetRunRequest, run_fleet
 from ssdlab.fleet.status import StatusRequest, fleet_status
 from ssdlab.model.next_command import CommandContext, next_command
+from ssdlab.model.units import format_time
 from ssdlab.report.fleet import (
     build_collect_document,
     build_doctor_document,
@@ -60,7 +61,7 @@ class ProgressLines:
             self.err.print(f"[dim]{escape(source)}:[/dim] {escape(text)}", highlight=False)
 
     def starting(self, profile: str, hosts: int, of: int, start_at_s: float) -> None:
-        clock = time.strftime("%H:%M:%S UTC", time.gmtime(start_at_s))
+        clock = format_time(start_at_s)
         ahead = f"(in {start_at_s - time.time():.0f} s)"
         with self.lock:
             self.err.print(f"starting {profile} on {hosts} of {of} hosts at {clock} {ahead}")

@@ -20,7 +20,7 @@ examples:
   ssdlab fleet doctor lab.ini                  versions, root, O_DIRECT, clock offset per host
   ssdlab fleet deploy lab.ini                  install this ssdlab on every node (no network there)
   ssdlab fleet run lab.ini quick -- --preset nvme    a quick run on every target, together
-  ssdlab fleet run lab.ini endure --detach -- --hours 72   start a 3-day run and return
+  ssdlab fleet run lab.ini endure --detach -- --for 72h   start a 3-day run and return
   ssdlab fleet status lab.ini                  where every node's long run stands
   ssdlab fleet collect lab.ini                 every node's runs into this machine's store
   ssdlab fleet compare                         drives significantly slower than their siblings

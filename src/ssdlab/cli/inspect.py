@@ -8,7 +8,7 @@ from rich.console import Console
 from ssdlab.app.export import ExportRequest, export_run
 from ssdlab.app.show import ShownRun, ShowRequest, show_run
 from ssdlab.cli.render import print_document
-from ssdlab.cli.runs import local_minute
+from ssdlab.cli.runs import minute
 from ssdlab.cli.store_open import open_db
 from ssdlab.model.run import RunRecord
 from ssdlab.report.document import document_json
@@ -16,22 +16,19 @@ from ssdlab.system.write_gate import write_output
 
 
 def _when(started_at_s: object, ended_at_s: object) -> str:
-    """'started 2026-11-26 07:10, ended 2026-11-26 07:12 (local time)'."""
-    started = local_minute(float(started_at_s)) if isinstance(started_at_s, int | float) else "n/a"
-    ended = (
-        local_minute(float(ended_at_s)) if isinstance(ended_at_s, int | float) else "not recorded"
-    )
-    return f"started {started}, ended {ended} (local time)"
+    """'started 2026-11-26 07:10 UTC, ended 2026-11-26 07:12 UTC'."""
+    started = minute(float(started_at_s)) if isinstance(started_at_s, int | float) else "n/a"
+    ended = minute(float(ended_at_s)) if isinstance(ended_at_s, int | float) else "not recorded"
+    return f"started {started}, ended {ended}"
 
 
 def origin_line(run: RunRecord) -> str:
-    """'run 4 on host lab-3 (node n3.example, collected 2026-11-26 12:40 local time), uuid
+    """'run 4 on host lab-3 (node n3.example, collected 2026-11-26 12:40 UTC), uuid
     …': where a run was made; the node and the collect only for a collected run."""
     where = f"run {run.run_id} on host {run.host}"
     if run.collected_at_s is not None:
         where += (
-            f" (node {run.node_host or 'not recorded'}, collected "
-            f"{local_minute(run.collected_at_s)} local time)"
+            f" (node {run.node_host or 'not recorded'}, collected {minute(run.collected_at_s)})"
         )
     return f"{where}, uuid {run.uuid}"
 

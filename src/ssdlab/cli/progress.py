@@ -18,7 +18,7 @@ from rich.progress import (
 )
 
 from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
-from ssdlab.model.units import fmt_mb
+from ssdlab.model.units import format_cdm_mb_per_s, format_time
 from ssdlab.runner.events import (
     Event,
     Notice,
@@ -38,10 +38,6 @@ def step_title(step: ProfileStep) -> str:
         return step.label
     which = "warm-up" if step.role is StepRole.WARMUP else f"pass {step.round_index}"
     return f"{step.label} {step.direction} {which}"
-
-
-def _clock(at: float) -> str:
-    return time.strftime("%H:%M:%S", time.gmtime(at))
 
 
 def loop_first(plan: ProfilePlan) -> int | None:
@@ -99,7 +95,7 @@ class LineProgress:
         self._bound: tuple[float, float] | None = None  # (when, seconds left) by the bound
 
     def _eta(self, done: int) -> str:
-        """'; run ETA 12:03:40 UTC, in 80 s': from how far the run's loop is towards its
+        """'; run ETA 2026-11-26 12:03:40 UTC, in 80 s': from how far the run's loop is towards its
         bound, else the plan's estimate, else from the steps done so far; empty when none
         says."""
         if self._started is None:
@@ -115,7 +111,7 @@ class LineProgress:
             left = elapsed / done * (self._total - done)
         else:
             return ""
-        return f"; run ETA {_clock(time.time() + left)} UTC, in {left:.0f} s"
+        return f"; run ETA {format_time(time.time() + left)}, in {left:.0f} s"
 
     def __enter__(self) -> "LineProgress":
         return self
@@ -163,7 +159,8 @@ class LineProgress:
                 + (
                     ""
                     if result is None
-                    else f": {fmt_mb(result.bw_bytes_per_s)} MB/s, {result.iops:.0f} IOPS"
+                    else f": {format_cdm_mb_per_s(result.bw_bytes_per_s)} MB/s, "
+                    f"{result.iops:.0f} IOPS"
                 )
                 + self._eta(self._number)
             )

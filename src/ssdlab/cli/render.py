@@ -136,7 +136,7 @@ def _print_report(console: Console, document: Document) -> None:
             for note in table.notes:
                 console.print(f"  [dim]{escape(note)}[/dim]", highlight=False)
         for chart in section.charts:
-            title = escape(f"{chart.title} ({chart.key}; --plots DIR writes it)")
+            title = escape(f"{chart.title} ({chart.key}; {document.charts_drawn_by})")
             console.print(f"  [dim]chart: {title}[/dim]", highlight=False)
         for note in section.notes:
             console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)

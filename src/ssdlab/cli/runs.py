@@ -7,7 +7,6 @@ import datetime
 import json
 import os
 import sys
-import time
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,13 +17,14 @@ from ssdlab.cli.store_open import open_db
 from ssdlab.cli.terminal_tables import print_table
 from ssdlab.errors import SsdlabError
 from ssdlab.model.run import RunStatus
+from ssdlab.model.units import format_time
 from ssdlab.store.listing import RunFilter, RunListing
 from ssdlab.store.run_rows import UnreadableRun
 
 
-def local_minute(seconds: float | None) -> str:
-    """'2026-11-26 07:10' in local time, '' when not recorded."""
-    return "" if seconds is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(seconds))
+def minute(seconds: float | None) -> str:
+    """'2026-11-26 07:10 UTC', '' when not recorded."""
+    return "" if seconds is None else format_time(seconds, "minute")
 
 
 class BadFilter(SsdlabError):
@@ -34,14 +34,17 @@ class BadFilter(SsdlabError):
 
 
 def parse_since(text: str) -> float:
-    """'2026-11-26' or '2026-11-26T07:30' (local time) as epoch seconds; BadFilter else."""
+    """'2026-11-26' or '2026-11-26T07:30' (UTC, as `runs` prints times, unless it names its
+    zone) as epoch seconds; BadFilter else."""
     try:
         moment = datetime.datetime.fromisoformat(text.strip())
     except ValueError:
         raise BadFilter(
             f"--since {text!r} is not a date; give YYYY-MM-DD or YYYY-MM-DDTHH:MM"
         ) from None
-    return moment.timestamp()  # a naive time is local time
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.timestamp()
 
 
 def run_filter(args: argparse.Namespace) -> RunFilter:
@@ -92,7 +95,7 @@ def _runs_table(listed: tuple[RunListing | UnreadableRun, ...]) -> Table:
         else:
             cells = [
                 str(r.run_id),
-                local_minute(r.started_at_s),
+                minute(r.started_at_s),
                 escape(r.host),
                 escape(run_label(r)),
                 r.status.value,

@@ -46,7 +46,7 @@ def add_commands(commands: Commands) -> None:
     runs.add_argument(
         "--since",
         metavar="DATE",
-        help="only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)",
+        help="only runs started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC)",
     )
     runs.add_argument(
         "--target",

@@ -6,7 +6,7 @@ from ssdlab.analysis.passes import clat_p99_ns
 from ssdlab.fleet.load import ALL_HOSTS, ALL_HOSTS_LABEL, LoadOutcome
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us
+from ssdlab.model.units import format_cdm_iops, format_cdm_latency_us, format_cdm_mb_per_s
 
 FORMAT = "ssdlab-fleet-load"
 COLUMNS = ("host", "direction", "MB/s", "IOPS", "mean µs", "p99 µs (clat)")
@@ -68,10 +68,10 @@ def load_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
             cells = (
                 name,
                 direction,
-                fmt_mb(metrics.bw_bytes_per_s),
-                fmt_iops(metrics.iops),
-                fmt_us(metrics.lat_mean_ns),
-                fmt_us(clat_p99_ns(metrics)),
+                format_cdm_mb_per_s(metrics.bw_bytes_per_s),
+                format_cdm_iops(metrics.iops),
+                format_cdm_latency_us(metrics.lat_mean_ns),
+                format_cdm_latency_us(clat_p99_ns(metrics)),
             )
             rows.append((cells, direction == "write" or step.write is None))
     return rows

@@ -5,9 +5,13 @@ any length or fixed, enums, optionals, unions such as `SettingValue`, mappings. 
 fit (a missing field, a field the class does not have, a value of another type) is a
 `FieldMismatch` that says where, never a field dropped in silence; a field missing from the
 JSON takes the class's default. The store's blobs (store/codec.py) are read through it.
+
+Kept rather than msgspec or cattrs (tried, docs/store.md): neither refuses an unknown field of
+a stdlib dataclass with exact scalar types and a whole number kept whole in a float field.
 """
 
 import dataclasses
+import functools
 import json
 import types
 from collections.abc import Mapping
@@ -121,18 +125,32 @@ def _decode_scalar(cls: type, data: object, path: str) -> Any:
 def _decode_dataclass(cls: type, data: object, path: str) -> Any:
     if not isinstance(data, dict):
         raise FieldMismatch(path, f"expected an object ({cls.__name__}), found {_shown(data)}")
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    fields = _fields_of(cls)
     unknown = sorted(set(data) - set(fields))
     if unknown:
         raise FieldMismatch(path, f"{cls.__name__} has no field {', '.join(unknown)}")
-    hints = get_type_hints(cls)
     values: dict[str, Any] = {}
-    for name, spec in fields.items():
+    for name, (hint, required) in fields.items():
         if name in data:
-            values[name] = _decode(hints[name], data[name], _at(path, name))
-        elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
+            values[name] = _decode(hint, data[name], _at(path, name))
+        elif required:
             raise FieldMismatch(_at(path, name), f"missing (a {cls.__name__} needs it)")
     return cls(**values)
+
+
+@functools.cache
+def _fields_of(cls: type) -> dict[str, tuple[Any, bool]]:
+    """A dataclass's fields given to its constructor: name -> (type hint, whether required).
+    Read once per class (type hints are slow to resolve)."""
+    hints = get_type_hints(cls)
+    return {
+        f.name: (
+            hints[f.name],
+            f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+        )
+        for f in dataclasses.fields(cls)
+        if f.init
+    }
 
 
 def _decode_tuple(args: tuple[Any, ...], data: object, path: str) -> tuple[Any, ...]:

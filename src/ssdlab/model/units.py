@@ -1,13 +1,17 @@
 """Byte and time units, the one parser for sizes typed by people, and the one home of the
-human-readable numbers ssdlab prints (sizes, rates, counts, latencies, byte counts, times).
+human-readable numbers ssdlab prints (sizes, rates, counts, latencies, byte counts, times):
+every such formatter is a `format_*` here, and text output uses them rather than a format of
+its own.
 
 MB means 10**6 bytes and MiB 2**20 bytes, in output as in code. A number that is unknown
-(None) prints as "n/a", an unknown time as "unknown".
+(None) prints as "n/a", an unknown time as "unknown". Times print in UTC with the zone named
+(`format_time`); JSON documents carry epoch seconds.
 """
 
 import math
 import re
 import time
+from typing import Literal
 
 KB = 10**3
 MB = 10**6
@@ -91,7 +95,7 @@ def format_block_label(size_bytes: int) -> str:
     return f"{size_bytes}B"
 
 
-def describe_binary_bytes(size_bytes: int) -> str:
+def format_binary_bytes(size_bytes: int) -> str:
     """Approximate binary size for messages: 16646144 -> '15.9 MiB'."""
     value = float(size_bytes)
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -101,7 +105,7 @@ def describe_binary_bytes(size_bytes: int) -> str:
     raise AssertionError("unreachable")
 
 
-def describe_decimal_bytes(size_bytes: float) -> str:
+def format_decimal_bytes(size_bytes: float) -> str:
     """Decimal size for people (MB = 10^6 B): 30000000 -> '30 MB', 1.2e12 -> '1.2 TB'."""
     value = float(size_bytes)
     for unit in ("B", "kB", "MB", "GB", "TB"):
@@ -111,7 +115,7 @@ def describe_decimal_bytes(size_bytes: float) -> str:
     raise AssertionError("unreachable")
 
 
-def describe_counter_bytes(value: float) -> str:
+def format_counter_bytes(value: float) -> str:
     """A drive's byte counter in decimal GB, TB or PB (smaller counts in bytes), as drives
     rate their writes: 334100000000 -> '334.1 GB', 6.6e13 -> '66 TB', 3.12e16 -> '31.2 PB'."""
     if abs(value) >= 1000 * TB:
@@ -123,71 +127,95 @@ def describe_counter_bytes(value: float) -> str:
     return f"{value:.0f} B"
 
 
-def describe_gb(value_bytes: float) -> str:
+def format_gb(value_bytes: float) -> str:
     """Decimal gigabytes for messages: 38.4e9 -> '38.4 GB', 33554432 -> '0.0336 GB'."""
     gb = value_bytes / GB
     return f"{gb:,.0f} GB" if abs(gb) >= 100 else f"{gb:.3g} GB"
 
 
-def describe_value(metric: str, value: float) -> str:
+def format_counter_value(metric: str, value: float) -> str:
     """A counter value in its own unit, bytes as decimal GB."""
     if metric.endswith("_bytes"):
-        return describe_gb(value)
+        return format_gb(value)
     if metric.endswith("_pct"):
         return f"{value:g} %"
     return f"{value:g}"
 
 
-def block_text(size_bytes: int) -> str:
-    """'512 B', '4 KiB', '1 MiB': block sizes as people write them (format_size's form)."""
-    return format_size(size_bytes)
-
-
-def fmt_mb(bytes_per_s: float | None) -> str:
-    """MB/s as CrystalDiskMark prints it: '1224.55'."""
-    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"
-
-
-def fmt_iops(iops: float | None) -> str:
-    """IOPS as the quick suite prints them: '14477.5'."""
-    return "n/a" if iops is None else f"{iops:.1f}"
-
-
-def fmt_us(ns: float | None) -> str:
-    """A latency in µs as the quick suite prints it: '68.63'."""
-    return "n/a" if ns is None else f"{ns / 1000:.2f}"
-
-
-def fmt_mbps(bytes_per_s: float | None) -> str:
-    """MB/s in a profile's tables: '3,512.4'."""
-    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:,.1f}"
-
-
-def fmt_count(value: float | None) -> str:
-    """A count (IOPS, operations) in a profile's tables: '145,859'."""
-    return "n/a" if value is None else f"{value:,.0f}"
-
-
-def fmt_latency_us(ns: float | None) -> str:
-    """A latency in µs in a profile's tables: '1,234.5'."""
-    return "n/a" if ns is None else f"{ns / 1000:,.1f}"
-
-
-def fmt_tb(value: float | None) -> str:
-    """Bytes in decimal TB with three decimals: '12.750 TB'."""
-    return "n/a" if value is None else f"{value / TB:,.3f} TB"
-
-
-def fmt_number(value: float | None, unit: str = "", digits: int = 0) -> str:
-    """A number with thousands separators, `digits` decimals and a unit: '8,123 h'."""
+def format_number(value: float | None, unit: str = "", digits: int = 0) -> str:
+    """A number with thousands separators, `digits` decimals and a unit: '8,123 h'. The
+    numbers of a profile's tables and messages are all this one, scaled to their unit by the
+    functions below."""
     if value is None:
         return "n/a"
     return f"{value:,.{digits}f}{(' ' + unit) if unit else ''}"
 
 
-def fmt_time(ts: float | None) -> str:
-    """A Unix time in UTC: '2024-05-01 12:00:01 UTC'."""
-    return "unknown" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+def format_mb_per_s(bytes_per_s: float | None, unit: str = "", digits: int = 1) -> str:
+    """MB/s (10^6 bytes a second): '3,512.4' in a table under 'MB/s', '3,512 MB/s' with the
+    unit and no decimals."""
+    return format_number(None if bytes_per_s is None else bytes_per_s / MB, unit, digits)
+
+
+def format_count(value: float | None, unit: str = "") -> str:
+    """A count (IOPS, operations): '145,859', '145,859 IOPS'."""
+    return format_number(value, unit)
+
+
+def format_latency_us(ns: float | None, unit: str = "", digits: int = 1) -> str:
+    """A latency in µs: '1,234.5' in a table under 'µs', '1,234.5 µs' with the unit."""
+    return format_number(None if ns is None else ns / NS_PER_US, unit, digits)
+
+
+def format_tb(value: float | None, unit: str = "TB", digits: int = 3) -> str:
+    """Bytes in decimal TB: '12.750 TB'; a rating as '600 TBW' (unit 'TBW', no decimals)."""
+    return format_number(None if value is None else value / TB, unit, digits)
+
+
+def format_latency(ns: float | None) -> str:
+    """A latency in the unit that suits it: '850 ns', '123.4 µs', '12.34 ms', '1.250 s'."""
+    if ns is None:
+        return "n/a"
+    if ns < NS_PER_US:
+        return f"{ns:.0f} ns"
+    if ns < NS_PER_MS:
+        return f"{ns / NS_PER_US:.1f} µs"
+    if ns < NS_PER_S:
+        return f"{ns / NS_PER_MS:.2f} ms"
+    return f"{ns / NS_PER_S:.3f} s"
+
+
+def format_cdm_mb_per_s(bytes_per_s: float | None) -> str:
+    """MB/s as CrystalDiskMark prints it in quick's result grid: '1224.55'."""
+    return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"
+
+
+def format_cdm_iops(iops: float | None) -> str:
+    """IOPS as quick's result grid prints them: '14477.5'."""
+    return "n/a" if iops is None else f"{iops:.1f}"
+
+
+def format_cdm_latency_us(ns: float | None) -> str:
+    """A latency in µs as quick's result grid prints it: '68.63'."""
+    return "n/a" if ns is None else f"{ns / NS_PER_US:.2f}"
+
+
+TimePrecision = Literal["minute", "second", "millisecond"]
+
+
+def format_time(ts: float | None, precision: TimePrecision = "second") -> str:
+    """A Unix time as every text ssdlab prints shows it: in UTC, with the zone named,
+    '2026-11-26 07:10:05 UTC' (to the minute in listings, '2026-11-26 07:10 UTC'; to the
+    millisecond where a start is timed to it, '2026-11-26 07:10:05.250 UTC'); 'unknown' when
+    not recorded. JSON documents carry the epoch seconds themselves."""
+    if ts is None:
+        return "unknown"
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts))
+    if precision == "minute":
+        stamp = stamp[: -len(":00")]
+    elif precision == "millisecond":
+        stamp += f".{int(ts % 1 * 1000):03d}"
+    return f"{stamp} UTC"
 
 
 _DURATION_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d|w)?\s*$")

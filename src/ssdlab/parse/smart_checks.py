@@ -10,7 +10,7 @@ import math
 from collections.abc import Sequence
 
 from ssdlab.model.health import HealthValue
-from ssdlab.model.units import describe_counter_bytes
+from ssdlab.model.units import format_counter_bytes
 
 WRAP_32 = 2**32
 
@@ -68,9 +68,9 @@ def check_nand_vs_host(host: HealthValue, nand: HealthValue) -> tuple[str, ...]:
     if nand.value + slack >= host.value:
         return ()
     return (
-        f"NAND writes ({describe_counter_bytes(nand.value)}, {_source(nand)}) are below host "
+        f"NAND writes ({format_counter_bytes(nand.value)}, {_source(nand)}) are below host "
         f"writes "
-        f"({describe_counter_bytes(host.value)}, {_source(host)}); flash cannot absorb fewer "
+        f"({format_counter_bytes(host.value)}, {_source(host)}); flash cannot absorb fewer "
         f"bytes than "
         "the host wrote unless the controller compresses — one of the counters has the wrong "
         "unit, wrapped, or counts only part of the writes. WAF from these counters is not "
@@ -97,8 +97,8 @@ def check_writes_vs_wear(
     if drive_writes <= ceiling:
         return ()
     return (
-        f"{_source(written)} = {describe_counter_bytes(written.value)} is {drive_writes:,.0f} full "
-        f"writes of this {describe_counter_bytes(capacity_bytes)} drive at "
+        f"{_source(written)} = {format_counter_bytes(written.value)} is {drive_writes:,.0f} full "
+        f"writes of this {format_counter_bytes(capacity_bytes)} drive at "
         f"{wear_used_pct.value:g} % "
         f"wear used ({_source(wear_used_pct)}): more than NAND could take (at most "
         f"{ceiling:,.0f} at {MAX_PE_CYCLES:,} P/E cycles). The write counter's unit or the wear "
@@ -126,14 +126,14 @@ def check_erase_vs_nand(
     high_bound = ERASE_TOO_HIGH_FACTOR * (avg_erase.value + 1) * raw_capacity
     basis = (
         f"the average erase count {avg_erase.value:g} ({_source(avg_erase)}) x "
-        f"~{describe_counter_bytes(raw_capacity)} raw NAND (estimated from the "
-        f"{describe_counter_bytes(capacity_bytes)} capacity) implies ≈ "
-        f"{describe_counter_bytes(expected)}"
+        f"~{format_counter_bytes(raw_capacity)} raw NAND (estimated from the "
+        f"{format_counter_bytes(capacity_bytes)} capacity) implies ≈ "
+        f"{format_counter_bytes(expected)}"
     )
     if nand.value < low_bound:
         text = (
             f"NAND writes look far too small: {_source(nand)} = "
-            f"{describe_counter_bytes(nand.value)}, "
+            f"{format_counter_bytes(nand.value)}, "
             f"but {basis}."
         )
         wrap = _wrap_explanation(nand, expected)
@@ -141,7 +141,7 @@ def check_erase_vs_nand(
             text += " " + wrap
         if host is not None and _below_32_bits(host):
             text += (
-                f" Host writes ({_source(host)}, {describe_counter_bytes(host.value or 0)}) are "
+                f" Host writes ({_source(host)}, {format_counter_bytes(host.value or 0)}) are "
                 f"below "
                 "2^32 counts too and may have wrapped as well: the lifetime WAF from these "
                 "counters is not meaningful."
@@ -150,7 +150,7 @@ def check_erase_vs_nand(
     if nand.value > high_bound:
         return (
             f"NAND writes look far too large: {_source(nand)} = "
-            f"{describe_counter_bytes(nand.value)}, "
+            f"{format_counter_bytes(nand.value)}, "
             f"but {basis}; the counter's unit may be wrong for this drive.",
         )
     return ()
@@ -214,7 +214,7 @@ def _wrap_explanation(nand: HealthValue, expected: float) -> str | None:
     corrected = nand.value + wraps * span
     return (
         f"The counter is below 2^32 counts and very likely 32-bit: {wraps} wraps of 2^32 x "
-        f"{_resolution(nand):g} B would give {describe_counter_bytes(corrected)}, consistent "
+        f"{_resolution(nand):g} B would give {format_counter_bytes(corrected)}, consistent "
         f"with the "
         "erase count."
     )
@@ -239,5 +239,5 @@ def _show(metric: str, value: HealthValue) -> str:
     if value.value is None:
         return "unknown"
     if metric.endswith("_bytes"):
-        return describe_counter_bytes(value.value)
+        return format_counter_bytes(value.value)
     return f"{value.value:g}"

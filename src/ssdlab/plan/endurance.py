@@ -19,7 +19,7 @@ from ssdlab.model.profile import (
     StepRole,
 )
 from ssdlab.model.profile_settings import EnduranceSettings
-from ssdlab.model.units import KiB, describe_decimal_bytes
+from ssdlab.model.units import KiB, format_decimal_bytes
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     format_runtime,
@@ -176,7 +176,7 @@ def _stop_words(settings: EnduranceSettings) -> str:
     if settings.for_time is not None:
         words.append(f"after {settings.for_time} s of writing")
     if settings.until_written is not None:
-        words.append(f"at {describe_decimal_bytes(settings.until_written)} written")
+        words.append(f"at {format_decimal_bytes(settings.until_written)} written")
     wear = settings.until_wear
     if wear is not None:
         words.append(f"when wear rose by {wear:g} points")

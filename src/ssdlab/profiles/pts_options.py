@@ -192,7 +192,9 @@ def _spec(
         examples=(
             f"ssdlab run {name} /dev/nvme0n1 --destroy-data /dev/nvme0n1",
             example,
-            f"ssdlab plan {name} /dev/sdb --device-class client",
+            # PTS-C has no XSR test: the enterprise plan is the one there is
+            f"ssdlab plan {name} /dev/sdb --device-class "
+            f"{'enterprise' if name == 'pts-xsr' else 'client'}",
         ),
         writes=Writes.ALWAYS,
         default_file_size_bytes=GiB,

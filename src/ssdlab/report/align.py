@@ -7,7 +7,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.typed_settings import decode_settings
-from ssdlab.model.units import block_text, fmt_count, fmt_latency_us, format_size
+from ssdlab.model.units import format_count, format_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import ALIGN_METHOD, method_note
 from ssdlab.report.profile_common import compose
@@ -30,11 +30,11 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         m_key = keys.get((row.block_size_bytes, row.misaligned_offset_bytes))
         rows.append(
             (
-                block_text(row.block_size_bytes),
-                fmt_count(row.aligned_iops),
-                fmt_latency_us(latency.get(a_key or "")),
-                fmt_count(row.misaligned_iops),
-                fmt_latency_us(latency.get(m_key or "")),
+                format_size(row.block_size_bytes),
+                format_count(row.aligned_iops),
+                format_latency_us(latency.get(a_key or "")),
+                format_count(row.misaligned_iops),
+                format_latency_us(latency.get(m_key or "")),
                 "n/a" if row.ratio is None else f"{row.ratio:.2f}×",
             )
         )
@@ -128,7 +128,7 @@ def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
         y_zero=not y_log,
         series=shown,
         x_ticks=tuple(
-            (float(i), block_text(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
+            (float(i), format_size(r.block_size_bytes)) for i, r in enumerate(verdict.rows)
         ),
     )
 

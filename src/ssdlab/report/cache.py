@@ -14,7 +14,7 @@ from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import describe_gb, fmt_mbps
+from ssdlab.model.units import format_gb, format_mb_per_s
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import CLIFF_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
@@ -29,21 +29,21 @@ def _sentences(verdict: CacheCliffVerdict, body: Mapping[str, Any]) -> list[str]
     if verdict.cliff_bytes is None:
         total = verdict.total_bytes or 0.0
         return [
-            f"no cliff in {describe_gb(total)} written: the speed stayed within "
+            f"no cliff in {format_gb(total)} written: the speed stayed within "
             f"{verdict.criteria.min_drop_pct:g} % ({verdict.reason}); the cache is larger than "
             "the write, or there is none"
         ]
     lines = [
-        f"write cache ≈ {describe_gb(verdict.cliff_bytes)}: "
-        f"{fmt_mbps(verdict.in_cache_bw_bytes_per_s)} MB/s in the cache, "
-        f"{fmt_mbps(verdict.post_cache_bw_bytes_per_s)} MB/s after it "
+        f"write cache ≈ {format_gb(verdict.cliff_bytes)}: "
+        f"{format_mb_per_s(verdict.in_cache_bw_bytes_per_s)} MB/s in the cache, "
+        f"{format_mb_per_s(verdict.post_cache_bw_bytes_per_s)} MB/s after it "
         f"({verdict.drop_pct or 0:.0f} % slower)"
     ]
     later = [s for s in verdict.segments[(verdict.cliff_segment or 0) + 1 :] if s.step]
     for segment in later:
         lines.append(
-            f"a further step at {describe_gb(segment.start_bytes)}: "
-            f"{fmt_mbps(segment.median_bw_bytes_per_s)} MB/s"
+            f"a further step at {format_gb(segment.start_bytes)}: "
+            f"{format_mb_per_s(segment.median_bw_bytes_per_s)} MB/s"
         )
     return lines
 
@@ -66,8 +66,8 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
                 (*(s.median_bw_bytes_per_s / MB for s in segments),
                  segments[-1].median_bw_bytes_per_s / MB),
                 "steps",
-                point_labels=(*(f"{fmt_mbps(s.median_bw_bytes_per_s)} MB/s" for s in segments),
-                              ""),
+                point_labels=(*(format_mb_per_s(s.median_bw_bytes_per_s, "MB/s")
+                                for s in segments), ""),
             ),
         )
         if segments
@@ -77,7 +77,7 @@ def _chart(key: str, title: str, verdict: CacheCliffVerdict) -> doc.Chart:
     if verdict.cliff_bytes is not None:
         markers = (
             doc.Marker(
-                "vline", f"cliff {describe_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / size
+                "vline", f"cliff {format_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / size
             ),
         )
     y_log, y_zero = zero_or_log(ys)
@@ -99,9 +99,9 @@ def _segments_table(verdict: CacheCliffVerdict) -> doc.Table:
     rows = tuple(
         (
             str(i + 1),
-            describe_gb(s.start_bytes),
-            describe_gb(s.end_bytes),
-            fmt_mbps(s.median_bw_bytes_per_s),
+            format_gb(s.start_bytes),
+            format_gb(s.end_bytes),
+            format_mb_per_s(s.median_bw_bytes_per_s),
             "—" if s.change_pct is None else f"{s.change_pct:+.0f} %",
             "—" if s.step is None else ("step" if s.step else "slope"),
         )
@@ -130,7 +130,7 @@ def _write_section(
     logged = verdict.total_bytes
     if logged is None and step is not None and step.write is not None:
         logged = float(step.write.io_bytes)  # no log point: fio's own count of what it wrote
-    written = ("written", describe_gb(logged or 0.0))
+    written = ("written", format_gb(logged or 0.0))
     charts = _charts("cache-cliff", "MB/s against data written", verdict)
     if verdict.short is not None:
         short = body.get("short") or {}
@@ -152,12 +152,12 @@ def _write_section(
         written,
         (
             "cache size",
-            "no cliff" if verdict.cliff_bytes is None else describe_gb(verdict.cliff_bytes),
+            "no cliff" if verdict.cliff_bytes is None else format_gb(verdict.cliff_bytes),
         ),
-        ("in-cache MB/s", fmt_mbps(verdict.in_cache_bw_bytes_per_s)),
-        ("post-cache MB/s", fmt_mbps(verdict.post_cache_bw_bytes_per_s)),
-        ("slowest MB/s after the cliff", fmt_mbps(verdict.floor_bw_bytes_per_s)),
-        ("sustained MB/s after the cliff", fmt_mbps(verdict.sustained_bw_bytes_per_s)),
+        ("in-cache MB/s", format_mb_per_s(verdict.in_cache_bw_bytes_per_s)),
+        ("post-cache MB/s", format_mb_per_s(verdict.post_cache_bw_bytes_per_s)),
+        ("slowest MB/s after the cliff", format_mb_per_s(verdict.floor_bw_bytes_per_s)),
+        ("sustained MB/s after the cliff", format_mb_per_s(verdict.sustained_bw_bytes_per_s)),
     )
     return doc.Section(
         "Write-cache cliff", facts=facts, tables=(_segments_table(verdict),), charts=charts

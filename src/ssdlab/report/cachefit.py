@@ -10,7 +10,7 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.typed_settings import decode_settings
-from ssdlab.model.units import fmt_latency_us, format_size
+from ssdlab.model.units import format_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import CACHEFIT_METHOD, method_note
 from ssdlab.report.profile_common import compose
@@ -23,14 +23,14 @@ COMBINATIONS = (
 )
 
 
-def _fmt_figure(row: CachefitRow, io_mode: str, region: str) -> str:
+def _format_figure(row: CachefitRow, io_mode: str, region: str) -> str:
     value = row.value(io_mode, region)
     if value is None:
         return "—"
     return f"{value:,.1f}" if row.figure == "mb_per_s" else f"{value:,.0f}"
 
 
-def _fmt_ratio_pair(first: float | None, second: float | None) -> str:
+def _format_ratio_pair(first: float | None, second: float | None) -> str:
     def one(value: float | None) -> str:
         return "—" if value is None else f"{value:.2f}×"
 
@@ -57,9 +57,11 @@ def _tables(table: CachefitTable) -> tuple[doc.Table, doc.Table]:
             (
                 row.name,
                 "MB/s" if row.figure == "mb_per_s" else "IOPS",
-                *(_fmt_figure(row, mode, region) for mode, region in combos),
-                _fmt_ratio_pair(row.buffered_over_direct_inside, row.buffered_over_direct_beyond),
-                _fmt_ratio_pair(row.inside_over_beyond_direct, row.inside_over_beyond_buffered),
+                *(_format_figure(row, mode, region) for mode, region in combos),
+                _format_ratio_pair(
+                    row.buffered_over_direct_inside, row.buffered_over_direct_beyond
+                ),
+                _format_ratio_pair(row.inside_over_beyond_direct, row.inside_over_beyond_buffered),
             )
             for row in table.rows
         ),
@@ -75,7 +77,7 @@ def _tables(table: CachefitTable) -> tuple[doc.Table, doc.Table]:
             (
                 row.name,
                 *(
-                    fmt_latency_us(cell.lat_mean_ns) if (cell := row.cell(*c)) else "—"
+                    format_latency_us(cell.lat_mean_ns) if (cell := row.cell(*c)) else "—"
                     for c in combos
                 ),
             )

@@ -7,7 +7,6 @@ MB/s is best-of-passes as CrystalDiskMark shows it; IOPS and the mean latency ar
 best, as `ssdlab show` gives them; p99 is the 99th percentile of fio's completion latency in
 the pass with the most MB/s (unknown for an imported result)."""
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,13 +17,14 @@ from ssdlab.model.run import RunKind
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import (
     GB,
-    NS_PER_MS,
-    NS_PER_S,
-    NS_PER_US,
     TB,
-    fmt_iops,
-    fmt_mb,
+    format_cdm_iops,
+    format_cdm_mb_per_s,
+    format_latency,
+    format_number,
     format_size,
+    format_tb,
+    format_time,
 )
 from ssdlab.report.quick import QuickReport, memory_reason
 
@@ -98,7 +98,7 @@ def _measured_on(report: QuickReport) -> str | None:
     if run.kind is RunKind.IMPORT:
         stamp = _text(run.settings.get("date"))
         return None if stamp is None else stamp.replace("/", "-")[:16]
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(run.started_at_s))
+    return format_time(run.started_at_s, "minute")
 
 
 def build_card(report: QuickReport) -> CardData:
@@ -145,26 +145,25 @@ def capacity_text(size_bytes: int | None) -> str:
     if size_bytes is None:
         return UNKNOWN
     if size_bytes >= TB:
-        return f"{size_bytes / TB:.2f} TB"
-    gb = size_bytes / GB
-    return f"{gb:.0f} GB" if gb >= 100 else f"{gb:.1f} GB"
+        return format_tb(size_bytes, digits=2)
+    return format_number(size_bytes / GB, "GB", 0 if size_bytes >= 100 * GB else 1)
 
 
 def latency_text(ns: float | None) -> str:
-    """'425.9 µs', '21.77 ms', '1.25 s'; '—' when unknown."""
-    if ns is None:
-        return UNKNOWN
-    if ns < NS_PER_MS:
-        return f"{ns / NS_PER_US:.1f} µs"
-    return f"{ns / NS_PER_MS:.2f} ms" if ns < NS_PER_S else f"{ns / NS_PER_S:.2f} s"
+    """'425.9 µs', '21.77 ms', '1.250 s' (`format_latency`); '—' when unknown."""
+    return UNKNOWN if ns is None else format_latency(ns)
 
 
 def mbps_text(cell: CardCell | None) -> str:
-    return UNKNOWN if cell is None else fmt_mb(cell.bw_bytes_per_s)
+    return UNKNOWN if cell is None else format_cdm_mb_per_s(cell.bw_bytes_per_s)
 
 
 def iops_text(cell: CardCell | None) -> str:
-    return f"{fmt_iops(cell.iops)} IOPS" if cell is not None and cell.iops is not None else UNKNOWN
+    return (
+        f"{format_cdm_iops(cell.iops)} IOPS"
+        if cell is not None and cell.iops is not None
+        else UNKNOWN
+    )
 
 
 def latency_line(cell: CardCell | None) -> str:

@@ -26,7 +26,7 @@ FORMAT_VERSION = 1
 _SCALE = {"bytes_per_s": (1 / MB, "MB/s"), "ns": (1e-3, "µs"), "iops": (1.0, "IOPS")}
 
 
-def fmt_metric_value(samples: MetricSamples | None) -> str:
+def format_metric_value(samples: MetricSamples | None) -> str:
     """'3,512.4 MB/s ±0.8 % n=5': the mean, the passes' CV and how many there were."""
     if samples is None:
         return "—"
@@ -41,7 +41,7 @@ def fmt_metric_value(samples: MetricSamples | None) -> str:
     return f"{text} n={len(samples.values)}"
 
 
-def fmt_ratio(change: Change) -> str:
+def format_ratio(change: Change) -> str:
     """'0.91 −' / '1.02 ~' / '—  x'; p-value when one was computed."""
     if change.ratio is None:
         return f"— {change.marker}"
@@ -87,14 +87,14 @@ def build_compare_document(
     for key in keys:
         found = [next((c for c in comp.changes if c.key == key), None) for comp in comparisons]
         first = next(c for c in found if c is not None)
-        row = [first.key, fmt_metric_value(first.baseline)]
+        row = [first.key, format_metric_value(first.baseline)]
         for change in found:
             row += (
                 ["—", "—"]
                 if change is None
                 else [
-                    fmt_metric_value(change.other),
-                    fmt_ratio(change),
+                    format_metric_value(change.other),
+                    format_ratio(change),
                 ]
             )
         rows.append(tuple(row))
@@ -168,6 +168,7 @@ def build_compare_document(
             *chart_sections(runs, tests),
         ),
         data=compare_data(runs, comparisons, breaches),
+        charts_drawn_by="compare -o FILE.html draws it",
     )
 
 

@@ -141,6 +141,8 @@ class Document:
     data: Mapping[str, Any] = field(default_factory=dict)
     layout: Layout = Layout.REPORT
     sort_data_keys: bool = True
+    # what the terminal says after a chart's name: which option of the command draws it
+    charts_drawn_by: str = "--plots DIR writes it"
 
     @property
     def charts(self) -> tuple[Chart, ...]:

@@ -10,9 +10,9 @@ from ssdlab.analysis.endurance import EnduranceStatus, Iteration
 from ssdlab.analysis.steps import CounterStep
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import describe_decimal_bytes, fmt_mbps, fmt_tb, fmt_time
+from ssdlab.model.units import format_decimal_bytes, format_mb_per_s, format_tb, format_time
 from ssdlab.report import document as doc
-from ssdlab.report.health import fmt_waf, series_sections
+from ssdlab.report.health import format_waf, series_sections
 from ssdlab.report.method_notes import LIFETIME_METHOD, WAF_METHOD, method_note
 from ssdlab.report.profile_common import compose, time_unit, visible_series, zero_or_log
 
@@ -170,10 +170,10 @@ def _iteration_table(its: Sequence[Iteration]) -> doc.Table:
         rows=tuple(
             (
                 str(i.index),
-                fmt_time(i.ended_at_s),
-                describe_decimal_bytes(i.written_bytes),
+                format_time(i.ended_at_s),
+                format_decimal_bytes(i.written_bytes),
                 f"{i.elapsed_s:.4g}",
-                fmt_mbps(i.write_bytes_per_s),
+                format_mb_per_s(i.write_bytes_per_s),
                 i.outlier or "",
             )
             for i in shown
@@ -189,11 +189,11 @@ def _step_table(steps: Sequence[CounterStep], title: str) -> doc.Table:
         rows=tuple(
             (
                 f"{s.from_value:g} → {s.to_value:g}",
-                fmt_time(s.midpoint_s),
+                format_time(s.midpoint_s),
                 f"{s.uncertainty_s / 60:.0f}",
                 "—" if s.since_previous_step_s is None else f"{s.since_previous_step_s / 3600:.2f}",
-                fmt_tb(s.host_written_bytes) if s.host_written_bytes is not None else "—",
-                fmt_tb(s.nand_written_bytes) if s.nand_written_bytes is not None else "—",
+                format_tb(s.host_written_bytes) if s.host_written_bytes is not None else "—",
+                format_tb(s.nand_written_bytes) if s.nand_written_bytes is not None else "—",
             )
             for s in steps
         ),
@@ -212,9 +212,9 @@ def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
     """The live status in rows: totals, host vs NAND, WAF, wear rate, life, stop progress."""
     rows = [
         ("iterations", str(len(status.iterations))),
-        ("written by fio", describe_decimal_bytes(status.written_bytes)),
+        ("written by fio", format_decimal_bytes(status.written_bytes)),
         ("writing time", _duration(status.writing_s)),
-        ("mean write speed", f"{fmt_mbps(status.mean_write_bytes_per_s)} MB/s"),
+        ("mean write speed", f"{format_mb_per_s(status.mean_write_bytes_per_s)} MB/s"),
     ]
     if status.iteration_s_median is not None:
         rows.append(
@@ -224,15 +224,15 @@ def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
                 f"{status.iteration_s_max:.4g} s",
             )
         )
-    rows.append(("drive: host writes (counter)", fmt_tb(status.drive_host_written_bytes)))
-    rows.append(("drive: NAND writes (counter)", fmt_tb(status.drive_nand_written_bytes)))
+    rows.append(("drive: host writes (counter)", format_tb(status.drive_host_written_bytes)))
+    rows.append(("drive: NAND writes (counter)", format_tb(status.drive_nand_written_bytes)))
     series = status.series
     if series is not None:
-        rows.append(("WAF so far", fmt_waf(series.overall.waf) if series.overall else "n/a"))
+        rows.append(("WAF so far", format_waf(series.overall.waf) if series.overall else "n/a"))
         rows.append(
             (
                 f"WAF over the last {series.last_hours:g} h",
-                fmt_waf(series.recent.waf) if series.recent else "n/a",
+                format_waf(series.recent.waf) if series.recent else "n/a",
             )
         )
         fit = series.wear_fit
@@ -253,13 +253,13 @@ def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
                 else f"n/a — {projection.reason}",
             )
         )
-        rows.append(("TBW at end of life", fmt_tb(projection.host_written_at_eol_bytes)))
+        rows.append(("TBW at end of life", format_tb(projection.host_written_at_eol_bytes)))
         if series.rating is not None and series.rating.rated_tbw_bytes is not None:
             ratio = series.rating.tbw_ratio
             rows.append(
                 (
                     "rated TBW",
-                    f"{fmt_tb(series.rating.rated_tbw_bytes)}"
+                    f"{format_tb(series.rating.rated_tbw_bytes)}"
                     + ("" if ratio is None else f"; projected ÷ rated {ratio:.2f}"),
                 )
             )

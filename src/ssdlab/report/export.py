@@ -16,7 +16,7 @@ from ssdlab.report.quick import (
     QuickReport,
     environment_line,
     figure_caption,
-    fmt_spread,
+    format_spread,
     grid_cells,
     known,
     settings_line,
@@ -136,7 +136,7 @@ def export_markdown(report: QuickReport) -> str:
         f"{figure_caption(run)} (MB/s = 10^6 bytes/s). Spread over the passes:",
         "",
     ]
-    lines += [f"- {s.label} {s.direction}: {fmt_spread(s)}" for s in report.summaries]
+    lines += [f"- {s.label} {s.direction}: {format_spread(s)}" for s in report.summaries]
     if run.status_reason:
         lines += ["", f"Status: {run.status.value} — {run.status_reason}"]
     return "\n".join(lines) + "\n"

@@ -5,10 +5,10 @@ from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.profile_settings import FillSettings
 from ssdlab.model.typed_settings import decode_settings
-from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.model.units import format_count, format_latency_us, format_mb_per_s
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import FILL_METHOD, method_note
-from ssdlab.report.profile_common import compose, fmt_setting, visible_series, zero_or_log
+from ssdlab.report.profile_common import compose, format_setting, visible_series, zero_or_log
 
 
 def build_fill_document(results: ProfileResults) -> doc.Document:
@@ -21,16 +21,16 @@ def build_fill_document(results: ProfileResults) -> doc.Document:
         tuple(
             (
                 f"{r['level_pct']} %",
-                fmt_count(r["iops"]),
-                fmt_mbps(r["bw_bytes_per_s"]),
-                fmt_latency_us(r["lat_mean_ns"]),
-                fmt_latency_us(r["lat_p99_ns"]),
+                format_count(r["iops"]),
+                format_mb_per_s(r["bw_bytes_per_s"]),
+                format_latency_us(r["lat_mean_ns"]),
+                format_latency_us(r["lat_p99_ns"]),
                 "n/a" if r["relative_to_lowest"] is None else f"{r['relative_to_lowest']:.2f}×",
             )
             for r in rows
         ),
         notes=(
-            f"block size {fmt_setting('block_size', settings.block_size)}, "
+            f"block size {format_setting('block_size', settings.block_size)}, "
             f"queue depth {settings.iodepth}",
             method_note(FILL_METHOD),
         ),

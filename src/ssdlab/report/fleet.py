@@ -7,9 +7,9 @@ from typing import Any
 
 from ssdlab.analysis.fleet import DriveGroup, FleetDrive
 from ssdlab.model.fleet import HostCheck, HostCollect, JobOutcome, Mismatch
-from ssdlab.model.units import describe_decimal_bytes, fmt_number, fmt_time
+from ssdlab.model.units import format_decimal_bytes, format_number, format_time
 from ssdlab.report import document as doc
-from ssdlab.report.compare import fmt_metric_value, fmt_ratio
+from ssdlab.report.compare import format_metric_value, format_ratio
 
 FORMAT_VERSION = 1
 DASH = "—"
@@ -130,7 +130,7 @@ def build_run_document(
         sections.append(_collect_section(collected))
     return doc.Document(
         f"Fleet run: {profile}",
-        (("profile", profile), ("start", fmt_time(start_at_s))),
+        (("profile", profile), ("start", format_time(start_at_s))),
         tuple(sections),
         tuple(verdict),
         data={
@@ -145,10 +145,8 @@ def build_run_document(
 
 
 def _collect_row(found: HostCollect) -> tuple[str, ...]:
-    moved = (
-        describe_decimal_bytes(found.transfer_bytes) if found.transfer_bytes is not None else DASH
-    )
-    took = fmt_number(found.transfer_s, "s", 1) if found.transfer_s is not None else DASH
+    moved = format_decimal_bytes(found.transfer_bytes) if found.transfer_bytes is not None else DASH
+    took = format_number(found.transfer_s, "s", 1) if found.transfer_s is not None else DASH
     return (
         found.host,
         str(len(found.added)),
@@ -189,7 +187,7 @@ def build_collect_document(collected: Sequence[HostCollect]) -> doc.Document:
 
 
 def _number(value: object, digits: int) -> str:
-    return fmt_number(value, digits=digits) if isinstance(value, int | float) else DASH
+    return format_number(value, digits=digits) if isinstance(value, int | float) else DASH
 
 
 def _status_rows(host: str, status: Mapping[str, Any]) -> list[tuple[str, ...]]:
@@ -203,7 +201,7 @@ def _status_rows(host: str, status: Mapping[str, Any]) -> list[tuple[str, ...]]:
                 str(run.get("profile")),
                 str(run.get("status")),
                 str(run.get("target")),
-                fmt_time(run.get("started_at_s")),
+                format_time(run.get("started_at_s")),
                 _number(endurance.get("iterations"), 0),
                 _number(endurance.get("waf_recent"), 2),
                 _number(endurance.get("waf_to_date"), 2),
@@ -278,9 +276,9 @@ def _group_section(group: DriveGroup) -> doc.Section:
             (
                 _drive_name(c.drive),
                 c.change.label,
-                fmt_metric_value(c.change.other),
-                fmt_metric_value(c.change.baseline),
-                fmt_ratio(c.change),
+                format_metric_value(c.change.other),
+                format_metric_value(c.change.baseline),
+                format_ratio(c.change),
             )
             for c in group.slower
         ),

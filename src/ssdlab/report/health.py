@@ -11,7 +11,7 @@ from ssdlab.analysis.steps import CounterStep
 from ssdlab.analysis.waf import WafEstimate, lifetime_waf
 from ssdlab.analysis.wear import SeriesReport, WearReport, compare_samples
 from ssdlab.model.health import HealthSample, HealthValue
-from ssdlab.model.units import fmt_number, fmt_tb, fmt_time
+from ssdlab.model.units import format_number, format_tb, format_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,16 +21,16 @@ class Section:
     notes: tuple[str, ...] = ()
 
 
-def fmt_series_time(ts: float | None, source: str | None) -> str:
+def format_series_time(ts: float | None, source: str | None) -> str:
     """A time on a series' clock: Unix time, or seconds of power-on time (see `Timeline`)."""
     if ts is not None and source == "power_on_hours":
         return f"power-on hour {ts / 3600:,.0f}"
     if ts is not None and source == "given":
         return f"+{ts / 3600:,.4g} h (on the clock of the given elapsed time)"
-    return fmt_time(ts)
+    return format_time(ts)
 
 
-def fmt_elapsed(
+def format_elapsed(
     elapsed_s: float | None,
     source: str | None,
     uncertainty_pct: float | None,
@@ -49,7 +49,7 @@ def fmt_elapsed(
 def _sample_time(ts: float | None, power_on_hours: float | None) -> str:
     if ts is None and power_on_hours is not None:
         return f"unknown (power-on hour {power_on_hours:,.0f})"
-    return fmt_time(ts)
+    return format_time(ts)
 
 
 def _with_source(text: str, value: HealthValue) -> str:
@@ -64,7 +64,7 @@ def _value_row(label: str, value: HealthValue, text: str) -> tuple[str, str]:
     return (label, _with_source(text, value))
 
 
-def fmt_waf(estimate: WafEstimate) -> str:
+def format_waf(estimate: WafEstimate) -> str:
     if estimate.waf is None:
         return f"n/a — {estimate.reason}"
     bound = " (upper bound)" if estimate.is_upper_bound else ""
@@ -102,9 +102,9 @@ def health_sections(sample: HealthSample) -> tuple[Section, ...]:
             ("family", ident.model_family or "unknown"),
             ("serial", ident.serial or "unknown"),
             ("firmware", ident.firmware or "unknown"),
-            ("capacity", fmt_tb(ident.capacity_bytes)),
+            ("capacity", format_tb(ident.capacity_bytes)),
             ("protocol", ident.protocol or "unknown"),
-            ("sampled", fmt_time(sample.taken_at_s)),
+            ("sampled", format_time(sample.taken_at_s)),
             ("verdict", sample.verdict or "unknown"),
         ),
         sample.exit_findings,
@@ -114,43 +114,51 @@ def health_sections(sample: HealthSample) -> tuple[Section, ...]:
     wear = Section(
         "Wear and writes",
         (
-            _value_row("wear used", s.wear_used_pct, fmt_number(s.wear_used_pct.value, "%")),
-            _value_row("host written", s.host_written_bytes, fmt_tb(s.host_written_bytes.value)),
-            _value_row("host read", s.host_read_bytes, fmt_tb(s.host_read_bytes.value)),
-            _value_row("NAND written", s.nand_written_bytes, fmt_tb(s.nand_written_bytes.value)),
+            _value_row("wear used", s.wear_used_pct, format_number(s.wear_used_pct.value, "%")),
+            _value_row("host written", s.host_written_bytes, format_tb(s.host_written_bytes.value)),
+            _value_row("host read", s.host_read_bytes, format_tb(s.host_read_bytes.value)),
+            _value_row("NAND written", s.nand_written_bytes, format_tb(s.nand_written_bytes.value)),
             _value_row(
-                "SLC NAND written", s.slc_nand_written_bytes, fmt_tb(s.slc_nand_written_bytes.value)
+                "SLC NAND written",
+                s.slc_nand_written_bytes,
+                format_tb(s.slc_nand_written_bytes.value),
             ),
-            ("WAF to date", fmt_waf(waf)),
-            _value_row("avg erase count", s.erase_count_avg, fmt_number(s.erase_count_avg.value)),
-            _value_row("max erase count", s.erase_count_max, fmt_number(s.erase_count_max.value)),
-            _value_row("rated P/E", s.rated_pe_cycles, fmt_number(s.rated_pe_cycles.value)),
+            ("WAF to date", format_waf(waf)),
+            _value_row(
+                "avg erase count", s.erase_count_avg, format_number(s.erase_count_avg.value)
+            ),
+            _value_row(
+                "max erase count", s.erase_count_max, format_number(s.erase_count_max.value)
+            ),
+            _value_row("rated P/E", s.rated_pe_cycles, format_number(s.rated_pe_cycles.value)),
             _value_row(
                 "available spare",
                 s.available_spare_pct,
-                fmt_number(s.available_spare_pct.value, "%"),
+                format_number(s.available_spare_pct.value, "%"),
             ),
-            _value_row("power-on", s.power_on_hours, fmt_number(s.power_on_hours.value, "hours")),
-            _value_row("power cycles", s.power_cycles, fmt_number(s.power_cycles.value)),
             _value_row(
-                "unsafe shutdowns", s.unsafe_shutdowns, fmt_number(s.unsafe_shutdowns.value)
+                "power-on", s.power_on_hours, format_number(s.power_on_hours.value, "hours")
+            ),
+            _value_row("power cycles", s.power_cycles, format_number(s.power_cycles.value)),
+            _value_row(
+                "unsafe shutdowns", s.unsafe_shutdowns, format_number(s.unsafe_shutdowns.value)
             ),
         ),
     )
     errors = Section(
         "Errors and temperature",
         (
-            _value_row("temperature", s.temperature_c, fmt_number(s.temperature_c.value, "°C")),
-            _value_row("media errors", s.media_errors, fmt_number(s.media_errors.value)),
+            _value_row("temperature", s.temperature_c, format_number(s.temperature_c.value, "°C")),
+            _value_row("media errors", s.media_errors, format_number(s.media_errors.value)),
             _value_row(
-                "reallocated", s.reallocated_sectors, fmt_number(s.reallocated_sectors.value)
+                "reallocated", s.reallocated_sectors, format_number(s.reallocated_sectors.value)
             ),
-            _value_row("pending", s.pending_sectors, fmt_number(s.pending_sectors.value)),
+            _value_row("pending", s.pending_sectors, format_number(s.pending_sectors.value)),
             _value_row(
-                "uncorrectable", s.uncorrectable_errors, fmt_number(s.uncorrectable_errors.value)
+                "uncorrectable", s.uncorrectable_errors, format_number(s.uncorrectable_errors.value)
             ),
             _value_row(
-                "critical warning", s.critical_warning, fmt_number(s.critical_warning.value)
+                "critical warning", s.critical_warning, format_number(s.critical_warning.value)
             ),
         ),
         s.flags,
@@ -163,14 +171,14 @@ def _projection_rows(projection: LifeProjection) -> list[tuple[str, str]]:
         return [("days to end of life", f"n/a — {projection.reason}")]
     return [
         ("days to end of life", f"{projection.days_to_eol:,.0f} days at the observed rate"),
-        ("host written at end of life", fmt_tb(projection.host_written_at_eol_bytes)),
+        ("host written at end of life", format_tb(projection.host_written_at_eol_bytes)),
     ]
 
 
 def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
     if rating is None:
         return [("rated endurance", "not given (use --tbw, --dwpd, --warranty-years)")]
-    rows = [("rated TBW", f"{fmt_tb(rating.rated_tbw_bytes)} ({rating.rated_tbw_source})")]
+    rows = [("rated TBW", f"{format_tb(rating.rated_tbw_bytes)} ({rating.rated_tbw_source})")]
     if rating.tbw_ratio is not None:
         rows.append(("projected / rated TBW", f"{rating.tbw_ratio:.2f}"))
     if rating.eol_vs_warranty_ratio is not None:
@@ -181,7 +189,7 @@ def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
 
 
 def wear_sections(report: WearReport) -> tuple[Section, ...]:
-    elapsed = fmt_elapsed(
+    elapsed = format_elapsed(
         report.elapsed_s,
         report.elapsed_source,
         report.elapsed_uncertainty_pct,
@@ -207,9 +215,9 @@ def wear_sections(report: WearReport) -> tuple[Section, ...]:
             "NAND written",
             _change_text(report.nand_written_bytes.delta, report.nand_written_bytes.reason),
         ),
-        ("WAF (this window)", fmt_waf(report.waf)),
-        ("WAF (erase counts)", fmt_waf(report.erase_count_waf)),
-        ("WAF (lifetime)", fmt_waf(report.lifetime_waf)),
+        ("WAF (this window)", format_waf(report.waf)),
+        ("WAF (erase counts)", format_waf(report.erase_count_waf)),
+        ("WAF (lifetime)", format_waf(report.lifetime_waf)),
         ("wear rate", rate_text),
         *_projection_rows(report.projection),
         *_rating_rows(report.rating),
@@ -219,7 +227,7 @@ def wear_sections(report: WearReport) -> tuple[Section, ...]:
 
 
 def _change_text(delta: float | None, reason: str | None) -> str:
-    return fmt_tb(delta) if delta is not None else f"n/a — {reason}"
+    return format_tb(delta) if delta is not None else f"n/a — {reason}"
 
 
 def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple[Section, ...]:
@@ -227,11 +235,11 @@ def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple
     times, clock = report.sample_times_s, report.time_source
     rows: list[tuple[str, str]] = [
         ("samples", str(len(times))),
-        ("from", fmt_series_time(times[0] if times else None, clock)),
-        ("to", fmt_series_time(times[-1] if times else None, clock)),
+        ("from", format_series_time(times[0] if times else None, clock)),
+        ("to", format_series_time(times[-1] if times else None, clock)),
         (
             "elapsed",
-            fmt_elapsed(
+            format_elapsed(
                 report.overall.elapsed_s,
                 report.overall.elapsed_source,
                 report.overall.elapsed_uncertainty_pct,
@@ -242,11 +250,11 @@ def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple
         ),
         (
             f"WAF (last {report.last_hours:g} h)",
-            fmt_waf(report.recent.waf) if report.recent else "n/a — no resolvable window",
+            format_waf(report.recent.waf) if report.recent else "n/a — no resolvable window",
         ),
         (
             "WAF (whole series)",
-            fmt_waf(report.overall.waf) if report.overall else f"n/a — {report.reason}",
+            format_waf(report.overall.waf) if report.overall else f"n/a — {report.reason}",
         ),
         (
             "wear rate (fit)",
@@ -260,14 +268,14 @@ def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple
     step_rows = tuple(
         (
             f"{step.from_value:g} → {step.to_value:g}",
-            f"at {fmt_series_time(step.midpoint_s, clock)} ± {step.uncertainty_s / 60:.0f} min; "
+            f"at {format_series_time(step.midpoint_s, clock)} ± {step.uncertainty_s / 60:.0f} min; "
             + (
                 f"{step.since_previous_step_s / 3600:.1f} h after the previous step"
                 if step.since_previous_step_s is not None
                 else "first step seen"
             )
-            + (f"; host {fmt_tb(step.host_written_bytes)}" if step.host_written_bytes else "")
-            + (f", NAND {fmt_tb(step.nand_written_bytes)}" if step.nand_written_bytes else ""),
+            + (f"; host {format_tb(step.host_written_bytes)}" if step.host_written_bytes else "")
+            + (f", NAND {format_tb(step.nand_written_bytes)}" if step.nand_written_bytes else ""),
         )
         for step in steps
     )
@@ -293,16 +301,16 @@ def run_health_sections(health: Sequence[tuple[str, HealthSample]]) -> tuple[Sec
             "NAND written",
             _change_text(report.nand_written_bytes.delta, report.nand_written_bytes.reason),
         ),
-        ("WAF (this run)", fmt_waf(report.waf)),
+        ("WAF (this run)", format_waf(report.waf)),
         (
             "wear used",
-            f"{fmt_number(before.wear_used_pct.value, '%')} → "
-            f"{fmt_number(after.wear_used_pct.value, '%')}",
+            f"{format_number(before.wear_used_pct.value, '%')} → "
+            f"{format_number(after.wear_used_pct.value, '%')}",
         ),
         (
             "temperature",
-            f"{fmt_number(before.temperature_c.value, '°C')} → "
-            f"{fmt_number(after.temperature_c.value, '°C')}",
+            f"{format_number(before.temperature_c.value, '°C')} → "
+            f"{format_number(after.temperature_c.value, '°C')}",
         ),
     )
     return (Section("Drive health during the run", rows, after.flags),)

@@ -8,7 +8,7 @@ from ssdlab.analysis.steps import counter_step_timing
 from ssdlab.analysis.wear import analyse_series, timeline
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunRecord
-from ssdlab.model.units import GB, TB, describe_decimal_bytes
+from ssdlab.model.units import GB, TB, format_decimal_bytes, format_tb
 from ssdlab.report import document as doc
 from ssdlab.report.health import Section, health_sections, series_sections
 from ssdlab.report.profile_common import time_unit
@@ -50,9 +50,7 @@ def _counter_chart(
     if len(times) < 2:
         return None
     if len(set(values)) == 1:
-        shown = (
-            f"{values[0]:g} %" if field == "wear_used_pct" else describe_decimal_bytes(values[0])
-        )
+        shown = f"{values[0]:g} %" if field == "wear_used_pct" else format_decimal_bytes(values[0])
         return f"{label} stayed at {shown} over the {len(values):,} samples"
     unit, scale = "%", 1.0
     if field != "wear_used_pct":
@@ -130,7 +128,7 @@ def build_health_document(
         ("samples", str(len(samples))),
     ]
     if rated is not None and rated.tbw_bytes is not None:
-        headline.append(("rated endurance", f"{rated.tbw_bytes / TB:,.0f} TBW"))
+        headline.append(("rated endurance", format_tb(rated.tbw_bytes, "TBW", digits=0)))
     return doc.Document(
         title=f"ssdlab run {run.run_id}: {run.profile} of {run.target_path}",
         headline=tuple(headline),

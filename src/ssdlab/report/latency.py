@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.analysis.latency_stream import PERCENTILES, RELATIVE_ERROR, LatencyLogResult
+from ssdlab.model.units import format_latency
 from ssdlab.report import document as doc
 
 FORMAT = "ssdlab-latency"
@@ -69,33 +70,20 @@ def latency_log_data(result: LatencyLogResult) -> dict[str, Any]:
     }
 
 
-def latency_text(ns: float | None) -> str:
-    """'850 ns', '123.4 µs', '12.34 ms', '1.250 s'; 'n/a' when unknown."""
-    if ns is None:
-        return "n/a"
-    if ns < 1_000:
-        return f"{ns:.0f} ns"
-    if ns < 1_000_000:
-        return f"{ns / 1_000:.1f} µs"
-    if ns < 1_000_000_000:
-        return f"{ns / 1_000_000:.2f} ms"
-    return f"{ns / 1e9:.3f} s"
-
-
 def _percentile_table(data: Mapping[str, Any], values: str) -> doc.Table:
     """One row per statistic (I/Os, mean, each percentile, max), one column per direction."""
     found = data["directions"]
     names = list(found)
     rows = [
         ("I/Os", *(f"{found[n]['count']:,}" for n in names)),
-        ("mean", *(latency_text(found[n]["mean_ns"]) for n in names)),
+        ("mean", *(format_latency(found[n]["mean_ns"]) for n in names)),
     ]
     for pct in PERCENTILES:
         key = percentile_key(pct)
         rows.append(
-            (f"p{key}", *(latency_text(found[n]["percentiles_ns"].get(key)) for n in names))
+            (f"p{key}", *(format_latency(found[n]["percentiles_ns"].get(key)) for n in names))
         )
-    rows.append(("max", *(latency_text(found[n]["max_ns"]) for n in names)))
+    rows.append(("max", *(format_latency(found[n]["max_ns"]) for n in names)))
     title = f"{str(data['kind']).upper()} percentiles" + (
         " (of window means)" if values == "averaged" else ""
     )
@@ -118,7 +106,7 @@ def _histogram_table(name: str, bars: list[Mapping[str, Any]]) -> doc.Table:
     total = sum(count for *_, count in merged) or 1
     rows = tuple(
         (
-            f"{latency_text(low)} – {latency_text(high)}",
+            f"{format_latency(low)} – {format_latency(high)}",
             f"{count:,}",
             f"{count / total:.2%}",
             "█" * max(1 if count else 0, round(count / most * _BAR_WIDTH)),
@@ -218,8 +206,8 @@ def _series_table(data: Mapping[str, Any]) -> doc.Table:
         points = found["series"]
         step = max(1, -(-len(points) // _MOST_SECONDS))
         rows.extend(
-            (f"{p['elapsed_s']:g}", name, f"{p['ios']:,}", latency_text(p["mean_ns"]),
-             latency_text(p["p99_ns"]))
+            (f"{p['elapsed_s']:g}", name, f"{p['ios']:,}", format_latency(p["mean_ns"]),
+             format_latency(p["p99_ns"]))
             for p in points[::step]
         )  # fmt: skip
     longest = max(len(f["series"]) for f in data["directions"].values())
@@ -298,7 +286,7 @@ def imported_latency_sections(settings: Mapping[str, Any]) -> tuple[doc.Section,
 def latency_log_document(data: Mapping[str, Any]) -> doc.Document:
     """`ssdlab latency` on the terminal."""
     headline = tuple(
-        (name, f"{found['count']:,} I/Os, p99 {latency_text(found['percentiles_ns']['99'])}")
+        (name, f"{found['count']:,} I/Os, p99 {format_latency(found['percentiles_ns']['99'])}")
         for name, found in data["directions"].items()
     )
     return doc.Document(

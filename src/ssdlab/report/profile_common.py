@@ -78,7 +78,7 @@ def _one_setting(name: str, value: int | float) -> str:
     return number + (f" {unit}" if unit else "")
 
 
-def fmt_setting(name: str, value: SettingValue) -> str:
+def format_setting(name: str, value: SettingValue) -> str:
     """A setting's value with its unit, as people read it: '30 s', '1 GiB', 'QD32', '50 %'."""
     if value is None:
         return "—"
@@ -147,7 +147,7 @@ def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
 
 def settings_section(results: ProfileResults) -> doc.Section:
     plan = results.plan
-    rows = tuple((setting_flag(name), fmt_setting(name, value)) for name, value in plan.settings)
+    rows = tuple((setting_flag(name), format_setting(name, value)) for name, value in plan.settings)
     notes = list(plan.notes)
     if results.run.status.value != "complete":
         notes.append(f"status {results.run.status.value}: {results.run.status_reason}")

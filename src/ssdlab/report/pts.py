@@ -10,7 +10,14 @@ from ssdlab.analysis.steady_state import SteadyStateVerdict
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import GB, fmt_count, fmt_latency_us, fmt_mbps, format_size
+from ssdlab.model.units import (
+    GB,
+    format_count,
+    format_latency_us,
+    format_mb_per_s,
+    format_number,
+    format_size,
+)
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import STEADY_STATE_METHOD, method_note
 from ssdlab.report.profile_common import compose, visible_series, zero_or_log
@@ -53,7 +60,7 @@ def _setup_section(plan: ProfilePlan, label: Mapping[str, Any]) -> doc.Section:
         ("result", str(label["label"])),
         ("purge", f"{plan.param('purge_method')} ({plan.param('purge_reason') or 'no purge'})"),
         ("ActiveRange", f"{plan.param('active_range_pct')} % "
-         f"({active / GB:,.3f} GB)"),
+         f"({format_number(active / GB, 'GB', 3)})"),
         ("TC / QD", f"{plan.param('threads')} / {plan.param('iodepth')}"),
         ("element", "n/a" if element is None else f"{element:g} s"),
         ("write cache", f"{plan.param('write_cache')}, set by ssdlab"
@@ -244,7 +251,8 @@ def _element_section(
         tables.append(doc.Table(
             f"IOPS by block size and R/W mix{where}",
             ("block size", *(f"{m}/{100 - m}" for m in mixes)),
-            tuple((_size_label(s), *(fmt_count(cell.get((s, m))) for m in mixes)) for s in sizes),
+            tuple((_size_label(s), *(format_count(cell.get((s, m))) for m in mixes))
+                  for s in sizes),
         ))  # fmt: skip
         spread = _round_spread(elements, steps)
         errors = {(e["block_size_bytes"], e["rwmix_read_pct"]): spread[e["key"]]
@@ -261,16 +269,16 @@ def _element_section(
     elif plan.profile == "pts-tp":
         tables.append(doc.Table(
             f"Throughput {entry['loop']}{where}", ("element", "MB/s", "IOPS"),
-            tuple((e["label"], fmt_mbps(e["bw_bytes_per_s"]), fmt_count(e["iops"]))
+            tuple((e["label"], format_mb_per_s(e["bw_bytes_per_s"]), format_count(e["iops"]))
                   for e in elements),
         ))  # fmt: skip
     else:
         tables.append(doc.Table(
             f"Response times{where}",
             ("element", "mean µs", "99.999 % µs", "max µs", "IOPS"),
-            tuple((e["label"], fmt_latency_us(e["lat_mean_ns"]),
-                   fmt_latency_us(e["lat_99_999_ns"]), fmt_latency_us(e["lat_max_ns"]),
-                   fmt_count(e["iops"])) for e in elements),
+            tuple((e["label"], format_latency_us(e["lat_mean_ns"]),
+                   format_latency_us(e["lat_99_999_ns"]), format_latency_us(e["lat_max_ns"]),
+                   format_count(e["iops"])) for e in elements),
             notes=("for a mix, 99.999 % is the larger of the read and write values: an upper "
                    "bound",),
         ))  # fmt: skip
@@ -304,7 +312,7 @@ def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
     facts = () if last is None else (
         ("rounds", str(len(rows))), ("total written", f"{last['tgbw_gb']:,.3f} GB"),
         ("drive fills", "n/a" if last["drive_fills"] is None else f"{last['drive_fills']:.2f}"),
-        ("last round IOPS", fmt_count(last["iops"])),
+        ("last round IOPS", format_count(last["iops"])),
     )  # fmt: skip
     charts = (
         chart("wsat-iops-time", "IOPS against time", "time", time_unit, "elapsed_min",
@@ -396,8 +404,8 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
         else:
             sections.append(_element_section(plan, entry, results.steps))
     if plan.profile == "pts-hir":
-        rows = tuple((str(s["wait_state"]), fmt_count(s["access_iops"]),
-                      fmt_count(s["baseline_iops"]),
+        rows = tuple((str(s["wait_state"]), format_count(s["access_iops"]),
+                      format_count(s["baseline_iops"]),
                       "n/a" if s["gain"] is None else f"{s['gain']:.2f}×")
                      for s in data["wait_states"])  # fmt: skip
         chart = _hir_chart(data["after"])
@@ -407,8 +415,9 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
     if plan.profile == "pts-xsr":
         recovery = data["recovery"]
         throughput = _xsr_chart(data["access_groups"])
-        rows = tuple((str(g["access_group"]), fmt_mbps(g["mean_bw_bytes_per_s"]),
-                      fmt_mbps(g["end_bw_bytes_per_s"]), fmt_latency_us(g["peak_lat_mean_ns"]))
+        rows = tuple((str(g["access_group"]), format_mb_per_s(g["mean_bw_bytes_per_s"]),
+                      format_mb_per_s(g["end_bw_bytes_per_s"]),
+                      format_latency_us(g["peak_lat_mean_ns"]))
                      for g in recovery["groups"])  # fmt: skip
         minutes = recovery["recovery_min"]
         sections.append(doc.Section(

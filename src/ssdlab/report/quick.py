@@ -8,7 +8,13 @@ from ssdlab.analysis.run_metrics import kept_figure
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import RunKind, RunRecord
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, fmt_iops, fmt_mb, fmt_us, format_size
+from ssdlab.model.units import (
+    MB,
+    format_cdm_iops,
+    format_cdm_latency_us,
+    format_cdm_mb_per_s,
+    format_size,
+)
 
 DIRECTION_ORDER = ("read", "write", "mix")
 FORMAT_VERSION = 1
@@ -59,7 +65,7 @@ def us(ns: float | None) -> float | None:
 NOISY_MARKER = "‼"
 
 
-def fmt_spread(summary: TestSummary) -> str:
+def format_spread(summary: TestSummary) -> str:
     """'512.30 ± 4.10 MB/s (0.8 %), 498.20–515.00, n=5' — what best-of-N hides; a noisy test
     ends with the marker (see noisy_footnote)."""
     mean = summary.mean_bw_bytes_per_s / MB
@@ -152,9 +158,9 @@ def grid_cells(report: QuickReport) -> tuple[tuple[str, ...], tuple[tuple[str, .
                 cells += ["", "", ""]
             else:
                 cells += [
-                    fmt_mb(summary.best_bw_bytes_per_s),
-                    fmt_iops(summary.best_iops),
-                    fmt_us(summary.best_lat_mean_ns),
+                    format_cdm_mb_per_s(summary.best_bw_bytes_per_s),
+                    format_cdm_iops(summary.best_iops),
+                    format_cdm_latency_us(summary.best_lat_mean_ns),
                 ]
         rows.append(tuple(cells))
     return tuple(header), tuple(rows)

@@ -10,7 +10,7 @@ from typing import Any
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.model.run import run_origin
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, fmt_mb, fmt_us, format_size
+from ssdlab.model.units import MB, format_cdm_latency_us, format_cdm_mb_per_s, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
@@ -144,7 +144,7 @@ def _headline(report: QuickReport) -> tuple[tuple[str, str], ...]:
         rows.append(("device", f"{device.get('model') or 'model not reported'}{size}"))
     for row in report.rows:
         cells = [
-            f"{direction} {fmt_mb(cell.best_bw_bytes_per_s)} MB/s"
+            f"{direction} {format_cdm_mb_per_s(cell.best_bw_bytes_per_s)} MB/s"
             for direction, cell in zip(report.directions, row.cells, strict=True)
             if cell is not None
         ]
@@ -201,16 +201,18 @@ def _bars(report: QuickReport) -> doc.Chart:
 def _spread_table(report: QuickReport) -> doc.Table:
     rows = []
     for s in report.summaries:
-        sd = "n/a" if s.stdev_bw_bytes_per_s is None else fmt_mb(s.stdev_bw_bytes_per_s)
+        sd = (
+            "n/a" if s.stdev_bw_bytes_per_s is None else format_cdm_mb_per_s(s.stdev_bw_bytes_per_s)
+        )
         cv = "n/a" if s.cv_pct is None else f"{s.cv_pct:.1f} %" + (" ‼ noisy" if s.noisy else "")
         rows.append(
             (
                 _cell_label(s),
-                fmt_mb(s.best_bw_bytes_per_s),
-                fmt_mb(s.mean_bw_bytes_per_s),
+                format_cdm_mb_per_s(s.best_bw_bytes_per_s),
+                format_cdm_mb_per_s(s.mean_bw_bytes_per_s),
                 sd,
                 cv,
-                f"{fmt_mb(s.min_bw_bytes_per_s)}–{fmt_mb(s.max_bw_bytes_per_s)}",
+                f"{format_cdm_mb_per_s(s.min_bw_bytes_per_s)}–{format_cdm_mb_per_s(s.max_bw_bytes_per_s)}",
                 str(s.passes),
             )
         )
@@ -389,7 +391,7 @@ def _latency(report: QuickReport) -> tuple[doc.Table, tuple[doc.Chart, ...]] | N
         pcts = _percentiles(step)
         if not pcts:
             continue
-        rows.append((cell, *(fmt_us(pcts.get(p)) for p in PERCENTILES)))
+        rows.append((cell, *(format_cdm_latency_us(pcts.get(p)) for p in PERCENTILES)))
         shown = [i for i, p in enumerate(PERCENTILES) if p in pcts]
         series.append(
             (

@@ -7,14 +7,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.model.run import RunKind, RunStatus
-from ssdlab.model.units import fmt_iops, fmt_mb, fmt_us, format_size
+from ssdlab.model.units import (
+    format_cdm_iops,
+    format_cdm_latency_us,
+    format_cdm_mb_per_s,
+    format_size,
+)
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
     figure_caption,
-    fmt_spread,
+    format_spread,
     report_footnotes,
     settings_line,
 )
@@ -42,8 +47,9 @@ def _grid(report: QuickReport) -> doc.Table:
             cells.append(
                 ""
                 if summary is None
-                else f"{fmt_mb(summary.best_bw_bytes_per_s)} MB/s\n"
-                f"{fmt_iops(summary.best_iops)} IOPS · {fmt_us(summary.best_lat_mean_ns)} µs"
+                else f"{format_cdm_mb_per_s(summary.best_bw_bytes_per_s)} MB/s\n"
+                f"{format_cdm_iops(summary.best_iops)} IOPS · "
+                f"{format_cdm_latency_us(summary.best_lat_mean_ns)} µs"
             )
         rows.append(tuple(cells))
     columns = ("Test", *(direction.capitalize() for direction in report.directions))
@@ -54,7 +60,7 @@ def _spread(report: QuickReport) -> doc.Table:
     return doc.Table(
         SPREAD_TITLE,
         ("Test", "Dir", "mean ± sd MB/s (CV), min–max, passes"),
-        tuple((s.label, s.direction, fmt_spread(s)) for s in report.summaries),
+        tuple((s.label, s.direction, format_spread(s)) for s in report.summaries),
     )
 
 

@@ -18,7 +18,16 @@ from ssdlab.analysis.simulated_drive import SimAnalysis, SimPoint
 from ssdlab.analysis.wear import WearReport
 from ssdlab.analysis.write_series import bytes_series
 from ssdlab.model.run import RunRecord, run_origin
-from ssdlab.model.units import GB, MB, TB, describe_decimal_bytes, describe_gb, format_size
+from ssdlab.model.units import (
+    GB,
+    MB,
+    TB,
+    format_decimal_bytes,
+    format_gb,
+    format_mb_per_s,
+    format_size,
+    format_tb,
+)
 from ssdlab.report import document as doc
 from ssdlab.report.profile_common import visible_series, zero_or_log
 
@@ -36,7 +45,7 @@ def _num(value: float | None, fmt: str = "{:,.2f}") -> str:
 
 
 def _mbps(value: float | None) -> str:
-    return "n/a" if value is None else f"{value / MB:,.0f} MB/s"
+    return format_mb_per_s(value, "MB/s", digits=0)
 
 
 def _years(days: float | None) -> str:
@@ -47,7 +56,7 @@ def _size(value: Any) -> str:
     if not isinstance(value, int | float) or not value:
         return "—"
     exact = format_size(int(value))
-    decimal = describe_decimal_bytes(int(value))
+    decimal = format_decimal_bytes(int(value))
     return f"{exact} ({decimal})" if exact.endswith("iB") else decimal
 
 
@@ -69,8 +78,8 @@ def drive_facts(settings: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         ("static SLC cache", _size(settings.get("slc_static_bytes")) or "none"),
         ("rated P/E cycles", _num(settings.get("pe_cycles"), "{:,.0f}")),
         ("workload", str(settings.get("workload", "—"))),
-        ("host writes simulated", describe_gb(float(settings.get("host_bytes") or 0))),
-        ("interval", describe_gb(float(settings.get("interval_bytes") or 0))),
+        ("host writes simulated", format_gb(float(settings.get("host_bytes") or 0))),
+        ("interval", format_gb(float(settings.get("interval_bytes") or 0))),
     ]
     if settings.get("interval_note"):  # a finer --interval coarsened to bound the store
         rows.append(("interval note", str(settings["interval_note"])))
@@ -97,7 +106,7 @@ def _cliff_facts(
     if cliff.cliff_bytes is None:
         return (("write cliff", f"none found ({cliff.reason or 'no step down'})"),)
     return (
-        (f"write cliff ({_cliff_what(settings)})", f"after {describe_gb(cliff.cliff_bytes)}"),
+        (f"write cliff ({_cliff_what(settings)})", f"after {format_gb(cliff.cliff_bytes)}"),
         ("before the cliff", _mbps(cliff.in_cache_bw_bytes_per_s)),
         ("after the cliff", _mbps(cliff.post_cache_bw_bytes_per_s)),
     )
@@ -133,7 +142,7 @@ def _life_facts(point: SimPoint, analysis: SimAnalysis) -> tuple[tuple[str, str]
     daily = analysis.daily_write_bytes
     rows.append(
         (
-            f"lifetime at {describe_gb(daily)}/day" if daily else "lifetime",
+            f"lifetime at {format_gb(daily)}/day" if daily else "lifetime",
             _years(analysis.lifetime_days),
         )
     )
@@ -143,7 +152,7 @@ def _life_facts(point: SimPoint, analysis: SimAnalysis) -> tuple[tuple[str, str]
 def _tb(value: float | None) -> str:
     if value is None:
         return "n/a"
-    return f"{value / TB:,.1f} TB" if value >= TB else describe_gb(value)
+    return format_tb(value, digits=1) if value >= TB else format_gb(value)
 
 
 def _steady_facts(analysis: SimAnalysis) -> tuple[tuple[str, str], ...]:
@@ -286,13 +295,13 @@ def build_sim_document(run: RunRecord, point: SimPoint, analysis: SimAnalysis) -
     verdict = [f"WAF {waf} over the whole simulation, {steady_waf} in the projection window."]
     if analysis.cliff is not None and analysis.cliff.cliff_bytes is not None:
         verdict.append(
-            f"Write speed falls after {describe_gb(analysis.cliff.cliff_bytes)}: "
+            f"Write speed falls after {format_gb(analysis.cliff.cliff_bytes)}: "
             f"{_cliff_what(point.settings)}."
         )
     if analysis.lifetime_days is not None and analysis.daily_write_bytes is not None:
         verdict.append(
             f"Projected life {_years(analysis.lifetime_days)} at "
-            f"{describe_gb(analysis.daily_write_bytes)} written per day."
+            f"{format_gb(analysis.daily_write_bytes)} written per day."
         )
     reported = point.reported
     sections = (

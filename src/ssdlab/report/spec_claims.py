@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ssdlab.analysis.spec_claims import ClaimCheck, claim_checks, spec_of_target
 from ssdlab.model.spec import ClaimedIops, SpecSheet
-from ssdlab.model.units import MB, TB, format_size
+from ssdlab.model.units import format_count, format_mb_per_s, format_size, format_tb
 from ssdlab.report import document as doc
 from ssdlab.report.quick import QuickReport
 
@@ -18,7 +18,7 @@ def _claim_text(claim: ClaimedIops) -> str:
     if claim.threads is not None:
         where.append(f"T{claim.threads}")
     shape = " ".join(where) or "queue depth not stated"
-    return f"{claim.iops:,.0f} IOPS ({format_size(claim.block_bytes)}, {shape})"
+    return f"{format_count(claim.iops, 'IOPS')} ({format_size(claim.block_bytes)}, {shape})"
 
 
 def _claim_row(check: ClaimCheck) -> tuple[str, str, str, str, str]:
@@ -26,10 +26,10 @@ def _claim_row(check: ClaimCheck) -> tuple[str, str, str, str, str]:
     name = f"{'sequential' if check.claimed_iops is None else 'random'} {check.direction}"
     if check.claimed_iops is not None:
         claimed = _claim_text(check.claimed_iops)
-        measured = "" if check.measured is None else f"{check.measured:,.0f} IOPS"
+        measured = "" if check.measured is None else format_count(check.measured, "IOPS")
     else:
-        claimed = f"{(check.claimed_bytes_per_s or 0.0) / MB:,.0f} MB/s"
-        measured = "" if check.measured is None else f"{check.measured / MB:,.1f} MB/s"
+        claimed = format_mb_per_s(check.claimed_bytes_per_s or 0.0, "MB/s", digits=0)
+        measured = "" if check.measured is None else format_mb_per_s(check.measured, "MB/s")
     if check.test is None or check.ratio is None:
         return (name, claimed, "not run", "—", "—")
     return (name, claimed, measured, check.test.label, f"{check.ratio * 100:.0f} %")
@@ -39,7 +39,7 @@ def spec_facts(spec: SpecSheet) -> tuple[tuple[str, str], ...]:
     facts = [("spec sheet", f"{spec.vendor} {spec.model} ({spec.key})")]
     facts.append(("capacity", format_size(spec.capacity_bytes)))
     if spec.tbw_bytes is not None:
-        facts.append(("rated endurance", f"{spec.tbw_bytes / TB:,.0f} TBW"))
+        facts.append(("rated endurance", format_tb(spec.tbw_bytes, "TBW", digits=0)))
     if spec.dwpd is not None:
         facts.append(("rated DWPD", f"{spec.dwpd:g}"))
     if spec.warranty_years is not None:

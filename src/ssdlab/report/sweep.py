@@ -13,7 +13,7 @@ from ssdlab.analysis.knee import KneeVerdict
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
-from ssdlab.model.units import fmt_count, fmt_latency_us, fmt_mbps
+from ssdlab.model.units import format_count, format_latency_us, format_mb_per_s
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import KNEE_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
@@ -29,7 +29,7 @@ def _workload_section(
         f"{workload}: IOPS (rows threads, columns queue depth)",
         ("threads", *(f"Q{q}" for q in depths)),
         tuple(
-            (f"T{t}", *(fmt_count(cell[(t, q)]["iops"]) if (t, q) in cell else "n/a"
+            (f"T{t}", *(format_count(cell[(t, q)]["iops"]) if (t, q) in cell else "n/a"
                         for q in depths))
             for t in threads
         ),
@@ -38,10 +38,10 @@ def _workload_section(
         f"{workload}: every cell",
         ("cell", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.9 µs", "max µs", "spread"),
         tuple(
-            (f"T{r['threads']} Q{r['iodepth']}", fmt_count(r["iops"]),
-             fmt_mbps(r["bw_bytes_per_s"]), fmt_latency_us(r["lat_mean_ns"]),
-             fmt_latency_us(r["lat_p99_ns"]), fmt_latency_us(r["lat_p999_ns"]),
-             fmt_latency_us(r["lat_max_ns"]),
+            (f"T{r['threads']} Q{r['iodepth']}", format_count(r["iops"]),
+             format_mb_per_s(r["bw_bytes_per_s"]), format_latency_us(r["lat_mean_ns"]),
+             format_latency_us(r["lat_p99_ns"]), format_latency_us(r["lat_p999_ns"]),
+             format_latency_us(r["lat_max_ns"]),
              "n/a" if r["spread"] is None else f"{r['spread']:.1f}×")
             for r in rows
         ),
@@ -114,8 +114,8 @@ def _knee_sentence(workload: str, knee: KneeVerdict) -> str:
         else "best IOPS per latency"
     )
     return (
-        f"{workload}: knee at {knee.knee.label} ({bound}): {fmt_count(knee.knee.iops)} IOPS at "
-        f"{fmt_latency_us(knee.knee_latency_ns)} µs {knee.latency_metric}"
+        f"{workload}: knee at {knee.knee.label} ({bound}): {format_count(knee.knee.iops)} IOPS at "
+        f"{format_latency_us(knee.knee_latency_ns)} µs {knee.latency_metric}"
         + ("" if knee.knee_iops_of_peak_pct is None else
            f", {knee.knee_iops_of_peak_pct:.0f} % of the peak")
     )  # fmt: skip

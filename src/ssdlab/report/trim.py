@@ -7,7 +7,7 @@ from typing import Any
 
 from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
 from ssdlab.model.profile import ProfileResults
-from ssdlab.model.units import fmt_count, fmt_latency_us, format_size
+from ssdlab.model.units import format_count, format_latency_us, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import TRIM_METHOD, method_note
 from ssdlab.report.profile_common import compose
@@ -58,13 +58,13 @@ def build_trim_document(
             (
                 (
                     "dirty",
-                    fmt_count(effect["dirty_iops"]),
-                    fmt_latency_us(effect["dirty_lat_mean_ns"]),
+                    format_count(effect["dirty_iops"]),
+                    format_latency_us(effect["dirty_lat_mean_ns"]),
                 ),
                 (
                     "discarded",
-                    fmt_count(effect["discarded_iops"]),
-                    fmt_latency_us(effect["discarded_lat_mean_ns"]),
+                    format_count(effect["discarded_iops"]),
+                    format_latency_us(effect["discarded_lat_mean_ns"]),
                 ),
             ),
         )

@@ -22,7 +22,7 @@ from ssdlab.model.profile_settings import EnduranceSettings
 from ssdlab.model.run import RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.typed_settings import decode_settings
-from ssdlab.model.units import describe_decimal_bytes
+from ssdlab.model.units import format_decimal_bytes
 from ssdlab.runner.events import Notice
 from ssdlab.runner.profile import ProfileRunner, ResumePoint, RoundCheck
 from ssdlab.store.captures import add_capture, capture_times
@@ -276,10 +276,10 @@ def _summary(index: int, latest: Any, iterations: Sequence[Any], progress: Seque
     text = f"iteration {index}"
     if latest is not None:
         text += (
-            f": {describe_decimal_bytes(latest.written_bytes)} in {latest.elapsed_s:.3g} s "
+            f": {format_decimal_bytes(latest.written_bytes)} in {latest.elapsed_s:.3g} s "
             f"({latest.write_bytes_per_s / 1e6:.4g} MB/s)"
         )
-    text += f"; {describe_decimal_bytes(total)} written so far"
+    text += f"; {format_decimal_bytes(total)} written so far"
     parts = [
         f"{p.condition.replace('_', '-')} {p.fraction:.0%}"
         for p in progress

@@ -22,7 +22,6 @@ step's series when the JSON holds one test.
 import io
 import re
 import sqlite3
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -38,6 +37,7 @@ from ssdlab.model.result import FioJobResult, FioResult, PassMetrics, SeriesPoin
 from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import TargetKind
+from ssdlab.model.units import format_time
 from ssdlab.parse.asssd_text import is_asssd_text, parse_asssd_text
 from ssdlab.parse.benchmark_text import parse_benchmark_text
 from ssdlab.parse.fio_client_json import (
@@ -302,7 +302,7 @@ def _fio_date(timestamp_s: int | None) -> str | None:
     if timestamp_s is None:
         return None
     try:
-        return time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(timestamp_s))
+        return format_time(timestamp_s)
     except (OverflowError, OSError, ValueError):
         return None  # a timestamp no calendar holds
 

@@ -34,6 +34,7 @@ from ssdlab.errors import Interrupted, SsdlabError
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.run import Capture, RunKind
 from ssdlab.model.target import Target
+from ssdlab.model.units import format_time
 from ssdlab.runner.events import Event, ProfileRunStarted
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
@@ -83,13 +84,6 @@ def sleep_until(
             time.sleep(min(left - FINE_WAIT_S, 0.25))
         else:
             time.sleep(min(left, 0.001))
-
-
-def _utc_clock(at: float) -> str:
-    """'12:00:00' or, with a fraction, '12:00:00.250' (UTC)."""
-    text = time.strftime("%H:%M:%S", time.gmtime(at))
-    millis = int(at % 1 * 1000)
-    return f"{text}.{millis:03d}" if millis else text
 
 
 def _quiet(_text: str) -> None:
@@ -244,17 +238,15 @@ class RunSession:
         problem = late_start_problem(f"{start_at:.3f}", start_at, now)
         if problem is not None:  # the checks and preparation took that long
             raise SsdlabError(f"--start-at {problem}")
-        when = _utc_clock(start_at)
+        when = format_time(start_at, "millisecond" if start_at % 1 else "second")
         stop: list[str] = []
         with self.guard(lambda: stop.append("stop"), lambda: stop.append("stop"), None):
             if start_at >= now:
-                self._edges.notice(f"starting at {when} UTC, in {start_at - now:.0f} s")
+                self._edges.notice(f"starting at {when}, in {start_at - now:.0f} s")
             else:
-                self._edges.notice(f"starting now, {now - start_at:.1f} s after {when} UTC")
+                self._edges.notice(f"starting now, {now - start_at:.1f} s after {when}")
             if not sleep_until(start_at, lambda: bool(stop)):
-                raise Interrupted(
-                    f"stopped while waiting for {when} UTC; nothing was run or stored"
-                )
+                raise Interrupted(f"stopped while waiting for {when}; nothing was run or stored")
 
     def resume(
         self,

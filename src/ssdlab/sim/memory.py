@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ssdlab.errors import UsageError
-from ssdlab.model.units import describe_binary_bytes, format_size
+from ssdlab.model.units import format_binary_bytes, format_size
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.workload import Workload
 
@@ -72,10 +72,10 @@ def check_memory(
     if needed > limit.limit_bytes:
         raise UsageError(
             f"simulating a {format_size(config.logical_bytes)} drive with "
-            f"{format_size(config.page_bytes)} pages needs about {describe_binary_bytes(needed)} "
+            f"{format_size(config.page_bytes)} pages needs about {format_binary_bytes(needed)} "
             f"of "
             f"memory ({core} core), more than the limit of "
-            f"{describe_binary_bytes(limit.limit_bytes)} "
+            f"{format_binary_bytes(limit.limit_bytes)} "
             f"({limit.source}); simulate a smaller capacity (--capacity) or larger pages "
             "(--page-size)"
         )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ssdlab.errors import TargetError
 from ssdlab.model.target import DeviceIdentity, FilesystemInfo, Target, TargetKind
-from ssdlab.model.units import MiB, describe_binary_bytes, format_size
+from ssdlab.model.units import MiB, format_binary_bytes, format_size
 from ssdlab.parse.mountinfo import mount_containing, parse_mountinfo
 from ssdlab.plan.jobfile import check_fio_path
 from ssdlab.system.block import block_device_of_path, read_device_identity, whole_disk_of
@@ -128,12 +128,12 @@ def _check_readable_whole(path: Path, size_bytes: int) -> None:
     file_bytes = path.stat().st_size
     if file_bytes < size_bytes:
         raise TargetError(
-            f"{path} holds {describe_binary_bytes(file_bytes)}, less than the "
+            f"{path} holds {format_binary_bytes(file_bytes)}, less than the "
             f"{format_size(size_bytes)} "
             "test size; fio would lay the file out again and destroy its contents. Give "
             f"--size {file_bytes // MiB}MiB or less (a read test reads within the file)"
             if file_bytes >= MiB
-            else f"{path} holds {describe_binary_bytes(file_bytes)}, too small for a read test; "
+            else f"{path} holds {format_binary_bytes(file_bytes)}, too small for a read test; "
             "give a larger file or a directory"
         )
 
@@ -232,9 +232,9 @@ def _check_free_space(filesystem: FilesystemInfo, test_file: Path, size_bytes: i
     needed = max(0, size_bytes - existing) + FREE_SPACE_MARGIN_BYTES
     if filesystem.free_bytes is not None and filesystem.free_bytes < needed:
         raise TargetError(
-            f"{filesystem.mount_point} has {describe_binary_bytes(filesystem.free_bytes)} free, "
+            f"{filesystem.mount_point} has {format_binary_bytes(filesystem.free_bytes)} free, "
             f"but a "
-            f"{format_size(size_bytes)} test file needs {describe_binary_bytes(needed)} with a "
+            f"{format_size(size_bytes)} test file needs {format_binary_bytes(needed)} with a "
             f"margin; "
             "free some space or choose a smaller --size"
         )

@@ -85,6 +85,17 @@ def test_least_squares_matches_numpy() -> None:
     assert least_squares([1.0], [0.0]) is None
 
 
+def test_least_squares_of_two_points_and_of_a_flat_line() -> None:
+    two = least_squares([0.0, 2.0], [1.0, 5.0])
+    assert two is not None
+    assert (two.slope, two.intercept) == pytest.approx((2.0, 1.0))
+    assert two.slope_stderr is None
+    flat = least_squares([0.0, 1.0, 2.0], [3.0, 3.0, 3.0])
+    assert flat is not None
+    assert flat.slope == pytest.approx(0.0)
+    assert flat.r_squared is None
+
+
 def test_fitted_wear_rate_against_numpy_and_projection() -> None:
     # true wear 0.7 %/day, integer indicator, sampled every 12 h for 20 days; 100 GB/day host
     times = [i * DAY / 2 for i in range(41)]

@@ -9,22 +9,22 @@ from ssdlab.model.units import (
     KB,
     MB,
     TB,
-    block_text,
-    describe_binary_bytes,
-    describe_counter_bytes,
-    describe_decimal_bytes,
-    describe_gb,
-    fmt_count,
-    fmt_iops,
-    fmt_latency_us,
-    fmt_mb,
-    fmt_mbps,
-    fmt_number,
-    fmt_tb,
-    fmt_time,
-    fmt_us,
+    format_binary_bytes,
     format_block_label,
+    format_cdm_iops,
+    format_cdm_latency_us,
+    format_cdm_mb_per_s,
+    format_count,
+    format_counter_bytes,
+    format_decimal_bytes,
+    format_gb,
+    format_latency,
+    format_latency_us,
+    format_mb_per_s,
+    format_number,
     format_size,
+    format_tb,
+    format_time,
     parse_duration_s,
     parse_size_bytes,
 )
@@ -111,46 +111,97 @@ def test_labels_and_descriptions() -> None:
     assert format_block_label(2**20) == "1M"
     assert format_block_label(128 * 1024) == "128K"
     assert format_block_label(512) == "512B"
-    assert describe_binary_bytes(16646144) == "15.9 MiB"
-    assert describe_binary_bytes(100) == "100 B"
+    assert format_binary_bytes(16646144) == "15.9 MiB"
+    assert format_binary_bytes(100) == "100 B"
 
 
 def test_the_byte_descriptions_say_which_units_they_use() -> None:
     # binary steps of 1024 / decimal steps of 1000 up to TB / a drive's counters up to PB
-    assert describe_binary_bytes(1_500_000) == "1.4 MiB"
-    assert describe_decimal_bytes(1_500_000) == "1.5 MB"
-    assert describe_counter_bytes(1_500_000) == "1500000 B"
-    assert describe_counter_bytes(334_100_000_000) == "334.1 GB"
-    assert describe_counter_bytes(3.12e16) == "31.2 PB"
-    assert describe_decimal_bytes(3.12e16) == "3.12e+04 TB"
-    assert describe_gb(38.4e9) == "38.4 GB"
-    assert describe_gb(33554432) == "0.0336 GB"
-    assert describe_gb(1.234e12) == "1,234 GB"
+    assert format_binary_bytes(1_500_000) == "1.4 MiB"
+    assert format_decimal_bytes(1_500_000) == "1.5 MB"
+    assert format_counter_bytes(1_500_000) == "1500000 B"
+    assert format_counter_bytes(334_100_000_000) == "334.1 GB"
+    assert format_counter_bytes(3.12e16) == "31.2 PB"
+    assert format_decimal_bytes(3.12e16) == "3.12e+04 TB"
+    assert format_gb(38.4e9) == "38.4 GB"
+    assert format_gb(33554432) == "0.0336 GB"
+    assert format_gb(1.234e12) == "1,234 GB"
 
 
 def test_table_numbers() -> None:
     # the quick suite prints as CrystalDiskMark does; profile tables group thousands
-    assert (fmt_mb(1_224_550_000), fmt_iops(14477.46), fmt_us(68_634)) == (
+    assert (
+        format_cdm_mb_per_s(1_224_550_000),
+        format_cdm_iops(14477.46),
+        format_cdm_latency_us(68_634),
+    ) == (
         "1224.55",
         "14477.5",
         "68.63",
     )
-    assert (fmt_mbps(3_512_400_000), fmt_count(145859.1), fmt_latency_us(1_234_500)) == (
+    assert (
+        format_mb_per_s(3_512_400_000),
+        format_count(145859.1),
+        format_latency_us(1_234_500),
+    ) == (
         "3,512.4",
         "145,859",
         "1,234.5",
     )
-    assert block_text(512) == "512 B"
-    assert block_text(4096) == "4 KiB"
-    assert block_text(2**20) == "1 MiB"
-    assert fmt_tb(12.75e12) == "12.750 TB"
-    assert fmt_number(8123.0, "h") == "8,123 h"
-    assert fmt_number(2.5, digits=1) == "2.5"
-    assert fmt_time(1714564801.0) == "2024-05-01 12:00:01 UTC"
-    for unknown in (fmt_mb, fmt_iops, fmt_us, fmt_mbps, fmt_count, fmt_latency_us, fmt_tb):
+    assert format_size(512) == "512 B"
+    assert format_size(4096) == "4 KiB"
+    assert format_size(2**20) == "1 MiB"
+    assert format_tb(12.75e12) == "12.750 TB"
+    assert format_number(8123.0, "h") == "8,123 h"
+    assert format_number(2.5, digits=1) == "2.5"
+    assert format_time(1714564801.0) == "2024-05-01 12:00:01 UTC"
+    for unknown in (
+        format_cdm_mb_per_s,
+        format_cdm_iops,
+        format_cdm_latency_us,
+        format_mb_per_s,
+        format_count,
+        format_latency_us,
+        format_tb,
+    ):
         assert unknown(None) == "n/a"
-    assert fmt_number(None) == "n/a"
-    assert fmt_time(None) == "unknown"
+    assert format_number(None) == "n/a"
+    assert format_time(None) == "unknown"
+
+
+def test_table_numbers_with_their_unit() -> None:
+    assert format_mb_per_s(3_512_400_000, "MB/s", digits=0) == "3,512 MB/s"
+    assert format_count(145859.1, "IOPS") == "145,859 IOPS"
+    assert format_latency_us(1_234_500, "µs") == "1,234.5 µs"
+    assert format_tb(600e12, "TBW", digits=0) == "600 TBW"
+    assert format_mb_per_s(None, "MB/s") == "n/a"
+
+
+def test_latency_in_the_unit_that_suits_it() -> None:
+    values = (850, 123_400, 12_340_000, 1_250_000_000, None)
+    assert [format_latency(v) for v in values] == [
+        "850 ns",
+        "123.4 µs",
+        "12.34 ms",
+        "1.250 s",
+        "n/a",
+    ]
+
+
+def test_times_are_utc_with_the_zone_named_to_the_precision_asked() -> None:
+    at = 1714564801.25
+    assert format_time(at) == "2024-05-01 12:00:01 UTC"
+    assert format_time(at, "minute") == "2024-05-01 12:00 UTC"
+    assert format_time(at, "millisecond") == "2024-05-01 12:00:01.250 UTC"
+    assert format_time(None, "minute") == "unknown"
+
+
+@given(st.floats(min_value=0, max_value=4e9))
+def test_every_time_names_its_zone(at: float) -> None:
+    for precision in ("minute", "second", "millisecond"):
+        assert re.fullmatch(
+            r"\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d(\.\d{3})?)? UTC", format_time(at, precision)
+        )
 
 
 @pytest.mark.parametrize(

@@ -205,7 +205,7 @@ def test_capacity_is_in_decimal_units() -> None:
 def test_latency_is_in_the_unit_that_keeps_it_short() -> None:
     assert latency_text(425_865.9) == "425.9 µs"
     assert latency_text(21_765_430.0) == "21.77 ms"
-    assert latency_text(1_250_000_000.0) == "1.25 s"
+    assert latency_text(1_250_000_000.0) == "1.250 s"
     assert latency_text(None) == UNKNOWN
 
 

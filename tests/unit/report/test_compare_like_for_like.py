@@ -4,7 +4,7 @@ table says what was compared, and one pass a side is 'untested', with its ratio.
 import dataclasses
 
 from ssdlab.analysis.compare import MetricSamples, compare_runs
-from ssdlab.report.compare import build_compare_document, fmt_metric_value
+from ssdlab.report.compare import build_compare_document, format_metric_value
 from ssdlab.report.document import render_markdown
 from tests.unit.report.test_exports_golden import fixture_run
 
@@ -32,6 +32,6 @@ def test_best_pass_rows_and_note() -> None:
 
 
 def test_metric_value_says_which_figure() -> None:
-    assert fmt_metric_value(_mbps(2e8, summary="best")) == "200.0 MB/s (best pass)"
-    assert fmt_metric_value(_mbps(2e8, summary="mean")) == "200.0 MB/s (mean)"
-    assert fmt_metric_value(_mbps(2e8, 2e8)).endswith("n=2")
+    assert format_metric_value(_mbps(2e8, summary="best")) == "200.0 MB/s (best pass)"
+    assert format_metric_value(_mbps(2e8, summary="mean")) == "200.0 MB/s (mean)"
+    assert format_metric_value(_mbps(2e8, 2e8)).endswith("n=2")

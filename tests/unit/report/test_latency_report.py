@@ -3,12 +3,12 @@ table's title and notes, and an imported run's sections are named per log kind."
 
 from pathlib import Path
 
+from ssdlab.model.units import format_latency
 from ssdlab.report.chart_rules import chart_problems
 from ssdlab.report.latency import (
     imported_latency_sections,
     latency_log_data,
     latency_log_document,
-    latency_text,
 )
 from ssdlab.runner.latency_logs import reduce_latency_logs
 from tests.conftest import ROOT
@@ -53,7 +53,7 @@ def test_an_imported_run_gets_sections_per_log_kind() -> None:
 
 
 def test_latencies_read_in_human_units() -> None:
-    assert [latency_text(v) for v in (850, 123_400, 12_340_000, 1_250_000_000, None)] == [
+    assert [format_latency(v) for v in (850, 123_400, 12_340_000, 1_250_000_000, None)] == [
         "850 ns",
         "123.4 µs",
         "12.34 ms",

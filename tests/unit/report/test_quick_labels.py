@@ -9,7 +9,7 @@ from ssdlab.model.target import TargetKind
 from ssdlab.report.quick import (
     NOISY_MARKER,
     build_quick_report,
-    fmt_spread,
+    format_spread,
     memory_label,
     memory_reason,
     report_footnotes,
@@ -97,7 +97,7 @@ def test_a_drive_says_measures_memory_false() -> None:
 def test_noisy_test_is_marked_with_a_footnote() -> None:
     report = build_quick_report(run({}), steps(100e6, 300e6, 150e6))
     (summary,) = report.summaries
-    assert fmt_spread(summary).endswith(NOISY_MARKER)
+    assert format_spread(summary).endswith(NOISY_MARKER)
     (footnote,) = report_footnotes(report)
     assert footnote.startswith(f"{NOISY_MARKER} SEQ1M Q1T1 read: passes vary by ")
     assert "(CV > 10 %): noisy" in footnote
@@ -109,7 +109,7 @@ def test_noisy_test_is_marked_with_a_footnote() -> None:
 
 def test_steady_test_has_no_marker() -> None:
     report = build_quick_report(run({}), steps(100e6, 101e6, 99e6))
-    assert NOISY_MARKER not in fmt_spread(report.summaries[0])
+    assert NOISY_MARKER not in format_spread(report.summaries[0])
     assert report_footnotes(report) == ()
 
 

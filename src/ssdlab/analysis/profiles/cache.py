@@ -22,7 +22,7 @@ from ssdlab.analysis.write_series import bytes_series, seconds_text, write_secon
 from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import describe_gb
+from ssdlab.model.units import format_gb
 
 CLIFF = CACHE_CLIFF  # cachefit --from-run reads cliff_bytes from this finding
 RECOVERY = CACHE_RECOVERY
@@ -46,8 +46,8 @@ def too_short_sentence(
     every = "" if log_interval_s is None else f" (one every {log_interval_s:g} s)"
     if short.points >= short.points_needed and short.bytes_needed is not None:
         had = (
-            f"{describe_gb(short.written_bytes)} written, less than the "
-            f"{describe_gb(short.bytes_needed)} the cliff detection needs"
+            f"{format_gb(short.written_bytes)} written, less than the "
+            f"{format_gb(short.bytes_needed)} the cliff detection needs"
         )
     else:
         had = f"{points}{every}, fewer than the {short.points_needed} the cliff detection needs"

@@ -16,7 +16,7 @@ from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict, SettingValue
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import GB
+from ssdlab.model.units import GB, format_number
 
 HIR_MIN_FILLS = 2  # [IMPL] pts.md §2.4: no steady state before 2 drive fills on a fresh drive
 
@@ -112,7 +112,10 @@ def check_pts_round(
         limit = plan_whole(plan, "stop_bytes") or 0
         fills = None if active is None else written / active
         stop = written >= limit or last
-        summary = f"round {round_index}: {written / GB:.3f} GB written of {limit / GB:.3f} GB"
+        summary = (
+            f"round {round_index}: {format_number(written / GB, 'GB', 3)} written of "
+            f"{format_number(limit / GB, 'GB', 3)}"
+        )
         counted = {"loop": loop.name, "round": round_index, "written_bytes": written,
                    "stop_bytes": limit, "drive_fills": fills, "stop": stop}  # fmt: skip
         # the bound reached first: the bytes, or the time as its rounds
