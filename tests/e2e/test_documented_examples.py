@@ -303,18 +303,13 @@ def _run(argv: list[str]) -> tuple[int, str, str]:
     return RESULTS[tuple(argv)]
 
 
-# examples ssdlab does not run yet, each with why
-KNOWN_BROKEN = {
-    "ssdlab plan sweep /dev/sdb --destroy-data /dev/sdb --threads 1,4 --iodepths 1,32": (
-        "plan takes no --destroy-data yet, though a plan of a device that needs it is refused "
-        "with the advice to give it"
-    ),
-}
+# examples ssdlab does not run yet, each with why (none today)
+KNOWN_BROKEN: dict[str, str] = {}
 
 
 def _case(example: Example) -> object:
     broken = KNOWN_BROKEN.get(example.text)
-    marks = [] if broken is None else [pytest.mark.xfail(reason=broken)]
+    marks = [] if broken is None else [pytest.mark.xfail(reason=broken, strict=True)]
     return pytest.param(example, id=f"{example.where} {example.text}", marks=marks)
 
 

@@ -153,7 +153,8 @@ def test_the_watch_loop_samples_until_the_replay_runs_out(
     notices = Notices()
     summary = start_watch(session, request, notices, _metrics).run(lambda: False, lambda: None)
     assert (summary.samples, summary.fired) == (3, 0)
-    assert [line.split(" ", 2)[2].split(":")[0] for line in notices.lines[:3]] == [
+    # '2026-11-28 22:43:36 UTC sample 1: …'
+    assert [line.split(" ", 3)[3].split(":")[0] for line in notices.lines[:3]] == [
         "sample 1", "sample 2", "sample 3",
     ]  # fmt: skip
     assert "has no more snapshots" in notices.lines[3]
