@@ -21,6 +21,7 @@ class AlignSettings:
     misalign: int  # bytes the misaligned runs are shifted by
     runtime: float  # seconds per block size and alignment
     iodepth: int
+    repeat: int = 3  # rounds of every point (added after align plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
