@@ -80,6 +80,19 @@ LISTING_KEYS = frozenset({"drive_model", "drive_serial", "page"})
 # and error log entries, and the drive's warning temperature: for the watch alerts and the
 # metrics); a sample stored before has none of them, and its documents give them as unknown:
 # those keys are left out the same way.
+INTERVAL_KEYS = frozenset(
+    {
+        "passes",
+        "aligned_interval",
+        "misaligned_interval",
+        "ratio_interval",
+        "misaligned_ratio_interval",
+        "misaligned_state",
+        "sub_4k_ratio_interval",
+        "sub_4k_state",
+        "works_in_4k_units_state",
+    }
+)
 NEW_KEYS = (
     NEW_RUN_KEYS
     | LISTING_KEYS
@@ -90,6 +103,9 @@ NEW_KEYS = (
         "lat_percentiles_ns",  # fio's total-latency table (lat_percentiles=1)
         "choices",  # a health reading set aside for a plausible source
     }
+    # Every verdict gained its 95 % interval and its answer (yes, no, inconclusive): keys a
+    # verdict stored before intervals gives as unknown (null)
+    | INTERVAL_KEYS
 )
 ORIGIN_LINE = re.compile(r"^run \d+ on host \S+, uuid [0-9a-f-]{36}\n", re.MULTILINE)
 # The Markdown report later embedded its charts (SVG images in `data:` URIs, each after a blank

@@ -51,6 +51,7 @@ def build_align_document(results: ProfileResults) -> doc.Document:
             )
         )
     misalign = verdict.rows[0].misaligned_offset_bytes if verdict.rows else None
+    judged = any(r.passes is not None for r in verdict.rows)  # stored with intervals
     table = doc.Table(
         "Random-write IOPS by block size and offset alignment",
         (
@@ -60,9 +61,9 @@ def build_align_document(results: ProfileResults) -> doc.Document:
             f"+{misalign or '?'} B IOPS",
             "mean µs",
             "aligned/misaligned",
-            "penalty",
+            *(("penalty",) if judged else ()),
         ),
-        tuple(rows),
+        tuple(row if judged else row[:-1] for row in rows),
         notes=(
             f"queue depth {decode_settings(AlignSettings, results.plan.settings).iodepth}; "
             "a ratio of "
