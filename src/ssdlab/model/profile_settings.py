@@ -44,6 +44,7 @@ class SweepSettings:
     ramp: float  # unmeasured seconds before each cell
     latency_metric: str  # mean | p99 | p999 | max: what the knee is judged by
     max_latency_us: float | None  # the knee's latency bound; None: best IOPS per latency
+    repeat: int = 2  # rounds of the whole matrix (added after sweep plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
