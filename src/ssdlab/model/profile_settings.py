@@ -73,6 +73,7 @@ class FillSettings:
     runtime: float  # seconds of random writes per level
     block_size: int  # bytes per random write
     iodepth: int
+    repeat: int = 3  # random-write passes per level (added after fill plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

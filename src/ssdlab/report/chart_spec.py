@@ -308,6 +308,8 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
     domain = _legend_domain(chart)
     x_enc, y_enc, colour = _x_encoding(chart), _y_encoding(chart), _colour(domain)
     tooltip, errors_tooltip = _tooltips(x_enc, y_enc)
+    if not any(s.errors for s in chart.series):  # no whisker: no low and high to hover
+        errors_tooltip = tooltip
     bar_labels = [s.label for s in chart.series if s.style == "bars"]
     offset = (
         {"xOffset": {"field": "series", "type": "nominal", "scale": {"domain": bar_labels}}}

@@ -79,13 +79,16 @@ def _cachefit_document() -> Document:
 def _sweep_document() -> Document:
     plan = plan_sweep({"threads": (1, 2, 4), "iodepths": (1, 8, 32)}, FILE_TARGET)
     steps = []
-    for number, step in enumerate((s for s in plan.steps if s.param("workload")), start=10):
-        threads, depth = step.param("threads"), step.param("iodepth")
-        assert isinstance(threads, int)
-        assert isinstance(depth, int)
-        iops = 9_000.0 * threads * depth**0.5
-        steps.append(StepResult(step.key, step.key, "read", 1, False, iops * 4096, iops,
-                                40_000.0 * depth, None, None, capture_id=number))  # fmt: skip
+    cells = [s for s in plan.all_steps if s.param("workload")]
+    for round_index, spread in ((1, 0.98), (2, 1.02)):  # every cell twice, 2 % apart
+        for number, step in enumerate(cells, start=100 * round_index):
+            threads, depth = step.param("threads"), step.param("iodepth")
+            assert isinstance(threads, int)
+            assert isinstance(depth, int)
+            iops = 9_000.0 * threads * depth**0.5 * spread
+            steps.append(StepResult(step.key, step.key, "read", round_index, False,
+                                    iops * 4096, iops, 40_000.0 * depth, None, None,
+                                    capture_id=number))  # fmt: skip
     analyse_sweep(plan, steps, {}, clat_bins_by_capture({}))
     return _profile_document("sweep", plan, steps)
 
