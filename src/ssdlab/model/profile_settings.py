@@ -65,6 +65,7 @@ class TrimSettings:
     runtime: float  # seconds of random writes on each region state
     block_size: int  # bytes per random write
     iodepth: int
+    repeat: int = 3  # rounds of fill, dirty writes, discard, writes (added after trim plans)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
