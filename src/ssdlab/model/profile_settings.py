@@ -57,6 +57,7 @@ class CachefitSettings:
     runtime: float  # seconds per test
     interval: float  # idle seconds before each test
     recover: float  # idle seconds after the fill and before the write tests
+    repeat: int = 3  # rounds of the reads and of the writes (added after cachefit plans)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
