@@ -91,6 +91,8 @@ INTERVAL_KEYS = frozenset(
         "sub_4k_ratio_interval",
         "sub_4k_state",
         "works_in_4k_units_state",
+        "state",  # a cache cliff made now for an interrupted run: yes, no or inconclusive
+        "uncertainty",  # … and its intervals
     }
 )
 NEW_KEYS = (

@@ -33,6 +33,7 @@ class CacheSettings:
     rate: int | None = None  # bytes per second at most (added after cache plans were stored)
     recovery_idle: float | None  # seconds idle before the recovery write; None: no probe
     recovery_size: int | None  # bytes the recovery write writes; None: the region
+    repeat: int = 1  # sustained writes of the region (added after cache plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from ssdlab.analysis.alignment import AlignResult, alignment_verdict
+from ssdlab.analysis.cliff import detect_cache_cliff
+from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
 from ssdlab.analysis.intervals import (
     mean_interval,
     ratio_interval,
@@ -186,3 +188,56 @@ def test_a_saturating_sweep_is_rarely_called_not_monotonic() -> None:
     5 % of 150 seeded sweeps."""
     verdicts = [measured_knee(seed, None) for seed in range(150)]
     assert share([v.monotonic == "no" for v in verdicts]) <= 0.05
+
+
+def write_log(
+    seed: int, fast: float, slow: float, phi: float = 0.3
+) -> tuple[list[tuple[float, float]], float]:
+    """A sustained write's log of known truth: 40 seconds at `fast` B/s, 60 at `slow`, 8 %
+    noise correlated from second to second (φ); and the bytes written before the drop."""
+    r = rng(seed)
+    noise = ar1(r, 100, phi, 0.0, 0.08)
+    series, written, before = [], 0.0, 0.0
+    for second in range(100):
+        bw = (fast if second < 40 else slow) * (1 + noise[second])
+        written += bw
+        series.append((written, bw))
+        if second == 39:
+            before = written
+    return series, before
+
+
+def test_a_cliff_found_in_one_write_holds_its_position_and_speeds() -> None:
+    """The moving-block bootstrap of one write's log: the position always (the drop is clear),
+    the in-cache and post-cache speeds in 87–99 % of 200 seeded writes (a percentile interval
+    of a median from 40 correlated seconds runs a little narrow; at φ = 0 it holds 94–95 %)."""
+    position, fast, slow, states = [], [], [], []
+    for seed in range(200):
+        series, before = write_log(seed, 2e9, 5e8)
+        uncertainty = cliff_uncertainty([detect_cache_cliff(series)])
+        states.append(uncertainty.state)
+        assert uncertainty.cliff_bytes_interval is not None
+        assert uncertainty.in_cache_interval is not None
+        assert uncertainty.post_cache_interval is not None
+        position.append(uncertainty.cliff_bytes_interval.holds(before))
+        fast.append(uncertainty.in_cache_interval.holds(2e9))
+        slow.append(uncertainty.post_cache_interval.holds(5e8))
+    assert share(position) >= 0.95
+    assert 0.87 <= share(fast) <= 0.99
+    assert 0.87 <= share(slow) <= 0.99
+    assert set(states) == {"yes"}
+
+
+def test_a_drop_on_the_threshold_is_not_called_no() -> None:
+    """A 30 % drop (the detection's threshold): found or not, the verdict is not "no" except in
+    the few writes whose interval misses the truth."""
+    states = [
+        cliff_uncertainty([detect_cache_cliff(write_log(seed, 1e9, 7e8)[0])]).state
+        for seed in range(150)
+    ]
+    assert share([s != "no" for s in states]) >= BAND[0]
+    flat = [
+        cliff_uncertainty([detect_cache_cliff(write_log(seed, 1e9, 1e9)[0])]).state
+        for seed in range(50)
+    ]
+    assert share([s == "no" for s in flat]) >= 0.95
