@@ -10,7 +10,7 @@ offset alignment that is a multiple of 4 KiB is *aligned*, any other (512 B) *mi
 block size the table compares the smallest aligned against the smallest misaligned alignment.
 Repeats of one combination are combined by their mean, with its 95 % interval from the repeats
 (or, measured once, from the pass's per-second log: analysis/intervals.py). Two ratios decide,
-each with Fieller's 95 % interval:
+each with its 95 % interval:
 
 - misalignment: aligned / misaligned IOPS of 4 KiB writes (else the smallest block size
   ≥ 4 KiB with both);

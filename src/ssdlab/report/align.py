@@ -159,7 +159,7 @@ def _interval_note(verdict: AlignmentVerdict) -> str:
         )
     return (
         f"IOPS: the mean of {passes} repeats ± half its 95 % interval; ratios with their 95 % "
-        "interval (Fieller) in brackets"
+        "interval in brackets"
     )
 
 

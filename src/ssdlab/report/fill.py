@@ -91,7 +91,7 @@ def _interval_note(rows: Sequence[Mapping[str, Any]]) -> str:
         return f"{MEASURED_ONCE}: each level's random writes ran once (--repeat 1)"
     return (
         f"IOPS: the mean of {passes} repeats ± half its 95 % interval; against the lowest "
-        "level with its 95 % interval (Fieller) in brackets"
+        "level with its 95 % interval in brackets"
     )
 
 

@@ -106,28 +106,48 @@ def baseline_lines(body: Mapping[str, Any]) -> tuple[str, ...]:
         for v, n in counts.items()
         if n
     )
+    unsure = sum(t.get("outcome") == "inconclusive" for t in tests)
+    if unsure:
+        notes += (
+            f"; {unsure} inconclusive (the interval of the change straddles the threshold: "
+            "more passes narrow it)"
+        )
     outcome = f"{len(lines)} of {len(tests)} tests regressed" if lines else "no significant drop"
     lines.append(f"against baseline {name} on {_drive(drive)} ({_runs(ids)}): {outcome}{notes}")
     return tuple(lines)
 
 
+def _interval_pct(interval: object) -> str:
+    """A stored ratio interval as a change in percent: '−12.1 … −7.9 %'; '—' without one."""
+    if not isinstance(interval, Mapping):
+        return "—"
+    low, high = interval.get("low"), interval.get("high")
+    shown = [
+        "…" if not isinstance(v, int | float) else f"{(v - 1) * 100:+.1f}".replace("-", "−")
+        for v in (low, high)
+    ]
+    return f"{shown[0]} … {shown[1]} %"
+
+
 def baseline_section(body: Mapping[str, Any]) -> doc.Section:
     """The baseline finding of a run as a report section: the judged tests as a table."""
+    tests = list(body.get("tests") or [])
+    judged = any("outcome" in t for t in tests)  # stored with outcomes and intervals
     rows = tuple(
         (
             str(t.get("label")),
             str(t.get("verdict")),
             _change(t.get("change_pct")),
             _p(t.get("p_value")),
+            *((_interval_pct(t.get("ratio_interval")), str(t.get("outcome") or "—"))
+              if judged else ()),
             "yes" if t.get("regression") else "no",
         )
-        for t in body.get("tests") or []
-    )
-    tables = (
-        (doc.Table("Against the baseline", ("Test", "verdict", "change", "p", "regression"), rows),)
-        if rows
-        else ()
-    )
+        for t in tests
+    )  # fmt: skip
+    columns = ("Test", "verdict", "change", "p", *(("interval", "outcome") if judged else ()),
+               "regression")  # fmt: skip
+    tables = (doc.Table("Against the baseline", columns, rows),) if rows else ()
     return doc.Section("Baseline", tables=tables, notes=baseline_lines(body))
 
 

@@ -120,5 +120,5 @@ def _interval_note(effect: Mapping[str, Any]) -> str:
         return f"{MEASURED_ONCE}: each region state was written once (--repeat 1)"
     return (
         f"IOPS: the mean of {passes} rounds (each filling the region again) ± half its 95 % "
-        "interval; the ratio with its 95 % interval (Fieller) in brackets"
+        "interval; the ratio with its 95 % interval in brackets"
     )

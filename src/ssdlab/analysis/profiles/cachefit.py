@@ -3,7 +3,7 @@ the drive's write cache, grouped by test and direction, with the ratios that sho
 effect and the sentences that say it.
 
 Each test runs `--repeat` times (in rounds: every read, then a rest and every write): a cell's
-figures are the means of its passes with Student's 95 % intervals, each ratio has Fieller's,
+figures are the means of its passes with Student's 95 % intervals, each ratio its interval,
 and a ratio is a cache effect when its whole interval is at or past `EFFECT_RATIO` (yes), not
 one when all of it is short of it (no), inconclusive when it straddles it.
 """

@@ -1,7 +1,7 @@
 """The `fill` profile's verdict: random-write speed at each fill level, against the lowest.
 
 A level's random writes run `--repeat` times: its figures are their means, with Student's 95 %
-interval, and its speed against the emptiest level has Fieller's interval (analysis/intervals.py).
+interval, and its speed against the emptiest level has its interval too (analysis/intervals.py).
 The verdict asks whether the fullest level is more than 5 % slower than the emptiest (the
 practical threshold compare uses): yes, no, or inconclusive when the interval of the slowdown
 straddles 1.05×.

@@ -3,7 +3,7 @@ dirty region against a freshly discarded one, and what the zero-check and fstrim
 
 The dirty and discarded writes run `--repeat` times (each round fills the region again): their
 IOPS are the means of the rounds with Student's 95 % intervals, and discarded / dirty has
-Fieller's. The verdict asks whether writes run more than 5 % faster after a discard (the
+its own. The verdict asks whether writes run more than 5 % faster after a discard (the
 practical threshold compare uses): yes, no, or inconclusive when the interval straddles 1.05×.
 """
 
