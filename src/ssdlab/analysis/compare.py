@@ -373,12 +373,21 @@ def median_pass(passes: Sequence[StepResult]) -> StepResult:
 
 def _intervals(passes: Sequence[StepResult]) -> tuple[list[float], list[float], list[float]]:
     """(seconds, bytes/s, IOPS) per log interval, the passes end to end; a mix's reads and
-    writes added up."""
+    writes added up. A pass that logged no interval (shorter than one) among passes that did
+    is one point, its own figures in the middle of its time: every pass is in the series."""
     seconds: list[float] = []
     rates: list[float] = []
     iops: list[float] = []
     start = 0.0
+    logged = any(step.series for step in passes)
     for step in passes:
+        if logged and not step.series:
+            runtime = max((d.runtime_s for d in (step.read, step.write) if d), default=0.0)
+            seconds.append(start + runtime / 2)
+            rates.append(step.bw_bytes_per_s)
+            iops.append(step.iops)
+            start += runtime
+            continue
         totals: dict[float, list[float]] = {}
         for point in step.series:
             if point.bw_bytes_per_s is None or point.iops is None:

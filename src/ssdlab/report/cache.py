@@ -77,7 +77,11 @@ def _writes_words(uncertain: CliffUncertainty | None) -> str:
 
 
 def _chart(
-    key: str, title: str, verdict: CacheCliffVerdict, others: Sequence[StepResult] = ()
+    key: str,
+    title: str,
+    verdict: CacheCliffVerdict,
+    others: Sequence[StepResult] = (),
+    uncertain: CliffUncertainty | None = None,
 ) -> doc.Chart:
     """MB/s per log interval against the data written (in GB, or MB for a write under 1 GB),
     the segments' medians as one step line over it, and the cliff as a vertical line."""
@@ -110,6 +114,10 @@ def _chart(
                 "vline", f"cliff {describe_gb(verdict.cliff_bytes)}", x=verdict.cliff_bytes / size
             ),
         )
+        where = None if uncertain is None else uncertain.cliff_bytes_interval
+        low, high = (None, None) if where is None else (where.low, where.high)
+        if low is not None and high is not None and high > low:  # the interval, as a band
+            markers += (doc.Marker("band", "cliff: 95 % interval", x=low / size, x2=high / size),)
     repeats = []
     for number, step in enumerate(others, start=2):  # every further write, its own colour
         points = bytes_series(step)
@@ -162,11 +170,17 @@ def _segments_table(verdict: CacheCliffVerdict) -> doc.Table:
 
 
 def _charts(
-    key: str, title: str, verdict: CacheCliffVerdict, others: Sequence[StepResult] = ()
+    key: str,
+    title: str,
+    verdict: CacheCliffVerdict,
+    others: Sequence[StepResult] = (),
+    uncertain: CliffUncertainty | None = None,
 ) -> tuple[doc.Chart, ...]:
-    """The chart of a write (and of the writes repeated after it), none when it logged fewer
-    than two points (nothing to draw)."""
-    return (_chart(key, title, verdict, others),) if len(verdict.series) >= 2 else ()
+    """The chart of a write (and of the writes repeated after it, and the cliff's interval as
+    a band), none when it logged fewer than two points (nothing to draw)."""
+    if len(verdict.series) < 2:
+        return ()
+    return (_chart(key, title, verdict, others, uncertain),)
 
 
 def _write_section(
@@ -179,8 +193,8 @@ def _write_section(
     if logged is None and step is not None and step.write is not None:
         logged = float(step.write.io_bytes)  # no log point: fio's own count of what it wrote
     written = ("written", describe_gb(logged or 0.0))
-    charts = _charts("cache-cliff", "MB/s against data written", verdict, others)
     uncertain = _uncertainty(body)
+    charts = _charts("cache-cliff", "MB/s against data written", verdict, others, uncertain)
     if verdict.short is not None:
         short = body.get("short") or {}
         write_s = short.get("write_s")

@@ -72,8 +72,10 @@ def _cache_document() -> Document:
 def _cachefit_document() -> Document:
     from tests.unit.report.test_cachefit_report import make_plan, results_of, synthetic_steps
 
-    plan = make_plan()
-    return build_cachefit_document(results_of(plan, synthetic_steps(plan)))
+    plan = make_plan()  # three rounds 2 % apart: every bar with its whisker
+    return build_cachefit_document(
+        results_of(plan, synthetic_steps(plan, rounds=(0.98, 1.0, 1.02)))
+    )
 
 
 def _sweep_document() -> Document:
@@ -97,7 +99,11 @@ def _trim_document() -> Document:
     from tests.unit.report.test_trim_report import _step
 
     plan = plan_trim({}, DEVICE_TARGET)
-    steps = [_step("dirty", 20_000), _step("discarded", 50_000)]
+    steps = [
+        _step(key, iops * factor, round_index)
+        for round_index, factor in ((1, 0.98), (2, 1.0), (3, 1.02))
+        for key, iops in (("dirty", 20_000), ("discarded", 50_000))
+    ]
     return _profile_document(
         "trim", plan, steps, discard_max_bytes=2**31, discard_granularity_bytes=4096
     )
