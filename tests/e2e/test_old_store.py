@@ -76,6 +76,25 @@ NEW_RUN_KEYS = frozenset({"uuid", "host", "node_host", "collected_at_s"})
 # --json` gives them and the page it shows (`page`: offset, limit, how many more match): new
 # keys, left out of the comparison the same way.
 LISTING_KEYS = frozenset({"drive_model", "drive_serial", "page"})
+# Every verdict gained its 95 % interval and its answer (yes, no, inconclusive), and compare the
+# interval of each ratio and the judgement of every --fail-if rule: keys a verdict stored before
+# intervals (or a comparison of runs measured once) gives as unknown (null).
+INTERVAL_KEYS = frozenset(
+    {
+        "passes",
+        "aligned_interval",
+        "misaligned_interval",
+        "ratio_interval",  # align's ratios, compare's changes (null with one pass a side)
+        "misaligned_ratio_interval",
+        "misaligned_state",
+        "sub_4k_ratio_interval",
+        "sub_4k_state",
+        "works_in_4k_units_state",
+        "state",  # a cache cliff made now for an interrupted run: yes, no or inconclusive
+        "uncertainty",  # … and its intervals
+        "gates",  # compare: every --fail-if rule judged pass, fail or inconclusive
+    }
+)
 # Three health values were added to every normalised sample later (the NVMe spare threshold
 # and error log entries, and the drive's warning temperature: for the watch alerts and the
 # metrics); a sample stored before has none of them, and its documents give them as unknown:
@@ -90,6 +109,7 @@ NEW_KEYS = (
         "lat_percentiles_ns",  # fio's total-latency table (lat_percentiles=1)
         "choices",  # a health reading set aside for a plausible source
     }
+    | INTERVAL_KEYS
 )
 ORIGIN_LINE = re.compile(r"^run \d+ on host \S+, uuid [0-9a-f-]{36}\n", re.MULTILINE)
 # The Markdown report later embedded its charts (SVG images in `data:` URIs, each after a blank

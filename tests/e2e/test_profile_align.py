@@ -30,7 +30,16 @@ def test_align_on_a_file(tmp_path: Path) -> None:
         assert row["aligned_iops"] > 0
         assert row["misaligned_iops"] > 0
         assert row["ratio"] == pytest.approx(row["aligned_iops"] / row["misaligned_iops"])
+        assert row["passes"] == 3
+        interval = row["ratio_interval"]
+        assert interval["basis"] == "repeats"
+        assert interval["low"] is None or interval["low"] <= row["ratio"]
+        assert interval["high"] is None or row["ratio"] <= interval["high"]
     assert doc["verdict"], "a plain-language verdict is always given"
+    assert doc["result"]["misaligned_state"] in ("yes", "no", "inconclusive")
+    assert doc["verdict"][0].startswith(
+        f"Misalignment penalty: {doc['result']['misaligned_state']}"
+    )
     assert (plots / "align-iops.svg").read_text().startswith("<?xml")
     assert (plots / "align-iops.png").stat().st_size > 1000
     assert not list(tmp_path.glob("ssdlab-*.tmp")), "the test file is removed"
@@ -44,7 +53,9 @@ def test_align_on_a_file(tmp_path: Path) -> None:
         measured = conn.execute("SELECT COUNT(*) FROM step_results WHERE discarded = 0").fetchone()[
             0
         ]
-        assert measured == 6
+        assert measured == 18  # 3 block sizes × 2 alignments × 3 repeats (the default)
+        rounds = {r[0] for r in conn.execute("SELECT DISTINCT round_index FROM step_results")}
+        assert rounds == {1, 2, 3}
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     shown = run_ssdlab("show", "last", "--db", str(db))
     assert shown.code == 0, shown.stderr

@@ -67,6 +67,10 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     assert cliff["reason"]
     assert cliff["short"] is None
     assert len(cliff["series"]) >= 10  # what the search needs
+    # ... and the largest drop its log holds is short of 30 % beyond doubt
+    assert cliff["state"] == "no"
+    assert cliff["uncertainty"]["drop_pct_interval"]["high"] < 30
+    assert doc["verdict"][0].startswith("Write-cache cliff: no — no cliff in")
     assert (plots / "cache-cliff.svg").read_text().startswith("<?xml")
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
     with sqlite3.connect(db) as conn:
@@ -88,6 +92,23 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     assert planned.code == 0, planned.stderr
     texts = [job["text"] for job in json.loads(planned.stdout)["jobs"]]
     assert any(f"size={32 * 2**20}" in text for text in texts)  # inside: half the cache
+
+
+def test_repeated_writes_are_each_stored_and_judged_together(tmp_path: Path) -> None:
+    db = tmp_path / "db"
+    done = run_ssdlab(
+        "run", "cache", str(tmp_path), *CAPPED, "--repeat", "2", "--db", str(db), "--json",
+        *buffered_if_needed(tmp_path),
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        rounds = conn.execute(
+            "SELECT step_key, round_index FROM step_results ORDER BY id"
+        ).fetchall()
+    assert rounds == [("write", 1), ("write", 2)]
+    uncertainty = cliff_finding(db)["uncertainty"]
+    assert (uncertainty["writes"], uncertainty["basis"]) == (2, "repeats")
+    assert [w["cliff_bytes"] for w in uncertainty["per_write"]] == [None, None]
 
 
 @needs_loop

@@ -50,6 +50,9 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
             assert cell["iops"] > 0
             assert cell["bytes_moved"] > 0
             assert cell["mb_per_s"] == pytest.approx(cell["bw_bytes_per_s"] / 1e6)
+            assert cell["passes"] == 3  # --repeat 3, the default
+            assert cell["iops_interval"]["basis"] == "repeats"
+        assert {j["state"] for j in row["judged"]} <= {"yes", "no", "inconclusive"}
         figure = "mb_per_s" if row["pattern"] == "seq" else "iops"
         direct, buffered = (
             cells[("direct", "inside")][figure],
@@ -74,13 +77,14 @@ def test_cachefit_on_a_file(tmp_path: Path) -> None:
         assert body["effect_ratio"] == 1.5
         assert len(body["rows"]) == 4
         measured = conn.execute("SELECT COUNT(*) FROM step_results WHERE discarded = 0").fetchone()
-        assert measured[0] == 16  # 2 tests × read, write × direct, buffered × inside, beyond
+        # 2 tests × read, write × direct, buffered × inside, beyond, in 3 rounds
+        assert measured[0] == 48
         jobs = [
             r[0] or "" for r in conn.execute("SELECT input_text FROM captures WHERE tool = 'fio'")
         ]
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert len(jobs) == 17  # the fill and 16 tests, every one stored as run
-    assert sum("invalidate=1" in job and "direct=0" in job for job in jobs) == 8
+    assert len(jobs) == 49  # the fill and 16 tests three times, every one stored as run
+    assert sum("invalidate=1" in job and "direct=0" in job for job in jobs) == 24
     shown = run_ssdlab("show", "last", "--db", str(db), env={"COLUMNS": "200"})
     assert shown.code == 0, shown.stderr
     assert "direct inside (4 MiB)" in shown.stdout

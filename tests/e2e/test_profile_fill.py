@@ -23,9 +23,16 @@ def test_fill_on_a_file(tmp_path: Path) -> None:
     doc = json.loads(done.stdout)
     assert [r["level_pct"] for r in doc["result"]["levels"]] == [0, 50, 90]
     assert all(r["iops"] > 0 for r in doc["result"]["levels"])
+    assert all(r["passes"] == 3 for r in doc["result"]["levels"])  # --repeat 3, the default
+    assert doc["result"]["state"] in ("yes", "no", "inconclusive")
+    assert doc["verdict"][0].startswith(f"Slows as it fills: {doc['result']['state']} — ")
     assert (tmp_path / "plots" / "fill-iops.png").stat().st_size > 1000
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM findings WHERE name='fill-levels'").fetchone()[0]
+        rounds = conn.execute(
+            "SELECT step_key, COUNT(*) FROM step_results WHERE discarded = 0 GROUP BY step_key"
+        ).fetchall()
+        assert dict(rounds) == {"randwrite-0": 3, "randwrite-50": 3, "randwrite-90": 3}
 
 
 @needs_loop

@@ -30,7 +30,17 @@ def test_sweep_on_a_file(tmp_path: Path) -> None:
     cells = doc["result"]["sweep-cells"]["cells"]
     assert len(cells) == 8
     assert all(c["iops"] > 0 and c["lat_p99_ns"] for c in cells)
-    assert set(doc["result"]["sweep-knee"]) == {"randread-4k", "randrw70-8k"}
+    assert all(c["passes"] == 2 for c in cells)  # the whole matrix twice (the default)
+    for cell in cells:
+        interval = cell["iops_interval"]
+        assert interval["low"] <= cell["iops"] <= interval["high"]
+    knees = doc["result"]["sweep-knee"]
+    assert set(knees) == {"randread-4k", "randrw70-8k"}
+    for knee in knees.values():
+        assert knee["state"] in ("yes", "inconclusive")
+        assert knee["monotonic"] in ("yes", "no", "inconclusive")
+        assert abs(sum(share["share"] for share in knee["shares"]) - 1) < 1e-9
+    assert any(" monotonic: " in line for line in doc["verdict"])
     assert (plots / "sweep-heatmap-randread-4k.svg").exists()
     assert (plots / "sweep-curve-randrw70-8k.png").exists()
     # for reads alone, the histogram's p99 is fio's own p99
@@ -47,7 +57,7 @@ def test_sweep_on_a_file(tmp_path: Path) -> None:
                 percentile_ns(histogram, 99.0) == job["read"]["clat_ns"]["percentile"]["99.000000"]
             )
             checked += 1
-    assert checked == 4
+    assert checked == 8  # 4 read cells, twice
 
 
 @needs_loop

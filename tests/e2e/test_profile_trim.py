@@ -40,6 +40,12 @@ def test_trim_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
     effect = result["trim-effect"]
     assert effect["dirty_iops"] > 0
     assert effect["discarded_iops"] > 0
+    assert effect["passes"] == 3  # --repeat 3, the default: three rounds, each filling again
+    assert effect["state"] in ("yes", "no", "inconclusive")
+    assert effect["sentence"].startswith(f"Faster after a discard: {effect['state']} — ")
+    with sqlite3.connect(db) as conn:
+        fills = conn.execute("SELECT COUNT(*) FROM step_results WHERE step_key = 'fill'")
+        assert fills.fetchone()[0] == 3
     with sqlite3.connect(db) as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM findings")}
     assert {"trim-support", "trim-effect", "step:zero-check"} <= names

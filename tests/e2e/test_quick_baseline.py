@@ -50,10 +50,14 @@ def _assert_judged(baseline: dict[str, Any], references: list[int]) -> None:
     assert baseline["reference_run_ids"] == references
     assert [t["key"] for t in baseline["tests"]] == KEYS
     for test in baseline["tests"]:
-        assert set(test) == {"key", "label", "verdict", "change_pct", "p_value", "regression"}
+        assert set(test) == {"key", "label", "verdict", "change_pct", "p_value", "regression",
+                             "outcome", "ratio_interval"}  # fmt: skip
         assert test["verdict"] in VERDICTS
         assert test["verdict"] != "missing"
-        assert test["regression"] == (test["verdict"] == "worse")
+        assert test["outcome"] in ("pass", "fail", "inconclusive")
+        assert test["regression"] == (test["outcome"] == "fail")
+        if test["regression"]:  # the whole interval past the threshold: a significant drop
+            assert test["verdict"] == "worse"
         assert isinstance(test["change_pct"], float)
         assert isinstance(test["p_value"], float)  # three passes a side: Welch's p exists
 

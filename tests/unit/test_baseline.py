@@ -107,6 +107,17 @@ def test_a_large_drop_the_passes_do_not_support_is_not_a_regression() -> None:
     assert not regression
 
 
+def test_a_drop_that_may_be_within_the_threshold_is_inconclusive() -> None:
+    """8 % down, but the interval of the change reaches inside the 5 % threshold: the run may
+    still hold the baseline, so it is not called a regression."""
+    judgement = judge("n", "S1", (1,), [[_mbps(100, 104, 96)]], 2, [_mbps(92, 95, 89)])
+    (test,) = judgement.tests
+    assert test.outcome == "inconclusive"
+    assert not test.regression
+    held = judge("n", "S1", (1,), [[_mbps(100, 100.5, 99.5)]], 2, [_mbps(99, 99.5, 98.5)])
+    assert held.tests[0].outcome == "pass"
+
+
 def test_too_few_passes_is_untested_not_a_regression() -> None:
     verdict, regression = _verdict(_mbps(100), _mbps(50))
     assert verdict == Verdict.UNTESTED.value
@@ -134,9 +145,13 @@ def test_the_finding_body_has_the_exporters_schema() -> None:
                 "change_pct": body["tests"][0]["change_pct"],
                 "p_value": body["tests"][0]["p_value"],
                 "regression": True,
+                "outcome": "fail",
+                "ratio_interval": body["tests"][0]["ratio_interval"],
             }
         ],
     }
+    interval = body["tests"][0]["ratio_interval"]
+    assert interval["low"] < 0.8 < interval["high"] < 0.95  # wholly worse than 5 %
     assert round(body["tests"][0]["change_pct"], 1) == -20.0
     assert 0 <= body["tests"][0]["p_value"] < 0.05
     assert reference_judgement("nightly", "S1", (5,)).body() == {

@@ -7,17 +7,21 @@ writes at 4 KiB-aligned offsets and 1,802 at 512 B-aligned ones (Iometer, "Align
 
 **Measured penalty.** Results are random-write IOPS per block size and offset alignment. An
 offset alignment that is a multiple of 4 KiB is *aligned*, any other (512 B) *misaligned*; per
-block size the table compares the smallest aligned against the smallest misaligned alignment
-(repeats of one combination are combined by their median). Two ratios decide:
+block size the table compares the smallest aligned against the smallest misaligned alignment.
+Repeats of one combination are combined by their mean, with its 95 % interval from the repeats
+(or, measured once, from the pass's per-second log: analysis/intervals.py). Two ratios decide,
+each with its 95 % interval:
 
 - misalignment: aligned / misaligned IOPS of 4 KiB writes (else the smallest block size
   ≥ 4 KiB with both);
 - sub-4 KiB: IOPS of 4 KiB-aligned 4 KiB writes / the best IOPS of each block size < 4 KiB
   (the worst of these is reported).
 
-A ratio of at least `min_penalty_ratio` (1.5×) is a penalty. QD1 random-write IOPS repeat
-within about ±10 % run to run, and a read-modify-write costs at least a read on top of the
-write (typically 2× or more), so 1.5× sits above the noise and below any real penalty.
+A ratio of at least `min_penalty_ratio` (1.5×) is a penalty: *yes* when the whole interval is
+at or above it, *no* when the whole interval is below it, *inconclusive* when it straddles it
+(analysis/verdict_state.py). QD1 random-write IOPS repeat within about ±10 % run to run, and a
+read-modify-write costs at least a read on top of the write (typically 2× or more), so 1.5×
+sits above the noise and below any real penalty.
 
 **Static facts.** The partition start is checked against 4 KiB and 1 MiB (the partitioning
 tools' default, which also fits erase blocks and RAID stripes) and the physical sector when it
@@ -28,42 +32,29 @@ strictly better than the one in use is recommended (reformatting destroys data).
 """
 
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ssdlab.analysis.alignment_penalty import (
+    UNIT_BYTES,
+    AlignmentRow,
+    AlignResult,
+    alignment_row,
+    either,
+    misalignment,
+    side_samples,
+    sub_4k_penalty,
+)
+from ssdlab.analysis.intervals import Interval
+from ssdlab.analysis.verdict_state import State
 from ssdlab.model.units import KiB, MiB
 
-UNIT_BYTES = 4 * KiB
-"""The mapping unit of almost every SSD: writes are aligned when they are aligned to this."""
+__all__ = ["UNIT_BYTES", "AlignResult", "AlignmentRow", "AlignmentVerdict", "LbaFormat"]
 PARTITION_ALIGN_BYTES = 1 * MiB
 MIN_PENALTY_RATIO = 1.5
 """Smallest IOPS ratio that counts as a penalty (see the module text)."""
 RELATIVE_PERFORMANCE = {0: "best", 1: "better", 2: "good", 3: "degraded"}
 """NVMe Identify Namespace LBA format RP field."""
-
-
-@dataclass(frozen=True, slots=True)
-class AlignResult:
-    """Random-write IOPS of `block_size_bytes` writes at offsets aligned to `offset_align_bytes`."""
-
-    block_size_bytes: int
-    offset_align_bytes: int
-    iops: float
-
-    def __post_init__(self) -> None:
-        if self.block_size_bytes <= 0 or self.offset_align_bytes <= 0:
-            raise ValueError(
-                "block size and offset alignment must be positive, not "
-                f"{self.block_size_bytes} and {self.offset_align_bytes}"
-            )
-        if not (math.isfinite(self.iops) and self.iops >= 0):
-            raise ValueError(f"iops must be a finite number ≥ 0, not {self.iops}")
-
-    @property
-    def aligned(self) -> bool:
-        """Whether the offsets are 4 KiB-aligned."""
-        return self.offset_align_bytes % UNIT_BYTES == 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,23 +75,6 @@ class LbaFormat:
 
 
 @dataclass(frozen=True, slots=True)
-class AlignmentRow:
-    """One block size: IOPS at aligned and at misaligned offsets and their ratio.
-
-    `ratio` = aligned / misaligned IOPS (above 1: misalignment costs); None with `reason` when
-    either side was not measured or the misaligned side completed no I/O.
-    """
-
-    block_size_bytes: int
-    aligned_offset_bytes: int | None
-    aligned_iops: float | None
-    misaligned_offset_bytes: int | None
-    misaligned_iops: float | None
-    ratio: float | None
-    reason: str | None
-
-
-@dataclass(frozen=True, slots=True)
 class AlignmentVerdict:
     """Everything the alignment test found, and what it means in `sentences`.
 
@@ -112,6 +86,12 @@ class AlignmentVerdict:
     larger than the logical one. `recommended_lba_format` is a format the drive ranks strictly
     better than the one in use, without metadata; None when there is none or it cannot be told.
     Unknown inputs give None, never False.
+
+    Each ratio has its 95 % interval and its answer to "is it a penalty?" (`*_state`: yes, no
+    or inconclusive, analysis/verdict_state.py); `works_in_4k_units_state` is yes when either is
+    yes, no when every measured one is no, inconclusive otherwise, and `works_in_4k_units` is
+    True, False or (inconclusive, unknown) None with it. A verdict stored before ssdlab gave
+    intervals has none of these (None).
     """
 
     results: tuple[AlignResult, ...]
@@ -134,6 +114,11 @@ class AlignmentVerdict:
     in_use_format: LbaFormat | None
     recommended_lba_format: LbaFormat | None
     sentences: tuple[str, ...]
+    misaligned_ratio_interval: Interval | None = None
+    misaligned_state: str | None = None
+    sub_4k_ratio_interval: Interval | None = None
+    sub_4k_state: str | None = None
+    works_in_4k_units_state: str | None = None
 
 
 def alignment_verdict(
@@ -154,12 +139,14 @@ def alignment_verdict(
     _check_inputs(
         partition_start_bytes, logical_block_bytes, physical_block_bytes, min_penalty_ratio
     )
-    rows = tuple(_row(results, size) for size in sorted({r.block_size_bytes for r in results}))
+    samples = side_samples(results)
+    sizes = sorted({r.block_size_bytes for r in results})
+    rows = tuple(alignment_row(samples, size) for size in sizes)
     sentences: list[str] = []
-    misaligned, mis_ratio = _misalignment(rows, min_penalty_ratio, sentences)
-    sub_ratio, sub_size = _sub_4k_penalty(rows, min_penalty_ratio, sentences)
-    measured = [x for x in (mis_ratio, sub_ratio) if x is not None]
-    works_4k = None if not measured else max(measured) >= min_penalty_ratio
+    misaligned = misalignment(rows, min_penalty_ratio, sentences)
+    sub = sub_4k_penalty(rows, samples, min_penalty_ratio, sentences)
+    works_state = either(p.state for p in (misaligned, sub) if p is not None)
+    works_4k = {State.YES: True, State.NO: False}.get(works_state) if works_state else None
 
     # partition start
     aligned_4k = aligned_1m = aligned_phys = None
@@ -183,10 +170,10 @@ def alignment_verdict(
         tuple(results),
         rows,
         min_penalty_ratio,
-        mis_ratio,
+        None if misaligned is None else misaligned.ratio,
         None if misaligned is None else misaligned.block_size_bytes,
-        sub_ratio,
-        sub_size,
+        None if sub is None else sub.ratio,
+        None if sub is None else sub.block_size_bytes,
         works_4k,
         partition_start_bytes,
         aligned_4k,
@@ -200,6 +187,11 @@ def alignment_verdict(
         in_use,
         recommended,
         tuple(sentences),
+        misaligned_ratio_interval=None if misaligned is None else misaligned.interval,
+        misaligned_state=None if misaligned is None else misaligned.state.value,
+        sub_4k_ratio_interval=None if sub is None else sub.interval,
+        sub_4k_state=None if sub is None else sub.state.value,
+        works_in_4k_units_state=None if works_state is None else works_state.value,
     )
 
 
@@ -218,69 +210,6 @@ def _check_inputs(
         raise ValueError(f"min_penalty_ratio must be above 1, not {min_penalty_ratio}")
 
 
-def _misalignment(
-    rows: Sequence[AlignmentRow], min_penalty_ratio: float, sentences: list[str]
-) -> tuple[AlignmentRow | None, float | None]:
-    """Measured: writes of 4 KiB or more at misaligned offsets against aligned ones (the row
-    compared and its ratio); its sentence is added to `sentences`."""
-    full = [r for r in rows if r.block_size_bytes >= UNIT_BYTES and r.ratio is not None]
-    misaligned = next((r for r in full if r.block_size_bytes == UNIT_BYTES), None) or (
-        full[0] if full else None
-    )
-    mis_ratio = None if misaligned is None else misaligned.ratio
-    if misaligned is not None and mis_ratio is not None:
-        what = (
-            f"{_size(misaligned.block_size_bytes)} writes at "
-            f"{_size(misaligned.misaligned_offset_bytes or 0)}-aligned offsets"
-        )
-        if mis_ratio >= min_penalty_ratio:
-            sentences.append(
-                f"{_cap(what)} are {mis_ratio:.1f}× slower than 4 KiB-aligned ones: this drive "
-                "works in 4 KiB units; keep writes 4 KiB-aligned"
-            )
-        else:
-            sentences.append(
-                f"{_cap(what)} are about as fast as 4 KiB-aligned ones ({mis_ratio:.2f}×, below "
-                f"the {min_penalty_ratio:g}× that counts as a penalty): no misalignment penalty"
-            )
-    return misaligned, mis_ratio
-
-
-def _sub_4k_penalty(
-    rows: Sequence[AlignmentRow], min_penalty_ratio: float, sentences: list[str]
-) -> tuple[float | None, int | None]:
-    """Measured: writes smaller than 4 KiB against 4 KiB-aligned 4 KiB writes (the largest
-    slowdown and its block size); its sentence is added to `sentences`."""
-    base = next((r for r in rows if r.block_size_bytes == UNIT_BYTES), None)
-    base_iops = None if base is None else base.aligned_iops
-    sub_ratios: list[tuple[float, int]] = []
-    if base_iops is not None and base_iops > 0:
-        for row in rows:
-            best = max(
-                (v for v in (row.aligned_iops, row.misaligned_iops) if v is not None),
-                default=None,
-            )
-            if row.block_size_bytes < UNIT_BYTES and best is not None and best > 0:
-                sub_ratios.append((base_iops / best, row.block_size_bytes))
-    sub_ratio, sub_size = (
-        max(sub_ratios, key=lambda p: (p[0], -p[1])) if sub_ratios else (None, None)
-    )
-    if sub_ratio is not None:
-        detail = ", ".join(f"{_size(size)}: {ratio:.1f}×" for ratio, size in sub_ratios)
-        if sub_ratio >= min_penalty_ratio:
-            sentences.append(
-                f"Sub-4 KiB writes are {sub_ratio:.1f}× slower than 4 KiB-aligned ones "
-                f"({detail}): this drive works in 4 KiB units; keep writes 4 KiB-aligned and "
-                "in whole multiples of 4 KiB"
-            )
-        else:
-            sentences.append(
-                f"Sub-4 KiB writes are about as fast as 4 KiB-aligned ones ({detail}): no "
-                "sign of a 4 KiB internal unit"
-            )
-    return sub_ratio, sub_size
-
-
 def _lba_formats(
     formats: tuple[LbaFormat, ...], lba_format_in_use: int | None, sentences: list[str]
 ) -> tuple[LbaFormat | None, LbaFormat | None]:
@@ -296,31 +225,6 @@ def _lba_formats(
     elif in_use is not None:
         sentences.extend(_format_sentences(formats, in_use, recommended))
     return in_use, recommended
-
-
-def _row(results: Sequence[AlignResult], size: int) -> AlignmentRow:
-    mine = [r for r in results if r.block_size_bytes == size]
-
-    def pick(aligned: bool) -> tuple[int | None, float | None]:
-        side = [r for r in mine if r.aligned == aligned]
-        if not side:
-            return None, None
-        offset = min(r.offset_align_bytes for r in side)
-        return offset, statistics.median(r.iops for r in side if r.offset_align_bytes == offset)
-
-    a_off, a_iops = pick(True)
-    m_off, m_iops = pick(False)
-    reason = None
-    ratio = None
-    if a_iops is None:
-        reason = "not measured at 4 KiB-aligned offsets"
-    elif m_iops is None:
-        reason = "not measured at misaligned offsets"
-    elif m_iops == 0:
-        reason = "no write completed at misaligned offsets"
-    else:
-        ratio = a_iops / m_iops
-    return AlignmentRow(size, a_off, a_iops, m_off, m_iops, ratio, reason)
 
 
 def _partition_sentence(
@@ -420,7 +324,3 @@ def _size(size_bytes: int) -> str:
         if size_bytes >= factor and size_bytes % factor == 0:
             return f"{size_bytes // factor} {unit}"
     return f"{size_bytes:,} B" if size_bytes < KiB else f"{size_bytes:,} bytes"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -10,7 +10,11 @@ finding with role `reference`: the first run with a name becomes the reference, 
 appends the run to the set.
 
 Judging is `compare_runs` (Welch's t-test on the passes and the practical threshold), never
-a fixed percentage. Several reference runs pool their passes: each metric's reference samples
+a fixed percentage. The threshold is the target a test is held to: its outcome is *fail* when
+the whole interval of the change (at level 1 − alpha) is worse than the threshold,
+*pass* when none of it is, *inconclusive* when it straddles the threshold; with one pass a side
+(no interval) the measured change decides, marked untested. A test is a regression when it
+fails. Several reference runs pool their passes: each metric's reference samples
 are the passes of every reference run together. Differences between the reference runs (a
 warmer day, another file placement) then widen the reference spread, so a new run has to
 fall outside the noise of all of them to count as a regression.
@@ -26,10 +30,15 @@ from ssdlab.analysis.compare import (
     DEFAULT_ALPHA,
     DEFAULT_THRESHOLD_PCT,
     Change,
+    FailRule,
     MetricSamples,
     Verdict,
     compare_runs,
+    gate_outcome,
 )
+from ssdlab.analysis.intervals import Interval
+from ssdlab.analysis.verdict_state import Outcome
+from ssdlab.model.json_fields import encode
 
 
 class BaselineRole(StrEnum):
@@ -58,7 +67,9 @@ class BaselineTest:
     verdict: str  # a Verdict value
     change_pct: float | None
     p_value: float | None
-    regression: bool
+    regression: bool  # the outcome is fail
+    outcome: str | None = None  # pass | fail | inconclusive against the threshold
+    ratio_interval: Interval | None = None  # of new ÷ reference
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +100,8 @@ class BaselineJudgement:
                     "change_pct": t.change_pct,
                     "p_value": t.p_value,
                     "regression": t.regression,
+                    "outcome": t.outcome,
+                    "ratio_interval": encode(t.ratio_interval),
                 }
                 for t in self.tests
             ],
@@ -140,14 +153,22 @@ def pooled(references: Sequence[Sequence[MetricSamples]]) -> tuple[MetricSamples
     return tuple(by_key.values())
 
 
-def _test(change: Change) -> BaselineTest:
+def _test(change: Change, threshold_pct: float) -> BaselineTest:
+    """A test against the reference: its outcome as a rule of a fall (a rise, for a latency) by
+    more than the threshold would judge it; a metric the new run lacks is not judged."""
+    limit = -threshold_pct if change.higher_is_better else threshold_pct
+    outcome = None
+    if change.verdict is not Verdict.MISSING:
+        outcome = gate_outcome(FailRule(change.key, limit), change)
     return BaselineTest(
         key=change.key,
         label=change.label,
         verdict=change.verdict.value,
         change_pct=change.change_pct,
         p_value=change.p_value,
-        regression=change.verdict is Verdict.WORSE,
+        regression=outcome is Outcome.FAIL and change.ratio_interval is not None,
+        outcome=None if outcome is None else outcome.value,
+        ratio_interval=change.ratio_interval,
     )
 
 
@@ -176,7 +197,7 @@ def judge(
         drive,
         BaselineRole.JUDGED.value,
         tuple(reference_run_ids),
-        tuple(_test(c) for c in comparison.changes),
+        tuple(_test(c, threshold_pct) for c in comparison.changes),
     )
 
 

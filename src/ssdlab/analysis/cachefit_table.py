@@ -5,10 +5,14 @@ makes it; the report reads it back from the stored finding)."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ssdlab.analysis.intervals import Interval
+
 
 @dataclass(frozen=True, slots=True)
 class CachefitCell:
-    """One measured test: a quick test, direction, I/O mode and region."""
+    """One measured test: a quick test, direction, I/O mode and region; its figures are the
+    means of its `passes`, MB/s and IOPS with their 95 % intervals (None: measured once, or
+    stored before ssdlab repeated them)."""
 
     io_mode: str  # direct | buffered
     region: str  # inside | beyond
@@ -20,6 +24,19 @@ class CachefitCell:
     lat_mean_ns: float | None
     bytes_moved: int | None
     covered_region: bool | None  # moved at least the whole region once
+    passes: int = 1
+    mb_per_s_interval: Interval | None = None
+    iops_interval: Interval | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedRatio:
+    """One of a row's ratios (`name`: the row's field, e.g. 'inside_over_beyond_direct') with
+    its 95 % interval and whether it is a cache effect (yes, no, inconclusive)."""
+
+    name: str
+    interval: Interval | None
+    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +53,10 @@ class CachefitRow:
     buffered_over_direct_beyond: float | None
     inside_over_beyond_direct: float | None
     inside_over_beyond_buffered: float | None
+    judged: tuple[JudgedRatio, ...] = ()  # the ratios measured, judged (none: stored before)
+
+    def judged_ratio(self, name: str) -> JudgedRatio | None:
+        return next((j for j in self.judged if j.name == name), None)
 
     @property
     def name(self) -> str:
@@ -61,6 +82,9 @@ class CachefitTable:
     drive_cache_effect: tuple[str, ...]  # write rows with direct inside/beyond >= effect_ratio
     not_covered: tuple[str, ...]  # write steps that wrote fewer bytes than their region
     sentences: tuple[str, ...]
+    # rows whose ratio's interval straddles effect_ratio: the data cannot tell
+    page_cache_inconclusive: tuple[str, ...] = ()
+    drive_cache_inconclusive: tuple[str, ...] = ()
 
 
 def figure_of(

@@ -14,6 +14,14 @@ never "not significant"; `CANNOT_TELL` is left for a ratio that cannot be comput
 Like for like: a run that kept only one figure per test (a CrystalDiskMark import keeps the
 best of its passes, KDiskMark's Default profile the mean) is compared with the same figure of
 the other run — best pass with best pass — and the change says so (`basis`).
+
+Every ratio with two passes or more a side carries its interval at level 1 − alpha (95 % by
+default): Welch's interval on the logarithms of the passes, exponentiated (analysis/intervals.py);
+on passes a few percent apart it excludes 1 when Welch's test finds the means different.
+A `--fail-if` rule is judged against that interval (`judge_fail_rules`): *fail* when the whole
+interval is past the rule's limit, *pass* when none of it is, *inconclusive* when it straddles
+the limit; with one pass a side the measured ratio decides (a gate must not pass a 30 % fall
+because the runs had one pass each).
 """
 
 import fnmatch
@@ -25,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from ssdlab.analysis.intervals import Interval, ratio_interval, sample_of_repeats
+from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.step import StepResult
 
 DEFAULT_THRESHOLD_PCT = 5.0
@@ -86,6 +96,8 @@ class Change:
     p_value: float | None  # Welch two-sided; None when not computable
     verdict: Verdict
     basis: str = "mean"  # what was compared: "mean" of the passes, or "best" pass a side
+    # the ratio's interval at level 1 − alpha (Welch's, on the logs); None with one pass a side
+    ratio_interval: Interval | None = None
 
     @property
     def marker(self) -> str:
@@ -148,6 +160,11 @@ def compare_metric(
     ratio = other.mean / baseline.mean if baseline.mean != 0 else None
     change_pct = None if ratio is None else (ratio - 1) * 100
     p = welch_p_value(baseline.values, other.values)
+    interval = None
+    if ratio is not None and len(baseline.values) >= 2 and len(other.values) >= 2:
+        interval = ratio_interval(
+            sample_of_repeats(other.values), sample_of_repeats(baseline.values), 1 - alpha
+        )
     if change_pct is None:
         verdict = Verdict.CANNOT_TELL
     elif abs(change_pct) <= threshold_pct:
@@ -170,6 +187,7 @@ def compare_metric(
         change_pct,
         p,
         verdict,
+        ratio_interval=interval,
     )
 
 
@@ -244,47 +262,75 @@ def parse_fail_rule(text: str) -> FailRule:
 
 @dataclass(frozen=True, slots=True)
 class RuleBreach:
+    """A `--fail-if` rule judged on one metric of one run: `outcome` pass, fail or
+    inconclusive (the ratio's interval straddles the rule's limit, `limit_ratio`)."""
+
     rule: FailRule
     run: int
     change: Change
+    outcome: str = Outcome.FAIL.value
+
+    @property
+    def limit_ratio(self) -> float:
+        return 1 + self.rule.limit_pct / 100
 
 
-def check_fail_rules(
+def gate_outcome(rule: FailRule, change: Change) -> Outcome:
+    """A rule against one change: the interval decides, else the measured ratio."""
+    limit = 1 + rule.limit_pct / 100
+    falls = rule.limit_pct < 0
+    if change.verdict is Verdict.MISSING:
+        return Outcome.FAIL if change.other is None else Outcome.PASS
+    if change.ratio is None:
+        return Outcome.INCONCLUSIVE
+    interval = change.ratio_interval
+    if interval is None:
+        past = change.ratio < limit if falls else change.ratio > limit
+        return Outcome.FAIL if past else Outcome.PASS
+    low, high = interval.low, interval.high
+    if falls:
+        if high is not None and high < limit:
+            return Outcome.FAIL
+        if low is not None and low >= limit:
+            return Outcome.PASS
+        return Outcome.INCONCLUSIVE
+    if low is not None and low > limit:
+        return Outcome.FAIL
+    if high is not None and high <= limit:
+        return Outcome.PASS
+    return Outcome.INCONCLUSIVE
+
+
+def judge_fail_rules(
     comparisons: Sequence[Comparison], rules: Sequence[FailRule]
 ) -> tuple[tuple[RuleBreach, ...], tuple[FailRule, ...]]:
-    """(breaches, rules that matched no metric).
-
-    A change breaches a rule when it goes past the rule's own limit (not the display threshold)
-    in the rule's direction and is not shown to be noise: p < alpha, or too few samples to
-    test (a gate must not pass a 30 % fall because the runs had one pass each). A metric
-    missing from a later run breaches too.
-    """
-    breaches: list[RuleBreach] = []
+    """(every rule on every metric it matches, judged pass, fail or inconclusive; the rules
+    that matched no metric). A metric a later run lacks fails; one only the later run has
+    passes (there is nothing it fell from)."""
+    judged: list[RuleBreach] = []
     unmatched: list[FailRule] = []
     for rule in rules:
         matched = False
         for comparison in comparisons:
             for change in comparison.changes:
-                if not fnmatch.fnmatchcase(change.key, rule.pattern):
-                    continue
-                matched = True
-                if change.verdict is Verdict.MISSING:
-                    if change.other is None:
-                        breaches.append(RuleBreach(rule, comparison.other_run, change))
-                    continue
-                if change.change_pct is None:
-                    continue
-                past = (
-                    change.change_pct < rule.limit_pct
-                    if rule.limit_pct < 0
-                    else change.change_pct > rule.limit_pct
-                )
-                supported = change.p_value is None or change.p_value < comparison.alpha
-                if past and supported:
-                    breaches.append(RuleBreach(rule, comparison.other_run, change))
+                if fnmatch.fnmatchcase(change.key, rule.pattern):
+                    matched = True
+                    outcome = gate_outcome(rule, change)
+                    judged.append(RuleBreach(rule, comparison.other_run, change, outcome.value))
         if not matched:
             unmatched.append(rule)
-    return tuple(breaches), tuple(unmatched)
+    return tuple(judged), tuple(unmatched)
+
+
+def check_fail_rules(
+    comparisons: Sequence[Comparison], rules: Sequence[FailRule]
+) -> tuple[tuple[RuleBreach, ...], tuple[FailRule, ...]]:
+    """(breaches, rules that matched no metric): the rules whose judgement is *fail* — the
+    change's whole interval is past the rule's own limit (not the display threshold), or with
+    one pass a side the measured change is past it, or the metric is missing from a later
+    run. An *inconclusive* judgement is not a breach (`judge_fail_rules` gives every one)."""
+    judged, unmatched = judge_fail_rules(comparisons, rules)
+    return tuple(j for j in judged if j.outcome == Outcome.FAIL.value), unmatched
 
 
 # --- what the compare charts draw: each test of each run over time, its latency percentiles
@@ -327,12 +373,21 @@ def median_pass(passes: Sequence[StepResult]) -> StepResult:
 
 def _intervals(passes: Sequence[StepResult]) -> tuple[list[float], list[float], list[float]]:
     """(seconds, bytes/s, IOPS) per log interval, the passes end to end; a mix's reads and
-    writes added up."""
+    writes added up. A pass that logged no interval (shorter than one) among passes that did
+    is one point, its own figures in the middle of its time: every pass is in the series."""
     seconds: list[float] = []
     rates: list[float] = []
     iops: list[float] = []
     start = 0.0
+    logged = any(step.series for step in passes)
     for step in passes:
+        if logged and not step.series:
+            runtime = max((d.runtime_s for d in (step.read, step.write) if d), default=0.0)
+            seconds.append(start + runtime / 2)
+            rates.append(step.bw_bytes_per_s)
+            iops.append(step.iops)
+            start += runtime
+            continue
         totals: dict[float, list[float]] = {}
         for point in step.series:
             if point.bw_bytes_per_s is None or point.iops is None:

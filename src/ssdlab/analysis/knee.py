@@ -28,6 +28,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ssdlab.analysis.intervals import Interval
 from ssdlab.model.units import format_latency_us
 
 LATENCY_METRICS = ("mean", "p99", "p999", "max")
@@ -76,6 +77,28 @@ class SweepCell:
 
 
 @dataclass(frozen=True, slots=True)
+class KneeShare:
+    """How often a cell (its label, 'T1 Q4') was the knee among the draws; 'none' for draws in
+    which no cell met the latency bound."""
+
+    label: str
+    share: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatrixDip:
+    """A cell with fewer IOPS than the one before it in its row or column: the ratio of their
+    IOPS (below analysis/knee_uncertainty.FALL_RATIO), its 95 % interval, and whether the fall
+    is shown (yes) or may be noise (inconclusive)."""
+
+    from_label: str
+    to_label: str
+    ratio: float
+    interval: Interval | None
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
 class KneeVerdict:
     """The chosen cell of a sweep, with the cells and the rule it was chosen by.
 
@@ -86,6 +109,14 @@ class KneeVerdict:
     knee). `next_on_front` is the front cell just beyond the knee, and `next_iops_gain_pct` /
     `next_latency_increase_pct` say what going there would buy and cost; None when the knee is
     the last cell on the front.
+
+    How sure it is (analysis/knee_uncertainty.py; None or empty in a verdict of cells measured
+    once, and in one stored before ssdlab repeated them): `state` yes (the knee's 95 % set is
+    the knee alone), inconclusive (other cells share it) or no (no cell meets the bound);
+    `shares` each cell's share of the `draws` (drawn from `seed`) it was the knee in, and
+    `knee_set` the fewest that hold 95 % of them; the knee's IOPS and latency intervals;
+    `monotonic` (yes, no, inconclusive) with the `dips` found, and `iops_spread_pct`, the
+    pooled spread of the cells' IOPS between repeats.
     """
 
     cells: tuple[SweepCell, ...]
@@ -103,6 +134,16 @@ class KneeVerdict:
     next_iops_gain_pct: float | None
     next_latency_increase_pct: float | None
     reason: str | None
+    state: str | None = None
+    shares: tuple[KneeShare, ...] = ()
+    knee_set: tuple[str, ...] = ()
+    draws: int = 0
+    seed: int | None = None
+    knee_iops_interval: Interval | None = None
+    knee_latency_interval: Interval | None = None
+    monotonic: str | None = None
+    dips: tuple[MatrixDip, ...] = ()
+    iops_spread_pct: float | None = None
 
 
 def pareto_front(cells: Sequence[SweepCell], latency_metric: str = "p99") -> tuple[SweepCell, ...]:

@@ -3,13 +3,20 @@
 Vendors quote sequential MB/s from a deep-queue sequential test on a fresh drive, and random
 IOPS at a stated queue depth and thread count; each claim is set against the quick test of the
 same kind that comes closest, never a made-up one.
+
+A claim is a target: it is *met* (pass) when the whole 95 % interval of the test's mean over its
+passes is at or above the claim, *not met* (fail) when all of it is below, *inconclusive* when
+the interval straddles the claim. A run that kept one figure per test (an import of a
+CrystalDiskMark result, one pass) has no interval: its figure decides (`interval` None).
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_repeats
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.analysis.spec_match import match_spec
+from ssdlab.analysis.verdict_state import at_least, outcome_of
 from ssdlab.model.plan import Pattern, parse_test_shape
 from ssdlab.model.spec import ClaimedIops, SpecSheet
 
@@ -18,7 +25,9 @@ from ssdlab.model.spec import ClaimedIops, SpecSheet
 class ClaimCheck:
     """One claim of a spec sheet and the test it is set against (None: no such test ran).
     `claimed_bytes_per_s` for a sequential claim, `claimed_iops` for a random one; `measured`
-    is the test's best pass in the same unit, `ratio` measured ÷ claimed."""
+    is the test's best pass in the same unit, `ratio` measured ÷ claimed; `mean` the mean of
+    its passes with its 95 % `interval`, and `outcome` whether the claim is met (pass, fail,
+    inconclusive), from the interval, else (one figure) from the measured one."""
 
     pattern: Pattern
     direction: str
@@ -27,6 +36,9 @@ class ClaimCheck:
     test: TestSummary | None
     measured: float | None
     ratio: float | None
+    mean: float | None = None
+    interval: Interval | None = None
+    outcome: str | None = None
 
 
 def _shape(summary: TestSummary) -> tuple[Pattern, int, int, int] | None:
@@ -67,9 +79,31 @@ def closest_random(
     return None if best is None else best[1]
 
 
-def claim_checks(summaries: Sequence[TestSummary], spec: SpecSheet) -> tuple[ClaimCheck, ...]:
+PassFigures = Mapping[str, Sequence[float]]  # test key → every pass's MB/s (B/s) or IOPS
+
+
+def _judged(check: ClaimCheck, claimed: float, passes: Sequence[float]) -> ClaimCheck:
+    """`check` with the mean of its passes, its interval and whether the claim is met."""
+    if check.measured is None:
+        return check
+    if len(passes) < 2:
+        state = at_least(check.measured, None, claimed)
+        return replace(check, outcome=outcome_of(state).value)
+    sample = sample_of_repeats(passes)
+    interval = mean_interval(sample)
+    state = at_least(sample.mean, interval, claimed)
+    return replace(check, mean=sample.mean, interval=interval, outcome=outcome_of(state).value)
+
+
+def claim_checks(
+    summaries: Sequence[TestSummary],
+    spec: SpecSheet,
+    bw_passes: PassFigures | None = None,
+    iops_passes: PassFigures | None = None,
+) -> tuple[ClaimCheck, ...]:
     """Every claim of the sheet the run can be set against: sequential read and write, then
-    random read and write."""
+    random read and write; judged on the passes of each test (`bw_passes` in B/s, `iops_passes`
+    by test key) when given, else on the measured figure."""
     checks: list[ClaimCheck] = []
     for direction, claimed_bw in (
         ("read", spec.seq_read_bytes_per_s),
@@ -80,14 +114,18 @@ def claim_checks(summaries: Sequence[TestSummary], spec: SpecSheet) -> tuple[Cla
             continue
         measured = None if test is None else test.best_bw_bytes_per_s
         ratio = None if measured is None else measured / claimed_bw
-        checks.append(ClaimCheck(Pattern.SEQ, direction, claimed_bw, None, test, measured, ratio))
+        check = ClaimCheck(Pattern.SEQ, direction, claimed_bw, None, test, measured, ratio)
+        passes = (bw_passes or {}).get(test.key, ()) if test is not None else ()
+        checks.append(_judged(check, claimed_bw, passes))
     for direction, claim in (("read", spec.random_read), ("write", spec.random_write)):
         if claim is None:
             continue
         test = closest_random(summaries, direction, claim)
         measured = None if test is None else test.best_iops
         ratio = None if measured is None else measured / claim.iops
-        checks.append(ClaimCheck(Pattern.RND, direction, None, claim, test, measured, ratio))
+        check = ClaimCheck(Pattern.RND, direction, None, claim, test, measured, ratio)
+        passes = (iops_passes or {}).get(test.key, ()) if test is not None else ()
+        checks.append(_judged(check, claim.iops, passes))
     return tuple(checks)
 
 

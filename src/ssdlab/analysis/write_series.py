@@ -2,6 +2,8 @@
 points, each interval's bytes being its mean bandwidth times its length, so the x axis is what
 the drive had absorbed, not time; and how long the write took."""
 
+from collections.abc import Sequence
+
 from ssdlab.model.step import StepResult
 
 
@@ -30,3 +32,9 @@ def write_seconds(step: StepResult) -> float | None:
 def seconds_text(value: float) -> str:
     """How long a write took, as the cache verdict and report say it: '0.52 s', '1,234 s'."""
     return f"{value:.2g} s" if value < 10 else f"{value:,.0f} s"
+
+
+def writes_of(steps: Sequence[StepResult]) -> list[StepResult]:
+    """Every measured pass of a cache run's write, in the order they ran."""
+    return sorted((s for s in steps if not s.discarded and s.step_key == "write"),
+                  key=lambda s: s.round_index)  # fmt: skip

@@ -11,8 +11,8 @@ from ssdlab.analysis.compare import (
     Comparison,
     FailRule,
     MeasuredTest,
-    check_fail_rules,
     compare_runs,
+    judge_fail_rules,
     measured_tests,
     parse_fail_rule,
 )
@@ -92,7 +92,7 @@ def comparison_document(
         )
         for other in others
     ]
-    breaches, unmatched = check_fail_rules(comparisons, _rules(rules))
+    judged, unmatched = judge_fail_rules(comparisons, _rules(rules))
     if unmatched:
         keys = sorted({c.key for comp in comparisons for c in comp.changes})
         raise UsageError(
@@ -100,7 +100,7 @@ def comparison_document(
             f"they have: {', '.join(keys[:12])}{' …' if len(keys) > 12 else ''}"
         )
     return build_compare_document(
-        [s.run for s in stored], comparisons, breaches, [_measured(s) for s in stored]
+        [s.run for s in stored], comparisons, judged, [_measured(s) for s in stored]
     )
 
 

@@ -21,6 +21,7 @@ class AlignSettings:
     misalign: int  # bytes the misaligned runs are shifted by
     runtime: float  # seconds per block size and alignment
     iodepth: int
+    repeat: int = 3  # rounds of every point (added after align plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -32,6 +33,7 @@ class CacheSettings:
     rate: int | None = None  # bytes per second at most (added after cache plans were stored)
     recovery_idle: float | None  # seconds idle before the recovery write; None: no probe
     recovery_size: int | None  # bytes the recovery write writes; None: the region
+    repeat: int = 1  # sustained writes of the region (added after cache plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,6 +45,7 @@ class SweepSettings:
     ramp: float  # unmeasured seconds before each cell
     latency_metric: str  # mean | p99 | p999 | max: what the knee is judged by
     max_latency_us: float | None  # the knee's latency bound; None: best IOPS per latency
+    repeat: int = 2  # rounds of the whole matrix (added after sweep plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -55,6 +58,7 @@ class CachefitSettings:
     runtime: float  # seconds per test
     interval: float  # idle seconds before each test
     recover: float  # idle seconds after the fill and before the write tests
+    repeat: int = 3  # rounds of the reads and of the writes (added after cachefit plans)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +67,7 @@ class TrimSettings:
     runtime: float  # seconds of random writes on each region state
     block_size: int  # bytes per random write
     iodepth: int
+    repeat: int = 3  # rounds of fill, dirty writes, discard, writes (added after trim plans)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,6 +76,7 @@ class FillSettings:
     runtime: float  # seconds of random writes per level
     block_size: int  # bytes per random write
     iodepth: int
+    repeat: int = 3  # random-write passes per level (added after fill plans were stored)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

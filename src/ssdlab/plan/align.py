@@ -19,6 +19,7 @@ from ssdlab.plan.profile import (
     log_options,
     profile_plan,
     region_bytes,
+    repeat_loop,
     start_plan,
     target_options,
 )
@@ -64,6 +65,7 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
     notes: list[str] = []
     smallest = target.logical_block_bytes or 512
     steps: list[ProfileStep] = []
+    measured: list[ProfileStep] = []
     if target.needs_fill:
         steps.append(fill_step(target, region))
     for bs in sorted(set(sizes)):
@@ -77,7 +79,7 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
             label_bs = format_block_label(bs)
             key = f"bs{label_bs.lower()}-{'aligned' if aligned else f'off{shift}'}"
             where = "4 KiB-aligned" if aligned else f"4 KiB + {shift} B offsets"
-            steps.append(
+            measured.append(
                 ProfileStep(
                     key=key,
                     label=f"{label_bs} random writes, {where}",
@@ -92,6 +94,14 @@ def plan_align(given: Settings, target: PlanTarget) -> ProfilePlan:
                     expected_s=runtime_s,
                 )
             )
+    repeat = settings.repeat
+    loops = (repeat_loop(measured, repeat),) if repeat > 1 else ()
     return profile_plan(
-        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
+        SPEC,
+        pairs,
+        target,
+        steps if loops else [*steps, *measured],
+        destructive=target.kind == "device",
+        notes=notes,
+        loops=loops,
     )

@@ -5,8 +5,11 @@ The write is bound by bytes, not time, so a cache of any size is passed; progres
 fio's own status lines. Every write has fresh random data (`refill_buffers`), so a drive that
 compresses or deduplicates cannot make its cache look bigger. `--rate` caps both writes at that
 many bytes per second (fio `rate=`): the log then has about size / rate / interval points
-whatever the target's speed.
+whatever the target's speed. `--repeat N` writes the region N times, each write after the
+first --recovery-idle after the one before (the write steps share their key, by pass).
 """
+
+from dataclasses import replace
 
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
@@ -80,9 +83,16 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
     region = region_bytes(target, None)
     log_ms = max(1, round(settings.log_interval * 1000))
     pattern = settings.pattern
-    steps = [_write_step(target, "write", f"sustained {pattern} write", region, settings, log_ms)]
-    notes = []
+    first = _write_step(target, "write", f"sustained {pattern} write", region, settings, log_ms)
     idle = settings.recovery_idle
+    repeat = settings.repeat
+    steps = [first]
+    if repeat > 1:  # the writes share the step's key, by their pass (1, 2, …)
+        steps = [
+            replace(first, round_index=number, pause_before_s=0.0 if number == 1 else idle or 0.0)
+            for number in range(1, repeat + 1)
+        ]
+    notes = []
     if idle is not None:
         probe = min(settings.recovery_size or region, region)
         steps.append(

@@ -10,6 +10,9 @@ Procedure:
 4. Rest again, then the writes in the same order: inside before beyond, because writing the
    beyond region is what overflows the drive's cache.
 
+With --repeat N the reads run N rounds, then the writes N rounds, each round of writes after
+its own rest, so every round starts with the drive's cache as empty as the first.
+
 Each test is one time-based pass built by the quick planner (`build_test_job`) from a
 QuickSettings with the region as its size, so its job file is the quick job with that size.
 Buffered jobs say `invalidate=1` (fio drops *this file's* cached pages before the job
@@ -27,6 +30,7 @@ from ssdlab.model.profile import (
     PlanTarget,
     ProfilePlan,
     ProfileStep,
+    RoundLoop,
     Settings,
     SettingValue,
     StepRole,
@@ -37,6 +41,7 @@ from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
     fill_job,
     region_bytes,
+    repeat_loop,
     start_plan,
 )
 from ssdlab.plan.quick import build_test_job
@@ -195,9 +200,11 @@ def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
         ),
         *_rest("recover-fill", "rest after the fill (drive empties its write cache)", recover_s),
     ]
+    loops: list[RoundLoop] = []
     for direction in DIRECTIONS:
+        tests: list[ProfileStep] = []
         if direction is Direction.WRITE:
-            steps += _rest("recover-writes", "rest before the write tests", recover_s)
+            tests += _rest("recover-writes", "rest before the write tests", recover_s)
         for region in REGIONS:
             size = sizes[region]
             if size is None:
@@ -205,7 +212,11 @@ def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
             for mode in modes:
                 for shape in shapes:
                     test = shape.with_direction(direction, None)
-                    steps.append(_measure_step(test, mode, region, size, settings, target.path))
+                    tests.append(_measure_step(test, mode, region, size, settings, target.path))
+        if settings.repeat > 1:  # every round of writes rests first, as the first one does
+            loops.append(repeat_loop(tests, settings.repeat, name=f"{direction.value}s"))
+        else:
+            steps += tests
     return ProfilePlan(
         profile=SPEC.name,
         profile_version=SPEC.version,
@@ -215,5 +226,6 @@ def plan_cachefit(given: Settings, target: PlanTarget) -> ProfilePlan:
         destructive=target.kind == "device",
         steps=tuple(steps),
         notes=tuple(notes),
+        loops=tuple(loops),
         params=(("cache_bytes", cache), ("inside_bytes", inside), ("beyond_bytes", beyond)),
     )

@@ -4,11 +4,19 @@ writes confined to the written span.
 Confining the random writes to [0, level × region) keeps the rest of the drive unwritten (and
 discarded), which is exactly the extra over-provisioning a less full drive has. Levels run in
 ascending order, so each fill only writes the span between the previous level and this one.
+With --repeat N each level is a round loop: its fill once, then its random writes N times.
 """
 
 from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
-from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile import (
+    PlanTarget,
+    ProfilePlan,
+    ProfileStep,
+    RoundLoop,
+    Settings,
+    StepRole,
+)
 from ssdlab.model.profile_settings import FillSettings
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
@@ -16,6 +24,7 @@ from ssdlab.plan.profile import (
     profile_plan,
     random_write_step,
     region_bytes,
+    repeat_loop,
     start_plan,
     target_options,
 )
@@ -62,10 +71,12 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
             "file system's, so this shows the file system's behaviour, not the drive's"
         )
     filled = 0
+    loops: list[RoundLoop] = []
     for level in levels:
         span = region * level // 100 // ALIGN_BYTES * ALIGN_BYTES
+        before: list[ProfileStep] = []
         if span > filled:
-            steps.append(
+            before.append(
                 fill_step(
                     target,
                     span - filled,
@@ -83,16 +94,19 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
             )
         elif span == 0:
             raise UsageError(f"--levels {level}: {level} % of the region is less than 1 MiB")
-        steps.append(
-            random_write_step(
-                target,
-                f"randwrite-{level}",
-                f"random writes at {level} % full",
-                span or region,
-                settings,
-                (("level_pct", level), ("span_bytes", span)),
-            )
+        measure = random_write_step(
+            target,
+            f"randwrite-{level}",
+            f"random writes at {level} % full",
+            span or region,
+            settings,
+            (("level_pct", level), ("span_bytes", span)),
         )
+        if settings.repeat > 1:  # the level's random writes repeated after its one fill
+            loops.append(repeat_loop((measure,), settings.repeat, name=f"level-{level}",
+                                     before=before))  # fmt: skip
+        else:
+            steps += [*before, measure]
     return profile_plan(
-        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
+        SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes, loops=loops
     )

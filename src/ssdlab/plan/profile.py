@@ -12,6 +12,7 @@ from ssdlab.model.profile import (
     ProfilePlan,
     ProfileSpec,
     ProfileStep,
+    RoundLoop,
     SettingValue,
     StepRole,
 )
@@ -208,8 +209,11 @@ def profile_plan(
     *,
     destructive: bool,
     notes: Sequence[str] = (),
+    loops: Sequence[RoundLoop] = (),
+    after: Sequence[ProfileStep] = (),
 ) -> ProfilePlan:
-    """The plan of a profile without round loops."""
+    """The plan of a profile: its steps, then its round loops (a profile's repeats), then the
+    steps after them."""
     return ProfilePlan(
         profile=spec.name,
         profile_version=spec.version,
@@ -219,6 +223,28 @@ def profile_plan(
         destructive=destructive,
         steps=tuple(steps),
         notes=tuple(notes),
+        loops=tuple(loops),
+        after=tuple(after),
+    )
+
+
+def repeat_loop(
+    steps: Sequence[ProfileStep],
+    repeat: int,
+    *,
+    name: str = "",
+    before: Sequence[ProfileStep] = (),
+) -> RoundLoop:
+    """`steps` run `repeat` times over, as rounds: every round is one repeat of each of them, in
+    plan order, so a drift over the run touches every measurement alike; a run stopped in a
+    round resumes at that round (finished rounds are kept). No check ends it early. `before`
+    runs once, before the first round."""
+    return RoundLoop(
+        steps=tuple(steps),
+        max_rounds=repeat,
+        min_rounds=repeat,
+        name=name,
+        before=tuple(before),
     )
 
 

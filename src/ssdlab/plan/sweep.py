@@ -19,6 +19,7 @@ from ssdlab.plan.profile import (
     format_runtime,
     profile_plan,
     region_bytes,
+    repeat_loop,
     start_plan,
     target_options,
 )
@@ -141,10 +142,20 @@ def plan_sweep(given: Settings, target: PlanTarget) -> ProfilePlan:
     writes = any(w.writes for w in workloads)
     if target.kind == "device" and not writes:
         notes.append("read-only sweep: the device is read as it is, nothing is written")
-    for workload in workloads:
-        for t in threads:
-            for q in depths:
-                steps.append(_cell(target, region, workload, t, q, settings))
+    cells = [
+        _cell(target, region, workload, t, q, settings)
+        for workload in workloads
+        for t in threads
+        for q in depths
+    ]
+    repeat = settings.repeat
+    loops = (repeat_loop(cells, repeat),) if repeat > 1 else ()
     return profile_plan(
-        SPEC, pairs, target, steps, destructive=target.kind == "device" and writes, notes=notes
+        SPEC,
+        pairs,
+        target,
+        steps if loops else [*steps, *cells],
+        destructive=target.kind == "device" and writes,
+        notes=notes,
+        loops=loops,
     )

@@ -4,11 +4,19 @@ Device target, when it discards: (1) a pattern written to the first 16 MiB, disc
 read back by fio with `verify_pattern=0x00` and `continue_on_error=verify`, so fio counts the
 blocks that did not come back as zeroes instead of failing; (2) the region written in full,
 random writes over it (dirty), the region discarded, the same random writes again
-(discarded). fstrim, when asked, runs last on the mount point the user named.
+(discarded), all of (2) --repeat times in rounds. fstrim, when asked, runs last on the mount
+point the user named.
 """
 
 from ssdlab.model.plan import FioJob
-from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile import (
+    PlanTarget,
+    ProfilePlan,
+    ProfileStep,
+    RoundLoop,
+    Settings,
+    StepRole,
+)
 from ssdlab.model.profile_settings import TrimSettings
 from ssdlab.model.units import MiB
 from ssdlab.plan.profile import (
@@ -17,6 +25,7 @@ from ssdlab.plan.profile import (
     profile_plan,
     random_write_step,
     region_bytes,
+    repeat_loop,
     start_plan,
     target_options,
 )
@@ -93,6 +102,7 @@ def _zero_check(target: PlanTarget) -> list[ProfileStep]:
 def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
     pairs, settings = start_plan(SPEC, TrimSettings, given, target)
     steps: list[ProfileStep] = []
+    loops: list[RoundLoop] = []
     notes: list[str] = []
     writes = False
     if target.kind == "device" and target.discard_supported is False:
@@ -104,8 +114,8 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
         writes = True
         region = region_bytes(target, None)
         steps += _zero_check(target)
-        steps.append(fill_step(target, region, label="write the region in full"))
-        steps.append(
+        effect = [fill_step(target, region, label="write the region in full")]
+        effect.append(
             random_write_step(
                 target,
                 "dirty",
@@ -115,8 +125,8 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 (("state", "dirty"),),
             )
         )
-        steps.append(_discard(target, "discard", "discard the region", region))
-        steps.append(
+        effect.append(_discard(target, "discard", "discard the region", region))
+        effect.append(
             random_write_step(
                 target,
                 "discarded",
@@ -126,14 +136,19 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 (("state", "discarded"),),
             )
         )
+        if settings.repeat > 1:  # every round fills the region again, so it is dirty again
+            loops.append(repeat_loop(effect, settings.repeat))
+        else:
+            steps += effect
     else:
         notes.append(
             "a file target: fio cannot discard inside a file, so only the discard "
             "facts of the device under it (and fstrim, with --fstrim) are measured"
         )
     mount = settings.fstrim
+    after: list[ProfileStep] = []
     if mount is not None:
-        steps.append(
+        (after if loops else steps).append(
             ProfileStep(
                 key="fstrim",
                 label=f"fstrim {mount}",
@@ -143,4 +158,6 @@ def plan_trim(given: Settings, target: PlanTarget) -> ProfilePlan:
                 log_interval_ms=None,
             )
         )
-    return profile_plan(SPEC, pairs, target, steps, destructive=writes, notes=notes)
+    return profile_plan(
+        SPEC, pairs, target, steps, destructive=writes, notes=notes, loops=loops, after=after
+    )

@@ -3,17 +3,19 @@
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.units import KiB, MiB
+from ssdlab.profiles.repeats import repeat_option
 
 SPEC = ProfileSpec(
     name="align",
     version=1,
     summary="sub-4K and misaligned random writes against 4 KiB-aligned ones",
     description=(
-        "Random-write IOPS at queue depth 1 for each block size, once at 4 KiB-aligned offsets "
-        "and once at offsets shifted by --misalign bytes (512 by default), as a table with "
-        "aligned/misaligned ratios. For devices also the partition start alignment, the logical "
-        "and physical sector sizes and, for NVMe, the LBA formats offered and the one in use, "
-        "with a plain-language verdict. Writes to the target."
+        "Random-write IOPS at queue depth 1 for each block size, at 4 KiB-aligned offsets "
+        "and at offsets shifted by --misalign bytes (512 by default), each --repeat times in "
+        "rounds, as a table with aligned/misaligned ratios and their 95 % intervals, and a "
+        "verdict that says yes, no or inconclusive. For devices also the partition start "
+        "alignment, the logical and physical sector sizes and, for NVMe, the LBA formats "
+        "offered and the one in use, with a plain-language verdict. Writes to the target."
     ),
     options=(
         OptionSpec(
@@ -51,6 +53,11 @@ SPEC = ProfileSpec(
             minimum=1,
             maximum=1024,
             group="workload",
+        ),
+        repeat_option(
+            3,
+            "a point is --runtime, 10 s: three rounds of the default ten points take about five "
+            "minutes, and three is the fewest repeats whose spread says much",
         ),
     ),
     examples=(

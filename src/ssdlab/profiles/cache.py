@@ -3,6 +3,7 @@
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import CacheSettings
 from ssdlab.model.units import GiB, KiB, MiB
+from ssdlab.profiles.repeats import repeat_option
 
 SPEC = ProfileSpec(
     name="cache",
@@ -14,10 +15,14 @@ SPEC = ProfileSpec(
         "change-point method robust to noise: the bytes written before the first sustained drop "
         "(the write-cache size), in-cache and post-cache MB/s and any further steps (a slower "
         "folding phase). With --recovery-idle the drive is left idle and written again, to see "
-        "how much fast cache came back. With --rate the write runs no faster than that (fio "
-        "rate=): how the cache fares under an application's steady write rate, or a write of a "
-        "known length. A write too short to be cut into two levels (fewer log points than the "
-        "search needs) is reported as such, with what to change. Writes to the target."
+        "how much fast cache came back. With --repeat N the region is written N times, each "
+        "after --recovery-idle, for intervals over the writes (one write: from its own log). "
+        "With --rate the write runs no faster than that (fio rate=): how the cache fares "
+        "under an application's steady write rate, or a write of a known length. The verdict "
+        "says whether there is a cliff (yes, no, inconclusive) with 95 % intervals of the "
+        "cache size and speeds. A write too short to be cut into two levels (fewer log points "
+        "than the search needs) is reported as such, with what to change. Writes to the "
+        "target."
     ),
     options=(
         OptionSpec(
@@ -84,6 +89,13 @@ SPEC = ProfileSpec(
             "bytes the recovery write writes (default: the region)",
             minimum=MiB,
             group="recovery probe",
+        ),
+        repeat_option(
+            1,
+            "a repeat writes the whole region again, and a write fills the cache it measures: "
+            "later writes start --recovery-idle after the one before (back to back without "
+            "it), so give the drive time to empty its cache; one write takes its intervals "
+            "from its own log",
         ),
     ),
     examples=(

@@ -9,6 +9,7 @@ from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.units import GiB
 from ssdlab.profiles.quick import load_quick_profile, preset_tests
+from ssdlab.profiles.repeats import repeat_option
 
 QUICK = load_quick_profile()
 
@@ -20,7 +21,8 @@ SPEC = ProfileSpec(
         "The quick suite's tests (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 by default), "
         "read and write, each run four ways: with direct I/O and through the page cache, over a "
         "test region inside the drive's write cache (--inside-fraction of it) and one beyond it "
-        "(--beyond-multiple of it), in one table with buffered/direct and inside/beyond ratios. "
+        "(--beyond-multiple of it), --repeat times in rounds, in one table with buffered/direct "
+        "and inside/beyond ratios and their 95 % intervals. "
         "The cache size is given with --cache-size or read from the cache-cliff finding of an "
         "earlier `cache` run (--from-run). The region is written once before the tests. "
         "Writes to the target."
@@ -98,6 +100,11 @@ SPEC = ProfileSpec(
             minimum=0,
             maximum=3600,
             group="tests",
+        ),
+        repeat_option(
+            3,
+            "a test is --runtime after --interval, 10 s: a round of the default 32 tests "
+            "takes about six minutes and each round of writes first rests --recover",
         ),
     ),
     examples=(

@@ -4,6 +4,7 @@ from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import FillSettings
 from ssdlab.model.units import GiB
 from ssdlab.profiles.random_writes import random_write_options
+from ssdlab.profiles.repeats import repeat_option
 
 SPEC = ProfileSpec(
     name="fill",
@@ -12,7 +13,9 @@ SPEC = ProfileSpec(
     description=(
         "A device is discarded so it starts empty, then filled sequentially level by level; at "
         "each level random writes run over the written part only, so the rest stays free and "
-        "works as extra over-provisioning. The 0 % level writes over the whole region of an "
+        "works as extra over-provisioning; they run --repeat times at each level, and the "
+        "fullest level is set against the emptiest with a 95 % interval: slower (yes), not "
+        "(no) or inconclusive. The 0 % level writes over the whole region of an "
         "empty drive (fresh-out-of-box). On a file the levels are of the test file: the file "
         "system, not ssdlab, decides what the drive sees. Writes to the target."
     ),
@@ -25,6 +28,11 @@ SPEC = ProfileSpec(
             group="fill levels",
         ),
         *random_write_options(30.0, "seconds of random writes per level"),
+        repeat_option(
+            3,
+            "a repeat is --runtime of random writes at each level, 30 s, and no fill: three "
+            "add a minute a level",
+        ),
     ),
     examples=(
         "ssdlab run fill /dev/sdb --destroy-data /dev/sdb --plots plots/",

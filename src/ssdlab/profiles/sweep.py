@@ -3,6 +3,7 @@
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import SweepSettings
 from ssdlab.model.units import GiB
+from ssdlab.profiles.repeats import repeat_option
 
 GRID = (1, 2, 4, 8, 16, 32)
 
@@ -12,10 +13,12 @@ SPEC = ProfileSpec(
     summary="threads × queue depth matrix: IOPS, MB/s and latency per cell, and the knee",
     description=(
         "Each workload (default 4 KiB random reads, and 8 KiB random 70/30 read/write) runs "
-        "once per cell of the threads × queue-depth matrix (default {1,2,4,8,16,32}²), "
-        "reporting IOPS, MB/s, mean / p99 / p99.9 / max latency and the spread p99.9 / p50 "
-        "per cell, as a heatmap and an IOPS-against-latency curve, with the knee: the most "
-        "IOPS under --max-latency-us, or without a bound the best IOPS per latency. The "
+        "in every cell of the threads × queue-depth matrix (default {1,2,4,8,16,32}²), the "
+        "whole matrix --repeat times, reporting IOPS, MB/s, mean / p99 / p99.9 / max latency "
+        "and the spread p99.9 / p50 per cell with 95 % intervals, as a heatmap and an "
+        "IOPS-against-latency curve, with the knee: the most IOPS under --max-latency-us, or "
+        "without a bound the best IOPS per latency, said to be the knee (yes) or one of "
+        "several (inconclusive), and whether IOPS rise with every step of the matrix. The "
         "percentiles of a read/write mix come from fio's two latency histograms added together. "
         "Writes to the target when a workload writes."
     ),
@@ -85,6 +88,12 @@ SPEC = ProfileSpec(
             "latency bound in µs for the knee (default: none, best IOPS per latency)",
             minimum=0.001,
             group="knee",
+        ),
+        repeat_option(
+            2,
+            "a repeat is the whole matrix again, 36 cells a workload at 12 s: about 15 minutes "
+            "at the defaults; two give every cell an interval, the spread pooled over a "
+            "workload's cells, and the knee its chance of being the knee",
         ),
     ),
     examples=(

@@ -1,7 +1,10 @@
 """The `align` report: IOPS per block size at aligned and misaligned offsets, and the stored
 verdict (analysis/profiles/align.py makes it)."""
 
-from ssdlab.analysis.alignment import AlignmentVerdict
+import math
+
+from ssdlab.analysis.alignment import AlignmentRow, AlignmentVerdict
+from ssdlab.analysis.verdict_state import at_least
 from ssdlab.model.finding_names import ALIGNMENT
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
@@ -9,6 +12,14 @@ from ssdlab.model.profile_settings import AlignSettings
 from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import format_count, format_latency_us, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.interval_text import (
+    MEASURED_ONCE,
+    error_bar,
+    interval_data,
+    plus_minus,
+    ratio_text,
+    state_text,
+)
 from ssdlab.report.method_notes import ALIGN_METHOD, method_note
 from ssdlab.report.profile_common import compose
 
@@ -19,10 +30,10 @@ def _yes_no(value: bool | None) -> str:
 
 def build_align_document(results: ProfileResults) -> doc.Document:
     verdict = decode_fields(AlignmentVerdict, results.findings[ALIGNMENT])
-    latency = {(r.step_key): r.lat_mean_ns for r in results.steps if not r.discarded}
+    latency = _latencies(results)
     keys = {
         (s.param("block_size_bytes"), s.param("offset_align_bytes")): s.key
-        for s in results.plan.steps
+        for s in results.plan.all_steps
     }
     rows = []
     for row in verdict.rows:
@@ -31,14 +42,16 @@ def build_align_document(results: ProfileResults) -> doc.Document:
         rows.append(
             (
                 format_size(row.block_size_bytes),
-                format_count(row.aligned_iops),
+                plus_minus(row.aligned_iops, row.aligned_interval, format_count),
                 format_latency_us(latency.get(a_key or "")),
-                format_count(row.misaligned_iops),
+                plus_minus(row.misaligned_iops, row.misaligned_interval, format_count),
                 format_latency_us(latency.get(m_key or "")),
-                "n/a" if row.ratio is None else f"{row.ratio:.2f}×",
+                ratio_text(row.ratio, row.ratio_interval),
+                _penalty(row, verdict.min_penalty_ratio),
             )
         )
     misalign = verdict.rows[0].misaligned_offset_bytes if verdict.rows else None
+    judged = any(r.passes is not None for r in verdict.rows)  # stored with intervals
     table = doc.Table(
         "Random-write IOPS by block size and offset alignment",
         (
@@ -48,12 +61,14 @@ def build_align_document(results: ProfileResults) -> doc.Document:
             f"+{misalign or '?'} B IOPS",
             "mean µs",
             "aligned/misaligned",
+            *(("penalty",) if judged else ()),
         ),
-        tuple(rows),
+        tuple(row if judged else row[:-1] for row in rows),
         notes=(
             f"queue depth {decode_settings(AlignSettings, results.plan.settings).iodepth}; "
             "a ratio of "
             f"{verdict.min_penalty_ratio:g}× or more counts as a penalty",
+            _interval_note(verdict),
             method_note(ALIGN_METHOD),
         ),
     )
@@ -86,12 +101,21 @@ def build_align_document(results: ProfileResults) -> doc.Document:
                 "misaligned_iops": r.misaligned_iops,
                 "ratio": r.ratio,
                 "reason": r.reason,
+                "passes": r.passes,
+                "aligned_interval": interval_data(r.aligned_interval),
+                "misaligned_interval": interval_data(r.misaligned_interval),
+                "ratio_interval": interval_data(r.ratio_interval),
             }
             for r in verdict.rows
         ],
         "misaligned_ratio": verdict.misaligned_ratio,
+        "misaligned_ratio_interval": interval_data(verdict.misaligned_ratio_interval),
+        "misaligned_state": verdict.misaligned_state,
         "sub_4k_ratio": verdict.sub_4k_ratio,
+        "sub_4k_ratio_interval": interval_data(verdict.sub_4k_ratio_interval),
+        "sub_4k_state": verdict.sub_4k_state,
         "works_in_4k_units": verdict.works_in_4k_units,
+        "works_in_4k_units_state": verdict.works_in_4k_units_state,
         "partition_start_bytes": start,
         "partition_aligned_4k": verdict.partition_aligned_4k,
         "partition_aligned_1m": verdict.partition_aligned_1m,
@@ -106,17 +130,65 @@ def build_align_document(results: ProfileResults) -> doc.Document:
     )
 
 
+def _latencies(results: ProfileResults) -> dict[str, float]:
+    """Mean latency per step key: the mean over its measured passes."""
+    found: dict[str, list[float]] = {}
+    for r in results.steps:
+        if not r.discarded and r.lat_mean_ns is not None:
+            found.setdefault(r.step_key, []).append(r.lat_mean_ns)
+    return {key: sum(values) / len(values) for key, values in found.items()}
+
+
+def _penalty(row: AlignmentRow, min_penalty_ratio: float) -> str:
+    """Whether this block size's ratio is a penalty: yes, no or inconclusive; '—' when the row
+    was stored before ssdlab gave intervals, or has no ratio."""
+    if row.ratio is None or row.passes is None:
+        return "—"
+    return state_text(at_least(row.ratio, row.ratio_interval, min_penalty_ratio).value)
+
+
+def _interval_note(verdict: AlignmentVerdict) -> str:
+    """What the ± and the brackets are, or that the run has no intervals."""
+    passes = max((r.passes or 0 for r in verdict.rows), default=0)
+    if passes == 0:
+        return f"{MEASURED_ONCE}: this run was stored before ssdlab repeated its measurements"
+    if passes == 1:
+        return (
+            "measured once: ± and brackets are 95 % intervals from each pass's per-second "
+            "log (how steady the pass was, not how the next run would differ)"
+        )
+    return (
+        f"IOPS: the mean of {passes} repeats ± half its 95 % interval; ratios with their 95 % "
+        "interval in brackets"
+    )
+
+
 def _chart(verdict: AlignmentVerdict, misalign: int | None) -> doc.Chart:
     """IOPS bars per block size, aligned beside misaligned, from zero (dots on a log axis when
-    the block sizes' IOPS span more than two decades); an unmeasured cell is left out."""
+    the block sizes' IOPS span more than two decades), each with its 95 % interval as a
+    whisker; an unmeasured cell is left out."""
     series = []
-    offsets = (("4 KiB-aligned", "aligned_iops"), (f"4 KiB + {misalign} B", "misaligned_iops"))
-    for label, field in offsets:
-        values = [(float(i), getattr(r, field)) for i, r in enumerate(verdict.rows)]
-        measured = [(x, v) for x, v in values if v is not None]
+    offsets = (
+        ("4 KiB-aligned", "aligned_iops", "aligned_interval"),
+        (f"4 KiB + {misalign} B", "misaligned_iops", "misaligned_interval"),
+    )
+    for label, field, spread in offsets:
+        values = [
+            (float(i), getattr(r, field), error_bar(getattr(r, spread)))
+            for i, r in enumerate(verdict.rows)
+        ]
+        measured = [(x, v, e) for x, v, e in values if v is not None]
         if measured:
-            series.append(doc.Series(label, tuple(x for x, _ in measured),
-                                     tuple(v for _, v in measured), "bars"))  # fmt: skip
+            errors = tuple(e or (math.nan, math.nan) for _, _, e in measured)
+            series.append(
+                doc.Series(
+                    label,
+                    tuple(x for x, _, _ in measured),
+                    tuple(v for _, v, _ in measured),
+                    "bars",
+                    errors=errors if any(e for _, _, e in measured) else (),
+                )
+            )
     shown, y_log = doc.bars_or_dots(series)
     return doc.Chart(
         key="align-iops",

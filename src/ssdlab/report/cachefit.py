@@ -2,9 +2,11 @@
 write cache, in one table with the ratios that show each cache's effect, from the stored
 verdict (analysis/profiles/cachefit.py makes it)."""
 
+import math
 from typing import Any
 
-from ssdlab.analysis.cachefit_table import CachefitRow, CachefitTable
+from ssdlab.analysis.cachefit_table import CachefitCell, CachefitRow, CachefitTable
+from ssdlab.analysis.intervals import Interval
 from ssdlab.model.finding_names import CACHEFIT_TABLE
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
@@ -12,6 +14,13 @@ from ssdlab.model.profile_settings import CachefitSettings
 from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import format_latency_us, format_size
 from ssdlab.report import document as doc
+from ssdlab.report.interval_text import (
+    MEASURED_ONCE,
+    error_bar,
+    interval_data,
+    plus_minus,
+    ratio_text,
+)
 from ssdlab.report.method_notes import CACHEFIT_METHOD, method_note
 from ssdlab.report.profile_common import compose
 
@@ -23,11 +32,64 @@ COMBINATIONS = (
 )
 
 
+def _figure_interval(row: CachefitRow, cell: CachefitCell) -> Interval | None:
+    return cell.mb_per_s_interval if row.figure == "mb_per_s" else cell.iops_interval
+
+
 def _format_figure(row: CachefitRow, io_mode: str, region: str) -> str:
     value = row.value(io_mode, region)
-    if value is None:
+    cell = row.cell(io_mode, region)
+    if value is None or cell is None:
         return "—"
-    return f"{value:,.1f}" if row.figure == "mb_per_s" else f"{value:,.0f}"
+
+    def shown(v: float) -> str:
+        return f"{v:,.1f}" if row.figure == "mb_per_s" else f"{v:,.0f}"
+
+    return plus_minus(value, _figure_interval(row, cell), shown)
+
+
+RATIO_NAMES = {
+    "buffered_over_direct_inside": "buffered/direct, inside",
+    "buffered_over_direct_beyond": "buffered/direct, beyond",
+    "inside_over_beyond_direct": "inside/beyond, direct",
+    "inside_over_beyond_buffered": "inside/beyond, buffered",
+}
+
+
+def _effects_table(table: CachefitTable) -> doc.Table | None:
+    """Every ratio measured, with its 95 % interval and whether it is a cache effect; None for
+    a verdict stored before ssdlab judged them."""
+    rows = tuple(
+        (
+            row.name,
+            RATIO_NAMES.get(judged.name, judged.name),
+            ratio_text(getattr(row, judged.name), judged.interval),
+            judged.state,
+        )
+        for row in table.rows
+        for judged in row.judged
+    )
+    if not rows:
+        return None
+    return doc.Table(
+        "Cache effects: each ratio with its 95 % interval",
+        ("test", "ratio", "value (95 % interval)", "effect"),
+        rows,
+        notes=(
+            f"an effect is a ratio of {table.effect_ratio:g}× or more: yes when the whole "
+            "interval is at or past it, no when none of it is, inconclusive when it straddles "
+            "it",
+        ),
+    )
+
+
+def _interval_note(table: CachefitTable) -> str:
+    passes = max((c.passes for row in table.rows for c in row.cells), default=1)
+    if not any(row.judged for row in table.rows):
+        return f"{MEASURED_ONCE}: this run was stored before ssdlab repeated its measurements"
+    if passes == 1:
+        return f"{MEASURED_ONCE}: each test ran once (--repeat 1)"
+    return f"figures: the mean of {passes} repeats ± half its 95 % interval"
 
 
 def _format_ratio_pair(first: float | None, second: float | None) -> str:
@@ -68,6 +130,7 @@ def _tables(table: CachefitTable) -> tuple[doc.Table, doc.Table]:
         notes=(
             f"MB = 10^6 bytes; a ratio of {table.effect_ratio:g}× or more counts as a cache "
             "effect; — : not measured",
+            _interval_note(table),
         ),
     )
     latency = doc.Table(
@@ -95,12 +158,20 @@ def _chart(table: CachefitTable, pattern: str) -> doc.Chart | None:
         return None
     series = []
     for mode, region in COMBINATIONS:
-        values = [(float(i), row.value(mode, region)) for i, row in enumerate(rows)]
-        measured = [(x, v) for x, v in values if v is not None]
+        values = [
+            (float(i), row.value(mode, region), cell, row)
+            for i, row in enumerate(rows)
+            if (cell := row.cell(mode, region)) is not None
+        ]
+        measured = [(x, v, error_bar(_figure_interval(r, c))) for x, v, c, r in values
+                    if v is not None]  # fmt: skip
         if measured:
+            errors = [e or (math.nan, math.nan) for _, _, e in measured]
             series.append(doc.Series(_column(mode, region, table),
-                                     tuple(x for x, _ in measured),
-                                     tuple(y for _, y in measured), "bars"))  # fmt: skip
+                                     tuple(x for x, _, _ in measured),
+                                     tuple(y for _, y, _ in measured), "bars",
+                                     errors=tuple(errors) if any(e for *_, e in measured)
+                                     else ()))  # fmt: skip
     shown, y_log = doc.bars_or_dots(series)
     unit = "MB/s" if pattern == "seq" else "IOPS"
     # one test shape (the usual case): named in the title, the ticks short (read, write)
@@ -148,6 +219,7 @@ INTERPRETATION = (
 def build_cachefit_document(results: ProfileResults) -> doc.Document:
     table = decode_fields(CachefitTable, results.findings[CACHEFIT_TABLE])
     figures, latency = _tables(table)
+    effects = _effects_table(table)
     charts = tuple(c for c in (_chart(table, "seq"), _chart(table, "rnd")) if c is not None)
     cache = table.cache_bytes
     from_run = decode_settings(CachefitSettings, results.plan.settings).from_run
@@ -161,7 +233,7 @@ def build_cachefit_document(results: ProfileResults) -> doc.Document:
         doc.Section(
             "Page cache and drive cache",
             facts=facts,
-            tables=(figures, latency),
+            tables=(figures, *((effects,) if effects else ()), latency),
             charts=charts,
             notes=(*INTERPRETATION, method_note(CACHEFIT_METHOD)),
         ),
@@ -188,6 +260,8 @@ def _data(table: CachefitTable) -> dict[str, Any]:
         "page_cache_effect": list(table.page_cache_effect),
         "drive_cache_effect": list(table.drive_cache_effect),
         "not_covered": list(table.not_covered),
+        "page_cache_inconclusive": list(table.page_cache_inconclusive),
+        "drive_cache_inconclusive": list(table.drive_cache_inconclusive),
         "rows": [
             {
                 "test": row.test,
@@ -198,6 +272,10 @@ def _data(table: CachefitTable) -> dict[str, Any]:
                 "buffered_over_direct_beyond": row.buffered_over_direct_beyond,
                 "inside_over_beyond_direct": row.inside_over_beyond_direct,
                 "inside_over_beyond_buffered": row.inside_over_beyond_buffered,
+                "judged": [
+                    {"name": j.name, "interval": interval_data(j.interval), "state": j.state}
+                    for j in row.judged
+                ],
                 "cells": [
                     {
                         "io_mode": c.io_mode,
@@ -210,6 +288,9 @@ def _data(table: CachefitTable) -> dict[str, Any]:
                         "lat_mean_ns": c.lat_mean_ns,
                         "bytes_moved": c.bytes_moved,
                         "covered_region": c.covered_region,
+                        "passes": c.passes,
+                        "mb_per_s_interval": interval_data(c.mb_per_s_interval),
+                        "iops_interval": interval_data(c.iops_interval),
                     }
                     for c in row.cells
                 ],

@@ -308,12 +308,24 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
     domain = _legend_domain(chart)
     x_enc, y_enc, colour = _x_encoding(chart), _y_encoding(chart), _colour(domain)
     tooltip, errors_tooltip = _tooltips(x_enc, y_enc)
+    if not any(s.errors for s in chart.series):  # no whisker: no low and high to hover
+        errors_tooltip = tooltip
     bar_labels = [s.label for s in chart.series if s.style == "bars"]
     offset = (
         {"xOffset": {"field": "series", "type": "nominal", "scale": {"domain": bar_labels}}}
         if len(bar_labels) > 1
         else {}
     )
+    # dots of several series over the same category stand side by side, as bars do: none hides
+    # another (nor its whisker)
+    dot_labels = [s.label for s in chart.series if _style(s) == "points"]
+    dot_offset = (
+        {"xOffset": {"field": "series", "type": "nominal", "scale": {"domain": dot_labels}}}
+        if categorical and len(dot_labels) > 1
+        else {}
+    )
+    if dot_offset:
+        x_enc = {**x_enc, "scale": {**x_enc["scale"], "type": "band"}}
 
     def encoding(
         *, opacity: float = 1.0, faded: float = 0.15, tip: Sequence[dict[str, Any]] = tooltip
@@ -326,7 +338,7 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
             "tooltip": list(tip),
         }
 
-    layers = _series_layers(chart, encoding, errors_tooltip, offset)
+    layers = _series_layers(chart, encoding, errors_tooltip, offset, dot_offset)
     layers.extend(_marker_layers(chart, x_enc, y_enc, colour))
     if not layers:  # a chart with nothing to draw still gets its axes
         layers.append({"mark": {"type": "point", "opacity": 0},
@@ -352,8 +364,11 @@ def _series_layers(
     encoding: Callable[..., dict[str, Any]],
     errors_tooltip: list[dict[str, Any]],
     offset: dict[str, Any],
+    dot_offset: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
-    """Bars, lines, steps and points, then error bars and point labels, in drawing order."""
+    """Bars, lines, steps and points, then error bars and point labels, in drawing order;
+    `offset` sets bars of several series side by side, `dot_offset` dots."""
+    dot_offset = dot_offset or {}
     has = {_style(s) for s in chart.series}
     layers: list[dict[str, Any]] = []
     if "bars" in has:
@@ -383,7 +398,7 @@ def _series_layers(
     if "points" in has:
         layers.append({"transform": [_kind("points")],
                        "mark": {"type": "point", "filled": True, "size": 36},
-                       "encoding": encoding(tip=errors_tooltip)})  # fmt: skip
+                       "encoding": {**encoding(tip=errors_tooltip), **dot_offset}})  # fmt: skip
     if any(s.errors for s in chart.series):
         error_enc = encoding(tip=errors_tooltip)
         error_enc.pop("color")
@@ -391,6 +406,8 @@ def _series_layers(
         error_enc["y2"] = {"field": "hi"}
         if any(s.errors for s in chart.series if s.style == "bars"):
             error_enc.update(offset)
+        elif any(s.errors for s in chart.series if _style(s) == "points"):
+            error_enc.update(dot_offset)
         layers.append(
             {
                 "transform": [{"filter": "isValid(datum.lo) && isValid(datum.hi)"}],

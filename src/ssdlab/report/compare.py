@@ -15,10 +15,12 @@ from ssdlab.analysis.compare import (
     RuleBreach,
     Verdict,
 )
+from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.run import RunRecord
 from ssdlab.model.target import TargetKind
 from ssdlab.model.units import MB
 from ssdlab.report import document as doc
+from ssdlab.report.interval_text import interval_data
 from ssdlab.report.method_notes import COMPARE_METHOD, method_note
 from ssdlab.report.profile_common import visible_series, zero_or_log
 
@@ -42,12 +44,51 @@ def format_metric_value(samples: MetricSamples | None) -> str:
 
 
 def format_ratio(change: Change) -> str:
-    """'0.91 −' / '1.02 ~' / '—  x'; p-value when one was computed."""
+    """'0.91 (0.88–0.94) − p=0.003' / '1.02 (0.97–1.07) ~' / '— x': the ratio, its interval
+    when both runs had two passes or more, the marker, and the p-value when one was computed."""
     if change.ratio is None:
         return f"— {change.marker}"
     marker = "−" if change.verdict is Verdict.WORSE else change.marker
     p = "" if change.p_value is None else f" p={change.p_value:.2g}"
-    return f"{change.ratio:.2f} {marker}{p}"
+    interval = change.ratio_interval
+    bounds = ""
+    if interval is not None:
+        low = "…" if interval.low is None else f"{interval.low:.2f}"
+        high = "…" if interval.high is None else f"{interval.high:.2f}"
+        bounds = f" ({low}–{high})"
+    return f"{change.ratio:.2f}{bounds} {marker}{p}"
+
+
+def _change_text(change: Change) -> str:
+    """'−10.0 % (−12.1 … −7.9 %)': the change and its interval, in percent."""
+    if change.change_pct is None:
+        return "—"
+    text = f"{change.change_pct:+.1f} %"
+    interval = change.ratio_interval
+    if interval is None:
+        return text + " (one pass a side: no interval)"
+    low = "…" if interval.low is None else f"{(interval.low - 1) * 100:+.1f}"
+    high = "…" if interval.high is None else f"{(interval.high - 1) * 100:+.1f}"
+    return f"{text} ({low} … {high} %)"
+
+
+def gate_table(judged: Sequence[RuleBreach]) -> doc.Table | None:
+    """Every --fail-if rule on every metric it matched: pass, fail or inconclusive."""
+    if not judged:
+        return None
+    return doc.Table(
+        "--fail-if",
+        ("rule", "run", "metric", "change (interval)", "outcome"),
+        tuple(
+            (str(j.rule), str(j.run), j.change.key, _change_text(j.change), j.outcome)
+            for j in judged
+        ),
+        notes=(
+            "fail: the whole interval of the change is past the rule's limit; pass: none of it "
+            "is; inconclusive: it straddles the limit, and more passes (--count) narrow it; "
+            "with one pass a side the measured change decides. Only fail sets the exit code.",
+        ),
+    )
 
 
 def _run_row(run: RunRecord) -> tuple[str, ...]:
@@ -73,8 +114,10 @@ def build_compare_document(
     breaches: Sequence[RuleBreach] = (),
     tests: Sequence[Sequence[MeasuredTest]] = (),
 ) -> doc.Document:
-    """Runs side by side against the first (the baseline); `tests`: each run's measured tests
-    (analysis/compare.measured_tests), in the order of `runs`, for the charts (none without)."""
+    """Runs side by side against the first (the baseline); `breaches`: the --fail-if rules as
+    judged (analysis/compare.judge_fail_rules: every outcome; only a fail is a failure);
+    `tests`: each run's measured tests (analysis/compare.measured_tests), in the order of
+    `runs`, for the charts (none without)."""
     baseline = runs[0]
     header = ("Metric (--fail-if name)", f"run {baseline.run_id}")
     columns = list(header)
@@ -108,7 +151,9 @@ def build_compare_document(
         f"passes); {MARKERS[Verdict.UNTESTED]} one pass a side: the ratio stands, no "
         "significance test is possible; "
         f"{MARKERS[Verdict.MISSING]} measured in one run only. Values: mean ±CV over the "
-        "passes (PTS: the last five rounds)."
+        "passes (PTS: the last five rounds); ratios with their interval at the test's level "
+        f"({(1 - alpha) * 100:g} %, on the logarithms) in brackets when both runs had two "
+        "passes or more."
     )
     like_for_like = []
     if any(c.basis == "best" for comp in comparisons for c in comp.changes):
@@ -137,12 +182,18 @@ def build_compare_document(
         ("run", "profile", "device", "firmware", "measured by", "target"),
         tuple(_run_row(r) for r in runs),
     )
+    failed = [b for b in breaches if b.outcome == Outcome.FAIL.value]
+    unsure = [b for b in breaches if b.outcome == Outcome.INCONCLUSIVE.value]
     notes = tuple(
         f"fail: run {b.run} {b.change.key} {b.change.change_pct:+.1f} % breaks {b.rule}"
         if b.change.change_pct is not None
         else f"fail: run {b.run} has no {b.change.key} ({b.rule})"
-        for b in breaches
+        for b in failed
+    ) + tuple(
+        f"inconclusive: run {b.run} {b.change.key} {_change_text(b.change)} straddles {b.rule}"
+        for b in unsure
     )
+    gates = gate_table(breaches)
     counts = {
         verdict: sum(1 for comp in comparisons for c in comp.changes if c.verdict is verdict)
         for verdict in Verdict
@@ -164,7 +215,7 @@ def build_compare_document(
         verdict=tuple(verdict),
         sections=(
             doc.Section("Runs compared", tables=(run_table,)),
-            doc.Section("Changes", tables=(table,), notes=notes),
+            doc.Section("Changes", tables=(table, *((gates,) if gates else ())), notes=notes),
             *chart_sections(runs, tests),
         ),
         data=compare_data(runs, comparisons, breaches),
@@ -447,11 +498,28 @@ def compare_data(
                         "p_value": c.p_value,
                         "verdict": c.verdict.value,
                         "basis": c.basis,
+                        "ratio_interval": interval_data(c.ratio_interval),
                     }
                     for c in comp.changes
                 ],
             }
             for comp in comparisons
         ],
-        "failures": [{"rule": str(b.rule), "run": b.run, "metric": b.change.key} for b in breaches],
+        "failures": [
+            {"rule": str(b.rule), "run": b.run, "metric": b.change.key}
+            for b in breaches
+            if b.outcome == Outcome.FAIL.value
+        ],
+        "gates": [
+            {
+                "rule": str(b.rule),
+                "run": b.run,
+                "metric": b.change.key,
+                "limit_ratio": b.limit_ratio,
+                "ratio": b.change.ratio,
+                "ratio_interval": interval_data(b.change.ratio_interval),
+                "outcome": b.outcome,
+            }
+            for b in breaches
+        ],
     }

@@ -79,14 +79,19 @@ def format_spread(summary: TestSummary) -> str:
     )
 
 
-def noisy_footnote(summary: TestSummary) -> str | None:
-    """'‼ SEQ1M Q8T1 read: passes vary by 55.0 % (CV > 10 %): noisy', None when not noisy."""
-    if not summary.noisy or summary.cv_pct is None:
+def noisy_footnote(summaries: Sequence[TestSummary]) -> str | None:
+    """One line for the run: '‼ noisy (passes vary by more than 10 %, CV): SEQ1M Q8T1 read
+    55.0 %, RND4K Q1T1 write 12.3 %; their best pass is not a repeatable number'; None when no
+    test is noisy."""
+    noisy = [s for s in summaries if s.noisy and s.cv_pct is not None]
+    if not noisy:
         return None
+    limit = noisy[0].noisy_cv_limit_pct
+    listed = ", ".join(f"{s.label} {s.direction} {s.cv_pct:.1f} %" for s in noisy)
+    which = "its best pass is" if len(noisy) == 1 else "their best passes are"
     return (
-        f"{NOISY_MARKER} {summary.label} {summary.direction}: passes vary by "
-        f"{summary.cv_pct:.1f} % (CV > {summary.noisy_cv_limit_pct:g} %): noisy; the best "
-        "pass is not a repeatable number"
+        f"{NOISY_MARKER} noisy (passes vary by more than {limit:g} %, CV): {listed}; {which} "
+        "not a repeatable number"
     )
 
 
@@ -119,10 +124,9 @@ def memory_label(target: Mapping[str, object]) -> str | None:
 
 
 def report_footnotes(report: QuickReport) -> tuple[str, ...]:
-    """What the numbers above must be read with: memory, then each noisy test."""
+    """What the numbers above must be read with: memory, then one line of the noisy tests."""
     label = memory_label(report.run.target)
-    noisy = (noisy_footnote(s) for s in report.summaries)
-    return tuple(line for line in (label, *noisy) if line is not None)
+    return tuple(line for line in (label, noisy_footnote(report.summaries)) if line is not None)
 
 
 def figure_caption(run: RunRecord) -> str:

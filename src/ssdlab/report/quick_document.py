@@ -106,28 +106,48 @@ def baseline_lines(body: Mapping[str, Any]) -> tuple[str, ...]:
         for v, n in counts.items()
         if n
     )
+    unsure = sum(t.get("outcome") == "inconclusive" for t in tests)
+    if unsure:
+        notes += (
+            f"; {unsure} inconclusive (the interval of the change straddles the threshold: "
+            "more passes narrow it)"
+        )
     outcome = f"{len(lines)} of {len(tests)} tests regressed" if lines else "no significant drop"
     lines.append(f"against baseline {name} on {_drive(drive)} ({_runs(ids)}): {outcome}{notes}")
     return tuple(lines)
 
 
+def _interval_pct(interval: object) -> str:
+    """A stored ratio interval as a change in percent: '−12.1 … −7.9 %'; '—' without one."""
+    if not isinstance(interval, Mapping):
+        return "—"
+    low, high = interval.get("low"), interval.get("high")
+    shown = [
+        "…" if not isinstance(v, int | float) else f"{(v - 1) * 100:+.1f}".replace("-", "−")
+        for v in (low, high)
+    ]
+    return f"{shown[0]} … {shown[1]} %"
+
+
 def baseline_section(body: Mapping[str, Any]) -> doc.Section:
     """The baseline finding of a run as a report section: the judged tests as a table."""
+    tests = list(body.get("tests") or [])
+    judged = any("outcome" in t for t in tests)  # stored with outcomes and intervals
     rows = tuple(
         (
             str(t.get("label")),
             str(t.get("verdict")),
             _change(t.get("change_pct")),
             _p(t.get("p_value")),
+            *((_interval_pct(t.get("ratio_interval")), str(t.get("outcome") or "—"))
+              if judged else ()),
             "yes" if t.get("regression") else "no",
         )
-        for t in body.get("tests") or []
-    )
-    tables = (
-        (doc.Table("Against the baseline", ("Test", "verdict", "change", "p", "regression"), rows),)
-        if rows
-        else ()
-    )
+        for t in tests
+    )  # fmt: skip
+    columns = ("Test", "verdict", "change", "p", *(("interval", "outcome") if judged else ()),
+               "regression")  # fmt: skip
+    tables = (doc.Table("Against the baseline", columns, rows),) if rows else ()
     return doc.Section("Baseline", tables=tables, notes=baseline_lines(body))
 
 
@@ -216,7 +236,7 @@ def _spread_table(report: QuickReport) -> doc.Table:
                 str(s.passes),
             )
         )
-    footnotes = tuple(n for n in (noisy_footnote(s) for s in report.summaries) if n is not None)
+    footnotes = tuple(n for n in (noisy_footnote(report.summaries),) if n is not None)
     return doc.Table(
         "Spread of the passes (what best-of-N hides)",
         ("Test", "best MB/s", "mean MB/s", "sd MB/s", "CV", "min–max MB/s", "passes"),
@@ -277,17 +297,38 @@ def _pattern(step: StepResult) -> str:
     return prefix if prefix in ("seq", "rnd") else "other"
 
 
+def pass_seconds(step: StepResult) -> float:
+    """How long a pass ran: the end of its last log interval, else fio's runtime."""
+    if step.series:
+        return max(p.elapsed_s for p in step.series)
+    runtimes = [d.runtime_s for d in (step.read, step.write) if d is not None]
+    return max(runtimes, default=0.0)
+
+
+def _pass_mean(step: StepResult, field: str) -> float | None:
+    """A pass's own figure for a quantity of its log: what a pass that logged nothing shows."""
+    return {"iops": step.iops, "bw_bytes_per_s": step.bw_bytes_per_s,
+            "lat_mean_ns": step.lat_mean_ns}.get(field)  # fmt: skip
+
+
 def _time_series(
     steps: Sequence[StepResult], starts: Sequence[float], field: str, scale: float
 ) -> tuple[doc.Series, ...]:
     """One series per test (its passes end to end); points, not a line, when a pass logged
-    too few intervals for a line to show."""
+    too few intervals for a line to show. A pass that logged no interval (shorter than one)
+    is one point, its own figure in the middle of its time: every measured pass is drawn."""
     by_cell: dict[str, tuple[list[float], list[float]]] = {}
     passes: dict[str, int] = {}
     for start, step in zip(starts, steps, strict=False):
         cell = f"{step.step_label} {step.direction}"
         xs, ys = by_cell.setdefault(cell, ([], []))
         passes[cell] = passes.get(cell, 0) + 1
+        if not step.series:
+            value = _pass_mean(step, field)
+            if value is not None:
+                xs.append(start + pass_seconds(step) / 2)
+                ys.append(value * scale)
+            continue
         totals: dict[float, float] = {}
         for point in step.series:
             value = getattr(point, field)
@@ -338,17 +379,17 @@ def _series_charts(report: QuickReport) -> tuple[doc.Chart, ...]:
     """Per log interval over the measured passes, sequential and random tests apart (their
     speeds differ by orders of magnitude), each pattern's passes end to end: MB/s of the
     sequential tests, IOPS of the random ones, and the mean latency of each."""
-    steps = [step for step in _measured(report) if step.series]
-    if not steps:
+    steps = _measured(report)
+    if not any(step.series for step in steps):
         return ()
     patterns = {_pattern(step) for step in steps}
     charts = []
     for pattern, name, key, title, quantity, unit in _PATTERN_GROUPS:
         own = [step for step in steps if _pattern(step) == pattern]
-        if not own:
+        if not any(step.series for step in own):
             continue
         # this pattern's passes end to end, in the order they ran
-        at = [0.0, *accumulate(max(p.elapsed_s for p in step.series) for step in own)]
+        at = [0.0, *accumulate(pass_seconds(step) for step in own)]
         suffix = "" if len(patterns) == 1 else f" ({name})"
         field, scale = ("iops", 1.0) if unit == "IOPS" else ("bw_bytes_per_s", 1 / MB)
         rate = _time_series(own, at, field, scale)

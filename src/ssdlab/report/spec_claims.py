@@ -2,7 +2,7 @@
 analysis/spec_claims.py sets each claim against a test (the table names which test it used).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ssdlab.analysis.spec_claims import ClaimCheck, claim_checks, spec_of_target
 from ssdlab.model.spec import ClaimedIops, SpecSheet
@@ -21,8 +21,22 @@ def _claim_text(claim: ClaimedIops) -> str:
     return f"{format_count(claim.iops, 'IOPS')} ({format_size(claim.block_bytes)}, {shape})"
 
 
-def _claim_row(check: ClaimCheck) -> tuple[str, str, str, str, str]:
-    """(claim, claimed, measured, test used, measured ÷ claimed)."""
+def _mean_text(check: ClaimCheck) -> str:
+    """'6,950 MB/s (6,880–7,030)': the mean of the passes with its 95 % interval; 'one figure'
+    when the run kept one."""
+    if check.mean is None or check.interval is None:
+        return "one figure"
+    figure: Callable[[float | None, str], str]
+    figure, unit = (
+        (format_count, "IOPS") if check.claimed_iops is not None else (format_mb_per_s, "MB/s")
+    )
+    low = "…" if check.interval.low is None else figure(check.interval.low, "")
+    high = "…" if check.interval.high is None else figure(check.interval.high, "")
+    return f"{figure(check.mean, unit)} ({low}–{high})"
+
+
+def _claim_row(check: ClaimCheck) -> tuple[str, ...]:
+    """(claim, claimed, measured, test used, measured ÷ claimed, mean (95 % interval), met)."""
     name = f"{'sequential' if check.claimed_iops is None else 'random'} {check.direction}"
     if check.claimed_iops is not None:
         claimed = _claim_text(check.claimed_iops)
@@ -31,8 +45,9 @@ def _claim_row(check: ClaimCheck) -> tuple[str, str, str, str, str]:
         claimed = format_mb_per_s(check.claimed_bytes_per_s or 0.0, "MB/s", digits=0)
         measured = "" if check.measured is None else format_mb_per_s(check.measured, "MB/s")
     if check.test is None or check.ratio is None:
-        return (name, claimed, "not run", "—", "—")
-    return (name, claimed, measured, check.test.label, f"{check.ratio * 100:.0f} %")
+        return (name, claimed, "not run", "—", "—", "—", "—")
+    return (name, claimed, measured, check.test.label, f"{check.ratio * 100:.0f} %",
+            _mean_text(check), check.outcome or "—")  # fmt: skip
 
 
 def spec_facts(spec: SpecSheet) -> tuple[tuple[str, str], ...]:
@@ -55,12 +70,24 @@ def spec_sections(report: QuickReport, specs: Sequence[SpecSheet]) -> tuple[doc.
     spec = spec_of_target(report.run.target, specs)
     if spec is None:
         return ()
-    rows = tuple(_claim_row(check) for check in claim_checks(report.summaries, spec))
+    bw: dict[str, list[float]] = {}
+    iops: dict[str, list[float]] = {}
+    for step in report.steps:
+        if not step.discarded:
+            bw.setdefault(step.step_key, []).append(step.bw_bytes_per_s)
+            iops.setdefault(step.step_key, []).append(step.iops)
+    rows = tuple(_claim_row(check) for check in claim_checks(report.summaries, spec, bw, iops))
     table = doc.Table(
         "Measured (best pass) against claimed",
-        ("claim", "claimed", "measured", "test", "measured ÷ claimed"),
+        ("claim", "claimed", "measured", "test", "measured ÷ claimed", "mean (95 % interval)",
+         "claim met"),
         rows,
-    )
+        notes=(
+            "claim met: pass when the whole 95 % interval of the mean over the passes is at or "
+            "above the claim, fail when all of it is below, inconclusive when it straddles the "
+            "claim; a run with one figure per test (one figure) is judged by that figure",
+        ),
+    )  # fmt: skip
     return (
         doc.Section(
             "Against the spec sheet",

@@ -6,6 +6,7 @@ read/write mix the two directions' histograms are added, so p99 is the p99 of al
 and maximum are fio's total latency (submission + completion). The spread is p99.9 / p50.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,8 +16,15 @@ from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
 from ssdlab.model.units import format_count, format_latency_us, format_mb_per_s
 from ssdlab.report import document as doc
+from ssdlab.report.interval_text import error_bar, interval_of, plus_minus
 from ssdlab.report.method_notes import KNEE_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
+from ssdlab.report.sweep_sentences import knee_sentence, monotonic_sentence, noise_note
+
+
+def _pm(row: Mapping[str, Any], name: str, interval: str, shown: Any) -> str:
+    """A cell's figure ± half its interval (as stored; none in a row of one pass)."""
+    return plus_minus(row[name], interval_of(row.get(interval)), shown)
 
 
 def _workload_section(
@@ -38,14 +46,14 @@ def _workload_section(
         f"{workload}: every cell",
         ("cell", "IOPS", "MB/s", "mean µs", "p99 µs", "p99.9 µs", "max µs", "spread"),
         tuple(
-            (f"T{r['threads']} Q{r['iodepth']}", format_count(r["iops"]),
+            (f"T{r['threads']} Q{r['iodepth']}", _pm(r, "iops", "iops_interval", format_count),
              format_mb_per_s(r["bw_bytes_per_s"]), format_latency_us(r["lat_mean_ns"]),
-             format_latency_us(r["lat_p99_ns"]), format_latency_us(r["lat_p999_ns"]),
-             format_latency_us(r["lat_max_ns"]),
+             _pm(r, "lat_p99_ns", "lat_p99_interval", format_latency_us),
+             format_latency_us(r["lat_p999_ns"]), format_latency_us(r["lat_max_ns"]),
              "n/a" if r["spread"] is None else f"{r['spread']:.1f}×")
             for r in rows
         ),
-        notes=("spread = p99.9 / p50 completion latency",),
+        notes=("spread = p99.9 / p50 completion latency", _passes_note(rows)),
     )  # fmt: skip
     heat = doc.Chart(
         key=f"sweep-heatmap-{workload}",
@@ -60,6 +68,16 @@ def _workload_section(
         tables=(iops_table, detail),
         charts=(heat, *_curves(workload, rows, threads, knee)),
         notes=(method_note(KNEE_METHOD),),
+    )
+
+
+def _passes_note(rows: Sequence[Mapping[str, Any]]) -> str:
+    passes = max((int(r.get("passes") or 1) for r in rows), default=1)
+    if passes == 1:
+        return "each cell measured once: no interval"
+    return (
+        f"the mean of {passes} repeats of each cell; IOPS and p99 ± half their 95 % interval; "
+        "max is the largest of the repeats"
     )
 
 
@@ -79,11 +97,13 @@ def _curves(
             key=lambda r: float(r[f"lat_{metric}_ns"]),
         )
         if points:
+            bars = [error_bar(interval_of(r.get("iops_interval"))) for r in points]
             series.append(doc.Series(
                 f"T{t}",
                 tuple(float(r[f"lat_{metric}_ns"]) / per_unit_ns for r in points),
                 tuple(float(r["iops"]) for r in points),
                 "line" if len(points) >= 2 else "points",
+                errors=tuple(b or (math.nan, math.nan) for b in bars) if any(bars) else (),
                 point_labels=tuple(f"QD{r['iodepth']}" for r in points),
             ))  # fmt: skip
     markers: tuple[doc.Marker, ...] = ()
@@ -100,25 +120,10 @@ def _curves(
             x_label=f"{metric} latency", x_unit=unit, y_label="I/O rate", y_unit="IOPS",
             series=group, markers=markers, x_log=doc.spans_decades(xs), y_log=y_log,
             y_zero=y_zero,
-            caption="one line per thread count (T), through its queue depths (QD)",
+            caption="one line per thread count (T), through its queue depths (QD); whiskers: "
+            "95 % interval of the IOPS",
         ))  # fmt: skip
     return tuple(charts)
-
-
-def _knee_sentence(workload: str, knee: KneeVerdict) -> str:
-    if knee.knee is None:
-        return f"{workload}: no knee ({knee.reason})"
-    bound = (
-        f"most IOPS with {knee.latency_metric} ≤ {knee.max_latency_ns / 1000:g} µs"
-        if knee.max_latency_ns is not None
-        else "best IOPS per latency"
-    )
-    return (
-        f"{workload}: knee at {knee.knee.label} ({bound}): {format_count(knee.knee.iops)} IOPS at "
-        f"{format_latency_us(knee.knee_latency_ns)} µs {knee.latency_metric}"
-        + ("" if knee.knee_iops_of_peak_pct is None else
-           f", {knee.knee_iops_of_peak_pct:.0f} % of the peak")
-    )  # fmt: skip
 
 
 def build_sweep_document(results: ProfileResults) -> doc.Document:
@@ -134,7 +139,13 @@ def build_sweep_document(results: ProfileResults) -> doc.Document:
         _workload_section(w, [r for r in rows if r["workload"] == w], knee)
         for w, knee in knees.items()
     ]
-    verdict = [_knee_sentence(w, knee) for w, knee in knees.items()]
+    verdict = [knee_sentence(w, knee) for w, knee in knees.items()]
+    verdict += [line for w, k in knees.items() if (line := monotonic_sentence(w, k))]
+    note = noise_note(knees)
+    if note is not None and sections:
+        first = sections[0]
+        sections[0] = doc.Section(first.title, first.facts, first.tables, first.charts,
+                                  (*first.notes, note))  # fmt: skip
     stored = results.findings
     data = {name: stored[name] for name in (SWEEP_CELLS, SWEEP_KNEE) if name in stored}
     return compose(results, title="Threads × queue depth", verdict=verdict, sections=sections,

@@ -45,9 +45,12 @@ def test_field_report_16299_aligned_against_1802_misaligned() -> None:
     assert verdict.misaligned_block_size_bytes == 4096
     assert verdict.works_in_4k_units is True
     assert verdict.sentences[0] == (
-        "4 KiB writes at 512 B-aligned offsets are 9.0× slower than 4 KiB-aligned ones: "
-        "this drive works in 4 KiB units; keep writes 4 KiB-aligned"
+        "Misalignment penalty: yes — 4 KiB writes at 512 B-aligned offsets are 9.0× slower than "
+        "4 KiB-aligned ones (measured once, no interval): this drive works in 4 KiB units; keep "
+        "writes 4 KiB-aligned"
     )
+    assert verdict.misaligned_state == "yes"
+    assert verdict.misaligned_ratio_interval is None
     assert "The partition starts at 1 MiB: aligned" in verdict.sentences
     assert verdict.partition_aligned_4k
     assert verdict.partition_aligned_1m
@@ -74,9 +77,9 @@ def test_sub_4k_writes_on_a_4k_drive() -> None:
     assert verdict.sub_4k_ratio == pytest.approx(16_299 / 1_810)
     assert verdict.sub_4k_block_size_bytes == 512
     assert verdict.sentences[1] == (
-        "Sub-4 KiB writes are 9.0× slower than 4 KiB-aligned ones (512 B: 9.0×, 1 KiB: 8.8×, "
-        "2 KiB: 8.1×): this drive works in 4 KiB units; keep writes 4 KiB-aligned and in whole "
-        "multiples of 4 KiB"
+        "Sub-4 KiB penalty: yes — sub-4 KiB writes are 9.0× slower than 4 KiB-aligned ones "
+        "(512 B: 9.0×, 1 KiB: 8.8×, 2 KiB: 8.1×; 512 B: measured once, no interval): this drive "
+        "works in 4 KiB units; keep writes 4 KiB-aligned and in whole multiples of 4 KiB"
     )
     assert verdict.rows[-1].ratio == pytest.approx(8.0)
     assert verdict.partition_aligned_4k is None
@@ -94,9 +97,12 @@ def test_a_512_byte_native_drive_has_no_penalty() -> None:
     assert verdict.works_in_4k_units is False
     assert verdict.misaligned_ratio == pytest.approx(20_000 / 19_500)
     assert verdict.sentences[0].startswith(
-        "4 KiB writes at 512 B-aligned offsets are about as fast as 4 KiB-aligned ones (1.03×"
+        "Misalignment penalty: no — 4 KiB writes at 512 B-aligned offsets are about as fast as "
+        "4 KiB-aligned ones (1.03×"
     )
-    assert verdict.sentences[1].startswith("Sub-4 KiB writes are about as fast as 4 KiB-aligned")
+    assert verdict.sentences[1].startswith(
+        "Sub-4 KiB penalty: no — sub-4 KiB writes are about as fast as 4 KiB-aligned"
+    )
     assert verdict.sentences[-1] == "The drive reports 512-byte logical and physical sectors"
 
 
@@ -110,18 +116,73 @@ def test_penalty_threshold_is_a_parameter() -> None:
         alignment_verdict(results, **NO_DEVICE, min_penalty_ratio=1.0)
 
 
-def test_repeats_are_combined_by_median_and_the_smallest_alignments_compared() -> None:
+def test_repeats_are_combined_by_mean_and_the_smallest_alignments_compared() -> None:
     results = [
         AlignResult(4096, 4096, 10_000),
         AlignResult(4096, 4096, 12_000),
-        AlignResult(4096, 4096, 30_000),
+        AlignResult(4096, 4096, 14_000),
         AlignResult(4096, 8192, 99_999),  # a coarser aligned alignment: not the one compared
         AlignResult(4096, 1024, 99_999),
         AlignResult(4096, 512, 2_000),
+        AlignResult(4096, 512, 2_100),
+        AlignResult(4096, 512, 1_900),
     ]
     (row,) = alignment_verdict(results, **NO_DEVICE).rows
     assert (row.aligned_offset_bytes, row.aligned_iops) == (4096, 12_000)
     assert (row.misaligned_offset_bytes, row.misaligned_iops) == (512, 2_000)
+    assert row.passes == 3
+    assert row.aligned_interval is not None
+    # Student's interval: 12,000 ± t(0.975, 2) · 2,000 / √3
+    assert row.aligned_interval.low == pytest.approx(12_000 - 4.3027 * 2_000 / 3**0.5, rel=1e-4)
+    assert row.ratio == pytest.approx(6.0)
+    assert row.ratio_interval is not None
+    assert row.ratio_interval.holds(6.0)
+
+
+def _repeated(aligned: list[float], misaligned: list[float]) -> list[AlignResult]:
+    return [AlignResult(4096, 4096, v) for v in aligned] + [
+        AlignResult(4096, 512, v) for v in misaligned
+    ]
+
+
+def test_a_penalty_is_yes_no_or_inconclusive_by_its_interval() -> None:
+    clear = alignment_verdict(
+        _repeated([15_000, 15_100, 14_900], [5_000, 5_050, 4_950]), **NO_DEVICE
+    )
+    assert clear.misaligned_state == "yes"
+    assert clear.works_in_4k_units is True
+    assert clear.works_in_4k_units_state == "yes"
+    none = alignment_verdict(
+        _repeated([10_000, 10_100, 9_900], [10_000, 9_950, 10_050]), **NO_DEVICE
+    )
+    assert none.misaligned_state == "no"
+    assert none.works_in_4k_units is False
+    assert none.sentences[0].startswith("Misalignment penalty: no — 4 KiB writes")
+    assert "95 % interval" in none.sentences[0]
+    assert "3 repeats" in none.sentences[0]
+    # 1.5× measured, with a spread that cannot tell 1.3× from 1.7×
+    noisy = alignment_verdict(
+        _repeated([15_000, 13_000, 17_000], [10_000, 9_000, 11_000]), **NO_DEVICE
+    )
+    assert noisy.misaligned_state == "inconclusive"
+    assert noisy.works_in_4k_units is None  # unknown, not False
+    assert noisy.works_in_4k_units_state == "inconclusive"
+    assert noisy.sentences[0].startswith("Misalignment penalty: inconclusive — 4 KiB writes")
+    assert "straddles the 1.5×" in noisy.sentences[0]
+    assert "--repeat" in noisy.sentences[0]
+
+
+def test_one_pass_with_a_per_second_log_has_an_interval_of_that_pass() -> None:
+    steady = tuple(10_000.0 + 50 * (-1) ** i for i in range(16))
+    results = [
+        AlignResult(4096, 4096, 10_000, steady),
+        AlignResult(4096, 512, 9_000, tuple(v * 0.9 for v in steady)),
+    ]
+    (row,) = alignment_verdict(results, **NO_DEVICE).rows
+    assert row.passes == 1
+    assert row.aligned_interval is not None
+    assert row.aligned_interval.basis == "per-second log"
+    assert row.aligned_interval.count == 4  # 16 seconds in batches of 4
 
 
 def test_missing_sides_are_unknown_not_zero() -> None:
@@ -160,7 +221,9 @@ def test_misalignment_falls_back_to_the_smallest_block_of_at_least_4k() -> None:
     )
     assert verdict.misaligned_block_size_bytes == 8 * KiB
     assert verdict.misaligned_ratio == pytest.approx(4.0)
-    assert verdict.sentences[0].startswith("8 KiB writes at 512 B-aligned offsets are 4.0× slower")
+    assert verdict.sentences[0].startswith(
+        "Misalignment penalty: yes — 8 KiB writes at 512 B-aligned offsets are 4.0× slower"
+    )
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ and the --fail-if rules."""
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from ssdlab.analysis.compare import (
     check_fail_rules,
     compare_metric,
     compare_runs,
+    judge_fail_rules,
     like_for_like,
     parse_fail_rule,
     welch_p_value,
@@ -146,6 +148,41 @@ def test_fail_rule_breaches_need_support_from_the_passes() -> None:
     assert check_fail_rules([small], [parse_fail_rule("nothing:-2%")])[1] == (
         FailRule("nothing", -2.0),
     )
+
+
+def test_fail_if_is_pass_fail_or_inconclusive_by_the_interval_of_the_ratio() -> None:
+    rule = parse_fail_rule("k:-5%")
+    clear = compare_runs(1, [mbps("k", 100, 101, 99)], 2, [mbps("k", 90, 91, 89)])
+    held = compare_runs(1, [mbps("k", 100, 101, 99)], 3, [mbps("k", 99, 100, 98)])
+    unsure = compare_runs(1, [mbps("k", 100, 104, 96)], 4, [mbps("k", 93, 97, 89)])
+    judged, unmatched = judge_fail_rules([clear, held, unsure], [rule])
+    assert [(j.run, j.outcome) for j in judged] == [(2, "fail"), (3, "pass"), (4, "inconclusive")]
+    assert unmatched == ()
+    interval = unsure.changes[0].ratio_interval
+    assert interval is not None
+    assert interval.low is not None
+    assert interval.high is not None
+    assert interval.low < 0.95 < interval.high  # straddles the rule's limit
+    # only a fail is a breach: the exit code's business
+    assert [b.run for b in check_fail_rules([clear, held, unsure], [rule])[0]] == [2]
+    rise = parse_fail_rule("k-lat:+10%")
+    slower = compare_runs(1, [latency("k-lat", 100, 101, 99)], 5, [latency("k-lat", 130, 131, 129)])
+    assert judge_fail_rules([slower], [rise])[0][0].outcome == "fail"
+
+
+def test_a_fall_exactly_at_the_limit_is_inconclusive() -> None:
+    """Runs 5 % apart in truth, measured with 3 % noise in three passes a side: a -5 % rule is
+    neither passed nor failed, except in the few repeats whose interval misses the truth."""
+    rule = parse_fail_rule("k:-5%")
+    outcomes = []
+    for seed in range(200):
+        r = np.random.default_rng(seed)
+        base = mbps("k", *r.normal(100, 3, 3))
+        other = mbps("k", *r.normal(95, 2.85, 3))
+        outcomes.append(
+            judge_fail_rules([compare_runs(1, [base], 2, [other])], [rule])[0][0].outcome
+        )
+    assert sum(o == "inconclusive" for o in outcomes) / len(outcomes) >= 0.9
 
 
 # Like for like: an import keeps one figure per test

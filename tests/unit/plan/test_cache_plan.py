@@ -53,3 +53,12 @@ def test_rate_caps_both_writes_so_the_log_has_a_known_length() -> None:
     assert uncapped.job is not None
     assert "rate" not in dict(uncapped.job.sections[0][1])
     assert "rate_bytes_per_s" not in dict(uncapped.params)
+
+
+def test_repeated_writes_share_the_key_and_wait_the_recovery_idle() -> None:
+    repeated = plan_cache({"repeat": 3, "recovery_idle": 60.0}, FILE_TARGET)
+    writes = [s for s in repeated.steps if s.key == "write"]
+    assert [(s.round_index, s.pause_before_s) for s in writes] == [(1, 0.0), (2, 60.0), (3, 60.0)]
+    assert [s.key for s in repeated.steps][-2:] == ["idle", "probe"]
+    (once,) = [s for s in plan_cache({}, FILE_TARGET).steps if s.key == "write"]
+    assert once.round_index is None  # one write: the plan of old

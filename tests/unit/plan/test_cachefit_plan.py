@@ -26,7 +26,7 @@ def options_of(step: ProfileStep) -> dict[str, str]:
 
 
 def measured(plan: ProfilePlan) -> list[ProfileStep]:
-    return [s for s in plan.steps if s.role is StepRole.MEASURE]
+    return [s for s in plan.all_steps if s.role is StepRole.MEASURE]
 
 
 @pytest.mark.parametrize("kind", ["file", "device"])
@@ -41,7 +41,7 @@ def test_regions_are_a_fraction_and_a_multiple_of_the_cache() -> None:
     assert plan.param("beyond_bytes") == 768 * MiB
     sizes = {(s.param("region"), int(options_of(s)["size"])) for s in measured(plan)}
     assert sizes == {("inside", 128 * MiB), ("beyond", 768 * MiB)}
-    fill = plan.steps[0]
+    fill = plan.all_steps[0]
     assert fill.key == "fill"
     assert fill.role is StepRole.PREPARE
     assert int(options_of(fill)["size"]) == 768 * MiB == fill.expected_bytes
@@ -107,16 +107,16 @@ def test_buffered_jobs_invalidate_the_file_and_buffered_writes_flush() -> None:
 
 def test_order_reads_then_writes_inside_before_beyond_with_rests() -> None:
     plan = plan_cachefit({"cache_size": CACHE, "recover": 20}, DEVICE_TARGET)
-    keys = [s.key for s in plan.steps]
+    keys = [s.key for s in plan.all_steps]
     assert keys[:2] == ["fill", "recover-fill"]
     rest = keys.index("recover-writes")
-    assert {s.direction for s in plan.steps[2:rest]} == {"read"}
-    assert {s.direction for s in plan.steps[rest + 1 :]} == {"write"}
-    assert all(s.idle_s == 20 for s in plan.steps if s.role is StepRole.IDLE)
-    writes = [s.param("region") for s in plan.steps[rest + 1 :]]
+    assert {s.direction for s in plan.all_steps[2:rest]} == {"read"}
+    assert {s.direction for s in plan.all_steps[rest + 1 :]} == {"write"}
+    assert all(s.idle_s == 20 for s in plan.all_steps if s.role is StepRole.IDLE)
+    writes = [s.param("region") for s in plan.all_steps[rest + 1 :]]
     assert writes == sorted(writes, key=lambda r: r != "inside")  # every inside before beyond
     no_rest = plan_cachefit({"cache_size": CACHE, "recover": 0}, DEVICE_TARGET)
-    assert all(s.role is not StepRole.IDLE for s in no_rest.steps)
+    assert all(s.role is not StepRole.IDLE for s in no_rest.all_steps)
 
 
 def test_missing_cache_size_names_both_ways_to_give_it() -> None:
@@ -133,7 +133,7 @@ def test_beyond_the_cache_is_left_out_with_a_note_when_it_does_not_fit() -> None
     assert {s.param("region") for s in measured(plan)} == {"inside"}
     assert len(measured(plan)) == 4 * 2 * 2
     assert any("beyond-cache tests left out" in n and "--size" in n for n in plan.notes)
-    assert int(options_of(plan.steps[0])["size"]) == 256 * MiB  # the fill covers inside only
+    assert int(options_of(plan.all_steps[0])["size"]) == 256 * MiB  # the fill covers inside only
     small_device = replace(DEVICE_TARGET, size_bytes=GiB, capacity_bytes=GiB)
     device_plan = plan_cachefit({"cache_size": 512 * MiB}, small_device)
     assert device_plan.param("beyond_bytes") is None
@@ -158,7 +158,7 @@ def test_a_target_without_direct_io_gets_buffered_tests_only() -> None:
     plan = plan_cachefit({"cache_size": CACHE}, replace(FILE_TARGET, direct_io=False))
     assert {s.param("io_mode") for s in measured(plan)} == {"buffered"}
     assert any("direct-I/O tests left out" in n for n in plan.notes)
-    assert options_of(plan.steps[0])["direct"] == "0"
+    assert options_of(plan.all_steps[0])["direct"] == "0"
 
 
 @pytest.mark.parametrize(

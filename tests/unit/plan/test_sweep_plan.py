@@ -17,9 +17,9 @@ def test_golden(kind: str, update_golden: bool) -> None:
 
 def test_default_grid_is_six_by_six_per_workload() -> None:
     plan = plan_sweep({}, DEVICE_TARGET)
-    assert len(plan.steps) == 2 * 36
+    assert len(plan.all_steps) == 2 * 36
     assert plan.destructive
-    cell = plan.steps[-1]
+    cell = plan.all_steps[-1]
     assert cell.job is not None
     options = dict(cell.job.global_options) | dict(cell.job.sections[0][1])
     assert (options["rw"], options["rwmixread"], options["bs"]) == ("randrw", "70", "8192")
@@ -34,7 +34,18 @@ def test_a_read_only_sweep_of_a_device_writes_nothing() -> None:
     assert "nothing is written" in plan.notes[0]
     on_file = plan_sweep({**SMALL, "workloads": "randread:4KiB"}, FILE_TARGET)
     assert on_file.steps[0].key == "fill"
-    assert len(on_file.steps) == 5
+    assert len(on_file.all_steps) == 5
+
+
+def test_the_whole_matrix_is_repeated_in_rounds() -> None:
+    """--repeat 2 (the default): every cell once a round, the matrix twice; 1 is one pass."""
+    plan = plan_sweep(SMALL, FILE_TARGET)
+    assert [s.key for s in plan.steps] == ["fill"]
+    (loop,) = plan.loops
+    assert (loop.min_rounds, loop.max_rounds, len(loop.steps)) == (2, 2, 8)
+    once = plan_sweep({**SMALL, "repeat": 1}, FILE_TARGET)
+    assert once.loops == ()
+    assert len(once.steps) == 9
 
 
 def test_workloads_are_parsed_or_refused() -> None:

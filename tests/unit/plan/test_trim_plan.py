@@ -16,9 +16,16 @@ def test_golden(kind: str, update_golden: bool) -> None:
 
 def test_device_order_and_the_zero_check_never_fails_the_run() -> None:
     plan = plan_trim({}, DEVICE_TARGET)
-    keys = [s.key for s in plan.steps]
+    keys = [s.key for s in plan.all_steps]
     assert keys == ["pattern", "discard-pattern", "zero-check", "fill", "dirty", "discard",
                     "discarded"]  # fmt: skip
+    (loop,) = plan.loops  # --repeat 3: each round fills the region again, so it is dirty again
+    assert [s.key for s in loop.steps] == ["fill", "dirty", "discard", "discarded"]
+    assert (loop.min_rounds, loop.max_rounds) == (3, 3)
+    once = plan_trim({"repeat": 1, "fstrim": "/srv/ssd"}, DEVICE_TARGET)
+    assert once.loops == ()
+    assert [s.key for s in once.steps][-1] == "fstrim"
+    assert [s.key for s in plan_trim({"fstrim": "/srv/ssd"}, DEVICE_TARGET).after] == ["fstrim"]
     assert plan.destructive
     check = plan.steps[2].command
     assert check[0] == "fio"

@@ -1,7 +1,11 @@
 """Today's analyses make, from a run stored by ssdlab at 98b38bc (before verdicts left
-report/), exactly the verdicts that ssdlab stored for it: the findings' JSON is unchanged."""
+report/), the verdicts that ssdlab stored for it: every value it stored is made again. What was
+added since (95 % intervals, the yes / no / inconclusive states, the passes behind each figure)
+is new keys beside them; sentences now open with the verdict's state and keep every figure the
+stored sentence gave."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -35,9 +39,32 @@ def test_analysis_makes_the_stored_verdicts(run_id: int, tmp_path: Path) -> None
     assert analyse is not None
     made = analyse(results.plan, results.steps, results.facts, results.outputs)
     assert made
-    assert {name: json.loads(to_json(body)) for name, body in made.items()} == {
-        name: stored[name] for name in made
-    }
-    assert {name: to_json(body) for name, body in made.items()} == {
-        name: to_json(stored[name]) for name in made
-    }  # byte for byte, as the store writes it
+    for name, body in made.items():
+        assert_keeps(json.loads(to_json(body)), stored[name], name)
+
+
+FIGURE = re.compile(r"\d[\d,.]*")
+REWORDED = ("summary", "sentences")  # each now opens with the state: 'Slows as it fills: no — '
+
+
+def assert_keeps(made: object, stored: object, where: str) -> None:
+    """`made` holds every value of `stored`; a reworded sentence keeps its figures."""
+    if isinstance(stored, dict):
+        assert isinstance(made, dict), where
+        for key, value in stored.items():
+            assert key in made, f"{where}/{key} is no longer made"
+            if key in REWORDED:
+                texts = value if isinstance(value, list) else [value]
+                now = made[key] if isinstance(made[key], list) else [made[key]]
+                assert len(now) == len(texts), f"{where}/{key}"
+                for old, new in zip(texts, now, strict=True):
+                    assert all(figure in new for figure in FIGURE.findall(old)), (old, new)
+            else:
+                assert_keeps(made[key], value, f"{where}/{key}")
+    elif isinstance(stored, list):
+        assert isinstance(made, list), where
+        assert len(made) == len(stored), where
+        for index, (now, then) in enumerate(zip(made, stored, strict=True)):
+            assert_keeps(now, then, f"{where}[{index}]")
+    else:
+        assert made == stored, f"{where}: {made!r} != {stored!r}"

@@ -73,7 +73,10 @@ def test_recovery_probe_and_document() -> None:
     results = ProfileResults(run, plan, (write, probe), {}, {}, (), {})
     document = build_cache_document(with_stored_verdicts(results))
     assert {c.key for c in document.charts} == {"cache-cliff", "cache-recovery"}
-    assert document.verdict[0].startswith("write cache ≈ 40")
+    assert document.verdict[0].startswith("Write-cache cliff: yes — write cache ≈ 40")
+    assert "95 % interval" in document.verdict[0]
+    assert found[CLIFF]["state"] == "yes"
+    assert found[CLIFF]["uncertainty"]["draws"] == 1000
     assert [b for chart in document.charts for b in breaches(chart)] == []
     cliff = next(c for c in document.charts if c.key == "cache-cliff")
     assert (cliff.x_label, cliff.x_unit, cliff.y_label, cliff.y_unit) == (
@@ -125,6 +128,7 @@ def test_a_write_too_short_for_a_cliff_says_so_everywhere() -> None:
 
     document = _document(plan, step, probe)
     assert document.verdict[0] == cliff["reason"]  # first, and not "no cliff"
+    assert cliff["state"] == "inconclusive"
     assert not any("no cliff" in line for line in document.verdict)
     (section, recovery) = document.sections[:2]
     assert section.title == "Write-cache cliff"
@@ -160,7 +164,11 @@ def test_a_long_enough_flat_write_is_no_cliff_not_too_short() -> None:
     found = analyse_cache(plan, [_write("write", [(20, 900.0)])], {}, {})
     assert found[CLIFF]["short"] is None
     assert "larger than the write" in found[CLIFF]["reason"]
-    assert _document(plan, _write("write", [(20, 900.0)])).verdict[0].startswith("no cliff in")
+    assert (
+        _document(plan, _write("write", [(20, 900.0)]))
+        .verdict[0]
+        .startswith("Write-cache cliff: no — no cliff in")
+    )
 
 
 def test_a_write_under_a_gigabyte_is_drawn_in_megabytes() -> None:
@@ -171,3 +179,28 @@ def test_a_write_under_a_gigabyte_is_drawn_in_megabytes() -> None:
     assert max(chart.series[0].xs) == pytest.approx(20 * 0.5 * 30, rel=0.1)
     assert chart.series[1].xs[-1] == pytest.approx(max(chart.series[0].xs))  # the step line
     assert breaches(chart) == []
+
+
+def test_repeated_writes_give_intervals_over_the_writes_and_draw_every_write() -> None:
+    plan = plan_cache({"repeat": 3, "recovery_idle": 60.0}, FILE_TARGET)
+    writes = [
+        replace(_write("write", [(count, 2000.0), (60, 450.0)], seed=count), round_index=number)
+        for number, count in enumerate((40, 42, 38), start=1)
+    ]
+    found = analyse_cache(plan, writes, {}, {})
+    cliff = found[CLIFF]
+    assert cliff["state"] == "yes"
+    uncertainty = cliff["uncertainty"]
+    assert (uncertainty["writes"], uncertainty["cliffs_found"], uncertainty["basis"]) == (
+        3, 3, "repeats",
+    )  # fmt: skip
+    interval = uncertainty["cliff_bytes_interval"]
+    assert interval["low"] < 40 * 0.5 * 2000 * MB < interval["high"]
+    document = _document(plan, *writes)
+    chart = next(c for c in document.charts if c.key == "cache-cliff")
+    assert [s.label for s in chart.series] == [
+        "write 1: MB/s per interval", "write 2: MB/s per interval",
+        "write 3: MB/s per interval", "segment medians",
+    ]  # fmt: skip
+    assert breaches(chart) == []
+    assert "a cliff in 3 of 3 writes" in document.verdict[0]

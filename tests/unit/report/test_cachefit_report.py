@@ -42,10 +42,22 @@ def make_plan(cache_size: int = CACHE) -> ProfilePlan:
     return plan_cachefit({"cache_size": cache_size, "preset": "real"}, DEVICE_TARGET)
 
 
-def synthetic_steps(plan: ProfilePlan, *, short: bool = False) -> list[StepResult]:
-    """A result for every measured step; `short` makes every test move half its region."""
+def synthetic_steps(
+    plan: ProfilePlan, *, short: bool = False, rounds: tuple[float, ...] = (1.0,)
+) -> list[StepResult]:
+    """A result for every measured step in each round (its figures × the round's factor);
+    `short` makes every test move half its region."""
+    return [
+        replace(step, round_index=index, iops=step.iops * factor,
+                bw_bytes_per_s=step.bw_bytes_per_s * factor)
+        for index, factor in enumerate(rounds, 1)
+        for step in _one_round(plan, short=short)
+    ]  # fmt: skip
+
+
+def _one_round(plan: ProfilePlan, *, short: bool) -> list[StepResult]:
     steps = []
-    for number, step in enumerate(plan.steps, 1):
+    for number, step in enumerate(plan.all_steps, 1):
         if step.role is not StepRole.MEASURE:
             continue
         seq_mbps, rnd_iops = FIGURES[
@@ -178,7 +190,9 @@ def test_document_has_one_table_of_four_combinations_charts_and_notes() -> None:
     plan = make_plan()
     document = build_cachefit_document(results_of(plan, synthetic_steps(plan)))
     section = document.sections[0]
-    figures, latency = section.tables
+    figures, effects, latency = section.tables
+    assert effects.columns == ("test", "ratio", "value (95 % interval)", "effect")
+    assert ("SEQ1M Q1T1 read", "buffered/direct, inside", "4.00×", "yes") in effects.rows
     assert figures.columns[2:6] == (
         "direct inside (128 MiB)",
         "direct beyond (768 MiB)",
@@ -234,3 +248,31 @@ def test_page_cache_reads_two_decades_above_the_drive_go_on_a_log_axis() -> None
     assert {s.style for s in rnd.series} == {"points"}  # a bar on a log axis has no base
     assert max(y for s in rnd.series for y in s.ys) == pytest.approx(2_000_000.0)
     assert breaches(rnd) == []
+
+
+def test_repeats_give_every_cell_an_interval_and_every_ratio_a_state() -> None:
+    plan = make_plan()
+    steady = analysed(plan, synthetic_steps(plan, rounds=(0.99, 1.0, 1.01)))
+    seq_read = next(row for row in steady.rows if row.name == "SEQ1M Q1T1 read")
+    cell = seq_read.cell("direct", "inside")
+    assert cell is not None
+    assert cell.passes == 3
+    assert cell.mb_per_s_interval is not None
+    assert cell.mb_per_s_interval.holds(2000.0)
+    judged = seq_read.judged_ratio("buffered_over_direct_inside")
+    assert judged is not None
+    assert judged.state == "yes"
+    assert steady.page_cache_inconclusive == ()
+    # buffered/direct writes of 1.2× measured with 20 % scatter: the repeats cannot tell it
+    # from the 1.5× of a page-cache effect
+    noisy = analysed(plan, synthetic_steps(plan, rounds=(0.8, 1.0, 1.2)))
+    assert "SEQ1M Q1T1 write" in noisy.page_cache_inconclusive
+    assert any(s.startswith("Page-cache effect inconclusive for") for s in noisy.sentences)
+    document = build_cachefit_document(
+        results_of(plan, synthetic_steps(plan, rounds=(0.99, 1.0, 1.01)))
+    )
+    figures = document.sections[0].tables[0]
+    assert "±" in figures.rows[0][2]
+    seq = next(c for c in document.charts if c.key == "cachefit-seq")
+    assert all(len(s.errors) == len(s.ys) for s in seq.series)
+    assert [b for chart in document.charts for b in breaches(chart)] == []

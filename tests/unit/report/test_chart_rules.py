@@ -72,20 +72,25 @@ def _cache_document() -> Document:
 def _cachefit_document() -> Document:
     from tests.unit.report.test_cachefit_report import make_plan, results_of, synthetic_steps
 
-    plan = make_plan()
-    return build_cachefit_document(results_of(plan, synthetic_steps(plan)))
+    plan = make_plan()  # three rounds 2 % apart: every bar with its whisker
+    return build_cachefit_document(
+        results_of(plan, synthetic_steps(plan, rounds=(0.98, 1.0, 1.02)))
+    )
 
 
 def _sweep_document() -> Document:
     plan = plan_sweep({"threads": (1, 2, 4), "iodepths": (1, 8, 32)}, FILE_TARGET)
     steps = []
-    for number, step in enumerate((s for s in plan.steps if s.param("workload")), start=10):
-        threads, depth = step.param("threads"), step.param("iodepth")
-        assert isinstance(threads, int)
-        assert isinstance(depth, int)
-        iops = 9_000.0 * threads * depth**0.5
-        steps.append(StepResult(step.key, step.key, "read", 1, False, iops * 4096, iops,
-                                40_000.0 * depth, None, None, capture_id=number))  # fmt: skip
+    cells = [s for s in plan.all_steps if s.param("workload")]
+    for round_index, spread in ((1, 0.98), (2, 1.02)):  # every cell twice, 2 % apart
+        for number, step in enumerate(cells, start=100 * round_index):
+            threads, depth = step.param("threads"), step.param("iodepth")
+            assert isinstance(threads, int)
+            assert isinstance(depth, int)
+            iops = 9_000.0 * threads * depth**0.5 * spread
+            steps.append(StepResult(step.key, step.key, "read", round_index, False,
+                                    iops * 4096, iops, 40_000.0 * depth, None, None,
+                                    capture_id=number))  # fmt: skip
     analyse_sweep(plan, steps, {}, clat_bins_by_capture({}))
     return _profile_document("sweep", plan, steps)
 
@@ -94,7 +99,11 @@ def _trim_document() -> Document:
     from tests.unit.report.test_trim_report import _step
 
     plan = plan_trim({}, DEVICE_TARGET)
-    steps = [_step("dirty", 20_000), _step("discarded", 50_000)]
+    steps = [
+        _step(key, iops * factor, round_index)
+        for round_index, factor in ((1, 0.98), (2, 1.0), (3, 1.02))
+        for key, iops in (("dirty", 20_000), ("discarded", 50_000))
+    ]
     return _profile_document(
         "trim", plan, steps, discard_max_bytes=2**31, discard_granularity_bytes=4096
     )

@@ -166,3 +166,15 @@ def test_a_test_of_one_run_only_is_in_the_summary_not_drawn_one_by_one() -> None
     assert [len(s.xs) for s in random.series] == [2, 1]  # the mix: a bar of run 7 only
     (note,) = [n for s in document.sections if s.title == "Charts: further tests" for n in s.notes]
     assert note.startswith("1 more test (measured in one run only")
+
+
+def test_a_pass_without_log_points_is_one_point_of_the_time_series() -> None:
+    steps = _steps()
+    first = next(s for s in steps if not s.discarded)
+    runtime = first.read or first.write
+    assert runtime is not None
+    without = [dataclasses.replace(first, round_index=first.round_index + 10, series=()),
+               *steps]  # fmt: skip
+    (test,) = [t for t in measured_tests(without, {}) if t.key == first.step_key]
+    assert first.bw_bytes_per_s in test.interval_bw_bytes_per_s
+    assert len(test.elapsed_s) == len(test.interval_bw_bytes_per_s)

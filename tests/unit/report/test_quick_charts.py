@@ -129,3 +129,19 @@ def test_values_over_two_decades_get_a_log_axis() -> None:
     assert {s.style for s in bars.series} == {"points"}  # a bar on a log axis stands on nothing
     assert breaches(bars) == []
     assert not _charts(fixture_steps())["quick-bars"].y_log
+
+
+def test_a_pass_that_logged_no_interval_is_still_in_the_time_series() -> None:
+    """A pass shorter than one log interval has no log point: it is drawn as one point, its
+    own figure in the middle of its time, so every measured pass is in the time series."""
+    steps = [_with_series(step, 5) for step in fixture_steps()]
+    first_rnd = next(
+        i for i, s in enumerate(steps) if s.step_label.startswith("RND") and not s.discarded
+    )
+    steps[first_rnd] = dataclasses.replace(steps[first_rnd], series=())
+    charts = _charts(steps)
+    rnd = charts["quick-series-iops-rnd"].series
+    label = f"{steps[first_rnd].step_label} {steps[first_rnd].direction}"
+    drawn = next(s for s in rnd if s.label == label)
+    assert steps[first_rnd].iops in drawn.ys
+    assert breaches(charts["quick-series-iops-rnd"]) == []

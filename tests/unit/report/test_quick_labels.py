@@ -2,6 +2,7 @@
 and tests whose passes vary too much to trust the best one."""
 
 import json
+from dataclasses import replace
 
 from ssdlab.model.run import RunKind, RunRecord, RunStatus
 from ssdlab.model.step import StepResult
@@ -99,8 +100,9 @@ def test_noisy_test_is_marked_with_a_footnote() -> None:
     (summary,) = report.summaries
     assert format_spread(summary).endswith(NOISY_MARKER)
     (footnote,) = report_footnotes(report)
-    assert footnote.startswith(f"{NOISY_MARKER} SEQ1M Q1T1 read: passes vary by ")
-    assert "(CV > 10 %): noisy" in footnote
+    assert footnote.startswith(f"{NOISY_MARKER} noisy (passes vary by more than 10 %, CV): ")
+    assert "SEQ1M Q1T1 read 56.8 %" in footnote
+    assert footnote.endswith("its best pass is not a repeatable number")
     spread = build_quick_document(report).sections[1].tables[0]
     assert "noisy" in spread.rows[0][4]
     assert spread.notes == (footnote,)
@@ -120,3 +122,14 @@ def test_direct_io_to_memory_is_not_called_plain_direct_io() -> None:
     drive = run({})
     drive.settings["direct_io"] = True
     assert "direct I/O," in settings_line(drive)
+
+
+def test_several_noisy_tests_make_one_note_for_the_run() -> None:
+    noisy = steps(100e6, 300e6, 150e6)
+    other = [replace(s, step_key="rnd4k-q1t1-read", step_label="RND4K Q1T1") for s in noisy]
+    report = build_quick_report(run({}), [*noisy, *other])
+    (footnote,) = report_footnotes(report)
+    assert "SEQ1M Q1T1 read 56.8 %, RND4K Q1T1 read 56.8 %" in footnote
+    assert footnote.endswith("their best passes are not a repeatable number")
+    spread = build_quick_document(report).sections[1].tables[0]
+    assert spread.notes == (footnote,)

@@ -19,9 +19,10 @@ from ssdlab.store.lifecycle import to_json
 from tests.unit.plan.profile_golden import DEVICE_TARGET
 
 
-def _step(key: str, iops: float) -> StepResult:
+def _step(key: str, iops: float, round_index: int = 1) -> StepResult:
     write = DirectionMetrics(1, 1, 1.0, iops * 4096, iops, 250.0, 1.0, 1e4, 1.0, 200.0)
-    return StepResult(key, key, "write", 1, False, iops * 4096, iops, 250.0, None, write)
+    return StepResult(key, key, "write", round_index, False, iops * 4096, iops, 250.0, None,
+                      write)  # fmt: skip
 
 
 def test_support_from_the_kernel_limits() -> None:
@@ -50,8 +51,33 @@ def test_support_from_the_kernel_limits() -> None:
     assert json.loads(to_json(effect)) == {
         "dirty_iops": 20_000, "discarded_iops": 50_000, "dirty_lat_mean_ns": 250.0,
         "discarded_lat_mean_ns": 250.0, "ratio": 2.5,
-        "sentence": "random writes after a discard ran at 2.50× the speed on the dirty region",
+        "sentence": "Faster after a discard: yes — random writes after a discard ran at 2.50× "
+        "the speed on the dirty region (measured once, no interval)",
+        "passes": 1, "dirty_interval": None, "discarded_interval": None, "ratio_interval": None,
+        "state": "yes", "min_effect": 1.05,
     }  # fmt: skip
+
+
+def test_repeated_rounds_say_whether_writes_run_faster_after_a_discard() -> None:
+    plan = plan_trim({}, DEVICE_TARGET)
+    facts = {"discard_max_bytes": 2**31, "discard_granularity_bytes": 4096}
+
+    def effect(dirty: list[float], discarded: list[float]) -> TrimEffect:
+        steps = [_step("dirty", v, i) for i, v in enumerate(dirty, 1)]
+        steps += [_step("discarded", v, i) for i, v in enumerate(discarded, 1)]
+        found = analyse_trim(plan, steps, facts, {})[EFFECT]
+        assert isinstance(found, TrimEffect)
+        return found
+
+    faster = effect([20_000, 20_400, 19_600], [50_000, 51_000, 49_000])
+    assert (faster.state, faster.passes) == ("yes", 3)
+    assert faster.ratio_interval is not None
+    assert faster.ratio_interval.holds(2.5)
+    same = effect([20_000, 20_100, 19_900], [20_000, 19_950, 20_050])
+    assert same.state == "no"
+    unsure = effect([20_000, 18_000, 22_000], [21_000, 19_000, 23_000])
+    assert unsure.state == "inconclusive"
+    assert unsure.sentence.startswith("Faster after a discard: inconclusive — ")
 
 
 def test_zero_check_and_fstrim_outputs() -> None:

@@ -13,8 +13,9 @@ VERDICT = ALIGNMENT
 
 
 def align_results(plan: ProfilePlan, steps: Sequence[StepResult]) -> tuple[AlignResult, ...]:
-    """One AlignResult per measured step, read back through the plan's step parameters."""
-    by_key = {step.key: step for step in plan.steps}
+    """One AlignResult per measured pass (every repeat of a step), read back through the plan's
+    step parameters, with the pass's per-second IOPS when it logged them."""
+    by_key = {step.key: step for step in plan.all_steps}
     found = []
     for result in steps:
         step = by_key.get(result.step_key)
@@ -22,7 +23,8 @@ def align_results(plan: ProfilePlan, steps: Sequence[StepResult]) -> tuple[Align
             continue
         bs, offset = step.param("block_size_bytes"), step.param("offset_align_bytes")
         if isinstance(bs, int) and isinstance(offset, int):
-            found.append(AlignResult(bs, offset, result.iops))
+            per_second = tuple(p.iops for p in result.series if p.iops is not None)
+            found.append(AlignResult(bs, offset, result.iops, per_second))
     return tuple(found)
 
 

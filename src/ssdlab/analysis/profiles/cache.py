@@ -6,6 +6,10 @@ The bandwidth log is read as (bytes written so far, B/s) points (analysis/write_
 A write too short to be cut into two levels (a fast target, a small --size) is said in words
 (how long it took, how many log points it left, how many the search needs, and what to change)
 in the stored finding (`reason`, `short`): a short write is never reported as "no cliff".
+
+The cliff finding is the first write's verdict, with `state` (is there a cliff: yes, no,
+inconclusive) and `uncertainty`: the 95 % intervals of the cache size and speeds, from the
+write's own log, or over the writes of `--repeat N` (analysis/cliff_uncertainty.py).
 """
 
 from collections.abc import Mapping, Sequence
@@ -18,8 +22,10 @@ from ssdlab.analysis.cliff import (
     detect_cache_cliff,
     recovery_fraction,
 )
-from ssdlab.analysis.write_series import bytes_series, seconds_text, write_seconds
+from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
+from ssdlab.analysis.write_series import bytes_series, seconds_text, write_seconds, writes_of
 from ssdlab.model.finding_names import CACHE_CLIFF, CACHE_RECOVERY
+from ssdlab.model.json_fields import encode
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_gb
@@ -88,8 +94,13 @@ def _body(
 
 
 def measured_steps(steps: Sequence[StepResult]) -> dict[str, StepResult]:
-    """The steps that are results (not preparation), by step key."""
-    return {s.step_key: s for s in steps if not s.discarded}
+    """The steps that are results (not preparation), by step key (of a repeated write, the
+    first)."""
+    found: dict[str, StepResult] = {}
+    for step in sorted(steps, key=lambda s: s.round_index):
+        if not step.discarded:
+            found.setdefault(step.step_key, step)
+    return found
 
 
 def analyse_cache(
@@ -103,7 +114,16 @@ def analyse_cache(
     write = cliff_verdict(write_step)
     if write is None or write_step is None:
         return {CLIFF: {"cliff_bytes": None, "reason": "the write was not run"}}
-    verdicts: dict[str, Any] = {CLIFF: _body(write, write_step, plan)}
+    writes = writes_of(steps)
+    every = [v for v in (cliff_verdict(w) for w in writes) if v is not None]
+    uncertainty = cliff_uncertainty(every or [write])
+    verdicts: dict[str, Any] = {
+        CLIFF: {
+            **_body(write, write_step, plan),
+            "state": uncertainty.state,
+            "uncertainty": encode(uncertainty),
+        }
+    }
     probe_step = found.get("probe")
     probe = cliff_verdict(probe_step)
     if probe is not None and probe_step is not None:

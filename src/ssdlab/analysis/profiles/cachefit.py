@@ -1,11 +1,25 @@
 """The `cachefit` profile's verdict: the quick tests direct and buffered, inside and beyond
 the drive's write cache, grouped by test and direction, with the ratios that show each cache's
-effect and the sentences that say it."""
+effect and the sentences that say it.
+
+Each test runs `--repeat` times (in rounds: every read, then a rest and every write): a cell's
+figures are the means of its passes with Student's 95 % intervals, each ratio its interval,
+and a ratio is a cache effect when its whole interval is at or past `EFFECT_RATIO` (yes), not
+one when all of it is short of it (no), inconclusive when it straddles it.
+"""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ssdlab.analysis.cachefit_table import CachefitCell, CachefitRow, CachefitTable, figure_of
+from ssdlab.analysis.cachefit_table import (
+    CachefitCell,
+    CachefitRow,
+    CachefitTable,
+    JudgedRatio,
+    figure_of,
+)
+from ssdlab.analysis.intervals import Sample, mean_interval, ratio_interval, sample_of_repeats
+from ssdlab.analysis.verdict_state import State, at_least
 from ssdlab.model.finding_names import CACHEFIT_TABLE
 from ssdlab.model.profile import ProfilePlan, ProfileStep
 from ssdlab.model.step import StepResult
@@ -26,68 +40,109 @@ def _int_param(step: ProfileStep, name: str) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _cell(step: ProfileStep, result: StepResult) -> CachefitCell | None:
+def _cell(step: ProfileStep, passes: Sequence[StepResult]) -> CachefitCell | None:
     size = _int_param(step, "region_bytes")
     mode, region = step.param("io_mode"), step.param("region")
-    if size is None or not isinstance(mode, str) or not isinstance(region, str):
+    if size is None or not isinstance(mode, str) or not isinstance(region, str) or not passes:
         return None
-    metrics = result.read if step.direction == "read" else result.write
-    moved = metrics.io_bytes if metrics is not None else None
+    moved = [
+        m.io_bytes
+        for r in passes
+        if (m := r.read if step.direction == "read" else r.write) is not None
+    ]
+    bw = sample_of_repeats([r.bw_bytes_per_s / MB for r in passes])
+    iops = sample_of_repeats([r.iops for r in passes])
+    latencies = [r.lat_mean_ns for r in passes if r.lat_mean_ns is not None]
+    least = min(moved) if len(moved) == len(passes) else None
     return CachefitCell(
         io_mode=mode,
         region=region,
         region_bytes=size,
         step_key=step.key,
-        bw_bytes_per_s=result.bw_bytes_per_s,
-        mb_per_s=result.bw_bytes_per_s / MB,
-        iops=result.iops,
-        lat_mean_ns=result.lat_mean_ns,
-        bytes_moved=moved,
-        covered_region=None if moved is None else moved >= size,
+        bw_bytes_per_s=bw.mean * MB,
+        mb_per_s=bw.mean,
+        iops=iops.mean,
+        lat_mean_ns=sum(latencies) / len(latencies) if len(latencies) == len(passes) else None,
+        bytes_moved=least,
+        covered_region=None if least is None else least >= size,
+        passes=len(passes),
+        mb_per_s_interval=mean_interval(bw),
+        iops_interval=mean_interval(iops),
     )
+
+
+Samples = Mapping[tuple[str, str], Sample]  # (io_mode, region) → the figure's sample
 
 
 def cachefit_rows(plan: ProfilePlan, steps: Sequence[StepResult]) -> tuple[CachefitRow, ...]:
     """The measured steps grouped by quick test and direction, in plan order."""
-    by_key = {step.key: step for step in plan.steps}
-    results = {r.step_key: r for r in steps if not r.discarded}
+    by_key = {step.key: step for step in plan.all_steps}
+    results: dict[str, list[StepResult]] = {}
+    for r in steps:
+        if not r.discarded:
+            results.setdefault(r.step_key, []).append(r)
     grouped: dict[tuple[str, str], list[CachefitCell]] = {}
+    samples: dict[tuple[str, str], dict[tuple[str, str], Sample]] = {}
     patterns: dict[tuple[str, str], str] = {}
-    for step in plan.steps:
+    for step in plan.all_steps:
         test, pattern = step.param("test"), step.param("pattern")
         if not isinstance(test, str) or not isinstance(pattern, str):
             continue
         group = (test, step.direction)
         grouped.setdefault(group, [])
+        samples.setdefault(group, {})
         patterns[group] = pattern
-        result = results.get(step.key)
-        cell = None if result is None else _cell(by_key[step.key], result)
+        cell = _cell(by_key[step.key], results.get(step.key, ()))
         if cell is not None:
             grouped[group].append(cell)
+            passes = results[step.key]
+            figures = [r.bw_bytes_per_s / MB if pattern == "seq" else r.iops for r in passes]
+            samples[group][(cell.io_mode, cell.region)] = sample_of_repeats(figures)
     return tuple(
-        _row(test, patterns[(test, direction)], direction, tuple(cells))
+        _row(test, patterns[(test, direction)], direction, tuple(cells), samples[(test, direction)])
         for (test, direction), cells in grouped.items()
     )
 
 
-def _row(test: str, pattern: str, direction: str, cells: tuple[CachefitCell, ...]) -> CachefitRow:
+RATIOS = (  # (field, numerator (mode, region), denominator)
+    ("buffered_over_direct_inside", ("buffered", "inside"), ("direct", "inside")),
+    ("buffered_over_direct_beyond", ("buffered", "beyond"), ("direct", "beyond")),
+    ("inside_over_beyond_direct", ("direct", "inside"), ("direct", "beyond")),
+    ("inside_over_beyond_buffered", ("buffered", "inside"), ("buffered", "beyond")),
+)
+
+
+def _row(
+    test: str,
+    pattern: str,
+    direction: str,
+    cells: tuple[CachefitCell, ...],
+    samples: Samples,
+) -> CachefitRow:
     figure = "mb_per_s" if pattern == "seq" else "iops"
 
     def value(io_mode: str, region: str) -> float | None:
         return figure_of(cells, figure, io_mode, region)
 
+    ratios = {name: _ratio(value(*top), value(*bottom)) for name, top, bottom in RATIOS}
+    judged = []
+    for name, top, bottom in RATIOS:
+        ratio = ratios[name]
+        if ratio is None or top not in samples or bottom not in samples:
+            continue
+        interval = ratio_interval(samples[top], samples[bottom])
+        judged.append(JudgedRatio(name, interval, at_least(ratio, interval, EFFECT_RATIO).value))
     return CachefitRow(
         test,
         pattern,
         direction,
         figure,
         cells,
-        buffered_over_direct_inside=_ratio(value("buffered", "inside"), value("direct", "inside")),
-        buffered_over_direct_beyond=_ratio(value("buffered", "beyond"), value("direct", "beyond")),
-        inside_over_beyond_direct=_ratio(value("direct", "inside"), value("direct", "beyond")),
-        inside_over_beyond_buffered=_ratio(
-            value("buffered", "inside"), value("buffered", "beyond")
-        ),
+        buffered_over_direct_inside=ratios["buffered_over_direct_inside"],
+        buffered_over_direct_beyond=ratios["buffered_over_direct_beyond"],
+        inside_over_beyond_direct=ratios["inside_over_beyond_direct"],
+        inside_over_beyond_buffered=ratios["inside_over_beyond_buffered"],
+        judged=tuple(judged),
     )
 
 
@@ -170,21 +225,14 @@ def analyse_cachefit(
     _outputs: Mapping[int, str],
 ) -> dict[str, CachefitTable]:
     rows = cachefit_rows(plan, steps)
-    page = tuple(
-        row.name
-        for row in rows
-        if any(
-            r is not None and r >= EFFECT_RATIO
-            for r in (row.buffered_over_direct_inside, row.buffered_over_direct_beyond)
-        )
-    )
-    drive = tuple(
-        row.name
-        for row in rows
-        if row.direction == "write"
-        and row.inside_over_beyond_direct is not None
-        and row.inside_over_beyond_direct >= EFFECT_RATIO
-    )
+    page_names = ("buffered_over_direct_inside", "buffered_over_direct_beyond")
+    drive_names = ("inside_over_beyond_direct",)
+    writes = [row for row in rows if row.direction == "write"]
+    page = _with_state(rows, page_names, State.YES)
+    drive = _with_state(writes, drive_names, State.YES)
+    page_unsure = tuple(n for n in _with_state(rows, page_names, State.INCONCLUSIVE)
+                        if n not in page)  # fmt: skip
+    drive_unsure = _with_state(writes, drive_names, State.INCONCLUSIVE)
     not_covered = tuple(
         cell.step_key
         for row in rows
@@ -202,7 +250,12 @@ def analyse_cachefit(
         page_cache_effect=page,
         drive_cache_effect=drive,
         not_covered=not_covered,
-        sentences=_sentences(rows, page, drive, not_covered, beyond),
+        sentences=(
+            *_sentences(rows, page, drive, not_covered, beyond),
+            *_unsure_sentences(page_unsure, drive_unsure),
+        ),
+        page_cache_inconclusive=page_unsure,
+        drive_cache_inconclusive=drive_unsure,
     )
     return {VERDICT: table}
 
@@ -210,3 +263,30 @@ def analyse_cachefit(
 def _plan_int(plan: ProfilePlan, name: str) -> int | None:
     value = plan.param(name)
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _with_state(rows: Sequence[CachefitRow], names: Sequence[str], state: State) -> tuple[str, ...]:
+    """The rows one of whose ratios `names` is judged `state`."""
+    return tuple(
+        row.name
+        for row in rows
+        if any((j := row.judged_ratio(name)) is not None and j.state == state for name in names)
+    )
+
+
+def _unsure_sentences(page: Sequence[str], drive: Sequence[str]) -> tuple[str, ...]:
+    """What the repeats could not decide: ratios whose 95 % interval straddles EFFECT_RATIO."""
+    said = []
+    if page:
+        said.append(
+            f"Page-cache effect inconclusive for {_tests(len(page))} ({', '.join(page)}): the "
+            f"95 % interval of buffered/direct straddles {EFFECT_RATIO:g}×; more --repeat "
+            "narrows it."
+        )
+    if drive:
+        said.append(
+            f"Drive-cache effect inconclusive for {_tests(len(drive))} ({', '.join(drive)}): "
+            f"the 95 % interval of direct inside/beyond straddles {EFFECT_RATIO:g}×; more "
+            "--repeat narrows it."
+        )
+    return tuple(said)

@@ -1,10 +1,18 @@
 """The `trim` profile's verdicts: discard support from the kernel's limits, random writes on a
-dirty region against a freshly discarded one, and what the zero-check and fstrim steps found."""
+dirty region against a freshly discarded one, and what the zero-check and fstrim steps found.
+
+The dirty and discarded writes run `--repeat` times (each round fills the region again): their
+IOPS are the means of the rounds with Student's 95 % intervals, and discarded / dirty has
+its own. The verdict asks whether writes run more than 5 % faster after a discard (the
+practical threshold compare uses): yes, no, or inconclusive when the interval straddles 1.05×.
+"""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ssdlab.analysis.intervals import Interval, mean_interval, ratio_interval, sample_of_repeats
+from ssdlab.analysis.verdict_state import State, at_least, interval_words
 from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
@@ -12,6 +20,8 @@ from ssdlab.model.units import format_size
 
 SUPPORT = TRIM_SUPPORT
 EFFECT = TRIM_EFFECT
+MIN_EFFECT = 1.05
+"""Discarded / dirty IOPS that counts as faster after a discard (5 %, compare's threshold)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +36,9 @@ class TrimSupport:
 
 @dataclass(frozen=True, slots=True)
 class TrimEffect:
-    """Random writes on a dirty region against a freshly discarded one."""
+    """Random writes on a dirty region against a freshly discarded one: the means of `passes`
+    rounds, each with its 95 % interval, and whether discarded / dirty is at least
+    `min_effect` (`state`: yes, no, inconclusive; None when stored before ssdlab gave them)."""
 
     dirty_iops: float
     discarded_iops: float
@@ -34,6 +46,12 @@ class TrimEffect:
     discarded_lat_mean_ns: float | None
     ratio: float | None  # discarded / dirty IOPS
     sentence: str
+    passes: int = 1
+    dirty_interval: Interval | None = None
+    discarded_interval: Interval | None = None
+    ratio_interval: Interval | None = None
+    state: str | None = None
+    min_effect: float = MIN_EFFECT
 
 
 def _support(facts: Mapping[str, Any]) -> TrimSupport:
@@ -54,21 +72,51 @@ def _support(facts: Mapping[str, Any]) -> TrimSupport:
     return TrimSupport(supported, granularity, largest, sentence)
 
 
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known and len(known) == len(values) else None
+
+
 def _effect(steps: Sequence[StepResult]) -> TrimEffect | None:
-    found = {s.step_key: s for s in steps if not s.discarded}
+    found: dict[str, list[StepResult]] = {}
+    for step in steps:
+        if not step.discarded:
+            found.setdefault(step.step_key, []).append(step)
     dirty, fresh = found.get("dirty"), found.get("discarded")
-    if dirty is None or fresh is None:
+    if not dirty or not fresh:
         return None
-    ratio = fresh.iops / dirty.iops if dirty.iops else None
+    a = sample_of_repeats([s.iops for s in fresh])
+    b = sample_of_repeats([s.iops for s in dirty])
+    ratio = a.mean / b.mean if b.mean else None
+    interval = ratio_interval(a, b)
+    state = None if ratio is None else at_least(ratio, interval, MIN_EFFECT)
     return TrimEffect(
-        dirty_iops=dirty.iops,
-        discarded_iops=fresh.iops,
-        dirty_lat_mean_ns=dirty.lat_mean_ns,
-        discarded_lat_mean_ns=fresh.lat_mean_ns,
+        dirty_iops=b.mean,
+        discarded_iops=a.mean,
+        dirty_lat_mean_ns=_mean([s.lat_mean_ns for s in dirty]),
+        discarded_lat_mean_ns=_mean([s.lat_mean_ns for s in fresh]),
         ratio=ratio,
-        sentence="n/a"
-        if ratio is None
-        else f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region",
+        sentence="n/a" if ratio is None or state is None else _sentence(ratio, interval, state),
+        passes=min(len(dirty), len(fresh)),
+        dirty_interval=mean_interval(b),
+        discarded_interval=mean_interval(a),
+        ratio_interval=interval,
+        state=None if state is None else state.value,
+    )
+
+
+def _sentence(ratio: float, interval: Interval | None, state: State) -> str:
+    figures = (
+        f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region "
+        f"({interval_words(interval)})"
+    )
+    if state is State.YES:
+        return f"Faster after a discard: yes — {figures}"
+    if state is State.NO:
+        return f"Faster after a discard: no — {figures}; not {MIN_EFFECT:g}× or more"
+    return (
+        f"Faster after a discard: inconclusive — {figures}, which straddles the {MIN_EFFECT:g}× "
+        "that counts as faster; more --repeat narrows it"
     )
 
 
