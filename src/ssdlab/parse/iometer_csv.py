@@ -24,6 +24,13 @@ The layout is Iometer's own (iometer-org/iometer `src/PageSetup.cpp` `SaveResult
     'Time Stamp
     'End Test
 
+The file of instantaneous results Iometer writes beside it ("inst" + its name, when the display
+records each update: `GalileoView.cpp` `PrepareInstantaneousFile`, `ManagerList::
+SaveResultsInstantaneous`) has the same sections, each row and the header led by a time
+stamp (`TimeStamp,'Target Type,…`): WORKER rows at each update, then the whole test's ALL row.
+A file of several tests (Iometer run again with the same results file) gives each test's
+description; they are kept in order as the comment.
+
 Columns are found by name. `MBps (Decimal)` is 10^6 B/s and `MBps (Binary)` (`MiBps
 (Binary)` from 2014) 2^20 B/s (`MEGABYTE_DEC`, `MEGABYTE_BIN` in `IOCommon.h`); before 1.1.0
 there was only `MBps`, 2^20 B/s (`MEGABYTE`). Response times are in ms (latency sums × 1000
@@ -51,6 +58,7 @@ _RATE_COLUMNS = (
 )
 _NUMBER = re.compile(r"^-?\d{1,20}(?:\.\d{1,20})?$")
 MAX_ROWS = 100_000
+_INSTANT_HEADER = re.compile(r"^TimeStamp,'Target Type,", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +75,8 @@ class AccessLine:
 @dataclass
 class _File:
     version: str | None = None
-    description: str | None = None
     stamp: str | None = None
+    descriptions: list[str] = field(default_factory=list)
     specs: dict[str, tuple[AccessLine, ...]] = field(default_factory=dict)
     rows: list[tuple[dict[str, str], dict[str, tuple[AccessLine, ...]], int]] = field(
         default_factory=list
@@ -118,7 +126,9 @@ def _take_line(found: _File, mode: str, line: str, line_no: int) -> None:
     if mode == "'version":
         found.version = found.version or line.strip()
     elif mode.startswith("'test type"):
-        found.description = ",".join(cells[1:]).strip() or None
+        description = ",".join(cells[1:]).strip()
+        if description and description not in found.descriptions:
+            found.descriptions.append(description)
     elif mode == "'time stamp":
         found.stamp = found.stamp or line.strip()
     elif mode.startswith("'access specification name"):
@@ -142,6 +152,10 @@ def _read(lines: list[str]) -> _File:
     mode = ""
     for line_no, line in enumerate(lines, start=1):
         if not line.strip():
+            continue
+        if _INSTANT_HEADER.match(line):  # the instantaneous file's header: a time stamp first
+            mode = "'target type,"
+            found.header = ["TimeStamp", *_split(line.split(",", 1)[1][1:])]
             continue
         if line.startswith("'"):
             mode = line.strip().lower()
@@ -243,21 +257,26 @@ SEMANTICS = (
 )
 
 
-def _spec_details(found: _File) -> dict[str, object]:
-    specs: dict[str, object] = {}
-    for _row, in_force, _line in found.rows:
-        for name, lines in in_force.items():
-            specs[name] = [
-                {
-                    "size_bytes": x.size_bytes,
-                    "of_size_pct": x.of_size_pct,
-                    "reads_pct": x.reads_pct,
-                    "random_pct": x.random_pct,
-                    "align_bytes": x.align_bytes,
-                }
-                for x in lines
-            ]
-    return {"access_specifications": specs} if specs else {}
+def _spec_details(
+    every: list[tuple[dict[str, str], dict[str, tuple[AccessLine, ...]], int]],
+) -> dict[str, object]:
+    """Each test's access specification, in the order of the tests: one name can stand for
+    different specifications in one file (each test of it defines its own)."""
+    specs: list[dict[str, object]] = []
+    for row, in_force, _line in every:
+        name = row.get("Access Specification Name", "").strip()
+        lines = [
+            {
+                "size_bytes": x.size_bytes,
+                "of_size_pct": x.of_size_pct,
+                "reads_pct": x.reads_pct,
+                "random_pct": x.random_pct,
+                "align_bytes": x.align_bytes,
+            }
+            for x in in_force.get(name, ())
+        ]
+        specs.append({"name": name, "lines": lines})
+    return {"access_specifications": specs} if any(s["lines"] for s in specs) else {}
 
 
 def parse_iometer_csv(text: str) -> ImportedBenchmark:
@@ -283,9 +302,9 @@ def parse_iometer_csv(text: str) -> ImportedBenchmark:
         date=found.stamp,
         os=None,
         target=None,
-        comment=found.description,
+        comment="; ".join(found.descriptions) or None,
         mix_read_pct=None,
         zero_fill=None,
         semantics=SEMANTICS,
-        details={**_spec_details(found), "tests": keys},
+        details={**_spec_details(every), "tests": keys},
     )

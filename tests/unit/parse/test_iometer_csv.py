@@ -151,3 +151,38 @@ def test_malformed_files_are_refused_in_one_line(text: str, message: str) -> Non
     with pytest.raises(ParseError, match=message) as refused:
         parse_iometer_csv(text)
     assert "\n" not in str(refused.value)
+
+
+def test_the_instantaneous_file_is_read_by_its_whole_test_row() -> None:
+    """Iometer's file of instantaneous results ("inst" + the results file's name) leads every
+    row and the header with a time stamp (`GalileoView.cpp` `PrepareInstantaneousFile`,
+    `ManagerList::SaveResultsInstantaneous`); its ALL row is the whole test's. It was refused
+    as having no 'Results' section with an ALL row."""
+    stamp = "2023-03-27 13:14:32:804"
+    lines = results_file().split("\n")
+    at = lines.index(COLUMNS_110)
+    lines[at] = "TimeStamp," + COLUMNS_110
+    lines[at + 1 : at + 5] = [
+        f"{stamp},{row('WORKER', 'Worker 1', '', '', '', '1', READ, COLUMNS_110)}",
+        f"{stamp},{row('ALL', 'All', '4K random read', '1', '1', '1', READ, COLUMNS_110)}",
+    ]
+    (test,) = parse_iometer_csv("\r\n".join(lines)).tests
+    assert test.key == "rnd4k-q32t1-read"
+    assert (test.iops, test.bw_bytes_per_s, test.lat_mean_ns) == (10000.0, 40.96e6, 3.2e6)
+
+
+def test_tests_of_one_spec_name_keep_their_own_specification() -> None:
+    """Iometer run again with the same results file appends a test each time, each with its
+    own description and access specification, often under one name. The details gave the last
+    definition of the name for every test, and the comment the last description only."""
+    first = results_file(spec_line="512,100,100,100,0,1,512,0,")
+    second = results_file(spec_line="32768,100,100,0,0,1,0,0,").replace(
+        "lab1 4k random read", "32K Sequential Read"
+    )
+    bench = parse_iometer_csv(first + second)
+    assert [t.key for t in bench.tests] == ["rnd512b-q32t1-read", "seq32k-q32t1-read"]
+    specs = bench.details["access_specifications"]
+    assert isinstance(specs, list)
+    shapes = [(s["name"], s["lines"][0]["size_bytes"], s["lines"][0]["align_bytes"]) for s in specs]
+    assert shapes == [("4K random read", 512, 512), ("4K random read", 32768, 0)]
+    assert bench.comment == "lab1 4k random read; 32K Sequential Read"
