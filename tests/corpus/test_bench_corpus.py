@@ -1,13 +1,13 @@
-"""Published CrystalDiskMark / KDiskMark texts and fio JSON outputs (tests/corpus/bench/, see
-SOURCES.md) through the real command: `ssdlab import`, every export format, `show` and both
-report formats. Nothing may end in a traceback; a file ssdlab cannot read is refused in one
-clear line. The imported figures are checked against the file by a small reader written here,
-independent of ssdlab's parsers.
+"""Published CrystalDiskMark / KDiskMark / AS SSD texts, Iometer results files and fio outputs
+(tests/corpus/bench/, see SOURCES.md) through the real command: `ssdlab import`, every export
+format, `show` and both report formats. Nothing may end in a traceback; a file ssdlab cannot
+read is refused in one clear line. The imported figures are checked against the file by a
+small reader written here, independent of ssdlab's parsers.
 
-Four files go through the real command, a new interpreter for every step: the first refused
-text, CrystalDiskMark 8 text, KDiskMark text and fio JSON. The others go through ssdlab's entry
-point in this process (the same code without the interpreter start-up, as the SMART corpus
-does), so the ~300 steps take seconds instead of minutes."""
+Six files go through the real command, a new interpreter for every step: the first refused
+text, CrystalDiskMark 8 text, KDiskMark text, fio JSON, AS SSD text and Iometer file. The
+others go through ssdlab's entry point in this process (the same code without the interpreter
+start-up, as the SMART corpus does), so the ~300 steps take seconds instead of minutes."""
 
 import json
 import re
@@ -126,7 +126,7 @@ def _in_process(*args: str) -> Result:
 
 
 def _family(path: Path) -> str:
-    found = re.match(r"cdm\d|kdiskmark|fio-plot|fio|asssd", path.name)
+    found = re.match(r"cdm\d|kdiskmark|fio-plot|fio|asssd|iometer", path.name)
     assert found is not None, f"{path.name}: name it after its tool, as SOURCES.md says"
     return found.group()
 
@@ -135,18 +135,19 @@ def _family(path: Path) -> str:
 # every file: one file of each kind of outcome and input goes through it
 REAL_COMMAND = {
     min(p for p in FILES if _family(p) == f)
-    for f in ("cdm3", "cdm8", "kdiskmark", "fio-plot", "asssd")
+    for f in ("cdm3", "cdm8", "kdiskmark", "fio-plot", "asssd", "iometer")
 }
 
 
 def test_the_real_command_reads_a_refused_file_and_each_kind_of_input() -> None:
-    assert len(REAL_COMMAND) == 5
+    assert len(REAL_COMMAND) == 6
     assert len([p for p in REAL_COMMAND if p.name in REFUSED]) == 1
     assert {_family(p) for p in REAL_COMMAND if p.name not in REFUSED} == {
         "cdm8",
         "kdiskmark",
         "fio-plot",
         "asssd",
+        "iometer",
     }
 
 
@@ -186,6 +187,8 @@ def test_corpus_file_through_every_command(path: Path, tmp_path: Path) -> None:
         _check_fio(text, tests)
     elif _family(path) == "asssd":
         _check_asssd(text, tests)
+    elif _family(path) == "iometer":
+        _check_iometer(text, json.loads(exports["json"]))
     else:
         _check_text(text, tests, exports["cdm"], tmp_path, run)
 
@@ -319,14 +322,92 @@ def _check_asssd(text: str, tests: dict[str, dict[str, object]]) -> None:
             assert got["best_bw_bytes_per_s"] == pytest.approx(value * block, rel=1e-12)
 
 
+@dataclass(frozen=True)
+class IometerTest:
+    """One ALL row of an Iometer file, with the access specification in force for it."""
+
+    cells: dict[str, str]
+    spec: list[list[int]]  # size, % of size, % reads, % random, delay, burst, align, reply
+
+
+def read_iometer(text: str) -> list[IometerTest]:
+    """Every ALL row, the simplest way: a `'` line starts a section; the header is the line
+    naming 'Target Type' (led by 'TimeStamp,' in the instantaneous file); each `'Access
+    specifications` section replaces the specifications before it."""
+    tests: list[IometerTest] = []
+    specs: dict[str, list[list[int]]] = {}
+    section = header = name = None
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.split(",")]
+        if "'Target Type" in cells[:2]:
+            header = [c.lstrip("'") for c in cells]
+            continue
+        if line.startswith("'"):
+            section = line.strip().lower()
+            if section == "'access specifications":
+                specs = {}
+            continue
+        if section == "'access specification name,default assignment":
+            name = cells[0]
+            specs[name] = []
+        elif section is not None and section.startswith("'size,") and name is not None:
+            specs[name].append([int(c) for c in cells[:8]])
+        elif header is not None and "ALL" in cells[:2]:
+            row = dict(zip(header, cells, strict=False))
+            tests.append(IometerTest(row, specs[row["Access Specification Name"]]))
+    return tests
+
+
+def _check_iometer(text: str, exported: dict[str, Any]) -> None:
+    """Iometer's figures as written: IOps; MBps (Decimal) × 10^6, the same rate as MBps
+    (Binary) × 2^20; Average Response Time in ms; transfer size, share of reads and random
+    and alignment from the test's access specification. Tests are stored in file order."""
+    expected = read_iometer(text)
+    tests = exported["tests"]
+    details = exported["run"]["settings"]["tool_details"]
+    assert len(tests) == len(expected) == len(details["tests"])
+    assert len(details["access_specifications"]) == len(expected)
+    for got, want, spec in zip(tests, expected, details["access_specifications"], strict=True):
+        row = want.cells
+        decimal = float(row["MBps (Decimal)"]) * 10**6
+        binary = float(row.get("MiBps (Binary)") or row["MBps (Binary)"]) * 2**20
+        assert abs(decimal - binary) <= 1.0 + 1e-6 * decimal  # both printed to 6 decimals
+        assert got["best_bw_bytes_per_s"] == pytest.approx(decimal, rel=1e-12)
+        assert got["best_iops"] == pytest.approx(float(row["IOps"]), rel=1e-12)
+        assert got["best_lat_mean_ns"] == pytest.approx(
+            float(row["Average Response Time"]) * 10**6, rel=1e-12
+        )
+        assert spec["name"] == row["Access Specification Name"]
+        assert [
+            [x["size_bytes"], x["of_size_pct"], x["reads_pct"], x["random_pct"], x["align_bytes"]]
+            for x in spec["lines"]
+        ] == [[v[0], v[1], v[2], v[3], v[6]] for v in want.spec]
+        ((size, share, reads, random, _delay, _burst, _align, _reply),) = want.spec
+        direction = "read" if reads == 100 else "write" if reads == 0 else "mix"
+        assert got["direction"] == direction
+        workers, depth = int(row["# Workers"]), int(row["Queue Depth"])
+        plain = share == 100 and random in (0, 100) and direction != "mix"
+        plain = plain and row["# Managers"] == "1" and row["# Disks"] == row["# Workers"]
+        if plain:  # keyed like ssdlab's quick tests; a repeated test gets -2, -3, ...
+            block = f"{size}b" if size % 1024 else f"{size // 1024}k"
+            base = f"{'rnd' if random == 100 else 'seq'}{block}-q{depth}t{workers}-{direction}"
+            assert re.fullmatch(rf"{base}(-\d+)?", got["key"]), (got["key"], base)
+        else:
+            assert got["key"].startswith("iometer-"), got["key"]
+
+
 def test_corpus_size() -> None:
     """What the corpus promises: 20+ CrystalDiskMark/KDiskMark texts, 6+ AS SSD Benchmark
-    texts, 20+ fio outputs (fio 2.1 to 3.43, client/server among them)."""
+    texts, 7+ Iometer files (a results file and instantaneous results files), 20+ fio outputs
+    (fio 2.1 to 3.43, client/server among them)."""
     fio = [p for p in FILES if _family(p).startswith("fio")]
     asssd = [p for p in FILES if _family(p) == "asssd"]
-    texts = [p for p in FILES if p not in fio and p not in asssd]
+    iometer = [p for p in FILES if _family(p) == "iometer"]
+    texts = [p for p in FILES if p not in fio and p not in asssd and p not in iometer]
     assert len(texts) >= 20
     assert len(asssd) >= 6
+    assert len(iometer) >= 7
+    assert len(asssd) + len(iometer) >= 13
     assert len(fio) >= 20
     clients = [p for p in fio if '"client_stats"' in p.read_text(encoding="utf-8")]
     assert len(clients) >= 3
