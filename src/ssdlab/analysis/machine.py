@@ -160,7 +160,8 @@ def machine_notes(check: MachineCheck) -> tuple[str, ...]:
         notes.append(
             f"other processes kept the CPU busy during {_passes(len(busy), check.passes)}: "
             f"up to {worst.others_cpu_cores or 0.0:.2f} cores on average "
-            f"({worst.step_key}, pass {worst.round_index}; said above {OTHERS_CPU_CORES:.2f} of a core)"
+            f"({worst.step_key}, pass {worst.round_index}; "
+            f"said above {OTHERS_CPU_CORES:.2f} of a core)"
         )
     if check.governors and check.governors != (PERFORMANCE,):
         notes.append(
