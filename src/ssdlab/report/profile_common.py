@@ -11,6 +11,7 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_size
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
+from ssdlab.report.machine_note import machine_data, run_machine_note
 from ssdlab.report.quick import environment_line, memory_label, memory_reason
 from ssdlab.report.quick_document import baseline_section
 
@@ -142,6 +143,9 @@ def run_header(results: ProfileResults) -> tuple[tuple[str, str], ...]:
         model = device.get("model") or "model not reported"
         rows.append(("device", f"{model} ({device.get('path')}{size})"))
     rows.append(("measured with", environment_line(run)))
+    machine = run_machine_note(run)
+    if machine is not None:
+        rows.append(("machine", machine.removeprefix("machine: ")))
     return tuple(rows)
 
 
@@ -201,5 +205,6 @@ def compose(
             "result": data,
             "verdict": list(verdict),
             **({} if baseline is None else {"baseline": dict(baseline)}),
+            **machine_data(results.run),
         },
     )

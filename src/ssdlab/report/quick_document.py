@@ -15,6 +15,7 @@ from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
 from ssdlab.report.latency import imported_latency_sections
+from ssdlab.report.machine_note import machine_data, run_machine_note
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
@@ -49,6 +50,7 @@ def quick_json_document(
         "measures_memory_reason": reason,
         **({} if baseline is None else {"baseline": dict(baseline)}),
         **_latency_logs(report.run.settings),
+        **machine_data(report.run),
     }
 
 
@@ -496,11 +498,16 @@ def build_quick_document(
     `baseline`: the run's stored baseline finding, if any."""
     run = report.run
     label = memory_label(run.target)
+    machine = run_machine_note(run)
     results = doc.Section(
         "Results",
         tables=(_grid(report),),
         charts=(_bars(report),),
-        notes=(*(() if label is None else (label,)), *_import_notes(report)),
+        notes=(
+            *(() if label is None else (label,)),
+            *_import_notes(report),
+            *(() if machine is None else (machine,)),
+        ),
     )
     spread = doc.Section(
         "Spread of the passes", tables=(_spread_table(report),), charts=(_pass_chart(report),)

@@ -15,6 +15,7 @@ from ssdlab.model.units import (
 )
 from ssdlab.report import document as doc
 from ssdlab.report.health import run_health_sections
+from ssdlab.report.machine_note import run_machine_note
 from ssdlab.report.quick import (
     QuickReport,
     environment_line,
@@ -82,10 +83,16 @@ def build_quick_summary(
     finding (its reference role, or its judgement), if it was made with --baseline."""
     run = report.run
     device = _device_line(run.target)
+    machine = run_machine_note(run)
     results = doc.Section(
         "Results",
         tables=(_grid(report), _spread(report)),
-        notes=(settings_line(run), environment_line(run), *(() if device is None else (device,))),
+        notes=(
+            settings_line(run),
+            environment_line(run),
+            *(() if device is None else (device,)),
+            *(() if machine is None else (machine,)),
+        ),
     )
     health = tuple(
         doc.Section(s.title, facts=s.rows, notes=s.notes)

@@ -5,12 +5,16 @@ Order of work (each line one transaction): run row → health before → iterati
 parsed result, the iteration's stop decision) → … ; meanwhile, every --health-every: health
 sample (captures, sample) → safety check. A safety problem stops fio at once: the iteration
 that was cut short keeps its raw capture but is not counted, and `--resume` runs it again.
+When the store shares the target's device, the samples taken while fio runs are kept in
+memory and stored after the iteration, before its stop decision (the safety check is made as
+each sample is taken all the same).
 """
 
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +23,7 @@ from ssdlab.analysis.wear import analyse_series
 from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict
 from ssdlab.model.profile_settings import EnduranceSettings
-from ssdlab.model.run import RunStatus
+from ssdlab.model.run import Capture, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.typed_settings import decode_settings
 from ssdlab.model.units import format_decimal_bytes
@@ -42,9 +46,21 @@ def database_file(conn: sqlite3.Connection) -> Path:
     return Path(str(row[2]))
 
 
+@dataclass(frozen=True, slots=True)
+class KeptSample:
+    """A sample taken while fio ran, kept in memory until the pass ends (the store shares the
+    target's device): its captures, the sample, and the safety problem it called for."""
+
+    captures: tuple[Capture, ...]
+    sample: HealthSample | None
+    problem: str | None
+
+
 class HealthSampler:
     """Samples health every `every_s` seconds in a thread of its own, with its own store
-    connection, and calls `on_problem` once when a sample calls for a safety stop."""
+    connection, and calls `on_problem` once when a sample calls for a safety stop. With
+    `deferred`, it never opens the store: its samples wait in memory until `take_kept()`.
+    `first` is the run's first sample (the one a safety check compares with)."""
 
     def __init__(
         self,
@@ -54,6 +70,9 @@ class HealthSampler:
         every_s: float,
         check: Callable[[HealthSample | None, HealthSample], str | None],
         on_problem: Callable[[str], None],
+        *,
+        first: HealthSample | None = None,
+        deferred: bool = False,
     ) -> None:
         self._database = database
         self._run_id = run_id
@@ -61,10 +80,20 @@ class HealthSampler:
         self._every_s = every_s
         self._check = check
         self._on_problem = on_problem
+        self._first = first
+        self._deferred = deferred
+        self._kept: list[KeptSample] = []
+        self._lock = threading.Lock()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="health-sampler", daemon=True)
         self.notes: list[str] = []
         self.samples_taken = 0
+
+    def take_kept(self) -> list[KeptSample]:
+        """The samples kept in memory since the last call (deferred only), oldest first."""
+        with self._lock:
+            kept, self._kept = self._kept, []
+        return kept
 
     def start(self) -> None:
         self._thread.start()
@@ -74,10 +103,12 @@ class HealthSampler:
         self._thread.join()
 
     def _loop(self) -> None:
+        if self._deferred:
+            self._keep_loop()
+            return
         conn = open_store(self._database)
         try:
-            stored = load_health_samples(conn, run_id=self._run_id)
-            first = stored[0].sample if stored else None
+            first = self._first
             while not self._done.wait(self._every_s):
                 reading = self._read()
                 capture_ids = tuple(add_capture(conn, self._run_id, c) for c in reading.captures)
@@ -101,6 +132,42 @@ class HealthSampler:
                     return
         finally:
             conn.close()
+
+    def _keep_loop(self) -> None:
+        """The loop of a deferred sampler: the same samples and checks, kept in memory."""
+        first = self._first
+        while not self._done.wait(self._every_s):
+            reading = self._read()
+            problem = None
+            if reading.sample is None:
+                self.notes.extend(n for n in reading.notes if n not in self.notes)
+            else:
+                self.samples_taken += 1
+                first = first or reading.sample
+                problem = self._check(first, reading.sample)
+            with self._lock:
+                self._kept.append(KeptSample(reading.captures, reading.sample, problem))
+            if problem is not None:
+                self._on_problem(problem)
+                return
+
+
+def store_kept(conn: sqlite3.Connection, run_id: int, kept: Sequence[KeptSample]) -> None:
+    """Store the samples a deferred sampler kept, as the sampler would have stored them."""
+    for item in kept:
+        capture_ids = tuple(add_capture(conn, run_id, c) for c in item.captures)
+        if item.sample is None:
+            continue
+        add_health_sample(conn, run_id, DURING, item.sample, capture_ids)
+        if item.problem is not None:
+            add_finding(
+                conn,
+                run_id,
+                SAFETY_FINDING,
+                "verdict",
+                {"reason": item.problem, "sample_taken_at_s": item.sample.taken_at_s},
+                time.time(),
+            )
 
 
 class EnduranceRunner(ProfileRunner):
@@ -160,6 +227,7 @@ class EnduranceRunner(ProfileRunner):
         if missing is not None:
             return RunStatus.FAILED, missing
         if self._health_source is not None:
+            stored = load_health_samples(self._conn, run_id=run_id)
             self._sampler = HealthSampler(
                 database_file(self._conn),
                 run_id,
@@ -167,6 +235,8 @@ class EnduranceRunner(ProfileRunner):
                 self._health_every_s,
                 self._check_sample,
                 self.request_safety_stop,
+                first=stored[0].sample if stored else None,
+                deferred=self._machine is not None and self._machine.defers_store,
             )
             self._sampler.start()
         try:
@@ -174,6 +244,7 @@ class EnduranceRunner(ProfileRunner):
         finally:
             if self._sampler is not None:
                 self._sampler.stop()
+                store_kept(self._conn, run_id, self._sampler.take_kept())
                 for note in self._sampler.notes:
                     self._emit(Notice(f"health: {note}"))
         if self._safety is not None:
@@ -185,6 +256,12 @@ class EnduranceRunner(ProfileRunner):
                         {"reason": self._stop_reason}, time.time())  # fmt: skip
             return status, self._stop_reason
         return status, reason
+
+    def _after_pass(self, run_id: int) -> None:
+        """The samples kept while fio ran are stored before the iteration's stop decision."""
+        if self._sampler is not None:
+            store_kept(self._conn, run_id, self._sampler.take_kept())
+        super()._after_pass(run_id)
 
     def _first_problem(self, run_id: int) -> str | None:
         """A safety problem already in the sample taken before the first iteration."""

@@ -16,6 +16,7 @@ from typing import Any
 from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, TargetError, ToolError
 from ssdlab.model.finding_names import TARGET_FACTS
+from ssdlab.model.json_fields import encode
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
 from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
@@ -33,11 +34,13 @@ from ssdlab.runner.events import (
     StepStarted,
 )
 from ssdlab.runner.lifecycle import RunnerBase, fio_failure
+from ssdlab.runner.machine_watch import SAME_DEVICE_NOTICE, MachineWatch
 from ssdlab.runner.run_row import RunHeader
 from ssdlab.store.captures import add_capture, load_fio_outputs
 from ssdlab.store.findings import add_finding, load_findings
-from ssdlab.store.lifecycle import reopen_run, to_json
+from ssdlab.store.lifecycle import reopen_run, replace_run_environment, to_json
 from ssdlab.store.run_rows import load_run
+from ssdlab.store.settle import settle_store
 from ssdlab.store.steps import add_step_result, delete_step_results, load_step_results
 from ssdlab.store.test_files import open_test_files
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
@@ -123,7 +126,14 @@ def stored_round(step: ProfileStep, number: int) -> int:
 
 
 class ProfileRunner(RunnerBase):
-    """Executes one profile plan. `request_stop()` may be called from a signal handler."""
+    """Executes one profile plan. `request_stop()` may be called from a signal handler.
+
+    With a machine watch, every fio pass is sampled before and after (other I/O on the
+    target's device, other processes' CPU time) and the run's environment rewritten after it;
+    when the store shares the target's device nothing is written to it while fio runs."""
+
+    _machine: MachineWatch | None = None
+    _environment: dict[str, Any] | None = None
 
     def execute(
         self,
@@ -139,8 +149,14 @@ class ProfileRunner(RunnerBase):
         check_round: RoundCheck | None = None,
         kind: RunKind = RunKind.PROFILE,
         preset: str | None = None,
+        machine: MachineWatch | None = None,
     ) -> ProfileOutcome:
         """Run a plan as a new run of `kind` ('quick' runs record their preset)."""
+        self._machine = machine
+        stored_environment: dict[str, Any] = encode(environment)
+        if machine is not None:
+            stored_environment = machine.environment(stored_environment)
+        self._environment = stored_environment
         header = RunHeader(
             kind=kind,
             profile=plan.profile,
@@ -151,11 +167,12 @@ class ProfileRunner(RunnerBase):
             settings_json=to_json(dict(plan.settings)),
             plan_json=to_json(plan),
             target_json=to_json(target),
-            environment_json=to_json(environment),
+            environment_json=to_json(stored_environment),
             device_id=device_id,
         )
         run_id = self._create_run(header, target)
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
+        self._say_store_deferred()
         facts: dict[str, Any] = {}
         if read_facts is not None:
             facts, captures = read_facts()
@@ -177,6 +194,7 @@ class ProfileRunner(RunnerBase):
         keep_file: bool,
         analyse: Analyse | None = None,
         check_round: RoundCheck | None = None,
+        machine: MachineWatch | None = None,
     ) -> ProfileOutcome:
         """Continue an interrupted run: finished steps and rounds are kept, a round that was
         cut short is run again from its start (its partial results are set aside, their raw
@@ -193,11 +211,35 @@ class ProfileRunner(RunnerBase):
             )
         reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
+        self._machine = machine
+        stored = load_run(self._conn, run_id)
+        self._environment = dict(stored.environment) if stored is not None else {}
+        if machine is not None:
+            machine.continue_from(self._environment)
+        self._say_store_deferred()
         return self._drive(
             plan, run_id, target, facts, [], {}, ResumePoint(done, time.time()),
             keep_file=keep_file, read_health=None, analyse=analyse, check_round=check_round,
             resumed_file_id=files[0].file_id if files else None,
         )  # fmt: skip
+
+    def _say_store_deferred(self) -> None:
+        if self._machine is not None and self._machine.defers_store:
+            self._emit(Notice(SAME_DEVICE_NOTICE))
+
+    def _before_pass(self) -> None:
+        """Right before fio starts: the store's files made durable when they share the
+        target's device (nothing of them is left for the kernel to write during the pass)."""
+        if self._machine is not None and self._machine.defers_store:
+            settle_store(self._conn)
+
+    def _after_pass(self, run_id: int) -> None:
+        """Right after a pass is stored: the machine check's passes in the run's environment.
+        Subclasses that kept store writes back during the pass write them here."""
+        if self._machine is None or self._environment is None:
+            return
+        self._environment = self._machine.environment(self._environment)
+        replace_run_environment(self._conn, run_id, to_json(self._environment))
 
     def own_round_check(self) -> RoundCheck | None:
         """The round check of a runner that decides rounds itself (endurance), used when the
@@ -444,6 +486,7 @@ class ProfileRunner(RunnerBase):
             outcome = self._run_command(run_id, step)
         else:
             outcome = self._run_fio_step(plan, run_id, step, number, round_index, outputs)
+            self._after_pass(run_id)
         if self._stop_requested:
             return RunStatus.INTERRUPTED, f"stopped by a signal during {step.label}"
         if isinstance(outcome, str):
@@ -523,9 +566,14 @@ class ProfileRunner(RunnerBase):
         if step.job is None:
             raise ValueError(f"step {step.key} has no fio job")
         text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
+        self._before_pass()
+        before = None if self._machine is None else self._machine.before_pass()
         run = self._start_fio(step, text)
         if isinstance(run, str):
             return run
+        if self._machine is not None and before is not None:
+            stored_as = stored_round(step, number) if round_index is None else round_index
+            self._machine.after_pass(step.key, stored_as, before, run.capture.stdout)
         capture_id = add_capture(self._conn, run_id, run.capture, run.logs)
         if self._stop_requested:
             return "stopped"  # a step cut short is kept as evidence, not counted

@@ -36,6 +36,7 @@ from ssdlab.model.run import Capture, RunKind
 from ssdlab.model.target import Target
 from ssdlab.model.units import format_time
 from ssdlab.runner.events import Event, ProfileRunStarted
+from ssdlab.runner.machine_watch import MachineWatch
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store.devices import upsert_device
@@ -43,6 +44,7 @@ from ssdlab.system.devicetarget import check_device_writes
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import FioTool, check_ioengine, find_fio
 from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.machine import LoadProbe, check_machine
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.signals import SignalGuard
@@ -207,6 +209,7 @@ class RunSession:
         with `start_at`, started at that wall-clock time (nothing stored before)."""
         conn = self.conn
         environment = collect_environment(self.fio.version_text)
+        machine = self.machine_watch(target)
         reader = calls.read_facts
         read_facts = None if reader is None else functools.partial(self._facts, reader, target)
         health = read_health if read_health is not None else self.health_reader(target)
@@ -229,6 +232,7 @@ class RunSession:
                 check_round=calls.check_round,
                 kind=calls.kind,
                 preset=preset,
+                machine=machine,
             )
 
     def wait_for_start(self, start_at: float) -> None:
@@ -269,7 +273,14 @@ class RunSession:
                 keep_file=True,
                 analyse=calls.analyse,
                 check_round=calls.check_round,
+                machine=self.machine_watch(target),
             )
+
+    def machine_watch(self, target: Target) -> MachineWatch:
+        """The machine check of a run on `target` (the governor, a virtual machine, the
+        devices of the target and the store) and the sampler of its passes."""
+        check = check_machine(target, self.database)
+        return MachineWatch(check, LoadProbe(check.target_device).snapshot)
 
     def guard(
         self,

@@ -1,6 +1,7 @@
 """A run's life in its row: created running, finished with a status, reopened (a watch series
-goes on), its plan replaced (a resume with other stop conditions), and marked interrupted when
-the process that ran it died."""
+goes on), its plan replaced (a resume with other stop conditions), its environment brought up
+to date (the machine check's passes), and marked interrupted when the process that ran it
+died."""
 
 import dataclasses
 import sqlite3
@@ -114,6 +115,16 @@ def replace_run_plan(
         conn.execute(
             "UPDATE runs SET settings_json = ?, plan_json = ? WHERE id = ?",
             (versioned(settings_json, RUN_SETTINGS), versioned(plan_json, RUN_PLAN), run_id),
+        )
+
+
+def replace_run_environment(conn: sqlite3.Connection, run_id: int, environment_json: str) -> None:
+    """A run's environment with what was learnt since it started (the machine check's passes,
+    written between passes)."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE runs SET environment_json = ? WHERE id = ?",
+            (versioned(environment_json, RUN_ENVIRONMENT), run_id),
         )
 
 
