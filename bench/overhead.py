@@ -2,7 +2,9 @@
 
 (a) IOPS agreement. ssdlab runs a quick suite (`--mode read`) on a test file; then the measured
     passes of that very run (the job files as stored in `captures.input_text`) are run again by
-    hand with `fio --output-format=json+ job.fio`, and IOPS are read straight from fio's JSON
+    hand, started exactly as ssdlab starts fio (bench/fio_anchor.py: the stored argv
+    `fio --output-format=json+ /tmp/…/job.fio`, its own session, the same environment), and
+    IOPS are read straight from fio's JSON
     (`jobs[0].read.iops`, the one group-reported job). Per test:
         best ratio = ssdlab best-pass IOPS / hand-run best-pass IOPS
         mean ratio = ssdlab mean IOPS / hand-run mean IOPS
@@ -47,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "src"))
 
+from fio_anchor import AnchorRun, run_anchor  # noqa: E402
 from ssdlab.store.raw import unpack_raw  # noqa: E402  (raw outputs are stored compressed)
 
 DEFAULT_RESULTS = HERE / "RESULTS.md"
@@ -393,6 +396,7 @@ class MeasuredPass:
     stored_iops: float  # step_results.iops, what ssdlab reports
     capture_iops: float  # parsed here from the stored fio output of that pass
     job_text: str
+    argv: tuple[str, ...]  # how ssdlab started fio for it (captures.argv_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +429,8 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
                     runtime = None
             captures.append(StoredCapture(capture_id, tool, c_started, c_ended, runtime))
         measured = []
-        for key, round_index, iops, stdout, text in conn.execute(
-            "SELECT s.step_key, s.round_index, s.iops, c.stdout, c.input_text "
+        for key, round_index, iops, stdout, text, argv_json in conn.execute(
+            "SELECT s.step_key, s.round_index, s.iops, c.stdout, c.input_text, c.argv_json "
             "FROM step_results s JOIN captures c ON c.id = s.capture_id "
             "WHERE s.run_id = ? AND s.discarded = 0 ORDER BY s.id",
             (run_id,),
@@ -438,6 +442,7 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
                     stored_iops=iops,
                     capture_iops=fio_iops(fio_json(unpack_raw(conn, stdout))),
                     job_text=unpack_raw(conn, text),
+                    argv=tuple(json.loads(argv_json)),
                 )
             )
     finally:
@@ -554,21 +559,27 @@ class HandPass:
     runtime_s: float
 
 
-def run_by_hand(fio: str, measured: Sequence[MeasuredPass], workdir: Path) -> list[HandPass]:
-    """Each measured job file, run as a person would: fio --output-format=json+ job.fio."""
+def run_by_hand(fio: str, measured: Sequence[MeasuredPass]) -> list[HandPass]:
+    """Each measured job file run by hand, started exactly as ssdlab started it (bench/
+    fio_anchor.py: the argv ssdlab stored with only the folder swapped, its own session, a job
+    folder in the same temporary directory, stdin on /dev/null, pipes, the same environment)."""
     results = []
     for job in measured:
-        folder = Path(tempfile.mkdtemp(prefix="hand-", dir=workdir))
-        (folder / "job.fio").write_text(job.job_text, encoding="utf-8")
-        timed = checked(run_timed([fio, "--output-format=json+", "job.fio"], cwd=folder))
+        timed = checked_anchor(run_anchor(fio, job.job_text, ssdlab_argv=job.argv))
         document = fio_json(timed.stdout)
         results.append(
             HandPass(
                 job.name, job.test_key, fio_iops(document), timed.wall_s, fio_runtime_s(document)
             )
         )
-        shutil.rmtree(folder)
     return results
+
+
+def checked_anchor(run: AnchorRun) -> AnchorRun:
+    if run.returncode != 0:
+        tail = "\n".join((run.stderr or run.stdout).strip().splitlines()[-10:])
+        raise RuntimeError(f"{shlex.join(run.argv)} exited with {run.returncode}:\n{tail}")
+    return run
 
 
 def coefficient_of_variation(values: Sequence[float]) -> float | None:
@@ -655,7 +666,7 @@ def run_agreement(
             plan_identical, plan_compared = compare_plan(ssdlab, target, case, run)
         clock.settle()
         clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the same job files by hand")
-        hand = run_by_hand(fio, run.stored.measured, folder)
+        hand = run_by_hand(fio, run.stored.measured)
         hand_all.extend(hand)
         for key, test in run.tests.items():
             mine = [h.iops for h in hand if h.test_key == key]
@@ -1011,9 +1022,11 @@ def agreement_section(outcomes: Sequence[AgreementOutcome], fio: str) -> list[st
     for outcome in outcomes:
         lines.append(shlex.join(outcome.runs[0].timed.argv))
     lines += [
-        "# then, for every measured job file of that run (captures.input_text), in a fresh "
-        "directory:",
-        f"{fio} --output-format=json+ job.fio",
+        "# then, for every measured job file of that run (captures.input_text), started as "
+        "ssdlab starts fio",
+        "# (bench/fio_anchor.py: own session, /dev/null stdin, pipes, the same environment),",
+        "# in a fresh folder of the temporary directory, with the argv ssdlab stored:",
+        f"setsid {fio} --output-format=json+ $TMPDIR/ssdlab-bench-hand-XXXX/job.fio",
         "```",
         "",
         *pass_table(outcomes),
