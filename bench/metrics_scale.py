@@ -523,6 +523,9 @@ def main() -> int:
         help="before each run, wait at most this long for other processes to be quiet (0: off)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument(
+        "--results", type=Path, help=f"rewrite this file's block at any size ({RESULTS})"
+    )
     args = parser.parse_args()
     anchor = None if args.no_anchor else args.anchor
     result = measure(args.drives, args.rounds, anchor, args.keep, args.quiet_wait)
@@ -531,8 +534,8 @@ def main() -> int:
         return 0
     text = render(result)
     print(text)
-    if args.drives >= 1000 and args.rounds >= 3:
-        write_block(RESULTS, BEGIN, END, text)
+    if args.results is not None or (args.drives >= 1000 and args.rounds >= 3):
+        write_block(args.results or RESULTS, BEGIN, END, text)
     return 0
 
 

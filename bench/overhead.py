@@ -8,7 +8,8 @@
     (`jobs[0].read.iops`, the one group-reported job). Per test:
         best ratio = ssdlab best-pass IOPS / hand-run best-pass IOPS
         mean ratio = ssdlab mean IOPS / hand-run mean IOPS
-    ssdlab and hand runs alternate (A B A B ...) so drift hits both alike; medians are reported.
+    ssdlab and hand runs alternate (A B, B A, A B ...) so drift hits both alike; the table shows
+    median [min–max] over repetitions (3 by default).
     Target: median ratios >= 0.98 with the null ioengine. libaio on a real file is reported
     too, without a target (a real drive is noisier than the gap being measured).
 
@@ -118,7 +119,7 @@ class Suite:
 
 
 def full_suite(reps: int | None) -> Suite:
-    r = reps or 2
+    r = reps or 3
     return Suite(
         agreement=(
             AgreementCase(
@@ -151,7 +152,7 @@ def nvme_suite(reps: int | None) -> Suite:
             AgreementCase(
                 "null/nvme",
                 QuickOptions("null", "nvme", "64MiB", count=2, measure_s=0.5),
-                reps or 2,
+                reps or 3,
                 IOPS_RATIO_TARGET,
                 "NVMe preset incl. RND4K Q32T16 (16 fio processes), null ioengine; two short "
                 "passes per test",
@@ -651,6 +652,14 @@ def run_agreement(
     plan_identical = plan_compared = 0
     started = cpu_snapshot()
     for rep in range(1, case.reps + 1):
+        # Sides alternate A B, B A, A B ...: in even repetitions the anchor goes first, on the
+        # job files of the previous ssdlab run (byte-identical to every run's, checked below).
+        anchor_first = rep % 2 == 0 and bool(runs)
+        hand: list[HandPass] = []
+        if anchor_first:
+            clock.settle()
+            clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the job files by hand (first)")
+            hand = run_by_hand(fio, runs[-1].stored.measured)
         clock.settle()
         clock.say(f"(a) {case.name} rep {rep}/{case.reps}: ssdlab quick")
         run = run_ssdlab(
@@ -661,12 +670,17 @@ def run_agreement(
             keep=True,
             label=f"(a) {case.name} rep {rep}",
         )
+        if anchor_first and [m.job_text for m in run.stored.measured] != [
+            m.job_text for m in runs[-1].stored.measured
+        ]:
+            raise RuntimeError(f"{case.name}: job files changed between repetitions")
         runs.append(run)
         if rep == 1:
             plan_identical, plan_compared = compare_plan(ssdlab, target, case, run)
-        clock.settle()
-        clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the same job files by hand")
-        hand = run_by_hand(fio, run.stored.measured)
+        if not anchor_first:
+            clock.settle()
+            clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the same job files by hand")
+            hand = run_by_hand(fio, run.stored.measured)
         hand_all.extend(hand)
         for key, test in run.tests.items():
             mine = [h.iops for h in hand if h.test_key == key]
@@ -1247,7 +1261,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         action="store_true",
         help="only the NVMe-preset agreement case incl. RND4K Q32T16 (about 40 s)",
     )
-    parser.add_argument("--reps", type=int, help="repetitions per agreement case (default 2)")
+    parser.add_argument(
+        "--reps", type=int, help="alternating repetitions per agreement case (default 3)"
+    )
+    parser.add_argument(
+        "--wall-reps", type=int, default=1, help="runs of each (b) wall-time case (default 1)"
+    )
     parser.add_argument(
         "--directory", default="/tmp", help="where the temporary target and store go (/tmp)"
     )
@@ -1269,6 +1288,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.reps is not None and args.reps < 1:
         parser.error("--reps must be 1 or more")
+    if args.wall_reps < 1:
+        parser.error("--wall-reps must be 1 or more")
     return args
 
 
@@ -1290,6 +1311,7 @@ def run(given: list[str]) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="ssdlab-bench-", dir=args.directory))
     db = workdir / "bench.db"
     overall = cpu_snapshot()
+    load_before = os.getloadavg()
     try:
         clock.say(f"work directory {workdir}; ssdlab = {shlex.join(ssdlab)}; fio = {fio}")
         probes = startup_probes(ssdlab, fio)
@@ -1298,18 +1320,31 @@ def run(given: list[str]) -> int:
             run_agreement(ssdlab, fio, case, workdir, db, clock) for case in suite.agreement
         ]
         rows: list[WallRow] = []
-        for case in suite.wall:
-            folder = workdir / case.name.replace(" ", "-")
-            folder.mkdir()
-            clock.settle()
-            clock.say(f"(b) {case.name}: ssdlab quick (fresh test file, fill included)")
-            run = run_ssdlab(ssdlab, folder, case.options, db, keep=False, label=f"(b) {case.name}")
-            rows.append(wall_row(run, dedicated=True))
+        for number in range(1, args.wall_reps + 1):
+            for case in suite.wall:
+                label = case.name if args.wall_reps == 1 else f"{case.name} #{number}"
+                folder = workdir / label.replace(" ", "-").replace("#", "")
+                folder.mkdir()
+                clock.settle()
+                clock.say(f"(b) {label}: ssdlab quick (fresh test file, fill included)")
+                run = run_ssdlab(ssdlab, folder, case.options, db, keep=False, label=f"(b) {label}")
+                rows.append(wall_row(run, dedicated=True))
         rows += [wall_row(r, dedicated=False) for o in outcomes for r in o.runs]
         device = next((d for o in outcomes for r in o.runs if (d := device_summary(r))), None)
         facts = machine_facts(ssdlab, fio, workdir, device)
         facts.append(("quiet gate", clock.describe_gates()))
         facts.append(("other processes", Interference.between(overall, cpu_snapshot()).describe()))
+        load_after = os.getloadavg()
+        facts.append(
+            (
+                "load average",
+                "before "
+                + " / ".join(f"{v:.2f}" for v in load_before)
+                + ", after "
+                + " / ".join(f"{v:.2f}" for v in load_after)
+                + " (1 / 5 / 15 min)",
+            )
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     results = Results(

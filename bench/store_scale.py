@@ -619,8 +619,11 @@ def main() -> int:
         "--keep", type=Path, metavar="DIR", help="keep the big store in DIR (and reuse it there)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument(
+        "--results", type=Path, help=f"rewrite this file's block at any size ({RESULTS})"
+    )
     args = parser.parse_args()
-    tiny = args.runs < 100_000
+    tiny = args.runs < 100_000 and args.results is None
     result = measure(args.runs, 1 if tiny else args.repeats, args.quick_default, args.keep)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -628,7 +631,7 @@ def main() -> int:
     text = render(result)
     print(text)
     if not tiny:
-        write_block(RESULTS, BEGIN, END, text)
+        write_block(args.results or RESULTS, BEGIN, END, text)
     return 0
 
 
