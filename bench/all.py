@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -160,7 +161,9 @@ def machine() -> str:
 
 def run_step(step: Step, timeout_s: float) -> Done:
     argv = [PY, str(HERE / step.script), *step.args]
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    # this checkout's src/ first; what PYTHONPATH held already (e.g. polars) stays after it
+    paths = [str(ROOT / "src"), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+    env = dict(os.environ, PYTHONPATH=":".join(dict.fromkeys(paths)))
     print(f"== {step.name}: {shlex.join(argv)}", file=sys.stderr, flush=True)
     load_before = os.getloadavg()[0]
     busy0, own0, started = busy_s(), children_cpu_s(), time.monotonic()
@@ -206,25 +209,53 @@ def stamp_block(results: Path, done: Done, when: str, where: str) -> None:
     results.write_text(text[:line_end] + line + rest, encoding="utf-8")
 
 
-def summary(done: list[Done], when: str, where: str, total_s: float, argv: list[str]) -> str:
+def summary_rows(done: list[Done], when: str) -> dict[str, str]:
+    rows = {}
+    for d in done:
+        command = shlex.join(["python", f"bench/{d.step.script}", *d.step.args])
+        command = command.replace(str(RESULTS), "bench/RESULTS.md").replace(SSDLAB, "…")
+        rows[d.step.name] = (
+            f"| {d.step.name} | {when} | `{command}` | {d.took_s:.0f} s | {d.load_before:.2f} → "
+            f"{d.load_after:.2f} | {d.foreign_share:.2f} | "
+            f"{'re-measured' if d.ok else 'not re-measured: ' + d.note} |"
+        )
+    return rows
+
+
+def earlier_rows(text: str) -> dict[str, str]:
+    """The summary rows of the block already in RESULTS.md, by step name (kept for the steps
+    an `--only` run leaves out)."""
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < 0:
+        return {}
+    names = {s.name for s in STEPS}
+    block = text[start:end]
+    dated = re.search(r"on (\d{4}-\d\d-\d\d \d\d:\d\d UTC)", block)
+    rows = {}
+    for line in block.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 2 and cells[1] in names:
+            if len(cells) == 8 and dated:  # the first layout, without the "run on" column
+                cells.insert(2, dated.group(1))
+                line = " | ".join(cells).strip()
+            rows[cells[1]] = line
+    return rows
+
+
+def summary(rows: dict[str, str], when: str, where: str, argv: list[str]) -> str:
     lines = [
         BEGIN,
         "## How these figures were made (`bench/all.py`)",
         "",
-        f"`{shlex.join(['python', 'bench/all.py', *argv])}` on {when} re-measured the blocks "
-        f"below in {total_s / 60:.1f} minutes. Machine: {where}.",
+        f"`{shlex.join(['python', 'bench/all.py', *argv])}` last ran on {when}. Machine: "
+        f"{where}. Each step's row says when it ran; `python bench/all.py` with no options "
+        "runs them all.",
         "",
-        "| step | command | took | load avg before → after | other processes (CPUs) | result |",
-        "| --- | --- | ---: | --- | ---: | --- |",
+        "| step | run on | command | took | load avg before → after | other processes (CPUs) "
+        "| result |",
+        "| --- | --- | --- | ---: | --- | ---: | --- |",
     ]
-    for d in done:
-        command = shlex.join(["python", f"bench/{d.step.script}", *d.step.args])
-        command = command.replace(str(RESULTS), "bench/RESULTS.md").replace(SSDLAB, "…")
-        lines.append(
-            f"| {d.step.name} | `{command}` | {d.took_s:.0f} s | {d.load_before:.2f} → "
-            f"{d.load_after:.2f} | {d.foreign_share:.2f} | "
-            f"{'re-measured' if d.ok else 'not re-measured: ' + d.note} |"
-        )
+    lines += [rows[s.name] for s in STEPS if s.name in rows]
     lines += [
         "",
         "The machine was shared: the *other processes* column is the CPU time everything "
@@ -250,7 +281,6 @@ def main() -> int:
     unknown = set(args.only or ()) - {s.name for s in STEPS}
     if unknown:
         parser.error(f"unknown step(s): {', '.join(sorted(unknown))}")
-    started = time.monotonic()
     when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     where = machine()
     done = []
@@ -259,8 +289,9 @@ def main() -> int:
         stamp_block(RESULTS, result, when, where)
         done.append(result)
     given = sys.argv[1:]
-    block = summary(done, when, where, time.monotonic() - started, given)
     text = RESULTS.read_text(encoding="utf-8")
+    rows = {**earlier_rows(text), **summary_rows(done, when)}
+    block = summary(rows, when, where, given)
     if BEGIN not in text:  # first time: right under the title and its introduction
         head, sep, tail = text.partition("\n<!-- BEGIN ")
         RESULTS.write_text(f"{head}\n{block}\n{sep}{tail}", encoding="utf-8")

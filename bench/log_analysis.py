@@ -128,7 +128,8 @@ def write_log(path: Path, lines: int, seed: int = 1) -> None:
 
 def measure(code: str, *argv: str) -> dict[str, object]:
     """Wall time of the child and its own peak RSS as it reports it (its last stdout line)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    paths = [str(ROOT / "src"), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+    env = dict(os.environ, PYTHONPATH=":".join(dict.fromkeys(paths)))  # polars may be there
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True,
                           text=True, check=True)  # fmt: skip
