@@ -35,7 +35,11 @@ DAY_S = 86400.0
 DEFAULT_ITERATION_S = 600.0
 DEFAULT_LOG_INTERVAL_S = 10.0
 DEFAULT_HEALTH_EVERY_S = 300.0
-LIVE_CAPTURE = ROOT.parent / "shared" / "testdata" / "smart" / "samsung-860evo-500GB-sata-x.json"
+_CAPTURE_NAME = Path("shared") / "testdata" / "smart" / "samsung-860evo-500GB-sata-x.json"
+LIVE_CAPTURE = next(  # beside the project, or one level further up from a git worktree
+    (up / _CAPTURE_NAME for up in ROOT.parents if (up / _CAPTURE_NAME).exists()),
+    ROOT.parent / _CAPTURE_NAME,
+)
 LIVE_CAPTURE_FALLBACK_BYTES = 38080  # that file's size, when shared/ is not beside the project
 
 
