@@ -29,11 +29,17 @@ sys.path.insert(0, str(ROOT))
 
 from tests.replay_logs import wear_series, write_log  # noqa: E402
 
+BEGIN = "<!-- BEGIN bench/endure_store.py: generated, edits inside are overwritten -->"
+END = "<!-- END bench/endure_store.py -->"
 DAY_S = 86400.0
 DEFAULT_ITERATION_S = 600.0
 DEFAULT_LOG_INTERVAL_S = 10.0
 DEFAULT_HEALTH_EVERY_S = 300.0
-LIVE_CAPTURE = ROOT.parent / "shared" / "testdata" / "smart" / "samsung-860evo-500GB-sata-x.json"
+_CAPTURE_NAME = Path("shared") / "testdata" / "smart" / "samsung-860evo-500GB-sata-x.json"
+LIVE_CAPTURE = next(  # beside the project, or one level further up from a git worktree
+    (up / _CAPTURE_NAME for up in ROOT.parents if (up / _CAPTURE_NAME).exists()),
+    ROOT.parent / _CAPTURE_NAME,
+)
 LIVE_CAPTURE_FALLBACK_BYTES = 38080  # that file's size, when shared/ is not beside the project
 
 
@@ -134,10 +140,15 @@ def render(result: dict[str, float]) -> str:
             f"| raw capture of a live `smartctl -x -j` sample | "
             f"{result['live_capture_bytes']:,.0f} |",
             "",
-            f"**Per day at the defaults** (144 iterations of 10 min with 60 interval points each, "
-            f"288 health samples): about **{result['per_day_bytes'] / mb:.1f} MB/day**, "
+            f"**Per day at the defaults, health captures counted as text** (144 iterations of "
+            f"10 min with 60 interval points each, 288 health samples): about "
+            f"**{result['per_day_bytes'] / mb:.1f} MB/day**, "
             f"{result['per_day_bytes'] * 30 / 1e9:.2f} GB for 30 days. A series row is taken as "
-            "60 bytes; the raw smartctl capture of each sample is most of it.",
+            "60 bytes. Each sample's raw `smartctl -x -j` is counted at its full text size, as "
+            "a store without compression would hold it: it is most of the figure, so this is an "
+            "upper bound. The store compresses those captures against a dictionary; the growth "
+            "of a real store over one drive-day, compressed and not, is measured by "
+            "`bench/store_scale.py` (its block below).",
             "",
         ]
     )
@@ -147,10 +158,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=12, help="iterations to measure")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    parser.add_argument("--results", type=Path, help="also rewrite this file's endure_store block")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ssdlab-bench-") as folder:
         result = measure(args.iterations, Path(folder))
-    print(json.dumps(result, indent=2) if args.json else render(result))
+    text = render(result)
+    print(json.dumps(result, indent=2) if args.json else text)
+    if args.results is not None:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from results_block import write_block
+
+        write_block(args.results, "<!-- BEGIN bench/endure_store.py", END, f"{BEGIN}\n{text}{END}")
     return 0
 
 

@@ -252,6 +252,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tiny", action="store_true", help="2 hosts, 14 runs (CI)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument("--results", type=Path, help=f"the file whose block to rewrite ({RESULTS})")
     args = parser.parse_args()
     missing = missing_requirements()
     if missing is not None:
@@ -268,8 +269,8 @@ def main() -> int:
         return 0
     text = markdown(result)
     print(text)
-    if not args.tiny:
-        write_block(RESULTS, BEGIN, END, text)
+    if not args.tiny or args.results is not None:
+        write_block(args.results or RESULTS, BEGIN, END, text)
     return 0
 
 

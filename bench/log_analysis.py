@@ -128,7 +128,8 @@ def write_log(path: Path, lines: int, seed: int = 1) -> None:
 
 def measure(code: str, *argv: str) -> dict[str, object]:
     """Wall time of the child and its own peak RSS as it reports it (its last stdout line)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    paths = [str(ROOT / "src"), *filter(None, os.environ.get("PYTHONPATH", "").split(":"))]
+    env = dict(os.environ, PYTHONPATH=":".join(dict.fromkeys(paths)))  # polars may be there
     started = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code, *argv], env=env, capture_output=True,
                           text=True, check=True)  # fmt: skip
@@ -179,8 +180,11 @@ def run_size(lines: int, repeat: int, folder: Path) -> dict[str, object]:
     walls: dict[str, list[float]] = {name: [] for name in tools}
     rss: dict[str, float] = {}
     results: dict[str, dict[str, object]] = {}
-    for _ in range(repeat):  # the tools take turns, so drift in the machine hits all alike
-        for name, (code, *argv) in tools.items():
+    names = list(tools)
+    for number in range(repeat):  # the tools take turns (order rotated each round): drift in
+        order = names[number % len(names) :] + names[: number % len(names)]  # the machine
+        for name in order:  # hits all alike
+            code, *argv = tools[name]
             done = measure(code, *(str(log) if a == "{log}" else a for a in argv))
             walls[name].append(float(done["wall_s"]))  # type: ignore[arg-type]
             rss[name] = max(rss.get(name, 0.0), float(done["peak_rss_mb"]))  # type: ignore[arg-type]
@@ -198,9 +202,15 @@ def run_size(lines: int, repeat: int, folder: Path) -> dict[str, object]:
             "seconds": {d: r.get("seconds") for d, r in results[name].items()},  # type: ignore[union-attr]
         }
     polars = row["tools"].get("polars streaming")  # type: ignore[union-attr]
-    for found in row["tools"].values():  # type: ignore[union-attr]
+    for name, found in row["tools"].items():  # type: ignore[union-attr]
         found["vs_polars"] = (
             None if polars is None else found["lines_per_s"] / polars["lines_per_s"]
+        )
+        # the same ratio round by round (polars' wall / this tool's wall in the same round)
+        found["vs_polars_rounds"] = (
+            None
+            if polars is None
+            else [p / w for p, w in zip(walls["polars streaming"], walls[name], strict=True)]
         )
     return row
 
@@ -224,14 +234,20 @@ def markdown(rows: list[dict[str, object]], repeat: int, host: str) -> str:
         "## Per-I/O latency log analysis (`bench/log_analysis.py`)",
         "",
         f"Machine: {host}. Generated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-        f"median wall time of {repeat} round(s), the tools taking turns on the same log.",
+        f"lines/s from the median wall time of {repeat} round(s), the tools taking turns on "
+        "the same log (order rotated each round); × polars is the ratio of wall times within "
+        "each round, median [min–max] over the rounds.",
         "",
         "| lines | log MB | tool | lines/s | × polars | peak RSS MB | max percentile error |",
         "| ---: | ---: | --- | ---: | ---: | ---: | ---: |",
     ]
     for row in rows:
         for name, found in row["tools"].items():  # type: ignore[attr-defined]
-            ratio = "—" if found["vs_polars"] is None else f"{found['vs_polars']:.2f}"
+            rounds = found["vs_polars_rounds"]
+            ratio = "—"
+            if rounds is not None:
+                low, mid, high = min(rounds), statistics.median(rounds), max(rounds)
+                ratio = f"{mid:.2f} [{low:.2f}–{high:.2f}]"
             error = found["percentile_error"]
             shown = "exact (reference)" if name == "polars streaming" else (
                 "— (no percentiles)" if name.startswith("fiologparser") else

@@ -5,13 +5,19 @@ its processes land on. This runs the measured-pass job files of the `real` prese
 (SEQ1M Q1T1, RND4K Q1T1, as `ssdlab plan quick` prints them; `--preset nvme` for that preset's
 four) round after round, each round in a rotated order:
 
-- *fio by hand*: `fio --output-format=json+ job.fio` in a fresh directory;
+- *fio by hand*: `fio --output-format=json+ /tmp/…/job.fio` started the way ssdlab starts it
+  (bench/fio_anchor.py: a fresh folder in the temporary directory, its own session, the same
+  environment), but by this script's own code;
 - *ssdlab's runner*: the very function `ssdlab quick` runs every pass with
   (`ssdlab.system.fio.run_fio_job`, through `ssdlab.system.process.ProcessRunner`);
-- *fio by hand, pinned*: the same under `taskset -c 0`, so fio's processes share one CPU.
+- *fio by hand, pinned*: the same as by hand under `taskset -c 0`, so fio's processes share
+  one CPU.
 
 If ssdlab's way of starting fio cost IOPS, the runner's passes would sit lower than the hand
 runs'; the pinned runs show how much of the scatter is the placement of fio's processes.
+Besides the ratio of means over all passes, every round gives a paired ratio (runner / by hand
+of the same test in the same round, a few seconds apart), shown as median [min–max] over the
+rounds: load that comes and goes hits both passes of a pair alike.
 
     python bench/null_modes.py --rounds 30                # about 2.5 min; updates bench/RESULTS.md
     python bench/null_modes.py --preset nvme --rounds 10  # about 1.5 min; its own block
@@ -27,6 +33,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from fio_anchor import run_anchor
 from overhead import (
     DEFAULT_RESULTS,
     Clock,
@@ -88,14 +95,11 @@ def pinned(cpus: str | None) -> list[str]:
     return [taskset, "-c", cpus]
 
 
-def by_hand(fio: str, text: str, folder: Path, pin: str | None) -> float:
-    workdir = Path(tempfile.mkdtemp(prefix="hand-", dir=folder))
-    try:
-        (workdir / "job.fio").write_text(text, encoding="utf-8")
-        argv = [*pinned(pin), fio, "--output-format=json+", "job.fio"]
-        return fio_iops(fio_json(checked(run_timed(argv, cwd=workdir)).stdout))
-    finally:
-        shutil.rmtree(workdir)
+def by_hand(fio: str, text: str, pin: str | None) -> float:
+    run = run_anchor(fio, text, prefix=pinned(pin))
+    if run.returncode != 0:
+        raise RuntimeError(f"{run.argv!r} exited with {run.returncode}: {run.stderr[-500:]}")
+    return fio_iops(fio_json(run.stdout))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -120,11 +124,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     tool = ssdlab_fio_tool(processes)
     folder = Path(tempfile.mkdtemp(prefix="ssdlab-null-modes-", dir=args.directory))
     variants: dict[str, Callable[[str], float]] = {
-        "fio by hand": lambda text: by_hand(fio, text, folder, None),
+        "fio by hand": lambda text: by_hand(fio, text, None),
         "ssdlab's runner": lambda text: fio_iops(
             fio_json(run_fio_job(processes, tool, text, timeout_s=60).capture.stdout)
         ),
-        "fio by hand, taskset -c 0": lambda text: by_hand(fio, text, folder, "0"),
+        "fio by hand, taskset -c 0": lambda text: by_hand(fio, text, "0"),
     }
     results: dict[tuple[str, str], list[float]] = {}
     try:
@@ -151,6 +155,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             values = results[(test, name)]
             ratio, low, high = ratio_interval(values, reference)
             versus = "1 (reference)" if name == names[0] else f"{ratio:.3f} [{low:.3f}–{high:.3f}]"
+            paired = [v / r for v, r in zip(values, reference, strict=True)]
+            per_round = (
+                "—"
+                if name == names[0]
+                else f"{statistics.median(paired):.3f} [{min(paired):.3f}–{max(paired):.3f}]"
+            )
             rows.append(
                 [
                     test,
@@ -162,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"{min(values) / 1e6:.2f}–{max(values) / 1e6:.2f}",
                     f"{statistics.stdev(values) / statistics.fmean(values) * 100:.1f} %",
                     versus,
+                    per_round,
                 ]
             )
     model, cores = cpu_description()
@@ -178,8 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "",
     ]
     headers = ["test", "run as", "passes", "low", "mean M IOPS", "median", "range", "CV"]
-    headers.append("mean / by-hand mean [95 % CI]")
-    lines += md_table(headers, rows, [False, False, *([True] * 7)])
+    headers += ["mean / by-hand mean [95 % CI]", "paired per round, median [min–max]"]
+    lines += md_table(headers, rows, [False, False, *([True] * 8)])
     text = "\n".join(lines) + "\n"
     print(text)
     output = args.output or DEFAULT_RESULTS

@@ -2,11 +2,14 @@
 
 (a) IOPS agreement. ssdlab runs a quick suite (`--mode read`) on a test file; then the measured
     passes of that very run (the job files as stored in `captures.input_text`) are run again by
-    hand with `fio --output-format=json+ job.fio`, and IOPS are read straight from fio's JSON
+    hand, started exactly as ssdlab starts fio (bench/fio_anchor.py: the stored argv
+    `fio --output-format=json+ /tmp/…/job.fio`, its own session, the same environment), and
+    IOPS are read straight from fio's JSON
     (`jobs[0].read.iops`, the one group-reported job). Per test:
         best ratio = ssdlab best-pass IOPS / hand-run best-pass IOPS
         mean ratio = ssdlab mean IOPS / hand-run mean IOPS
-    ssdlab and hand runs alternate (A B A B ...) so drift hits both alike; medians are reported.
+    ssdlab and hand runs alternate (A B, B A, A B ...) so drift hits both alike; the table shows
+    median [min–max] over repetitions (3 by default).
     Target: median ratios >= 0.98 with the null ioengine. libaio on a real file is reported
     too, without a target (a real drive is noisier than the gap being measured).
 
@@ -47,6 +50,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "src"))
 
+from fio_anchor import AnchorRun, run_anchor  # noqa: E402
 from ssdlab.store.raw import unpack_raw  # noqa: E402  (raw outputs are stored compressed)
 
 DEFAULT_RESULTS = HERE / "RESULTS.md"
@@ -115,7 +119,7 @@ class Suite:
 
 
 def full_suite(reps: int | None) -> Suite:
-    r = reps or 2
+    r = reps or 3
     return Suite(
         agreement=(
             AgreementCase(
@@ -148,7 +152,7 @@ def nvme_suite(reps: int | None) -> Suite:
             AgreementCase(
                 "null/nvme",
                 QuickOptions("null", "nvme", "64MiB", count=2, measure_s=0.5),
-                reps or 2,
+                reps or 3,
                 IOPS_RATIO_TARGET,
                 "NVMe preset incl. RND4K Q32T16 (16 fio processes), null ioengine; two short "
                 "passes per test",
@@ -393,6 +397,7 @@ class MeasuredPass:
     stored_iops: float  # step_results.iops, what ssdlab reports
     capture_iops: float  # parsed here from the stored fio output of that pass
     job_text: str
+    argv: tuple[str, ...]  # how ssdlab started fio for it (captures.argv_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,8 +430,8 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
                     runtime = None
             captures.append(StoredCapture(capture_id, tool, c_started, c_ended, runtime))
         measured = []
-        for key, round_index, iops, stdout, text in conn.execute(
-            "SELECT s.step_key, s.round_index, s.iops, c.stdout, c.input_text "
+        for key, round_index, iops, stdout, text, argv_json in conn.execute(
+            "SELECT s.step_key, s.round_index, s.iops, c.stdout, c.input_text, c.argv_json "
             "FROM step_results s JOIN captures c ON c.id = s.capture_id "
             "WHERE s.run_id = ? AND s.discarded = 0 ORDER BY s.id",
             (run_id,),
@@ -438,6 +443,7 @@ def read_stored_run(db: Path, run_id: int) -> StoredRun:
                     stored_iops=iops,
                     capture_iops=fio_iops(fio_json(unpack_raw(conn, stdout))),
                     job_text=unpack_raw(conn, text),
+                    argv=tuple(json.loads(argv_json)),
                 )
             )
     finally:
@@ -554,21 +560,27 @@ class HandPass:
     runtime_s: float
 
 
-def run_by_hand(fio: str, measured: Sequence[MeasuredPass], workdir: Path) -> list[HandPass]:
-    """Each measured job file, run as a person would: fio --output-format=json+ job.fio."""
+def run_by_hand(fio: str, measured: Sequence[MeasuredPass]) -> list[HandPass]:
+    """Each measured job file run by hand, started exactly as ssdlab started it (bench/
+    fio_anchor.py: the argv ssdlab stored with only the folder swapped, its own session, a job
+    folder in the same temporary directory, stdin on /dev/null, pipes, the same environment)."""
     results = []
     for job in measured:
-        folder = Path(tempfile.mkdtemp(prefix="hand-", dir=workdir))
-        (folder / "job.fio").write_text(job.job_text, encoding="utf-8")
-        timed = checked(run_timed([fio, "--output-format=json+", "job.fio"], cwd=folder))
+        timed = checked_anchor(run_anchor(fio, job.job_text, ssdlab_argv=job.argv))
         document = fio_json(timed.stdout)
         results.append(
             HandPass(
                 job.name, job.test_key, fio_iops(document), timed.wall_s, fio_runtime_s(document)
             )
         )
-        shutil.rmtree(folder)
     return results
+
+
+def checked_anchor(run: AnchorRun) -> AnchorRun:
+    if run.returncode != 0:
+        tail = "\n".join((run.stderr or run.stdout).strip().splitlines()[-10:])
+        raise RuntimeError(f"{shlex.join(run.argv)} exited with {run.returncode}:\n{tail}")
+    return run
 
 
 def coefficient_of_variation(values: Sequence[float]) -> float | None:
@@ -640,6 +652,14 @@ def run_agreement(
     plan_identical = plan_compared = 0
     started = cpu_snapshot()
     for rep in range(1, case.reps + 1):
+        # Sides alternate A B, B A, A B ...: in even repetitions the anchor goes first, on the
+        # job files of the previous ssdlab run (byte-identical to every run's, checked below).
+        anchor_first = rep % 2 == 0 and bool(runs)
+        hand: list[HandPass] = []
+        if anchor_first:
+            clock.settle()
+            clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the job files by hand (first)")
+            hand = run_by_hand(fio, runs[-1].stored.measured)
         clock.settle()
         clock.say(f"(a) {case.name} rep {rep}/{case.reps}: ssdlab quick")
         run = run_ssdlab(
@@ -650,12 +670,17 @@ def run_agreement(
             keep=True,
             label=f"(a) {case.name} rep {rep}",
         )
+        if anchor_first and [m.job_text for m in run.stored.measured] != [
+            m.job_text for m in runs[-1].stored.measured
+        ]:
+            raise RuntimeError(f"{case.name}: job files changed between repetitions")
         runs.append(run)
         if rep == 1:
             plan_identical, plan_compared = compare_plan(ssdlab, target, case, run)
-        clock.settle()
-        clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the same job files by hand")
-        hand = run_by_hand(fio, run.stored.measured, folder)
+        if not anchor_first:
+            clock.settle()
+            clock.say(f"(a) {case.name} rep {rep}/{case.reps}: the same job files by hand")
+            hand = run_by_hand(fio, run.stored.measured)
         hand_all.extend(hand)
         for key, test in run.tests.items():
             mine = [h.iops for h in hand if h.test_key == key]
@@ -1011,9 +1036,11 @@ def agreement_section(outcomes: Sequence[AgreementOutcome], fio: str) -> list[st
     for outcome in outcomes:
         lines.append(shlex.join(outcome.runs[0].timed.argv))
     lines += [
-        "# then, for every measured job file of that run (captures.input_text), in a fresh "
-        "directory:",
-        f"{fio} --output-format=json+ job.fio",
+        "# then, for every measured job file of that run (captures.input_text), started as "
+        "ssdlab starts fio",
+        "# (bench/fio_anchor.py: own session, /dev/null stdin, pipes, the same environment),",
+        "# in a fresh folder of the temporary directory, with the argv ssdlab stored:",
+        f"setsid {fio} --output-format=json+ $TMPDIR/ssdlab-bench-hand-XXXX/job.fio",
         "```",
         "",
         *pass_table(outcomes),
@@ -1234,7 +1261,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         action="store_true",
         help="only the NVMe-preset agreement case incl. RND4K Q32T16 (about 40 s)",
     )
-    parser.add_argument("--reps", type=int, help="repetitions per agreement case (default 2)")
+    parser.add_argument(
+        "--reps", type=int, help="alternating repetitions per agreement case (default 3)"
+    )
+    parser.add_argument(
+        "--wall-reps", type=int, default=1, help="runs of each (b) wall-time case (default 1)"
+    )
     parser.add_argument(
         "--directory", default="/tmp", help="where the temporary target and store go (/tmp)"
     )
@@ -1256,6 +1288,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.reps is not None and args.reps < 1:
         parser.error("--reps must be 1 or more")
+    if args.wall_reps < 1:
+        parser.error("--wall-reps must be 1 or more")
     return args
 
 
@@ -1277,6 +1311,7 @@ def run(given: list[str]) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="ssdlab-bench-", dir=args.directory))
     db = workdir / "bench.db"
     overall = cpu_snapshot()
+    load_before = os.getloadavg()
     try:
         clock.say(f"work directory {workdir}; ssdlab = {shlex.join(ssdlab)}; fio = {fio}")
         probes = startup_probes(ssdlab, fio)
@@ -1285,18 +1320,31 @@ def run(given: list[str]) -> int:
             run_agreement(ssdlab, fio, case, workdir, db, clock) for case in suite.agreement
         ]
         rows: list[WallRow] = []
-        for case in suite.wall:
-            folder = workdir / case.name.replace(" ", "-")
-            folder.mkdir()
-            clock.settle()
-            clock.say(f"(b) {case.name}: ssdlab quick (fresh test file, fill included)")
-            run = run_ssdlab(ssdlab, folder, case.options, db, keep=False, label=f"(b) {case.name}")
-            rows.append(wall_row(run, dedicated=True))
+        for number in range(1, args.wall_reps + 1):
+            for case in suite.wall:
+                label = case.name if args.wall_reps == 1 else f"{case.name} #{number}"
+                folder = workdir / label.replace(" ", "-").replace("#", "")
+                folder.mkdir()
+                clock.settle()
+                clock.say(f"(b) {label}: ssdlab quick (fresh test file, fill included)")
+                run = run_ssdlab(ssdlab, folder, case.options, db, keep=False, label=f"(b) {label}")
+                rows.append(wall_row(run, dedicated=True))
         rows += [wall_row(r, dedicated=False) for o in outcomes for r in o.runs]
         device = next((d for o in outcomes for r in o.runs if (d := device_summary(r))), None)
         facts = machine_facts(ssdlab, fio, workdir, device)
         facts.append(("quiet gate", clock.describe_gates()))
         facts.append(("other processes", Interference.between(overall, cpu_snapshot()).describe()))
+        load_after = os.getloadavg()
+        facts.append(
+            (
+                "load average",
+                "before "
+                + " / ".join(f"{v:.2f}" for v in load_before)
+                + ", after "
+                + " / ".join(f"{v:.2f}" for v in load_after)
+                + " (1 / 5 / 15 min)",
+            )
+        )
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     results = Results(
