@@ -47,8 +47,10 @@ test-devices: install
 lint: install
 	$(VENV)/bin/ruff check src tests bench && $(VENV)/bin/ruff format --check src tests bench && $(VENV)/bin/mypy
 
+# every block of bench/RESULTS.md, re-measured in one run (about 30 minutes; see bench/README.md)
 bench: install
-	$(PY) bench/overhead.py
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) bench/all.py
 
 deps:
 	@missing=""; \
