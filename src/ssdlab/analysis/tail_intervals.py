@@ -28,9 +28,11 @@ independent; a drive that stalls for a second at a time puts its slow I/Os toget
 the tail moves more from run to run than independent I/Os would. Where the log has per-second
 histograms, blocks of ∛m consecutive seconds (m seconds; more than 2,000 are first merged
 into 2,000 windows) are drawn with replacement `DRAWS` times, and the 2.5th and 97.5th
-percentiles of the draws' percentile (lowest and highest value of its bucket) make a second
-interval, its seed taken from the data and kept with it. The interval a tail is judged by
-(`envelope`) spans both: the wider claim stands.
+percentiles of the draws' percentile make a second
+interval (each draw's percentile is the midpoint of its bucket in the per-second histograms,
+2^4 sub-buckets per power of two: steady seconds give draws in one bucket and add nothing, a
+stall that comes and goes spreads them), its seed taken from the data and kept with it. The
+interval a tail is judged by (`envelope`) spans both: the wider claim stands.
 """
 
 import math
@@ -219,19 +221,17 @@ def block_bootstrap(
     block_sums = cumulative[block:] - cumulative[:-block]
     seed = seed_of(used)
     generator = np.random.default_rng(seed)
-    lows, highs = [], []
+    values = []
     for _ in range(DRAWS):
         starts = generator.integers(0, block_sums.shape[0], blocks)
         drawn = block_sums[starts].sum(axis=0)
         total = int(drawn.sum())
         bucket = int(np.searchsorted(np.cumsum(drawn), nearest_rank(total, pct), side="left"))
-        low, high = bounds(bucket)
-        lows.append(low)
-        highs.append(high)
+        values.append(sum(bounds(bucket)) / 2)
     alpha = (1 - level) / 2
     interval = Interval(
-        float(np.quantile(lows, alpha)),
-        float(np.quantile(highs, 1 - alpha)),
+        float(np.quantile(values, alpha)),
+        float(np.quantile(values, 1 - alpha)),
         level,
         Basis.BLOCK_BOOTSTRAP.value,
         m,

@@ -26,6 +26,7 @@ from ssdlab.analysis.latency_stream import (
     histogram_percentile_ns,
 )
 from ssdlab.analysis.tail_intervals import (
+    TailEstimate,
     block_bootstrap,
     histogram_tail,
     needs_ios,
@@ -51,7 +52,7 @@ def histogram_of(values: np.ndarray) -> np.ndarray:
     return np.bincount(buckets_of(values), minlength=BUCKETS)[:BUCKETS].astype(np.int64)
 
 
-def tail_of(histogram: np.ndarray, pct: float, seen: tuple[int, int]):  # noqa: ANN201
+def tail_of(histogram: np.ndarray, pct: float, seen: tuple[int, int]) -> TailEstimate:
     n = int(histogram.sum())
     value = histogram_percentile_ns(histogram, n, pct, SUB_BITS, *seen)
     return histogram_tail(histogram, pct, bucket_bounds, value, seen)
