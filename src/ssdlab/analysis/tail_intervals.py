@@ -124,8 +124,8 @@ def _or(value: float | None, default: float) -> float:
     return default if value is None else value
 
 
-def unestimable(pct: float, n: int) -> TailEstimate:
-    return TailEstimate(pct, n, needs_ios(pct), None, None, None)
+def unestimable(pct: float, n: int, level: float = LEVEL) -> TailEstimate:
+    return TailEstimate(pct, n, needs_ios(pct, level), None, None, None)
 
 
 def histogram_rank_range(histogram: Ints, low_rank: int, high_rank: int) -> tuple[int, int]:
@@ -150,7 +150,7 @@ def histogram_tail(
     n = int(histogram.sum())
     ranks = rank_bounds(n, pct, level)
     if ranks is None:
-        return unestimable(pct, n)
+        return unestimable(pct, n, level)
     low_bucket, high_bucket = histogram_rank_range(histogram, *ranks)
     low = max(float(bounds(low_bucket)[0]), float(seen[0]))
     high = min(float(bounds(high_bucket)[1]), float(seen[1]))
@@ -167,7 +167,7 @@ def table_tail(
     listed = dict(table)
     ranks = rank_bounds(n, pct, level)
     if ranks is None:
-        return unestimable(pct, n)
+        return unestimable(pct, n, level)
     value = listed.get(pct)
     by_rank = sorted((nearest_rank(n, p), float(v)) for p, v in listed.items() if p > 0)
     lows = [v for rank, v in by_rank if rank <= ranks[0]]

@@ -8,11 +8,12 @@ I/Os."""
 from collections.abc import Mapping
 from typing import Any
 
-from ssdlab.analysis.tail_intervals import TAIL_FROM, TailEstimate, table_tail
-from ssdlab.model.result import DirectionMetrics
-from ssdlab.model.step import StepResult
+from ssdlab.analysis.step_tails import step_tails
+from ssdlab.analysis.tail_intervals import TailEstimate
 from ssdlab.model.units import format_cdm_latency_us, format_count, format_needs_ios
 from ssdlab.report.tail_text import tail_data
+
+__all__ = ["TABLE_NOTE", "step_tails", "tail_cell_us", "tails_data"]
 
 TABLE_NOTE = (
     "p99 and up: the value, its 95 % interval from fio's percentile table (the values fio lists "
@@ -20,28 +21,6 @@ TABLE_NOTE = (
     "table lists none) and the I/Os above it; 'needs ≥ N I/Os' where the pass had too few I/Os "
     "to bound the percentile"
 )
-
-
-def _slower(step: StepResult, pct: float) -> DirectionMetrics | None:
-    """The direction with the larger value at `pct` (reads and writes of a mix)."""
-    found = [
-        (dict(m.clat_percentiles_ns)[pct], m)
-        for m in (step.read, step.write)
-        if m is not None and pct in dict(m.clat_percentiles_ns)
-    ]
-    return max(found, key=lambda pair: pair[0])[1] if found else None
-
-
-def step_tails(step: StepResult, percentiles: tuple[float, ...]) -> dict[float, TailEstimate]:
-    """The tails (p99 and up) of one pass that fio's table and total_ios give."""
-    tails = {}
-    for pct in percentiles:
-        metrics = _slower(step, pct) if pct >= TAIL_FROM else None
-        if metrics is None or not metrics.total_ios:
-            continue
-        table = [(p, float(ns)) for p, ns in metrics.clat_percentiles_ns]
-        tails[pct] = table_tail(table, metrics.total_ios, pct)
-    return tails
 
 
 def tail_cell_us(tail: TailEstimate | None, value_ns: float | None) -> str:
