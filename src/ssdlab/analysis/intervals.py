@@ -53,6 +53,7 @@ class Basis(StrEnum):
     # a latency percentile's interval (analysis/tail_intervals.py): `count` is its I/Os
     ORDER_STATISTICS = "order statistics"  # ranks of the I/Os, ends from ssdlab's histogram
     PERCENTILE_TABLE = "fio's percentile table"  # ranks of the I/Os, ends from fio's table
+    FIO_HISTOGRAM = "fio's json+ histogram"  # ranks of the I/Os, ends from fio's bucket bounds
     BLOCK_BOOTSTRAP = "block bootstrap over seconds"  # `count` is its seconds (or windows)
 
 

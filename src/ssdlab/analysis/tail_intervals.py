@@ -237,3 +237,41 @@ def block_bootstrap(
         m,
     )
     return interval, seed
+
+
+def passes_tail(tails: Sequence[TailEstimate]) -> TailEstimate:
+    """One percentile over several passes (PTS rounds of a measurement window, a sweep cell's
+    repeats), each with its own n: the value is the passes' mean, n and the I/Os above are
+    summed, and the interval spans every pass's, [lowest low, highest high]. That span holds the
+    mean of the passes' true percentiles in at least 95 % of runs, whether or not they differ:
+    the mean lies between the smallest and largest true percentile, the pass holding the
+    smallest has a low end below it with probability ≥ 97.5 %, the pass holding the largest a
+    high end above it with probability ≥ 97.5 %. An unknown end of any pass leaves that end
+    unknown; a pass too short to bound the percentile leaves the whole unestimable (its n the
+    shortest pass's), as no number it cannot support goes into the mean."""
+    if not tails:
+        raise ValueError("a tail over passes needs at least one pass")
+    if len(tails) == 1:
+        return tails[0]
+    first = tails[0]
+    short = [t for t in tails if not t.estimable]
+    if short:
+        return min(short, key=lambda t: t.n)
+    values = [t.value_ns for t in tails]
+    lows = [None if t.interval is None else t.interval.low for t in tails]
+    highs = [None if t.interval is None else t.interval.high for t in tails]
+    n = sum(t.n for t in tails)
+    low = None if None in lows else min(v for v in lows if v is not None)
+    high = None if None in highs else max(v for v in highs if v is not None)
+    basis = first.interval.basis if first.interval is not None else Basis.PERCENTILE_TABLE.value
+    level = first.interval.level if first.interval is not None else LEVEL
+    unknown = next((t.unknown for t in tails if t.unknown), None)
+    return TailEstimate(
+        first.pct,
+        n,
+        first.needs,
+        None if None in values else sum(v for v in values if v is not None) / len(values),
+        sum(t.above or 0 for t in tails),
+        Interval(low, high, level, basis, n),
+        unknown=unknown,
+    )
