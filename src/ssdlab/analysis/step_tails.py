@@ -25,6 +25,8 @@ from ssdlab.analysis.tail_intervals import (
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.step import StepResult
 
+PassTails = dict[float, tuple[TailEstimate, tuple[TailEstimate, ...]]]
+"""Per percentile: (the passes together, tail_intervals.passes_tail; each pass's own)."""
 FIO_EXACT_BELOW = 128  # ns: fio's buckets hold one value each below this
 FIO_SUB_BITS = 6  # 64 buckets per power of two
 
@@ -97,7 +99,7 @@ def bins_tail(histogram: Mapping[int, int], pct: float, level: float = LEVEL) ->
 
 def window_tails(
     passes: Sequence[StepResult], percentiles: tuple[float, ...], level: float = LEVEL
-) -> dict[float, tuple[TailEstimate, tuple[TailEstimate, ...]]]:
+) -> PassTails:
     """Each percentile over several passes of one element from fio's tables: (the passes
     together, tail_intervals.passes_tail; each pass's own), for the percentiles every pass
     gives."""

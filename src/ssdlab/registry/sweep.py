@@ -38,11 +38,14 @@ def _analyse_sweep(
 
 
 def _build_document(results: ProfileResults) -> Document:
-    """The sweep's document, its tails read from the json+ bins of its fio outputs."""
+    """The sweep's document, each cell's tails read from its passes and the json+ bins of their
+    fio outputs."""
+    from ssdlab.analysis.profiles.sweep import cell_tails
     from ssdlab.parse.fio_histogram import clat_bins_by_capture
     from ssdlab.report.sweep import build_sweep_document
 
-    return build_sweep_document(results, clat_bins_by_capture(results.outputs))
+    bins = clat_bins_by_capture(results.outputs)
+    return build_sweep_document(results, cell_tails(results.plan, results.steps, bins))
 
 
 RECORDS = (ProfileRecord(SPEC, _parts, rank=2),)

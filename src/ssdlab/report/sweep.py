@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ssdlab.analysis.knee import KneeVerdict
-from ssdlab.analysis.profiles.sweep import CellKey, CellTails, ClatBins, cell_tails
+from ssdlab.analysis.step_tails import PassTails as CellTails
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.json_fields import decode_fields
 from ssdlab.model.profile import ProfileResults
@@ -27,6 +27,9 @@ from ssdlab.report.method_notes import KNEE_METHOD, method_note
 from ssdlab.report.profile_common import compose, zero_or_log
 from ssdlab.report.sweep_sentences import knee_sentence, monotonic_sentence, noise_note
 from ssdlab.report.tail_text import passes_data
+
+CellKey = tuple[str, int, int]  # workload, threads, queue depth
+SweepTails = Mapping[CellKey, tuple[tuple[int, ...], CellTails]]
 
 TAIL_NOTE = (
     "p99 and p99.9: each repeat's n (its I/Os in fio's json+ histogram, reads and writes "
@@ -82,7 +85,7 @@ def _workload_section(
     workload: str,
     rows: Sequence[Mapping[str, Any]],
     knee: KneeVerdict,
-    tails: Mapping[CellKey, tuple[tuple[int, ...], CellTails]],
+    tails: SweepTails,
 ) -> doc.Section:
     threads = sorted({int(r["threads"]) for r in rows})
     depths = sorted({int(r["iodepth"]) for r in rows})
@@ -185,9 +188,7 @@ def _curves(
     return tuple(charts)
 
 
-def latency_tails_data(
-    tails: Mapping[CellKey, tuple[tuple[int, ...], CellTails]],
-) -> list[dict[str, Any]]:
+def latency_tails_data(tails: SweepTails) -> list[dict[str, Any]]:
     """Each cell's p99 and p99.9 as JSON: n, the I/Os above, the interval or the I/Os needed,
     and each repeat's own under `passes`."""
     return [
@@ -205,12 +206,11 @@ def latency_tails_data(
     ]
 
 
-def build_sweep_document(
-    results: ProfileResults, clat_bins: ClatBins | None = None
-) -> doc.Document:
-    """The sweep's document from its stored findings; its tails from the passes and their
-    json+ bins (`clat_bins`, by capture id; none: fio's percentile tables)."""
-    tails = cell_tails(results.plan, results.steps, clat_bins or {})
+def build_sweep_document(results: ProfileResults, tails: SweepTails | None = None) -> doc.Document:
+    """The sweep's document from its stored findings, with each cell's tails (`tails`: the
+    passes' numbers and their p99 and p99.9, analysis/profiles/sweep.cell_tails; none: no
+    tails shown)."""
+    tails = tails or {}
     cells = results.findings.get(SWEEP_CELLS) or {}
     stored_knees = results.findings.get(SWEEP_KNEE) or {}
     rows: list[Mapping[str, Any]] = list(cells.get("cells") or ())

@@ -24,7 +24,7 @@ from ssdlab.analysis.knee_uncertainty import (
     pooled_log_spread,
 )
 from ssdlab.analysis.latency_bins import merge_bins, percentile_ns
-from ssdlab.analysis.step_tails import bins_tail, step_tails
+from ssdlab.analysis.step_tails import PassTails, bins_tail, step_tails
 from ssdlab.analysis.tail_intervals import TailEstimate, passes_tail
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.profile import ProfilePlan
@@ -127,7 +127,7 @@ def pass_rows(
 
 TAILS = (99.0, 99.9)  # the sweep's percentiles from p99 up
 CellKey = tuple[str, int, int]  # workload, threads, queue depth
-CellTails = dict[float, tuple[TailEstimate, tuple[TailEstimate, ...]]]
+CellTails = PassTails
 
 
 def pass_tails(step: StepResult, bins: Sequence[Mapping[int, int]]) -> dict[float, TailEstimate]:
