@@ -29,7 +29,8 @@ STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
 PRINTED = ROOT / "tests" / "data" / "store" / "main-98b38bc"
 # Text documents whose wording changed on purpose since (sizes in human units, settings under
 # their option names with units, verdict footnotes in plain words, tables that never cut an
-# identifier, times in UTC with the zone named, a one-line refusal of a quick-only export): what
+# identifier, times in UTC with the zone named, a one-line refusal of a quick-only export, quick's
+# latency percentiles from p99 up with their intervals or "needs ≥ N I/Os"): what
 # today's ssdlab prints for them, reviewed line by line against PRINTED. JSON documents have no
 # such file: their values never change.
 REWORDED = ROOT / "tests" / "data" / "store" / "main-98b38bc-reworded"
@@ -95,6 +96,9 @@ INTERVAL_KEYS = frozenset(
         "gates",  # compare: every --fail-if rule judged pass, fail or inconclusive
     }
 )
+# Every latency percentile from p99 up gained n, the I/Os above it and its 95 % interval (or
+# the I/Os it needs): quick's `latency_tails` per test, a reduced log's `tails` per direction.
+TAIL_KEYS = frozenset({"latency_tails", "tails"})
 # Three health values were added to every normalised sample later (the NVMe spare threshold
 # and error log entries, and the drive's warning temperature: for the watch alerts and the
 # metrics); a sample stored before has none of them, and its documents give them as unknown:
@@ -110,6 +114,7 @@ NEW_KEYS = (
         "choices",  # a health reading set aside for a plausible source
     }
     | INTERVAL_KEYS
+    | TAIL_KEYS
 )
 ORIGIN_LINE = re.compile(r"^run \d+ on host \S+, uuid [0-9a-f-]{36}\n", re.MULTILINE)
 # The Markdown report later embedded its charts (SVG images in `data:` URIs, each after a blank

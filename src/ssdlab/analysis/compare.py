@@ -34,6 +34,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ssdlab.analysis.intervals import Interval, ratio_interval, sample_of_repeats
+from ssdlab.analysis.step_tails import step_tails
+from ssdlab.analysis.tail_intervals import TailEstimate
 from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.step import StepResult
 
@@ -111,6 +113,8 @@ class Comparison:
     threshold_pct: float
     alpha: float
     changes: tuple[Change, ...]
+    # the latency tails of each test's median pass (`KEY-p99`, `KEY-p99.9`), judged by intervals
+    tails: tuple[Change, ...] = ()
 
 
 def welch_p_value(a: Sequence[float], b: Sequence[float]) -> float | None:
@@ -312,7 +316,7 @@ def judge_fail_rules(
     for rule in rules:
         matched = False
         for comparison in comparisons:
-            for change in comparison.changes:
+            for change in (*comparison.changes, *comparison.tails):
                 if fnmatch.fnmatchcase(change.key, rule.pattern):
                     matched = True
                     outcome = gate_outcome(rule, change)
@@ -358,6 +362,8 @@ class MeasuredTest:
     percentiles_ns: tuple[tuple[float, int], ...]
     # (bucket's lower edge ns, % of the pass's I/Os), buckets a tenth of a decade wide
     histogram: tuple[tuple[float, float], ...]
+    # the median pass's p99 and p99.9 at level TAIL_LEVEL, from fio's table (step_tails.py)
+    tails: tuple[TailEstimate, ...] = ()
 
 
 def is_random(key: str) -> bool:
@@ -469,6 +475,81 @@ def measured_tests(
                 interval_iops=tuple(iops),
                 percentiles_ns=_percentiles(middle),
                 histogram=log_histogram(bins),
+                tails=tuple(step_tails(middle, TAIL_PERCENTILES, TAIL_LEVEL).values()),
             )
         )
     return tuple(found)
+
+
+# --- latency tails: a run's p99 against another's, judged by their intervals
+
+TAIL_PERCENTILES = (99.0, 99.9)
+TAIL_LEVEL = 0.975
+"""Each side's tail interval is at 97.5 %: the two together hold both true values in at least
+95 % of runs (Bonferroni), so the ratio's interval below is a 95 % interval."""
+
+
+def tail_ratio_interval(base: Interval | None, other: Interval | None) -> Interval | None:
+    """other ÷ base from the two sides' intervals: [other.low / base.high, other.high /
+    base.low]; an end is None (unknown) where an end it needs is unknown; None without both."""
+    if base is None or other is None:
+        return None
+    low = None
+    if other.low is not None and base.high:
+        low = other.low / base.high
+    high = None
+    if other.high is not None and base.low:
+        high = other.high / base.low
+    return Interval(low, high, 2 * TAIL_LEVEL - 1, base.basis, min(base.count, other.count))
+
+
+def _tail_samples(test: MeasuredTest, tail: TailEstimate) -> MetricSamples:
+    key = f"{test.key}-p{tail.pct:g}"
+    values = () if tail.value_ns is None else (tail.value_ns,)
+    return MetricSamples(key, f"{test.label} p{tail.pct:g}", "ns", False, values)
+
+
+def compare_tail(
+    base: tuple[MeasuredTest, TailEstimate] | None,
+    other: tuple[MeasuredTest, TailEstimate] | None,
+    threshold_pct: float,
+) -> Change:
+    """One tail of one test in two runs: the ratio of the median passes' values and its
+    interval from the two tail intervals. A side the I/Os cannot bound ('needs ≥ N I/Os') has
+    no value: the change cannot tell, and a rule on it is inconclusive."""
+    a = None if base is None else _tail_samples(*base)
+    b = None if other is None else _tail_samples(*other)
+    known = a or b
+    assert known is not None
+    if a is None or b is None:
+        return Change(known.key, known.label, "ns", False, a, b, None, None, None, Verdict.MISSING)
+    if not a.values or not b.values:
+        return Change(a.key, a.label, "ns", False, a, b, None, None, None, Verdict.CANNOT_TELL)
+    assert base is not None
+    assert other is not None
+    ratio = b.values[0] / a.values[0]
+    interval = tail_ratio_interval(base[1].interval, other[1].interval)
+    change_pct = (ratio - 1) * 100
+    verdict = Verdict.NOT_SIGNIFICANT
+    if abs(change_pct) > threshold_pct:
+        verdict = Verdict.UNTESTED if interval is None else Verdict.NOT_SIGNIFICANT
+        if interval is not None and interval.low is not None and interval.low > 1:
+            verdict = Verdict.WORSE
+        if interval is not None and interval.high is not None and interval.high < 1:
+            verdict = Verdict.BETTER
+    return Change(
+        a.key, a.label, "ns", False, a, b, ratio, change_pct, None, verdict, "median pass", interval
+    )
+
+
+def compare_tails(
+    baseline: Sequence[MeasuredTest], other: Sequence[MeasuredTest], threshold_pct: float
+) -> tuple[Change, ...]:
+    """Every tail of either run's tests, in the baseline's order, then the other's new ones."""
+
+    def by_key(tests: Sequence[MeasuredTest]) -> dict[str, tuple[MeasuredTest, TailEstimate]]:
+        return {f"{t.key}-p{tail.pct:g}": (t, tail) for t in tests for tail in t.tails}
+
+    a, b = by_key(baseline), by_key(other)
+    keys = list(a) + [k for k in b if k not in a]
+    return tuple(compare_tail(a.get(k), b.get(k), threshold_pct) for k in keys)

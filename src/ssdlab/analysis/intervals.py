@@ -50,6 +50,11 @@ class Basis(StrEnum):
     REPEATS = "repeats"  # the spread between repeated passes: what the next run would see
     PER_SECOND = "per-second log"  # one pass's seconds: how steady that pass was
     ONCE = "once"  # measured once, no log: no spread, no interval
+    # a latency percentile's interval (analysis/tail_intervals.py): `count` is its I/Os
+    ORDER_STATISTICS = "order statistics"  # ranks of the I/Os, ends from ssdlab's histogram
+    PERCENTILE_TABLE = "fio's percentile table"  # ranks of the I/Os, ends from fio's table
+    FIO_HISTOGRAM = "fio's json+ histogram"  # ranks of the I/Os, ends from fio's bucket bounds
+    BLOCK_BOOTSTRAP = "block bootstrap over seconds"  # `count` is its seconds (or windows)
 
 
 @dataclass(frozen=True, slots=True)

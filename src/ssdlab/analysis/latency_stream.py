@@ -18,11 +18,13 @@ the same numbers whenever their histograms agree (tests/unit/analysis check that
 import importlib
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
+
+from ssdlab.analysis.tail_intervals import TAIL_FROM, TailEstimate, block_bootstrap, histogram_tail
 
 SUB_BITS = 7
 RELATIVE_ERROR = 1.0 / (2 << SUB_BITS)  # half a bucket: 0.39 %
@@ -229,6 +231,8 @@ class LatencySummary:
     percentiles_ns: tuple[tuple[float, float | None], ...]
     series: tuple[SecondPoint, ...]
     histogram: tuple[HistogramBar, ...]  # 4 bars per power of two, empty ones left out
+    # p99 and up: n, the I/Os above, the 95 % interval or the I/Os it needs (tail_intervals.py)
+    tails: tuple[TailEstimate, ...] = ()
 
 
 def _coarse_histogram(histogram: Ints) -> tuple[HistogramBar, ...]:
@@ -245,6 +249,32 @@ def _coarse_histogram(histogram: Ints) -> tuple[HistogramBar, ...]:
     )
 
 
+def _bounds(bucket: int) -> tuple[int, int]:
+    return bucket_bounds(bucket)
+
+
+def _series_bounds(bucket: int) -> tuple[int, int]:
+    return bucket_bounds(bucket, SERIES_SUB_BITS)
+
+
+def tail_estimates(
+    totals: DirectionTotals, percentiles: tuple[tuple[float, float | None], ...]
+) -> tuple[TailEstimate, ...]:
+    """Each percentile from p99 up with its interval from the order statistics (ends from the
+    fine histogram's buckets) and, when the log spans enough seconds, the block bootstrap's."""
+    found = []
+    for pct, value in percentiles:
+        if pct < TAIL_FROM or value is None:
+            continue
+        seen = (totals.min_ns, totals.max_ns)
+        tail = histogram_tail(totals.histogram, pct, _bounds, value, seen)
+        if tail.estimable:
+            boot, seed = block_bootstrap(totals.second_histograms, pct, _series_bounds)
+            tail = replace(tail, bootstrap=boot, seed=seed)
+        found.append(tail)
+    return tuple(found)
+
+
 def summarise(direction: str, totals: DirectionTotals) -> LatencySummary:
     series = []
     for offset in np.flatnonzero(totals.second_counts).tolist():
@@ -254,25 +284,27 @@ def summarise(direction: str, totals: DirectionTotals) -> LatencySummary:
         )
         second = totals.first_second + offset
         series.append(SecondPoint(float(second + 1), n, int(totals.second_sums[offset]) / n, p99))
+    percentiles = tuple(
+        (
+            p,
+            histogram_percentile_ns(
+                totals.histogram, totals.count, p, SUB_BITS, totals.min_ns, totals.max_ns
+            )
+            if totals.count
+            else None,
+        )
+        for p in PERCENTILES
+    )
     return LatencySummary(
         direction=direction,
         count=totals.count,
         mean_ns=totals.sum_ns / totals.count if totals.count else None,
         min_ns=totals.min_ns if totals.count else None,
         max_ns=totals.max_ns if totals.count else None,
-        percentiles_ns=tuple(
-            (
-                p,
-                histogram_percentile_ns(
-                    totals.histogram, totals.count, p, SUB_BITS, totals.min_ns, totals.max_ns
-                )
-                if totals.count
-                else None,
-            )
-            for p in PERCENTILES
-        ),
+        percentiles_ns=percentiles,
         series=tuple(series),
         histogram=_coarse_histogram(totals.histogram),
+        tails=tail_estimates(totals, percentiles),
     )
 
 

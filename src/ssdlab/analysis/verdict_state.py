@@ -92,6 +92,12 @@ def interval_words(
 def _count_words(interval: Interval) -> str:
     if interval.basis == "repeats":
         return f"over {interval.count} repeats"
+    if interval.basis == "order statistics":
+        return f"from the order statistics of {interval.count:,} I/Os"
+    if interval.basis == "fio's percentile table":
+        return f"from fio's percentile table ({interval.count:,} I/Os)"
+    if interval.basis == "block bootstrap over seconds":
+        return f"from a block bootstrap over {interval.count} seconds"
     return f"from one pass's per-second log ({interval.count} batches)"
 
 

@@ -4,7 +4,7 @@ gates; and the same comparison up front in a report of several runs."""
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ssdlab.analysis.compare import (
@@ -12,6 +12,7 @@ from ssdlab.analysis.compare import (
     FailRule,
     MeasuredTest,
     compare_runs,
+    compare_tails,
     judge_fail_rules,
     measured_tests,
     parse_fail_rule,
@@ -81,27 +82,29 @@ def comparison_document(
     """The comparison document of `stored` against the first; bad or unmatched rules refused."""
     baseline, *others = stored
     base_metrics = run_metrics(baseline)
+    measured = [_measured(s) for s in stored]
     comparisons: list[Comparison] = [
-        compare_runs(
-            baseline.run.run_id,
-            base_metrics,
-            other.run.run_id,
-            run_metrics(other),
-            threshold_pct=threshold_pct,
-            alpha=alpha,
+        replace(
+            compare_runs(
+                baseline.run.run_id,
+                base_metrics,
+                other.run.run_id,
+                run_metrics(other),
+                threshold_pct=threshold_pct,
+                alpha=alpha,
+            ),
+            tails=compare_tails(measured[0], tests, threshold_pct),
         )
-        for other in others
+        for other, tests in zip(others, measured[1:], strict=True)
     ]
     judged, unmatched = judge_fail_rules(comparisons, _rules(rules))
     if unmatched:
-        keys = sorted({c.key for comp in comparisons for c in comp.changes})
+        keys = sorted({c.key for comp in comparisons for c in (*comp.changes, *comp.tails)})
         raise UsageError(
             f"--fail-if {unmatched[0]} matches no metric of these runs; "
             f"they have: {', '.join(keys[:12])}{' …' if len(keys) > 12 else ''}"
         )
-    return build_compare_document(
-        [s.run for s in stored], comparisons, judged, [_measured(s) for s in stored]
-    )
+    return build_compare_document([s.run for s in stored], comparisons, judged, measured)
 
 
 def _measured(stored: StoredRun) -> tuple[MeasuredTest, ...]:

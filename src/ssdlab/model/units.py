@@ -185,6 +185,23 @@ def format_latency(ns: float | None) -> str:
     return f"{ns / NS_PER_S:.3f} s"
 
 
+def format_latency_range(low_ns: float | None, high_ns: float | None) -> str:
+    """A latency interval: '2.31–4.29 ms' in one unit, '58.9 µs–1.02 ms' across two, '?' for
+    an end that is not known: '2.31 ms–?'."""
+    low, high = format_latency(low_ns), format_latency(high_ns)
+    low = "?" if low_ns is None else low
+    high = "?" if high_ns is None else high
+    low_unit, high_unit = low.rpartition(" ")[2], high.rpartition(" ")[2]
+    if low_ns is not None and high_ns is not None and low_unit == high_unit:
+        return f"{low.rpartition(' ')[0]}–{high}"
+    return f"{low}–{high}"
+
+
+def format_needs_ios(ios: int) -> str:
+    """A percentile too far out for the I/Os measured: 'needs ≥ 3,688 I/Os'."""
+    return f"needs ≥ {format_count(ios)} I/Os"
+
+
 def format_cdm_mb_per_s(bytes_per_s: float | None) -> str:
     """MB/s as CrystalDiskMark prints it in quick's result grid: '1224.55'."""
     return "n/a" if bytes_per_s is None else f"{bytes_per_s / MB:.2f}"

@@ -18,7 +18,13 @@ from ssdlab.analysis.compare import (
 from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.run import RunRecord
 from ssdlab.model.target import TargetKind
-from ssdlab.model.units import MB
+from ssdlab.model.units import (
+    MB,
+    format_count,
+    format_latency,
+    format_latency_range,
+    format_needs_ios,
+)
 from ssdlab.report import document as doc
 from ssdlab.report.interval_text import interval_data
 from ssdlab.report.method_notes import COMPARE_METHOD, method_note
@@ -215,12 +221,74 @@ def build_compare_document(
         verdict=tuple(verdict),
         sections=(
             doc.Section("Runs compared", tables=(run_table,)),
-            doc.Section("Changes", tables=(table, *((gates,) if gates else ())), notes=notes),
+            doc.Section(
+                "Changes",
+                tables=(
+                    table,
+                    *_tail_tables(runs, comparisons, tests),
+                    *((gates,) if gates else ()),
+                ),
+                notes=notes,
+            ),
             *chart_sections(runs, tests),
         ),
         data=compare_data(runs, comparisons, breaches),
         charts_drawn_by="compare -o FILE.html draws it",
     )
+
+
+TAIL_NOTE = (
+    "p99 and p99.9 of each test's median pass (by throughput), from fio's percentile table: "
+    "the value, its interval (97.5 % a side, so that the ratio's interval is 95 %) and the "
+    "I/Os it came from; 'needs ≥ N I/Os' where the pass had too few I/Os to bound it. The "
+    "ratio's interval is [other's low ÷ baseline's high, other's high ÷ baseline's low] ('…' "
+    "where fio's table does not bracket an end): a tail is better or worse only when that "
+    "whole interval is, and a --fail-if rule on it (KEY-p99:+20%) passes, fails or is "
+    "inconclusive by that interval, never by the point values"
+)
+
+
+def _tail_cell(test: MeasuredTest | None, pct: float) -> str:
+    tail = None if test is None else next((t for t in test.tails if t.pct == pct), None)
+    if tail is None:
+        return "—"
+    if not tail.estimable:
+        return format_needs_ios(tail.needs)
+    span = (
+        "" if tail.interval is None else format_latency_range(tail.interval.low, tail.interval.high)
+    )
+    return f"{format_latency(tail.value_ns)} ({span}; n={format_count(tail.n)})"
+
+
+def _tail_tables(
+    runs: Sequence[RunRecord],
+    comparisons: Sequence[Comparison],
+    tests: Sequence[Sequence[MeasuredTest]],
+) -> tuple[doc.Table, ...]:
+    """The tails of every test, run by run against the first, when any run has them."""
+    if not tests or not any(comp.tails for comp in comparisons):
+        return ()
+    by_run = [{t.key: t for t in found} for found in tests]
+    keys: list[str] = []
+    for comparison in comparisons:
+        keys.extend(c.key for c in comparison.tails if c.key not in keys)
+    columns = ["Tail (--fail-if name)", f"run {runs[0].run_id}"]
+    for comparison in comparisons:
+        columns += [f"run {comparison.other_run}", f"÷ {runs[0].run_id}"]
+    rows = []
+    for key in keys:
+        test_key, _, pct_text = key.rpartition("-p")
+        pct = float(pct_text)
+        row = [key, _tail_cell(by_run[0].get(test_key), pct)]
+        for index, comparison in enumerate(comparisons, start=1):
+            change = next((c for c in comparison.tails if c.key == key), None)
+            row += [
+                _tail_cell(by_run[index].get(test_key) if index < len(by_run) else None, pct),
+                "—" if change is None else format_ratio(change),
+            ]
+        rows.append(tuple(row))
+    title = f"Latency tails against run {runs[0].run_id}"
+    return (doc.Table(title, tuple(columns), tuple(rows), (TAIL_NOTE,)),)
 
 
 MAX_TEST_SECTIONS = 12  # tests drawn one by one; more are in the tables and summary charts
@@ -472,6 +540,10 @@ def _samples_data(samples: MetricSamples | None) -> dict[str, object] | None:
     }
 
 
+def _first(values: Sequence[float]) -> float | None:
+    return values[0] if values else None
+
+
 def compare_data(
     runs: Sequence[RunRecord], comparisons: Sequence[Comparison], breaches: Sequence[RuleBreach]
 ) -> dict[str, object]:
@@ -501,6 +573,20 @@ def compare_data(
                         "ratio_interval": interval_data(c.ratio_interval),
                     }
                     for c in comp.changes
+                ],
+                "tails": [
+                    {
+                        "metric": c.key,
+                        "label": c.label,
+                        "baseline_ns": None if not c.baseline else _first(c.baseline.values),
+                        "other_ns": None if not c.other else _first(c.other.values),
+                        "ratio": c.ratio,
+                        "change_pct": c.change_pct,
+                        "verdict": c.verdict.value,
+                        "basis": c.basis,
+                        "ratio_interval": interval_data(c.ratio_interval),
+                    }
+                    for c in comp.tails
                 ],
             }
             for comp in comparisons

@@ -11,6 +11,7 @@ from typing import Any
 from ssdlab.analysis.latency_stream import PERCENTILES, RELATIVE_ERROR, LatencyLogResult
 from ssdlab.model.units import format_latency
 from ssdlab.report import document as doc
+from ssdlab.report.tail_text import TAIL_NOTE, tail_cell, tail_data
 
 FORMAT = "ssdlab-latency"
 FORMAT_VERSION = 1
@@ -43,6 +44,7 @@ def latency_log_data(result: LatencyLogResult) -> dict[str, Any]:
             "min_ns": summary.min_ns,
             "max_ns": summary.max_ns,
             "percentiles_ns": {percentile_key(p): v for p, v in summary.percentiles_ns},
+            "tails": {percentile_key(t.pct): tail_data(t) for t in summary.tails},
             "series": [
                 {"elapsed_s": p.elapsed_s, "ios": p.ios, "mean_ns": p.mean_ns, "p99_ns": p.p99_ns}
                 for p in summary.series
@@ -80,17 +82,24 @@ def _percentile_table(data: Mapping[str, Any], values: str) -> doc.Table:
     ]
     for pct in PERCENTILES:
         key = percentile_key(pct)
-        rows.append(
-            (f"p{key}", *(format_latency(found[n]["percentiles_ns"].get(key)) for n in names))
-        )
+        rows.append((f"p{key}", *(_cell(found[n], key) for n in names)))
     rows.append(("max", *(format_latency(found[n]["max_ns"]) for n in names)))
     title = f"{str(data['kind']).upper()} percentiles" + (
         " (of window means)" if values == "averaged" else ""
     )
     notes = (
         f"each percentile within {RELATIVE_ERROR:.2%} of the exact value (log-linear histogram)",
+        TAIL_NOTE + "; the interval's ends are its buckets' outer bounds, and where the log has "
+        "10 seconds or more it spans a block bootstrap over seconds too (bursty tails)",
     )
     return doc.Table(title, ("", *names), tuple(rows), notes)
+
+
+def _cell(found: Mapping[str, Any], key: str) -> str:
+    """A percentile's cell: with its interval from p99 up (a document stored before ssdlab
+    gave tails has none: the value alone)."""
+    tails = found.get("tails") or {}
+    return tail_cell(tails.get(key), found["percentiles_ns"].get(key))
 
 
 def _histogram_table(name: str, bars: list[Mapping[str, Any]]) -> doc.Table:
@@ -116,15 +125,26 @@ def _histogram_table(name: str, bars: list[Mapping[str, Any]]) -> doc.Table:
     return doc.Table(f"{name} latency histogram", ("latency", "I/Os", "share", ""), rows)
 
 
+def _estimable_points(found: Mapping[str, Any]) -> list[tuple[float, float]]:
+    """(position, µs) of each percentile the I/Os bound: one that needs more I/Os is not
+    drawn."""
+    tails = found.get("tails") or {}
+    points = []
+    for i, pct in enumerate(PERCENTILES):
+        key = percentile_key(pct)
+        tail = tails.get(key)
+        if isinstance(tail, Mapping) and not tail.get("estimable"):
+            continue
+        points.append((float(i), (found["percentiles_ns"][key] or 0.0) / 1000))
+    return points
+
+
 def _percentile_chart(data: Mapping[str, Any], key: str) -> doc.Chart:
-    positions = [float(i) for i in range(len(PERCENTILES))]
     series = tuple(
-        doc.Series(
-            name,
-            tuple(positions),
-            tuple((found["percentiles_ns"][percentile_key(p)] or 0.0) / 1000 for p in PERCENTILES),
+        doc.Series(name, tuple(x for x, _ in points), tuple(y for _, y in points))
+        for name, points in (
+            (name, _estimable_points(found)) for name, found in data["directions"].items()
         )
-        for name, found in data["directions"].items()
     )
     return doc.Chart(
         f"{key}-percentiles",
@@ -286,7 +306,7 @@ def imported_latency_sections(settings: Mapping[str, Any]) -> tuple[doc.Section,
 def latency_log_document(data: Mapping[str, Any]) -> doc.Document:
     """`ssdlab latency` on the terminal."""
     headline = tuple(
-        (name, f"{found['count']:,} I/Os, p99 {format_latency(found['percentiles_ns']['99'])}")
+        (name, f"{found['count']:,} I/Os, p99 {_cell(found, '99')}")
         for name, found in data["directions"].items()
     )
     return doc.Document(

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.steady_state import SteadyStateVerdict
+from ssdlab.analysis.step_tails import window_tails
+from ssdlab.analysis.tail_intervals import TailEstimate
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, ProfileResults, RoundLoop
 from ssdlab.model.step import StepResult
@@ -21,8 +23,18 @@ from ssdlab.model.units import (
 from ssdlab.report import document as doc
 from ssdlab.report.method_notes import STEADY_STATE_METHOD, method_note
 from ssdlab.report.profile_common import compose, visible_series, zero_or_log
+from ssdlab.report.tail_text import passes_data, tail_cell_in
 
 MIXES = (100, 95, 65, 50, 35, 5, 0)  # the R/W mixes in the spec's order
+LAT_TAILS = (99.0, 99.9, 99.99, 99.999)  # PTS LAT's percentiles from p99 up (plan/pts.py)
+LAT_TAIL_NOTE = (
+    "p99 and up: the mean over the window's rounds, its 95 % interval from fio's percentile "
+    "tables (each round's interval from the values fio lists at the percentiles bracketing the "
+    "order statistics' ranks of that round's total_ios, and the window's from the lowest to the "
+    "highest of them; '?' where a table lists none, as for 99.999 %'s upper end) and the I/Os "
+    "above it of the window's I/Os; 'needs ≥ N I/Os' where a round had too few I/Os to bound "
+    "the percentile; for a mix, each round's slower direction"
+)
 # a tracking variable's metric (its name's first word) as an axis: quantity, unit, scale
 METRIC_AXES = {
     "iops": ("I/O rate", "IOPS", 1.0),
@@ -273,17 +285,64 @@ def _element_section(
                   for e in elements),
         ))  # fmt: skip
     else:
+        tails = {e["key"]: _element_tails(e, steps) for e in elements}
+
+        def tail(e: Mapping[str, Any], pct: float, value: float | None = None) -> str:
+            found = tails[e["key"]].get(pct)
+            return tail_cell_in(None if found is None else found[0], value, format_latency_us)
+
         tables.append(doc.Table(
             f"Response times{where}",
             ("element", "mean µs", "99.999 % µs", "max µs", "IOPS"),
             tuple((e["label"], format_latency_us(e["lat_mean_ns"]),
-                   format_latency_us(e["lat_99_999_ns"]), format_latency_us(e["lat_max_ns"]),
+                   tail(e, 99.999, e["lat_99_999_ns"]), format_latency_us(e["lat_max_ns"]),
                    format_count(e["iops"])) for e in elements),
             notes=("for a mix, 99.999 % is the larger of the read and write values: an upper "
-                   "bound",),
+                   "bound", *((LAT_TAIL_NOTE,) if any(tails.values()) else ())),
         ))  # fmt: skip
+        if any(tails.values()):
+            tables.append(doc.Table(
+                f"Latency tails by block size and R/W mix{where}",
+                ("element", *(f"p{p:g} µs" for p in LAT_TAILS[:-1])),
+                tuple((e["label"], *(tail(e, p) for p in LAT_TAILS[:-1])) for e in elements),
+            ))  # fmt: skip
     return doc.Section(f"Results {entry['loop']}".strip(), tables=tuple(tables),
                        charts=tuple(charts))  # fmt: skip
+
+
+def _element_passes(element: Mapping[str, Any], steps: Sequence[StepResult]) -> list[StepResult]:
+    """The element's measured rounds in the measurement window, in round order."""
+    rounds = set(element["rounds"])
+    found = [
+        s
+        for s in steps
+        if s.step_key == element["key"] and s.round_index in rounds and not s.discarded
+    ]
+    return sorted(found, key=lambda s: s.round_index)
+
+
+def _element_tails(
+    element: Mapping[str, Any], steps: Sequence[StepResult]
+) -> dict[float, tuple[TailEstimate, tuple[TailEstimate, ...]]]:
+    """An element's tails over its window's rounds, from fio's tables (none: no total_ios)."""
+    return window_tails(_element_passes(element, steps), LAT_TAILS)
+
+
+def latency_tails_data(entry: Mapping[str, Any], steps: Sequence[StepResult]) -> dict[str, Any]:
+    """PTS LAT's tails as JSON, per element key and percentile: n (the window's I/Os), the I/Os
+    above, the interval or the I/Os needed, and under `passes` each round's own."""
+    found: dict[str, Any] = {}
+    for element in entry["elements"]:
+        if not element["rounds"]:
+            continue
+        rounds = [s.round_index for s in _element_passes(element, steps)]
+        tails = _element_tails(element, steps)
+        if tails:
+            found[element["key"]] = {
+                f"{pct:g}": passes_data(together, each, rounds)
+                for pct, (together, each) in tails.items()
+            }
+    return found
 
 
 def _wsat_section(rows: Sequence[Mapping[str, Any]]) -> doc.Section:
@@ -428,5 +487,15 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
             charts=() if throughput is None else (throughput,),
         ))  # fmt: skip
     title = f"SNIA PTS {plan.param('test')}".upper().replace("SNIA PTS", "SNIA PTS")
+    data = {key: found[key] for key in found}
+    if plan.profile == "pts-lat":
+        data["latency_tails"] = {
+            entry["loop"]: latency_tails_data(entry, results.steps) for entry in data_loops(data)
+        }
     return compose(results, title=title, verdict=verdict, sections=sections,
-                   data={key: found[key] for key in found})  # fmt: skip
+                   data=data)  # fmt: skip
+
+
+def data_loops(data: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The stored results' loop entries."""
+    return list(data[PTS_RESULTS]["loops"])

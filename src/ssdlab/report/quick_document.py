@@ -10,7 +10,7 @@ from typing import Any
 from ssdlab.analysis.passes import TestSummary
 from ssdlab.model.run import run_origin
 from ssdlab.model.step import StepResult
-from ssdlab.model.units import MB, format_cdm_latency_us, format_cdm_mb_per_s, format_size
+from ssdlab.model.units import MB, format_cdm_mb_per_s, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
@@ -26,6 +26,7 @@ from ssdlab.report.quick import (
     noisy_footnote,
     settings_line,
 )
+from ssdlab.report.quick_tails import TABLE_NOTE, step_tails, tail_cell_us, tails_data
 
 PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
 
@@ -51,6 +52,17 @@ def quick_json_document(
         **({} if baseline is None else {"baseline": dict(baseline)}),
         **_latency_logs(report.run.settings),
         **machine_data(report.run),
+        "latency_tails": _tails_data(report),
+    }
+
+
+def _tails_data(report: QuickReport) -> dict[str, Any]:
+    """Per test of the best pass (as the latency table), its tails from p99 up from fio's
+    table: n, the I/Os above, the interval or the I/Os needed."""
+    return {
+        cell: tails_data(step_tails(step, PERCENTILES))
+        for cell, step in _best_passes(report).items()
+        if step_tails(step, PERCENTILES)
     }
 
 
@@ -419,23 +431,34 @@ def _percentiles(step: StepResult) -> dict[float, int]:
     return merged
 
 
-def _latency(report: QuickReport) -> tuple[doc.Table, tuple[doc.Chart, ...]] | None:
-    """Completion-latency percentiles of each test's best pass (fio's own percentiles; for a
-    mix the slower direction's): one chart, or one per pattern when there are more tests than
-    a chart has colours."""
+def _best_passes(report: QuickReport) -> dict[str, StepResult]:
+    """Each test's pass with the most MB/s, by its label and direction."""
     best: dict[str, StepResult] = {}
     for step in _measured(report):
         cell = f"{step.step_label} {step.direction}"
         if cell not in best or step.bw_bytes_per_s > best[cell].bw_bytes_per_s:
             best[cell] = step
+    return best
+
+
+def _latency(report: QuickReport) -> tuple[doc.Table, tuple[doc.Chart, ...]] | None:
+    """Completion-latency percentiles of each test's best pass (fio's own percentiles; for a
+    mix the slower direction's): one chart, or one per pattern when there are more tests than
+    a chart has colours."""
+    best = _best_passes(report)
     rows = []
     series: list[tuple[str, doc.Series]] = []
     for cell, step in best.items():
         pcts = _percentiles(step)
         if not pcts:
             continue
-        rows.append((cell, *(format_cdm_latency_us(pcts.get(p)) for p in PERCENTILES)))
-        shown = [i for i, p in enumerate(PERCENTILES) if p in pcts]
+        tails = step_tails(step, PERCENTILES)
+        rows.append((cell, *(tail_cell_us(tails.get(p), pcts.get(p)) for p in PERCENTILES)))
+        shown = [
+            i
+            for i, p in enumerate(PERCENTILES)
+            if p in pcts and (p not in tails or tails[p].estimable)
+        ]
         series.append(
             (
                 _pattern(step),
@@ -453,6 +476,7 @@ def _latency(report: QuickReport) -> tuple[doc.Table, tuple[doc.Chart, ...]] | N
         "Completion latency percentiles of the best pass (µs)",
         ("Test", *(f"p{p:g}" for p in PERCENTILES)),
         tuple(rows),
+        (TABLE_NOTE,),
     )
     groups: list[tuple[str, str, tuple[doc.Series, ...]]] = [("", "", tuple(s for _, s in series))]
     if len(series) > doc.MAX_SERIES:

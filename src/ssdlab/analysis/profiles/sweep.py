@@ -24,6 +24,8 @@ from ssdlab.analysis.knee_uncertainty import (
     pooled_log_spread,
 )
 from ssdlab.analysis.latency_bins import merge_bins, percentile_ns
+from ssdlab.analysis.step_tails import PassTails, bins_tail, step_tails
+from ssdlab.analysis.tail_intervals import TailEstimate, passes_tail
 from ssdlab.model.finding_names import SWEEP_CELLS, SWEEP_KNEE
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.profile_settings import SweepSettings
@@ -121,6 +123,46 @@ def pass_rows(
             )
         )
     return tuple(rows)
+
+
+TAILS = (99.0, 99.9)  # the sweep's percentiles from p99 up
+CellKey = tuple[str, int, int]  # workload, threads, queue depth
+CellTails = PassTails
+
+
+def pass_tails(step: StepResult, bins: Sequence[Mapping[int, int]]) -> dict[float, TailEstimate]:
+    """One pass's p99 and p99.9 with n and their intervals: from its json+ bins (both
+    directions added, as the cell's percentiles are read) where stored, else from fio's table
+    (the slower direction's, n its total_ios)."""
+    histogram = histogram_of(bins)
+    if histogram:
+        return {pct: bins_tail(histogram, pct) for pct in TAILS}
+    return step_tails(step, TAILS)
+
+
+def cell_tails(
+    plan: ProfilePlan, steps: Sequence[StepResult], clat_bins: ClatBins
+) -> dict[CellKey, tuple[tuple[int, ...], CellTails]]:
+    """Per cell (in run order): its passes' numbers and, per percentile, (the repeats together,
+    tail_intervals.passes_tail; each repeat's own), for the percentiles every repeat gives."""
+    params = {s.key: dict(s.params) for s in plan.all_steps if s.param("workload") is not None}
+    passes: dict[CellKey, list[tuple[int, dict[float, TailEstimate]]]] = {}
+    for step in steps:
+        p = params.get(step.step_key)
+        if p is None or step.discarded:
+            continue
+        key = (str(p["workload"]), _whole(p["threads"]), _whole(p["iodepth"]))
+        own = pass_tails(step, clat_bins.get(step.capture_id or -1, ()))
+        passes.setdefault(key, []).append((step.round_index, own))
+    found = {}
+    for key, group in passes.items():
+        tails: CellTails = {}
+        for pct in TAILS:
+            each = tuple(t[pct] for _, t in group if pct in t)
+            if each and len(each) == len(group):
+                tails[pct] = (passes_tail(each), each)
+        found[key] = (tuple(number for number, _ in group), tails)
+    return found
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
