@@ -154,7 +154,7 @@ def test_a_sweep_exports_one_row_per_grid_point(tmp_path: Path) -> None:
     db = tmp_path / "db"
     done = run_ssdlab(
         "run", "sweep", str(tmp_path), "--size", "8MiB", "--threads", "1", "--iodepths", "1,2",
-        "--runtime", "0.2", "--ramp", "0", "--db", str(db), "--json",
+        "--runtime", "0.2", "--ramp", "0", "--repeat", "1", "--db", str(db), "--json",
     )  # fmt: skip
     assert done.code == 0, done.stderr
     cells = json.loads(done.stdout)["result"]["sweep-cells"]["cells"]

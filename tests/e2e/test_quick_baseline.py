@@ -126,7 +126,11 @@ def test_a_drop_against_the_baseline_exits_4_only_with_fail_on_regression(
     judged = _quick_json(str(folder), db, "--baseline", "b")  # exit 0 checked inside
     regressed = [t for t in judged["baseline"]["tests"] if t["regression"]]
     assert regressed
-    assert all(t["verdict"] == "worse" for t in regressed)
+    # a regression is a test whose whole interval is past the threshold; Welch's test on the
+    # same passes says worse, or (with the null engine's wide spread under load) may not reach
+    # significance — it never says better
+    assert all(t["outcome"] == "fail" for t in regressed)
+    assert not any(t["verdict"] == "better" for t in regressed)
     failing = _quick(str(folder), db, "--baseline", "b", "--fail-on-regression")
     assert failing.code == 4, failing.stderr
     assert "a regression" in failing.stdout
