@@ -662,8 +662,9 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
     import numpy as np  # imported by the first fit, not by every command that can fit
 
     points: Any = np.array((xs, ys), dtype=np.float64)  # np.cov's 2 × n matrix
-    xmean, ymean = np.mean(points[0], None), np.mean(points[1], None)
-    points -= points.mean(axis=1)[:, None]  # np.cov(x, y, bias=True), step by step
+    add = np.add.reduce  # np.mean's own sum, divided by n as np.mean divides it
+    xmean, ymean = add(points[0], None) / n, add(points[1], None) / n
+    points -= (add(points, 1) / n)[:, None]  # np.cov(x, y, bias=True), step by step
     covariance = np.dot(points, points.T.conj())
     covariance *= np.true_divide(1, n)
     ssxm, ssxym, _, ssym = covariance.flat
