@@ -19,7 +19,9 @@ fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible 
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
 Each handler module's options are declared beside it in cli/<module>_options.py, which imports
-no handler, so building the parser stays fast; argument types shared by several commands are in
+no handler, so building the parser stays fast (a command line that names its command first
+builds only the parser of that command's options module: `ssdlab metrics` imports no other
+command's options, nor numpy through them); argument types shared by several commands are in
 cli/arg_types.py, options shared by several (--db, --json, a profile's option table) in
 cli/common_options.py.
 """
@@ -35,26 +37,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 
 from ssdlab import __version__
-from ssdlab.cli import (
-    card_options,
-    common_options,
-    doctor_options,
-    endure_options,
-    fleet_options,
-    health_options,
-    imports_options,
-    inspect_options,
-    latency_options,
-    metrics_options,
-    node_options,
-    quick_options,
-    report_options,
-    run_options,
-    runs_options,
-    sim_options,
-    specs_options,
-    store_compact_options,
-)
+from ssdlab.cli import common_options, fleet_options
 from ssdlab.cli.terminal_tables import make_console
 from ssdlab.errors import SsdlabError, StoreError, UsageError
 from ssdlab.system.write_gate import check_outputs
@@ -78,8 +61,32 @@ examples:
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Every command's options, each declared beside its handler (cli/<handler>_options.py)."""
+# the options modules under ssdlab.cli, in the order `ssdlab --help` lists their commands
+OPTIONS_MODULES = (
+    "quick_options",  # quick
+    "run_options",  # plan, run, resume
+    "endure_options",  # endure, status
+    "runs_options",  # runs
+    "inspect_options",  # show, export
+    "report_options",  # report, compare
+    "imports_options",  # import
+    "latency_options",  # latency (fio latency logs, no store)
+    "specs_options",  # spec
+    "health_options",  # health, wear, watch
+    "sim_options",  # sim
+    "doctor_options",  # doctor
+    "fleet_options",  # fleet (many hosts)
+    "node_options",  # node (what 'ssdlab fleet' calls on each node)
+    "metrics_options",  # metrics (Prometheus)
+    "store_compact_options",  # store compact
+    "card_options",  # card (a run as one image to post)
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's options, each declared beside its handler (cli/<handler>_options.py);
+    with `command`, only those of its options module (the commands declared with it): what
+    parsing a command line that names it needs, without importing the other modules."""
     parser = argparse.ArgumentParser(
         prog="ssdlab",
         description="SSD test bench for Linux: fio does the I/O, every run is stored.",
@@ -88,28 +95,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ssdlab {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for options in (
-        quick_options,  # quick
-        run_options,  # plan, run, resume
-        endure_options,  # endure, status
-        runs_options,  # runs
-        inspect_options,  # show, export
-        report_options,  # report, compare
-        imports_options,  # import
-        latency_options,  # latency (fio latency logs, no store)
-        specs_options,  # spec
-        health_options,  # health, wear, watch
-        sim_options,  # sim
-        doctor_options,  # doctor
-        fleet_options,  # fleet (many hosts)
-        node_options,  # node (what 'ssdlab fleet' calls on each node)
-        metrics_options,  # metrics (Prometheus)
-        store_compact_options,  # store compact
-        card_options,  # card (a run as one image to post)
-    ):
-        options.add_commands(commands)
+    modules = OPTIONS_MODULES if command is None else (f"{COMMANDS[command][0]}_options",)
+    for module in modules:
+        importlib.import_module(f"ssdlab.cli.{module}").add_commands(commands)
     common_options.add_width(parser)
     return parser
+
+
+def named_command(words: Sequence[str]) -> str | None:
+    """The command a command line names first, after --width N at most (None when it names
+    none so, or something else comes first — -h, --version, an abbreviated option: those are
+    parsed with every command's options)."""
+    at = 0
+    while at < len(words) and (words[at] == "--width" or words[at].startswith("--width=")):
+        at += 2 if words[at] == "--width" else 1
+    return words[at] if at < len(words) and words[at] in COMMANDS else None
 
 
 Command = Callable[[argparse.Namespace, Console], int]
@@ -152,8 +152,8 @@ def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None 
     """Parse the command line and run its command; its exit status. `on_ready` is called once
     the arguments are parsed, right before the command runs, where a KeyboardInterrupt is
     caught (the entry point, `ssdlab/__main__.py`, ends at once on Ctrl-C until then)."""
-    parser = build_parser()
     words, profile_args = fleet_options.split_profile_args(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(named_command(words))
     args = parser.parse_args(words)
     if profile_args is not None:
         args.profile_args = profile_args

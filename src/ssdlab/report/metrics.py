@@ -275,19 +275,33 @@ def exposition(families: Iterable[Family]) -> str:
     # set is written once (kept with the tuple, so that its id is not another's meanwhile)
     texts: dict[tuple[str, ...], dict[int, tuple[tuple[str, ...], str]]] = {}
     pairs: dict[str, str] = {}
+    numbers = _Numbers()
     out: list[str] = []  # a family's text at a time: not a string of each line kept to the end
     for family in families:
         name = f"{family.name}_total" if family.type == "counter" else family.name
-        lines = [f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n"]
         names = family.labels
         written = texts.setdefault(names, {})
-        for values, value in family.samples:
-            found = written.get(id(values))
-            if found is None:
-                found = written[id(values)] = (values, _label_text(names, values, pairs))
-            lines.append(f"{name}{found[1]} {go_float(value)}\n")
-        out.append("".join(lines))
+        for values, _ in family.samples:
+            if id(values) not in written:
+                written[id(values)] = (values, _label_text(names, values, pairs))
+        number = numbers.text
+        out.append(f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n")
+        out.append("".join([f"{name}{written[id(v)][1]} {number(x)}\n" for v, x in family.samples]))
     return "".join(out)
+
+
+class _Numbers(dict[float, str]):
+    """`go_float` of each value, each distinct value formatted once a scrape (a fleet's
+    figures repeat: 0/1 flags, a run's timestamp in each test, models' capacities). Zero is
+    formatted each time: 0.0 and -0.0 are one key and two texts."""
+
+    def text(self, value: float) -> str:
+        found = self.get(value)
+        if found is None:
+            found = go_float(value)
+            if value:
+                self[value] = found
+        return found
 
 
 def metrics_text(state: MetricsState) -> str:

@@ -85,6 +85,27 @@ def test_least_squares_matches_numpy() -> None:
     assert least_squares([1.0], [0.0]) is None
 
 
+def test_least_squares_is_scipys_linregress_to_the_last_bit() -> None:
+    """The fit is linregress' figures exactly (what `ssdlab metrics` and `health` printed
+    when it called linregress), not merely close: stored exports stay byte for byte."""
+    from scipy import stats
+
+    rng = np.random.default_rng(7)
+    for n in (3, 7, 8, 9, 16, 17, 50, 129):
+        xs = sorted(float(x) for x in rng.uniform(0.0, 400.0, n))
+        for ys in (
+            [float(int(x / 9)) for x in xs],  # a stepping wear indicator
+            [x * 4e10 + float(e) for x, e in zip(xs, rng.normal(0, 1e9, n), strict=True)],
+        ):
+            fit = least_squares(xs, ys)
+            line = stats.linregress(xs, ys)
+            assert fit is not None
+            assert fit.slope == float(line.slope)
+            assert fit.intercept == float(line.intercept)
+            assert fit.r_squared == float(line.rvalue) ** 2
+            assert fit.slope_stderr == float(line.stderr)
+
+
 def test_least_squares_of_two_points_and_of_a_flat_line() -> None:
     two = least_squares([0.0, 2.0], [1.0, 5.0])
     assert two is not None
