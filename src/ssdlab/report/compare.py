@@ -59,8 +59,8 @@ def format_ratio(change: Change) -> str:
     interval = change.ratio_interval
     bounds = ""
     if interval is not None:
-        low = "…" if interval.low is None else f"{interval.low:.2f}"
-        high = "…" if interval.high is None else f"{interval.high:.2f}"
+        low = "?" if interval.low is None else f"{interval.low:.2f}"
+        high = "?" if interval.high is None else f"{interval.high:.2f}"
         bounds = f" ({low}–{high})"
     return f"{change.ratio:.2f}{bounds} {marker}{p}"
 
@@ -73,8 +73,8 @@ def _change_text(change: Change) -> str:
     interval = change.ratio_interval
     if interval is None:
         return text + " (one pass a side: no interval)"
-    low = "…" if interval.low is None else f"{(interval.low - 1) * 100:+.1f}"
-    high = "…" if interval.high is None else f"{(interval.high - 1) * 100:+.1f}"
+    low = "?" if interval.low is None else f"{(interval.low - 1) * 100:+.1f}"
+    high = "?" if interval.high is None else f"{(interval.high - 1) * 100:+.1f}"
     return f"{text} ({low} … {high} %)"
 
 
@@ -241,7 +241,7 @@ TAIL_NOTE = (
     "p99 and p99.9 of each test's median pass (by throughput), from fio's percentile table: "
     "the value, its interval (97.5 % a side, so that the ratio's interval is 95 %) and the "
     "I/Os it came from; 'needs ≥ N I/Os' where the pass had too few I/Os to bound it. The "
-    "ratio's interval is [other's low ÷ baseline's high, other's high ÷ baseline's low] ('…' "
+    "ratio's interval is [other's low ÷ baseline's high, other's high ÷ baseline's low] ('?' "
     "where fio's table does not bracket an end): a tail is better or worse only when that "
     "whole interval is, and a --fail-if rule on it (KEY-p99:+20%) passes, fails or is "
     "inconclusive by that interval, never by the point values"
