@@ -55,6 +55,8 @@ class Basis(StrEnum):
     PERCENTILE_TABLE = "fio's percentile table"  # ranks of the I/Os, ends from fio's table
     FIO_HISTOGRAM = "fio's json+ histogram"  # ranks of the I/Os, ends from fio's bucket bounds
     BLOCK_BOOTSTRAP = "block bootstrap over seconds"  # `count` is its seconds (or windows)
+    # a SNIA PTS window mean: Student's over the rounds of the steady-state measurement window
+    WINDOW_ROUNDS = "rounds of the steady-state window"
 
 
 @dataclass(frozen=True, slots=True)
