@@ -13,6 +13,7 @@ both are known.
 from dataclasses import dataclass, replace
 
 from ssdlab.analysis.intervals import Interval
+from ssdlab.analysis.verdict_state import at_least
 from ssdlab.analysis.waf import CounterChange
 from ssdlab.model.units import GB, TB, format_gb, format_number
 
@@ -348,6 +349,10 @@ class RatingComparison:
     dwpd_ratio: float | None
     notes: tuple[str, ...]
     reason: str | None
+    # whether the days to end of life reach the warranty's length from now: yes when the whole
+    # interval of the days does, no when none of it does, inconclusive when it straddles the
+    # warranty (from the days alone when they have no interval); None without both figures
+    outlasts_warranty: str | None = None
 
 
 def rating_comparison(
@@ -378,6 +383,9 @@ def rating_comparison(
         notes.append("no warranty length given")
     days = projection.days_to_eol
     eol_vs_warranty = days / warranty_days if days is not None and warranty_days else None
+    outlasts = None
+    if days is not None and warranty_days:
+        outlasts = at_least(days, projection.days_to_eol_interval, warranty_days).value
     host_now = projection.host_written_now_bytes
     per_day = host_written_bytes_per_day
     if per_day is None or per_day <= 0:
@@ -419,4 +427,5 @@ def rating_comparison(
         dwpd_ratio,
         tuple(notes),
         reason,
+        outlasts,
     )

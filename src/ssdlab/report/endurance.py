@@ -306,6 +306,18 @@ def status_json(status: EnduranceStatus) -> dict[str, Any]:
     return data
 
 
+def _warranty_words(status: EnduranceStatus) -> str:
+    """'; outlasts its 1,826-day warranty from now: yes' (no, inconclusive when the interval of
+    the days straddles the warranty); '' without a warranty length."""
+    rating = status.series.rating if status.series is not None else None
+    if rating is None or rating.outlasts_warranty is None or rating.warranty_days is None:
+        return ""
+    return (
+        f"; outlasts its {rating.warranty_days:,.0f}-day warranty from now: "
+        f"{rating.outlasts_warranty}"
+    )
+
+
 def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -> doc.Document:
     """The run's document; `status`: where it stands (analysis/profiles/endurance.status_of)."""
     run = results.run
@@ -346,6 +358,7 @@ def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -
             f"at the observed wear rate the drive reaches end of life in "
             f"{projection.days_to_eol:,.0f} days"
             + days_interval_text(projection.days_to_eol_interval)
+            + _warranty_words(status)
         )
     return compose(
         results,

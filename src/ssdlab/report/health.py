@@ -211,6 +211,8 @@ def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
         rows.append(("projected / rated TBW", f"{rating.tbw_ratio:.2f}"))
     if rating.eol_vs_warranty_ratio is not None:
         rows.append(("life left / warranty", f"{rating.eol_vs_warranty_ratio:.2f}"))
+    if rating.outlasts_warranty is not None:
+        rows.append(("outlasts the warranty from now", rating.outlasts_warranty))
     if rating.observed_dwpd is not None:
         rows.append(("observed DWPD", f"{rating.observed_dwpd:.3f}"))
     return rows

@@ -25,7 +25,12 @@ from ssdlab.analysis.intervals import (
 )
 from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
 from ssdlab.analysis.knee_uncertainty import knee_uncertainty
-from ssdlab.analysis.lifetime import days_interval, project_life
+from ssdlab.analysis.lifetime import (
+    RatedEndurance,
+    days_interval,
+    project_life,
+    rating_comparison,
+)
 from ssdlab.analysis.profiles.pts import window_interval
 from ssdlab.analysis.verdict_state import State, at_least
 from ssdlab.analysis.wear import WearSeries, fit_wear_series, least_squares
@@ -344,3 +349,27 @@ def test_a_wear_fit_carries_its_slope_interval_into_the_projection() -> None:
     assert interval is not None
     half = 2.7764451 * line.slope_stderr  # t(0.975, 4)
     assert (interval.low, interval.high) == pytest.approx((line.slope - half, line.slope + half))
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "state"),
+    [(0.01, 0.02, "yes"), (0.1, 0.2, "no"), (0.04, 0.05, "inconclusive")],
+)
+def test_outlasting_the_warranty_is_judged_by_the_interval_of_the_days(
+    low: float, high: float, state: str
+) -> None:
+    """80 % of life left against a 5-year warranty (1,826 days): a wear rate of 0.01–0.02 %/day
+    gives 4,000–8,000 days (yes), 0.1–0.2 gives 400–800 (no), 0.04–0.05 gives 1,600–2,000,
+    which straddles the warranty (inconclusive)."""
+    rate = Interval(low, high, 0.95, "least-squares fit", 10)
+    rated = RatedEndurance(None, None, 5.0, None)
+    projection = project_life(20.0, (low + high) / 2, None, None, pct_per_day_interval=rate)
+    assert rating_comparison(rated, projection, None).outlasts_warranty == state
+
+
+def test_outlasting_the_warranty_without_an_interval_is_read_from_the_days() -> None:
+    rated = RatedEndurance(None, None, 1.0, None)
+    comparison = rating_comparison(rated, project_life(20.0, 0.01, None, None), None)
+    assert comparison.outlasts_warranty == "yes"  # 8,000 days against 365, two samples
+    unknown = rating_comparison(rated, project_life(20.0, None, None, None), None)
+    assert unknown.outlasts_warranty is None
