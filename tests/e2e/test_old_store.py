@@ -94,6 +94,8 @@ INTERVAL_KEYS = frozenset(
         "state",  # a cache cliff made now for an interrupted run: yes, no or inconclusive
         "uncertainty",  # … and its intervals
         "gates",  # compare: every --fail-if rule judged pass, fail or inconclusive
+        "pct_per_day_interval",  # a wear fit's slope: Student's, n − 2 df (null with 2 samples)
+        "days_to_eol_interval",  # … and the days to end of life from its ends
     }
 )
 # Every latency percentile from p99 up gained n, the I/Os above it and its 95 % interval (or

@@ -55,6 +55,10 @@ class Basis(StrEnum):
     PERCENTILE_TABLE = "fio's percentile table"  # ranks of the I/Os, ends from fio's table
     FIO_HISTOGRAM = "fio's json+ histogram"  # ranks of the I/Os, ends from fio's bucket bounds
     BLOCK_BOOTSTRAP = "block bootstrap over seconds"  # `count` is its seconds (or windows)
+    # a SNIA PTS window mean: Student's over the rounds of the steady-state measurement window
+    WINDOW_ROUNDS = "rounds of the steady-state window"
+    # a least-squares slope (analysis/wear.py): `count` is its points, n − 2 degrees of freedom
+    LINE_FIT = "least-squares fit"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,18 @@ def sample_of_repeats(values: Sequence[float]) -> Sample:
     se = statistics.stdev(values) / math.sqrt(len(values))
     sample = Sample(mean, se, len(values) - 1.0, len(values), Basis.REPEATS.value)
     return _with_logs(sample, values)
+
+
+def slope_interval(
+    slope: float, stderr: float | None, points: int, level: float = LEVEL
+) -> Interval | None:
+    """Student's interval of a least-squares slope through `points` points: slope ± t(0.975,
+    n − 2) · its standard error (scipy's `linregress` stderr); None without a standard error
+    (two points fit exactly and say nothing about their scatter)."""
+    if stderr is None or points < 3 or not math.isfinite(stderr):
+        return None
+    half = t_quantile(points - 2.0, level) * stderr
+    return Interval(slope - half, slope + half, level, Basis.LINE_FIT.value, points)
 
 
 def batch_size(points: int) -> int:

@@ -12,6 +12,8 @@ both are known.
 
 from dataclasses import dataclass, replace
 
+from ssdlab.analysis.intervals import Interval
+from ssdlab.analysis.verdict_state import at_least
 from ssdlab.analysis.waf import CounterChange
 from ssdlab.model.units import GB, TB, format_gb, format_number
 
@@ -248,6 +250,19 @@ class LifeProjection:
     host_written_at_eol_bytes: float | None
     notes: tuple[str, ...]
     reason: str | None
+    days_to_eol_interval: Interval | None = None
+
+
+def days_interval(remaining_pct: float, rate: Interval | None) -> Interval | None:
+    """The 95 % interval of the days to end of life from the wear rate's: remaining ÷ the
+    rate's high end to remaining ÷ its low end (days fall as the rate rises, so the ends map
+    one to one and the level is kept); `high` None (unbounded) when the rate's interval
+    reaches zero or below: the data do not rule out a drive that barely wears."""
+    if rate is None or rate.high is None or rate.high <= 0:
+        return None
+    remaining = max(remaining_pct, 0.0)
+    high = None if rate.low is None or rate.low <= 0 else remaining / rate.low
+    return Interval(remaining / rate.high, high, rate.level, rate.basis, rate.count)
 
 
 def project_life(
@@ -257,8 +272,10 @@ def project_life(
     host_written_now_bytes: float | None,
     *,
     reason: str | None = None,
+    pct_per_day_interval: Interval | None = None,
 ) -> LifeProjection:
-    """Linear projection of the wear to 100 % at the given rates."""
+    """Linear projection of the wear to 100 % at the given rates; with the wear rate's 95 %
+    interval, the days to end of life get theirs (`days_interval`)."""
     if reason is None and wear_now_pct is None:
         reason = "the current wear is unknown"
     if reason is not None or wear_now_pct is None:
@@ -276,9 +293,10 @@ def project_life(
     notes: list[str] = []
     if remaining_pct <= 0:
         notes.append(f"already at {wear_now_pct:g} % of rated life: past the rated end of life")
-    days = None
+    days = days_range = None
     if pct_per_day is not None and pct_per_day > 0:
         days = max(remaining_pct, 0.0) / pct_per_day
+        days_range = days_interval(remaining_pct, pct_per_day_interval)
     else:
         notes.append("no days to end of life: no wear rate per day")
     host_at_eol = None
@@ -298,6 +316,7 @@ def project_life(
         host_at_eol,
         tuple(notes),
         overall,
+        days_range,
     )
 
 
@@ -330,6 +349,10 @@ class RatingComparison:
     dwpd_ratio: float | None
     notes: tuple[str, ...]
     reason: str | None
+    # whether the days to end of life reach the warranty's length from now: yes when the whole
+    # interval of the days does, no when none of it does, inconclusive when it straddles the
+    # warranty (from the days alone when they have no interval); None without both figures
+    outlasts_warranty: str | None = None
 
 
 def rating_comparison(
@@ -360,6 +383,9 @@ def rating_comparison(
         notes.append("no warranty length given")
     days = projection.days_to_eol
     eol_vs_warranty = days / warranty_days if days is not None and warranty_days else None
+    outlasts = None
+    if days is not None and warranty_days:
+        outlasts = at_least(days, projection.days_to_eol_interval, warranty_days).value
     host_now = projection.host_written_now_bytes
     per_day = host_written_bytes_per_day
     if per_day is None or per_day <= 0:
@@ -401,4 +427,5 @@ def rating_comparison(
         dwpd_ratio,
         tuple(notes),
         reason,
+        outlasts,
     )

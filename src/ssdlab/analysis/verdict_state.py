@@ -96,6 +96,10 @@ def _count_words(interval: Interval) -> str:
         return f"from the order statistics of {interval.count:,} I/Os"
     if interval.basis == "fio's percentile table":
         return f"from fio's percentile table ({interval.count:,} I/Os)"
+    if interval.basis == "least-squares fit":
+        return f"from a least-squares fit of {interval.count} samples"
+    if interval.basis == "rounds of the steady-state window":
+        return f"over {interval.count} rounds of the steady-state window"
     if interval.basis == "block bootstrap over seconds":
         return f"from a block bootstrap over {interval.count} seconds"
     return f"from one pass's per-second log ({interval.count} batches)"

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
 
+from ssdlab.analysis.intervals import Interval, slope_interval
 from ssdlab.analysis.lifetime import (
     MIN_RATE_STEPS,
     S_PER_DAY,
@@ -432,6 +433,9 @@ class WearFit:
     span — the honest measure of certainty: the rate is known to about ±`quantisation_error_pct`
     = 100 / steps. `r_squared` and `residual_rms_pct` measure how straight the staircase is.
     `pct_per_host_tb` is fitted against host bytes written where those are known.
+    `pct_per_day_interval`: the slope's 95 % interval, slope ± t(0.975, n − 2) · its standard
+    error: it takes the points' scatter about the line as independent, which a counter's
+    staircase is not quite; the quantisation bound says how coarse the counter is.
     """
 
     source: str | None
@@ -449,6 +453,7 @@ class WearFit:
     confidence: str | None
     notes: tuple[str, ...]
     reason: str | None
+    pct_per_day_interval: Interval | None = None  # None: 2 points, or stored before
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,6 +529,7 @@ def analyse_series(
         fit.pct_per_host_tb,
         host_now,
         reason=fit.reason,
+        pct_per_day_interval=fit.pct_per_day_interval,
     )
     report = SeriesReport(
         sample_times_s=tuple(_time(s) for s in timed),
@@ -822,6 +828,7 @@ def _fit_track(
     if line.r_squared is not None:
         confidence += f"; R² = {line.r_squared:.3f}"
     confidence += f", residual RMS {line.residual_rms:.2g} %"
+    interval = slope_interval(line.slope, line.slope_stderr, len(days))
     if line.slope_stderr is not None:
         confidence += f"; slope {line.slope:.3g} ± {line.slope_stderr:.2g} %/day (1 s.e.)"
     return WearFit(
@@ -840,4 +847,5 @@ def _fit_track(
         confidence=confidence,
         notes=tuple(notes),
         reason=None,
+        pct_per_day_interval=interval,
     )

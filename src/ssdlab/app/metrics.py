@@ -245,6 +245,7 @@ def series_wear(
         fit.pct_per_host_tb,
         host_now,
         reason=fit.reason,
+        pct_per_day_interval=fit.pct_per_day_interval,
     )
     return WearState(window_between(start, sample).waf, fit, projection)
 

@@ -12,7 +12,12 @@ from ssdlab.model.profile import ProfileResults
 from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_decimal_bytes, format_mb_per_s, format_tb, format_time
 from ssdlab.report import document as doc
-from ssdlab.report.health import format_waf, series_sections
+from ssdlab.report.health import (
+    days_interval_text,
+    format_waf,
+    rate_interval_text,
+    series_sections,
+)
 from ssdlab.report.method_notes import LIFETIME_METHOD, WAF_METHOD, method_note
 from ssdlab.report.profile_common import compose, time_unit, visible_series, zero_or_log
 
@@ -239,7 +244,8 @@ def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
         rows.append(
             (
                 "wear rate",
-                f"{fit.pct_per_day:.4g} %/day ({fit.confidence})"
+                f"{fit.pct_per_day:.4g} %/day{rate_interval_text(fit.pct_per_day_interval)} "
+                f"({fit.confidence})"
                 if fit.pct_per_day is not None
                 else f"n/a — {fit.reason}",
             )
@@ -249,6 +255,7 @@ def status_facts(status: EnduranceStatus) -> tuple[tuple[str, str], ...]:
             (
                 "days to end of life",
                 f"{projection.days_to_eol:,.1f}"
+                + days_interval_text(projection.days_to_eol_interval, digits=1)
                 if projection.days_to_eol is not None
                 else f"n/a — {projection.reason}",
             )
@@ -299,6 +306,18 @@ def status_json(status: EnduranceStatus) -> dict[str, Any]:
     return data
 
 
+def _warranty_words(status: EnduranceStatus) -> str:
+    """'; outlasts its 1,826-day warranty from now: yes' (no, inconclusive when the interval of
+    the days straddles the warranty); '' without a warranty length."""
+    rating = status.series.rating if status.series is not None else None
+    if rating is None or rating.outlasts_warranty is None or rating.warranty_days is None:
+        return ""
+    return (
+        f"; outlasts its {rating.warranty_days:,.0f}-day warranty from now: "
+        f"{rating.outlasts_warranty}"
+    )
+
+
 def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -> doc.Document:
     """The run's document; `status`: where it stands (analysis/profiles/endurance.status_of)."""
     run = results.run
@@ -338,6 +357,8 @@ def build_endurance_document(results: ProfileResults, status: EnduranceStatus) -
         verdict.append(
             f"at the observed wear rate the drive reaches end of life in "
             f"{projection.days_to_eol:,.0f} days"
+            + days_interval_text(projection.days_to_eol_interval)
+            + _warranty_words(status)
         )
     return compose(
         results,

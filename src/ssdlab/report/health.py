@@ -6,6 +6,7 @@ Values print `n/a — reason` when unknown; bytes are decimal (TB = 10^12 B).
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from ssdlab.analysis.intervals import Interval
 from ssdlab.analysis.lifetime import LifeProjection, RatingComparison
 from ssdlab.analysis.steps import CounterStep
 from ssdlab.analysis.waf import WafEstimate, lifetime_waf
@@ -166,11 +167,38 @@ def health_sections(sample: HealthSample) -> tuple[Section, ...]:
     return identity, wear, errors
 
 
+def rate_interval_text(interval: Interval | None) -> str:
+    """', 95 % interval 0.0118–0.0128 %/day from a least-squares fit of 12 samples' after a
+    wear rate; '' without an interval (two samples, or a rate from two readings)."""
+    if interval is None or interval.low is None or interval.high is None:
+        return ""
+    return (
+        f", 95 % interval {interval.low:.4g}–{interval.high:.4g} %/day "
+        f"from a least-squares fit of {interval.count} samples"
+    )
+
+
+def days_interval_text(interval: Interval | None, digits: int = 0) -> str:
+    """' (95 % interval 7,800–8,500)' after the days to end of life, from the wear rate's
+    interval; ' (95 % interval from 7,800, unbounded above: …)' when the rate's interval
+    reaches zero; '' without one."""
+    if interval is None or interval.low is None:
+        return ""
+    low = f"{interval.low:,.{digits}f}"
+    if interval.high is None:
+        return f" (95 % interval from {low}, unbounded above: the wear rate's interval reaches 0)"
+    return f" (95 % interval {low}–{interval.high:,.{digits}f})"
+
+
 def _projection_rows(projection: LifeProjection) -> list[tuple[str, str]]:
     if projection.days_to_eol is None:
         return [("days to end of life", f"n/a — {projection.reason}")]
+    days = f"{projection.days_to_eol:,.0f} days"
     return [
-        ("days to end of life", f"{projection.days_to_eol:,.0f} days at the observed rate"),
+        (
+            "days to end of life",
+            f"{days}{days_interval_text(projection.days_to_eol_interval)} at the observed rate",
+        ),
         ("host written at end of life", format_tb(projection.host_written_at_eol_bytes)),
     ]
 
@@ -183,6 +211,8 @@ def _rating_rows(rating: RatingComparison | None) -> list[tuple[str, str]]:
         rows.append(("projected / rated TBW", f"{rating.tbw_ratio:.2f}"))
     if rating.eol_vs_warranty_ratio is not None:
         rows.append(("life left / warranty", f"{rating.eol_vs_warranty_ratio:.2f}"))
+    if rating.outlasts_warranty is not None:
+        rows.append(("outlasts the warranty from now", rating.outlasts_warranty))
     if rating.observed_dwpd is not None:
         rows.append(("observed DWPD", f"{rating.observed_dwpd:.3f}"))
     return rows
@@ -258,7 +288,8 @@ def series_sections(report: SeriesReport, steps: Sequence[CounterStep]) -> tuple
         ),
         (
             "wear rate (fit)",
-            f"{fit.pct_per_day:.4f} %/day, confidence {fit.confidence}"
+            f"{fit.pct_per_day:.4f} %/day{rate_interval_text(fit.pct_per_day_interval)}, "
+            f"confidence {fit.confidence}"
             if fit.pct_per_day is not None
             else f"n/a — {fit.reason}",
         ),

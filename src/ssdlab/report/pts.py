@@ -2,7 +2,7 @@
 analysis/profiles/pts.py out as tables and charts, with each round loop's steady-state
 determination and its tracking variables by round."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from ssdlab.model.units import (
     format_size,
 )
 from ssdlab.report import document as doc
+from ssdlab.report.interval_text import interval_of, plus_minus
 from ssdlab.report.method_notes import STEADY_STATE_METHOD, method_note
 from ssdlab.report.profile_common import compose, visible_series, zero_or_log
 from ssdlab.report.tail_text import passes_data, tail_cell_in
@@ -34,6 +35,11 @@ LAT_TAIL_NOTE = (
     "highest of them; '?' where a table lists none, as for 99.999 %'s upper end) and the I/Os "
     "above it of the window's I/Os; 'needs ≥ N I/Os' where a round had too few I/Os to bound "
     "the percentile; for a mix, each round's slower direction"
+)
+WINDOW_INTERVAL_NOTE = (
+    "±: half the 95 % interval of the window mean, relative to it: Student's t over the "
+    "rounds of the steady-state window (n = its rounds, n − 1 degrees of freedom); it says how "
+    "much the window's rounds still vary"
 )
 # a tracking variable's metric (its name's first word) as an axis: quantity, unit, scale
 METRIC_AXES = {
@@ -248,6 +254,42 @@ def _round_spread(
     return spread  # fmt: skip
 
 
+def _window_cell(
+    element: Mapping[str, Any], field: str, shown: Callable[[float | None], str]
+) -> str:
+    """A window mean with ± half its interval over the window's rounds; the mean alone when
+    the stored result has no interval (stored before ssdlab gave them, or one round)."""
+    value = element.get(field)
+    if value is None:
+        return shown(None)
+    return plus_minus(value, interval_of(element.get(f"{field}_interval")), shown)
+
+
+def _interval_notes(elements: Sequence[Mapping[str, Any]], *fields: str) -> tuple[str, ...]:
+    """The ± note, when any of the table's figures carries an interval."""
+    given = any(e.get(f"{field}_interval") for e in elements for field in fields)
+    return (WINDOW_INTERVAL_NOTE,) if given else ()
+
+
+def steady_state_line(entry: Mapping[str, Any], name: str = "") -> str | None:
+    """'Steady state: yes — rounds 3–7', or 'no — …' with the rounds the results are taken
+    from; None when the loop tracks nothing. Results stored before the state was stored are
+    read from their boolean, the same rule's answer."""
+    state = entry.get("steady_state")
+    if state is None:
+        reached = entry.get("steady_state_reached")
+        state = None if reached is None else ("yes" if reached else "no")
+    if state is None:
+        return None
+    window = entry.get("measurement_window")
+    rounds = f"rounds {window[0]}–{window[1]}" if window else None
+    if state == "yes":
+        return f"Steady state{name}: yes — {rounds or 'window not stored'}"
+    run = f"not reached in {entry['rounds_run']} rounds"
+    where = f"; results are the means of {rounds}" if rounds else ""
+    return f"Steady state{name}: {state} — {run}{where}"
+
+
 def _element_section(
     plan: ProfilePlan, entry: Mapping[str, Any], steps: Sequence[StepResult]
 ) -> doc.Section:
@@ -260,11 +302,14 @@ def _element_section(
         sizes = sorted({e["block_size_bytes"] for e in elements}, reverse=True)
         mixes = [m for m in MIXES if any(e["rwmix_read_pct"] == m for e in elements)]
         cell = {(e["block_size_bytes"], e["rwmix_read_pct"]): e["iops"] for e in elements}
+        shown = {(e["block_size_bytes"], e["rwmix_read_pct"]): _window_cell(e, "iops", format_count)
+                 for e in elements}  # fmt: skip
         tables.append(doc.Table(
             f"IOPS by block size and R/W mix{where}",
             ("block size", *(f"{m}/{100 - m}" for m in mixes)),
-            tuple((_size_label(s), *(format_count(cell.get((s, m))) for m in mixes))
+            tuple((_size_label(s), *(shown.get((s, m), format_count(None)) for m in mixes))
                   for s in sizes),
+            notes=_interval_notes(elements, "iops"),
         ))  # fmt: skip
         spread = _round_spread(elements, steps)
         errors = {(e["block_size_bytes"], e["rwmix_read_pct"]): spread[e["key"]]
@@ -281,8 +326,9 @@ def _element_section(
     elif plan.profile == "pts-tp":
         tables.append(doc.Table(
             f"Throughput {entry['loop']}{where}", ("element", "MB/s", "IOPS"),
-            tuple((e["label"], format_mb_per_s(e["bw_bytes_per_s"]), format_count(e["iops"]))
-                  for e in elements),
+            tuple((e["label"], _window_cell(e, "bw_bytes_per_s", format_mb_per_s),
+                   _window_cell(e, "iops", format_count)) for e in elements),
+            notes=_interval_notes(elements, "bw_bytes_per_s", "iops"),
         ))  # fmt: skip
     else:
         tails = {e["key"]: _element_tails(e, steps) for e in elements}
@@ -294,11 +340,12 @@ def _element_section(
         tables.append(doc.Table(
             f"Response times{where}",
             ("element", "mean µs", "99.999 % µs", "max µs", "IOPS"),
-            tuple((e["label"], format_latency_us(e["lat_mean_ns"]),
+            tuple((e["label"], _window_cell(e, "lat_mean_ns", format_latency_us),
                    tail(e, 99.999, e["lat_99_999_ns"]), format_latency_us(e["lat_max_ns"]),
-                   format_count(e["iops"])) for e in elements),
+                   _window_cell(e, "iops", format_count)) for e in elements),
             notes=("for a mix, 99.999 % is the larger of the read and write values: an upper "
-                   "bound", *((LAT_TAIL_NOTE,) if any(tails.values()) else ())),
+                   "bound", *((LAT_TAIL_NOTE,) if any(tails.values()) else ()),
+                   *_interval_notes(elements, "lat_mean_ns", "iops")),
         ))  # fmt: skip
         if any(tails.values()):
             tables.append(doc.Table(
@@ -456,8 +503,8 @@ def build_pts_document(results: ProfileResults, loop_rounds: Sequence[LoopRounds
             determination = (doc.Section(first.title, tables=first.tables,
                                          charts=(*convergence, *first.charts)),)  # fmt: skip
         sections.extend(determination)
-        if entry["steady_state_reached"] is False:
-            verdict.append(f"steady state NOT achieved{name} in {entry['rounds_run']} rounds")
+        if (line := steady_state_line(entry, name)) is not None:
+            verdict.append(line)
         if plan.profile == "pts-wsat":
             sections.append(_wsat_section(entry["wsat"]))
         else:

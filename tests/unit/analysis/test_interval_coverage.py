@@ -15,15 +15,25 @@ from ssdlab.analysis.alignment import AlignResult, alignment_verdict
 from ssdlab.analysis.cliff import detect_cache_cliff
 from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
 from ssdlab.analysis.intervals import (
+    Interval,
     fieller_interval,
     mean_interval,
     ratio_interval,
     sample_of_repeats,
     sample_of_seconds,
+    slope_interval,
 )
 from ssdlab.analysis.knee import KneeVerdict, SweepCell, select_knee
 from ssdlab.analysis.knee_uncertainty import knee_uncertainty
+from ssdlab.analysis.lifetime import (
+    RatedEndurance,
+    days_interval,
+    project_life,
+    rating_comparison,
+)
+from ssdlab.analysis.profiles.pts import window_interval
 from ssdlab.analysis.verdict_state import State, at_least
+from ssdlab.analysis.wear import WearSeries, fit_wear_series, least_squares
 
 REPEATS = 400
 BAND = (0.90, 0.99)
@@ -259,3 +269,107 @@ def test_a_drop_on_the_threshold_is_not_called_no() -> None:
         for seed in range(50)
     ]
     assert share([s == "no" for s in flat]) >= 0.95
+
+
+@pytest.mark.parametrize(("rounds", "cv"), [(5, 0.05), (5, 0.20), (3, 0.10)])
+def test_a_pts_window_mean_over_its_rounds(rounds: int, cv: float) -> None:
+    """A SNIA PTS window mean: the window's rounds drawn from a normal of known mean; Student's
+    interval over the rounds holds it in about 95 % of the windows (≥ 92 % of 400: a 95 %
+    interval falls below that about once in a thousand)."""
+    hits = []
+    for seed in range(REPEATS):
+        values = rng(seed).normal(50_000, 50_000 * cv, rounds)
+        interval = window_interval(list(values))
+        assert interval is not None
+        assert (interval.count, interval.basis) == (rounds, "rounds of the steady-state window")
+        hits.append(interval.holds(50_000))
+    assert 0.92 <= share(hits) <= BAND[1]
+
+
+def test_a_pts_window_mean_of_one_round_has_no_interval() -> None:
+    assert window_interval([1000.0]) is None
+    assert window_interval([1000.0, None]) is None
+
+
+@pytest.mark.parametrize(("points", "noise"), [(12, 0.05), (30, 0.2), (4, 0.02)])
+def test_a_wear_rate_fitted_by_least_squares(points: int, noise: float) -> None:
+    """A wear series of known slope (0.05 %/day) with seeded normal scatter: Student's interval
+    of the least-squares slope (n − 2 df) holds the true slope in about 95 % of the series, and
+    the days to end of life from its ends hold the true days as often (they map one to one)."""
+    truth = 0.05
+    hits, day_hits = [], []
+    for seed in range(REPEATS):
+        days = np.linspace(0.0, 30.0, points)
+        wear = 10.0 + truth * days + rng(seed).normal(0.0, noise, points)
+        line = least_squares(list(days), list(wear))
+        assert line is not None
+        interval = slope_interval(line.slope, line.slope_stderr, points)
+        assert interval is not None
+        assert (interval.count, interval.basis) == (points, "least-squares fit")
+        hits.append(interval.holds(truth))
+        remaining = 90.0
+        span = days_interval(remaining, interval)
+        assert span is not None
+        day_hits.append(span.holds(remaining / truth))
+    assert 0.92 <= share(hits) <= BAND[1]
+    assert 0.92 <= share(day_hits) <= BAND[1]
+
+
+def test_days_to_end_of_life_from_the_wear_rate_interval() -> None:
+    rate = Interval(0.04, 0.05, 0.95, "least-squares fit", 10)
+    span = days_interval(80.0, rate)
+    assert span is not None
+    assert (span.low, span.high) == pytest.approx((1600.0, 2000.0))
+    unbounded = days_interval(80.0, Interval(-0.01, 0.05, 0.95, "least-squares fit", 10))
+    assert unbounded is not None
+    assert (unbounded.low, unbounded.high) == (pytest.approx(1600.0), None)
+    assert days_interval(80.0, None) is None
+    assert slope_interval(0.05, None, 2) is None  # two samples fit exactly: no scatter to judge
+    projection = project_life(20.0, 0.045, None, None, pct_per_day_interval=rate)
+    assert projection.days_to_eol_interval == span
+
+
+def test_a_wear_fit_carries_its_slope_interval_into_the_projection() -> None:
+    days = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    wear = [1.0, 2.0, 2.0, 3.0, 4.0, 4.0]
+    series = WearSeries(
+        times_s=[d * 86_400 for d in days],
+        wear_pct=wear,
+        wear_resolution=[1.0] * 6,
+        erase_count=[None] * 6,
+        erase_resolution=[None] * 6,
+        host_written_bytes=[None] * 6,
+    )
+    fit = fit_wear_series(series)
+    line = least_squares(days, wear)
+    assert line is not None
+    assert line.slope_stderr is not None
+    assert fit.pct_per_day == pytest.approx(line.slope)
+    interval = fit.pct_per_day_interval
+    assert interval is not None
+    half = 2.7764451 * line.slope_stderr  # t(0.975, 4)
+    assert (interval.low, interval.high) == pytest.approx((line.slope - half, line.slope + half))
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "state"),
+    [(0.01, 0.02, "yes"), (0.1, 0.2, "no"), (0.04, 0.05, "inconclusive")],
+)
+def test_outlasting_the_warranty_is_judged_by_the_interval_of_the_days(
+    low: float, high: float, state: str
+) -> None:
+    """80 % of life left against a 5-year warranty (1,826 days): a wear rate of 0.01–0.02 %/day
+    gives 4,000–8,000 days (yes), 0.1–0.2 gives 400–800 (no), 0.04–0.05 gives 1,600–2,000,
+    which straddles the warranty (inconclusive)."""
+    rate = Interval(low, high, 0.95, "least-squares fit", 10)
+    rated = RatedEndurance(None, None, 5.0, None)
+    projection = project_life(20.0, (low + high) / 2, None, None, pct_per_day_interval=rate)
+    assert rating_comparison(rated, projection, None).outlasts_warranty == state
+
+
+def test_outlasting_the_warranty_without_an_interval_is_read_from_the_days() -> None:
+    rated = RatedEndurance(None, None, 1.0, None)
+    comparison = rating_comparison(rated, project_life(20.0, 0.01, None, None), None)
+    assert comparison.outlasts_warranty == "yes"  # 8,000 days against 365, two samples
+    unknown = rating_comparison(rated, project_life(20.0, None, None, None), None)
+    assert unknown.outlasts_warranty is None

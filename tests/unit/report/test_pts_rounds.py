@@ -1,6 +1,7 @@
 """PTS round checks and results on synthetic rounds built against real plans."""
 
 import json
+import math
 from dataclasses import replace
 
 import pytest
@@ -236,3 +237,62 @@ def test_hir_periods_in_run_order_with_the_baseline_apart() -> None:
     assert [s.label for s in chart.series] == ["after a wait state", "baseline"]
     assert sum(len(s.xs) for s in chart.series) == len(plan.after)
     assert [t for _, t in chart.x_ticks] == [str(i) for i in range(1, len(plan.after) + 1)]
+
+
+def test_window_means_carry_student_intervals_over_the_window_rounds() -> None:
+    """Every window mean has its 95 % interval over the window's rounds, the steady-state rule's
+    answer is a state beside its boolean, and the header says it with the window's rounds."""
+    plan = plan_pts_iops(TRIAL, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"rnd-4kib-r0": [300, 200, 100, 100, 100, 100, 100],
+                           "rnd-64kib-r65": [50, 50, 45, 55, 50, 50, 50]})  # fmt: skip
+    (entry,) = analyse_pts(plan, steps, {}, {})["pts-results"]["loops"]
+    assert entry["steady_state"] == "yes"
+    assert entry["steady_state_reached"] is True
+    cells = {e["key"]: e for e in entry["elements"]}
+    varied = cells["rnd-64kib-r65"]["iops_interval"]
+    # 45, 55, 50, 50, 50: mean 50, s = √12.5, t(0.975, 4) = 2.776
+    half = 2.7764451 * math.sqrt(12.5) / math.sqrt(5)
+    assert varied["low"] == pytest.approx(50 - half, rel=1e-6)
+    assert varied["high"] == pytest.approx(50 + half, rel=1e-6)
+    assert (varied["count"], varied["basis"]) == (5, "rounds of the steady-state window")
+    assert cells["rnd-64kib-r65"]["bw_bytes_per_s_interval"]["count"] == 5
+    assert cells["rnd-64kib-r65"]["lat_mean_ns_interval"] is not None
+    flat = cells["rnd-4kib-r0"]["iops_interval"]
+    assert flat["low"] == flat["high"] == 100
+    text = render_markdown(profile_record(plan.profile).build_document(_stored(plan, steps)))
+    assert "> Steady state: yes — rounds 3–7" in text
+    assert "50 ±8.8 %" in text  # half of 44.4–55.6 over 50
+    assert "rounds of the steady-state window" in text
+
+
+def test_a_run_that_never_settles_says_no_with_the_rounds_its_results_come_from() -> None:
+    plan = plan_pts_iops({**TRIAL, "max_rounds": 6}, NVME)
+    (loop,) = plan.loops
+    steps = _rounds(loop, {"rnd-4kib-r0": [100, 200, 100, 200, 100, 200]})
+    (entry,) = analyse_pts(plan, steps, {}, {})["pts-results"]["loops"]
+    assert (entry["steady_state"], entry["steady_state_reached"]) == ("no", False)
+    text = render_markdown(profile_record(plan.profile).build_document(_stored(plan, steps)))
+    assert "> Steady state: no — not reached in 6 rounds; results are the means of rounds 2–6" in (
+        text
+    )
+
+
+def test_results_stored_before_intervals_show_the_means_alone() -> None:
+    """A run analysed before ssdlab gave PTS intervals: no interval keys, no state key; its
+    figures print as they did, its state is read from the stored boolean."""
+    plan = plan_pts_tp({"block_sizes": (128 * KiB,)}, NVME)
+    steps = [s for loop in plan.loops for s in _rounds(loop, {"x": [1000.0] * 5})]
+    stored = _stored(plan, steps)
+    old = json.loads(json.dumps(stored.findings["pts-results"]))
+    for entry in old["loops"]:
+        del entry["steady_state"]
+        for element in entry["elements"]:
+            for key in ("iops_interval", "bw_bytes_per_s_interval", "lat_mean_ns_interval"):
+                del element[key]
+    before = replace(stored, findings={**stored.findings, "pts-results": old})
+    document = profile_record(plan.profile).build_document(before)
+    text = render_markdown(document)
+    assert "±" not in text
+    assert "> Steady state" in text  # TP names its loop: 'Steady state 128KiB: yes — …'
+    assert ": yes — rounds 1–5" in text

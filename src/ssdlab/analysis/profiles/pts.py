@@ -4,15 +4,23 @@
 tracking variable (IOPS, TP, LAT, HIR preconditioning) or WSAT's bytes-written limit.
 `analyse_pts` turns the stored rounds into the spec's results — window means over the
 measurement window, the conformance label with every deviation.
+
+Every window mean (IOPS, MB/s, mean latency of an element) carries Student's 95 % interval over
+the rounds of the measurement window (n = its rounds, usually 5; analysis/intervals.py): how
+much the rounds the spec accepted as steady still vary. The steady-state rule itself is the
+spec's and deterministic (analysis/steady_state.py); its answer is stored as a state beside the
+boolean: "yes" when the rule accepted a window, "no" when the loop ended without one.
 """
 
 import math
 import statistics
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from ssdlab.analysis.intervals import Basis, Interval, mean_interval, sample_of_repeats
 from ssdlab.analysis.steady_state import SteadyStateVerdict, detect_steady_state
+from ssdlab.analysis.verdict_state import State
 from ssdlab.model.finding_names import PTS_CONFORMANCE, PTS_RESULTS, PTS_STEADY_STATE
 from ssdlab.model.profile import ProfilePlan, RoundLoop, RoundVerdict, SettingValue
 from ssdlab.model.step import StepResult
@@ -184,6 +192,31 @@ def _mean(values: Sequence[float | None]) -> float | None:
     return statistics.fmean(known) if known else None
 
 
+def window_interval(values: Sequence[float | None]) -> Interval | None:
+    """Student's 95 % interval of a window mean over the rounds that measured the figure
+    (n = those rounds, n − 1 degrees of freedom), its basis the rounds of the steady-state
+    window; None with fewer than two such rounds."""
+    known = [v for v in values if v is not None and math.isfinite(v)]
+    if len(known) < 2:
+        return None
+    interval = mean_interval(sample_of_repeats(known))
+    return None if interval is None else replace(interval, basis=Basis.WINDOW_ROUNDS.value)
+
+
+def _interval_data(values: Sequence[float | None]) -> dict[str, Any] | None:
+    interval = window_interval(values)
+    return None if interval is None else asdict(interval)
+
+
+def steady_state_state(verdict: SteadyStateVerdict | None) -> str | None:
+    """The spec's steady-state rule as a state: yes (a window was accepted), no (the loop
+    ended without one); None when the loop tracks nothing. The rule is deterministic, so it is
+    never inconclusive."""
+    if verdict is None:
+        return None
+    return (State.YES if verdict.steady else State.NO).value
+
+
 def _five_nines(step: StepResult) -> float | None:
     found = [
         ns
@@ -223,6 +256,9 @@ def element_table(
                 "lat_mean_ns": _mean([s.lat_mean_ns for s in found]),
                 "lat_99_999_ns": _mean([_five_nines(s) for s in found]),
                 "lat_max_ns": max((m for s in found if (m := _max_latency(s))), default=None),
+                "iops_interval": _interval_data([s.iops for s in found]),
+                "bw_bytes_per_s_interval": _interval_data([s.bw_bytes_per_s for s in found]),
+                "lat_mean_ns_interval": _interval_data([s.lat_mean_ns for s in found]),
             }
         )
     return rows
@@ -365,6 +401,7 @@ def analyse_pts(
             "rounds_run": max((s.round_index for s in loop_results(loop, steps)), default=0),
             "measurement_window": [rounds.start, rounds.stop - 1] if rounds else None,
             "steady_state_reached": None if verdict is None else verdict.steady,
+            "steady_state": steady_state_state(verdict),
             "elements": element_table(loop, steps, rounds),
         }
         if verdict is not None:
