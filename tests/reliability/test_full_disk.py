@@ -117,17 +117,31 @@ def test_reading_commands_read_a_store_on_a_full_disk(
     words = [word.format(out=tmp_path) for word in READING[command]]
     done = run_ssdlab(*words, "--db", str(full_store))
     assert done.code == 0, done.stderr
+    assert done.stdout.strip() or command == "report"
+    if _status_of_run_2(full_store) == "interrupted":
+        # the mark fitted in room SQLite already had (a WAL restarted over its own pages):
+        # the store was written, so there is nothing to say
+        assert done.stderr == ""
+        return
     line = _one_line(done.stderr)
     assert line.startswith("ssdlab: run 2 is shown as running, but its ssdlab has ended"), line
     assert f"{full_store.parent}) is full: make room there" in line
-    assert done.stdout.strip() or command == "report"
+
+
+def _status_of_run_2(db: Path) -> str:
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        return str(conn.execute("SELECT status FROM runs WHERE id = 2").fetchone()[0])
 
 
 def test_the_runs_are_all_there_and_the_dead_run_marked_once_there_is_room(
     full_store: Path,
 ) -> None:
     listed = json.loads(run_ssdlab("runs", "--json", "--db", str(full_store)).stdout)["runs"]
-    assert [(r["id"], r["status"]) for r in listed] == [(2, "running"), (1, "complete")]
+    # still running, unless the mark fitted in room SQLite already had (see above)
+    assert [(r["id"], r["status"]) for r in listed] in (
+        [(2, "running"), (1, "complete")],
+        [(2, "interrupted"), (1, "complete")],
+    )
     (full_store.parent / "filler").unlink()
     again = run_ssdlab("runs", "--json", "--db", str(full_store))
     assert again.code == 0, again.stderr
