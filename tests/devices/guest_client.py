@@ -22,7 +22,7 @@ BOOT_LIMIT_S = 1200.0
 
 
 class GuestError(RuntimeError):
-    pass
+    """The guest could not be started or reached, or a call to it failed."""
 
 
 @dataclass
