@@ -5,19 +5,18 @@ for writing (`RunSession.check_target`: no fio still writes it; a device only wh
 
 from dataclasses import dataclass
 
-from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.app.run_target import TargetRequest, is_device_target
+from ssdlab.errors import SsdlabError
 from ssdlab.model.plan import Direction
 from ssdlab.model.target import Target, TargetKind
 from ssdlab.plan.quick_settings import parse_mode
 from ssdlab.profiles.quick import SPEC
 from ssdlab.runner.session import RunSession
 from ssdlab.system.devicetarget import (
-    is_block_device_path,
     resolve_device_target,
     with_loop_warnings,
 )
 from ssdlab.system.filetarget import resolve_file_target
-from ssdlab.system.nvme_nodes import controller_write_refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,27 +48,9 @@ def check_node_target(session: RunSession, request: NodeCheckRequest) -> dict[st
 
 def _target(request: NodeCheckRequest, writes: bool) -> Target:
     size = request.size_bytes or SPEC.default_file_size_bytes
-    if _is_device(request):
+    if is_device_target(
+        TargetRequest(request.target, buffered=request.buffered, destroy_data=request.destroy_data)
+    ):
         return resolve_device_target(request.target, size)
     found = resolve_file_target(request.target, size, direct_io=not request.buffered, writes=writes)
     return with_loop_warnings(found)
-
-
-def _is_device(request: NodeCheckRequest) -> bool:
-    """Whether the target is a block device; refuses --buffered for one, and --destroy-data
-    for anything else (a run's own rule, as cli/profile_setup.is_device_target applies it)."""
-    if is_block_device_path(request.target):
-        if request.buffered:
-            raise UsageError(
-                "--buffered is for file targets; block devices are always tested with direct I/O"
-            )
-        return True
-    controller = controller_write_refusal(request.target)
-    if controller is not None:
-        raise UsageError(controller)
-    if request.destroy_data:
-        raise UsageError(
-            f"--destroy-data names a block device, but {request.target} is not one; file "
-            "targets never need it"
-        )
-    return False
