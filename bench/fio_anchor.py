@@ -14,7 +14,8 @@ ssdlab runs every pass with `ssdlab.system.fio.run_fio_job` through
   function also makes Python fork rather than vfork or posix_spawn);
 - passes its own environment on unchanged.
 
-The anchor does the same with its own code, so that the benchmark compares fio with fio, not
+The anchor does the same (with ssdlab's own pre-exec function,
+`ssdlab.system.process_tree.end_with_parent`), so that the benchmark compares fio with fio, not
 fio with a different way of starting it; `tests/bench/test_fio_anchor.py` starts a stand-in
 for fio both ways and checks that it sees the same session, process group, stdin, stdout,
 stderr, working-directory kind, argument shape, death signal and environment. Only what
@@ -22,10 +23,8 @@ ssdlab does *around* fio (Python, the store, the parser) is left out.
 """
 
 import contextlib
-import ctypes
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -33,9 +32,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ssdlab.system.process_tree import end_with_parent
+
 JOB_FILE = "job.fio"  # ssdlab's name for it (ssdlab.system.openers.JOB_FILE)
 FOLDER_PREFIX = "ssdlab-bench-hand-"
-PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,24 +47,6 @@ class AnchorRun:
     wall_s: float  # time.monotonic around the child, as ssdlab's captures are timed
     started_epoch_s: float
     ended_epoch_s: float
-
-
-def _tie_to_parent() -> Callable[[], None]:
-    """The pre-exec function ssdlab uses (`system/process_tree.end_with_parent`): SIGTERM to
-    the child when the thread that started it ends."""
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):  # pragma: no cover - Linux has it
-
-        def nothing() -> None:
-            return None
-
-        return nothing
-
-    def tie() -> None:
-        prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-
-    return tie
 
 
 @contextlib.contextmanager
@@ -118,7 +100,7 @@ def run_anchor(
             text=True,
             errors="replace",
             start_new_session=True,
-            preexec_fn=_tie_to_parent(),
+            preexec_fn=end_with_parent(),
         )
         stdout, stderr = child.communicate()
         wall = time.monotonic() - started
