@@ -66,6 +66,19 @@ def outcome_of(state: State) -> Outcome:
     }[state]
 
 
+def state_sentence(question: str, state: State, figures: str, threshold: str, no: str) -> str:
+    """'QUESTION: yes — FIGURES', 'QUESTION: no — FIGURES; NO', or 'QUESTION: inconclusive —
+    FIGURES, which straddles the THRESHOLD; more --repeat narrows it'."""
+    if state is State.YES:
+        return f"{question}: yes — {figures}"
+    if state is State.NO:
+        return f"{question}: no — {figures}; {no}"
+    return (
+        f"{question}: inconclusive — {figures}, which straddles the {threshold}; "
+        "more --repeat narrows it"
+    )
+
+
 def interval_words(
     interval: Interval | None, unit: str = "×", digits: int = 2, scale: float = 1.0
 ) -> str:

@@ -19,7 +19,7 @@ from ssdlab.analysis.intervals import (
     sample_of_repeats,
 )
 from ssdlab.analysis.passes import p99_ns
-from ssdlab.analysis.verdict_state import State, at_least, interval_words
+from ssdlab.analysis.verdict_state import State, at_least, interval_words, state_sentence
 from ssdlab.model.finding_names import FILL_LEVELS
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
@@ -121,13 +121,12 @@ def _summary(
         f"at {last.level_pct} % full random writes run {how} than at {first.level_pct} % "
         f"({last.iops:,.0f} against {first.iops:,.0f} IOPS; {interval_words(interval)})"
     )
-    if state is State.YES:
-        return f"Slows as it fills: yes — {figures}"
-    if state is State.NO:
-        return f"Slows as it fills: no — {figures}; not more than {MIN_SLOWDOWN:g}× slower"
-    return (
-        f"Slows as it fills: inconclusive — {figures}, which straddles the {MIN_SLOWDOWN:g}× "
-        "that counts as slowing down; more --repeat narrows it"
+    return state_sentence(
+        "Slows as it fills",
+        state,
+        figures,
+        f"{MIN_SLOWDOWN:g}× that counts as slowing down",
+        f"not more than {MIN_SLOWDOWN:g}× slower",
     )
 
 

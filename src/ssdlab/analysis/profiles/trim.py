@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.intervals import Interval, mean_interval, ratio_interval, sample_of_repeats
-from ssdlab.analysis.verdict_state import State, at_least, interval_words
+from ssdlab.analysis.verdict_state import State, at_least, interval_words, state_sentence
 from ssdlab.model.finding_names import TRIM_EFFECT, TRIM_SUPPORT
 from ssdlab.model.profile import ProfilePlan
 from ssdlab.model.step import StepResult
@@ -110,13 +110,12 @@ def _sentence(ratio: float, interval: Interval | None, state: State) -> str:
         f"random writes after a discard ran at {ratio:.2f}× the speed on the dirty region "
         f"({interval_words(interval)})"
     )
-    if state is State.YES:
-        return f"Faster after a discard: yes — {figures}"
-    if state is State.NO:
-        return f"Faster after a discard: no — {figures}; not {MIN_EFFECT:g}× or more"
-    return (
-        f"Faster after a discard: inconclusive — {figures}, which straddles the {MIN_EFFECT:g}× "
-        "that counts as faster; more --repeat narrows it"
+    return state_sentence(
+        "Faster after a discard",
+        state,
+        figures,
+        f"{MIN_EFFECT:g}× that counts as faster",
+        f"not {MIN_EFFECT:g}× or more",
     )
 
 
