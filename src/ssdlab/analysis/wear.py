@@ -484,6 +484,19 @@ class SeriesReport:
     reason: str | None
 
 
+def fit_projection(fit: WearFit, host_now: float | None) -> LifeProjection:
+    """The life projection a wear fit gives, with `host_now` the host bytes written at its
+    last sample."""
+    return project_life(
+        fit.wear_pct[-1] if fit.wear_pct else None,
+        fit.pct_per_day,
+        fit.pct_per_host_tb,
+        host_now,
+        reason=fit.reason,
+        pct_per_day_interval=fit.pct_per_day_interval,
+    )
+
+
 def analyse_series(
     samples: Sequence[HealthSample],
     *,
@@ -523,14 +536,7 @@ def analyse_series(
     pe_cycles, pe_note = rated_pe_cycles_of(rated, timed[-1])
     fit = fit_wear(timed, rated_pe_cycles=pe_cycles, rated_pe_note=pe_note)
     host_now = _host_at(timed, fit.times_s[-1]) if fit.times_s else None
-    projection = project_life(
-        fit.wear_pct[-1] if fit.wear_pct else None,
-        fit.pct_per_day,
-        fit.pct_per_host_tb,
-        host_now,
-        reason=fit.reason,
-        pct_per_day_interval=fit.pct_per_day_interval,
-    )
+    projection = fit_projection(fit, host_now)
     report = SeriesReport(
         sample_times_s=tuple(_time(s) for s in timed),
         time_source=line.source,

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.analysis.lifetime import LifeProjection, RatedEndurance, project_life
+from ssdlab.analysis.lifetime import LifeProjection, RatedEndurance
 from ssdlab.analysis.passes import p99_ns
 from ssdlab.analysis.spec_match import match_spec, rated_endurance
 from ssdlab.analysis.waf import lifetime_waf
@@ -30,6 +30,7 @@ from ssdlab.analysis.wear import (
     WearFit,
     WearSeries,
     analyse_series,
+    fit_projection,
     fit_wear_series,
     rated_pe_cycles_of,
     recent_start,
@@ -239,14 +240,7 @@ def series_wear(
         ),
         None,
     )
-    projection = project_life(
-        fit.wear_pct[-1] if fit.wear_pct else None,
-        fit.pct_per_day,
-        fit.pct_per_host_tb,
-        host_now,
-        reason=fit.reason,
-        pct_per_day_interval=fit.pct_per_day_interval,
-    )
+    projection = fit_projection(fit, host_now)
     return WearState(window_between(start, sample).waf, fit, projection)
 
 
