@@ -40,6 +40,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from ssdlab.analysis import student_t
+
 LEVEL = 0.95
 """Every interval ssdlab gives is a 95 % interval."""
 
@@ -109,7 +111,10 @@ class Interval:
 
 
 def t_quantile(df: float, level: float = LEVEL) -> float:
-    """Student's two-sided quantile t((1 + level) / 2, df)."""
+    """Student's two-sided quantile t((1 + level) / 2, df): for whole degrees of freedom up to
+    1,000 from `analysis/student_t` (no scipy import, for `metrics`), else scipy's."""
+    if df == int(df) and 1 <= df <= student_t.MAX_DF:
+        return student_t.quantile(int(df), level)
     from scipy import stats
 
     return float(stats.t.ppf((1 + level) / 2, df))
