@@ -44,6 +44,16 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def fio_leader(pid: int) -> int | None:
+    """The fio that ssdlab (`pid`) started, below its guard: the fio whose parent is not a
+    fio (its job processes are); None while there is none."""
+    parents = _parents()
+    for below in descendants(pid):
+        if command_name(below) == "fio" and command_name(parents.get(below, 0)) != "fio":
+            return below
+    return None
+
+
 def alive(pid: int) -> bool:
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()

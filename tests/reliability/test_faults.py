@@ -29,7 +29,7 @@ from tests.e2e.conftest import (
     run_ssdlab,
     start_ssdlab,
 )
-from tests.e2e.orphans import signal_during_fio
+from tests.e2e.orphans import fio_leader, signal_during_fio
 
 pytestmark = [needs_fio, pytest.mark.slow]
 
@@ -188,17 +188,6 @@ def test_endurance_run_stopped_at_a_seeded_point_resumes(
     assert not target.exists()  # a complete run removes the file it made
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-    return found
-
-
 def test_fio_killed_from_outside_fails_the_run_with_the_reason(tmp_path: Path) -> None:
     db, target = tmp_path / "db", tmp_path / "t"
     target.mkdir()
@@ -206,12 +195,12 @@ def test_fio_killed_from_outside_fails_the_run_with_the_reason(tmp_path: Path) -
     child = start("quick", str(target), *slow, "--db", str(db))
     wait_for(db, "step_results", 1, child)  # the warm-up pass of the first test is stored
     deadline = time.monotonic() + HANG_S
-    fio: list[int] = []
-    while not fio:
+    fio = None
+    while fio is None:
         assert time.monotonic() < deadline, "no fio child seen"
-        fio = [p for p in _children(child.pid) if "fio" in Path(f"/proc/{p}/comm").read_text()]
+        fio = fio_leader(child.pid)
         time.sleep(0.02)
-    os.kill(fio[0], signal.SIGKILL)
+    os.kill(fio, signal.SIGKILL)
     _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 1, stderr
     status, reason = status_after(db)

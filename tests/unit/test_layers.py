@@ -113,7 +113,9 @@ MODULES = {
     "__init__.py": set(),
     "errors.py": set(),
     "__main__.py": {"ssdlab.cli"},
+    "guard.py": {"ssdlab.system"},
 }
+ENTRY_POINTS = {"__main__.py", "guard.py"}  # top-level modules that are a process's main
 # imports that break the table today and that issue 18 removes; each entry must still be
 # there (the test says when to delete it), so the list only ever shrinks
 PENDING: set[tuple[str, str]] = set()
@@ -269,7 +271,7 @@ def test_only_the_cli_knows_argparse() -> None:
 
 def test_no_print_or_exit_below_the_cli() -> None:
     for path in sorted(SRC.rglob("*.py")):
-        if "cli" in path.relative_to(SRC).parts or path.name == "__main__.py":
+        if "cli" in path.relative_to(SRC).parts or str(path.relative_to(SRC)) in ENTRY_POINTS:
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):

@@ -495,6 +495,7 @@ def _run_client(
             cwd=job_file.parent,
             tool_version=local.version_text,
             input_text=text,
+            guard=True,
         )
     except BaseException:
         stop.runner.kill()  # a second signal: the client goes now, the servers with their ssh

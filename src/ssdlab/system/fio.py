@@ -149,6 +149,7 @@ def run_fio_job(
             input_text=job_text,
             on_output=on_output,
             should_stop=should_stop,
+            guard=True,
         )
         result = workdir / RESULT_FILE
         if on_fraction is not None:

@@ -12,6 +12,7 @@ forwarded to a local one, stdin kept open so that closing it ends the server.
 """
 
 import contextlib
+import errno
 import json
 import os
 import queue
@@ -29,6 +30,7 @@ from typing import IO
 
 from ssdlab.errors import FleetError, ToolError, UsageError
 from ssdlab.model.fleet import FleetHost
+from ssdlab.system.guard import PARENT_GONE, guarded
 from ssdlab.system.process_tree import end_with_parent, kill_tree
 from ssdlab.system.signals import SignalGuard
 from ssdlab.system.ssh import SshSettings, spawn_ssh, ssh_argv
@@ -154,14 +156,17 @@ def serve(
     child: subprocess.Popen[bytes] | None = None
     try:
         with open(folder / SERVER_LOG, "wb") as log:
+            if shutil.which(fio_path) is None:
+                raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), fio_path)
             child = subprocess.Popen(
-                [fio_path, f"--server=sock:{socket_path}"],
+                guarded([fio_path, f"--server=sock:{socket_path}"]),
                 cwd=folder,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=end_with_parent(),  # a killed node command leaves no fio serving
+                # a killed node command leaves no fio serving, nor its job processes
+                preexec_fn=end_with_parent(PARENT_GONE),
             )
         _wait_for_socket(socket_path, child, folder)
         on_ready(folder)

@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -13,6 +14,7 @@ from typing import IO, TypeVar
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
+from ssdlab.system.guard import PARENT_GONE, guarded
 from ssdlab.system.process_tree import end_with_parent, kill_tree
 
 
@@ -25,7 +27,8 @@ class ProcessRunner:
 
     A child never outlives ssdlab: the kernel sends it SIGTERM when ssdlab dies, even by
     SIGKILL (`system/process_tree.end_with_parent`). It is tied to the thread that starts it,
-    which waits for it in `run()`.
+    which waits for it in `run()`. fio, which may ignore that SIGTERM, runs below a guard
+    (`run(..., guard=True)`, `system/guard.py`) that ends it and its job processes for sure.
     """
 
     def __init__(self) -> None:
@@ -43,18 +46,28 @@ class ProcessRunner:
         input_text: str | None = None,
         on_output: Callable[[str], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
+        guard: bool = False,
     ) -> Capture:
         """Run `argv` to the end (or the time limit). `on_output`, when given, is called with
         every line (ended by a newline or a carriage return) the child prints on stdout, while
         it runs; the capture still holds all of stdout. While `should_stop()` is true the child
         is asked to stop (SIGINT) once a second: a stop requested while it was being started,
-        before `stop()` could see it, or one it missed while setting up, still reaches it."""
+        before `stop()` could see it, or one it missed while setting up, still reaches it.
+        With `guard`, `argv` runs below the guard (`system/guard.py`): for fio, whose job
+        processes must end with ssdlab even when fio ignores the kernel's SIGTERM."""
         if isinstance(argv, str):  # a string would be split by nobody: refuse it loudly
             raise TypeError("argv must be a list of arguments, never a command string")
+        command = list(argv)
+        if guard:
+            if shutil.which(command[0]) is None:
+                raise ToolError(
+                    f"{argv[0]} was not found; run 'ssdlab doctor' to see what to install"
+                )
+            command = guarded(command)
         started = time.time()
         try:
             child = subprocess.Popen(
-                list(argv),
+                command,
                 cwd=cwd,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
@@ -62,7 +75,7 @@ class ProcessRunner:
                 text=True,
                 errors="replace",
                 start_new_session=True,
-                preexec_fn=end_with_parent(),
+                preexec_fn=end_with_parent(PARENT_GONE if guard else signal.SIGTERM),
             )
         except FileNotFoundError as error:
             raise ToolError(
@@ -104,11 +117,11 @@ class ProcessRunner:
         try:
             stdout, stderr = wait.until_done(timeout_s, child.communicate)
         except subprocess.TimeoutExpired:
-            child.send_signal(signal.SIGINT)
+            _interrupt(child)
             try:
                 stdout, stderr = child.communicate(timeout=10)
             except subprocess.TimeoutExpired:
-                child.kill()
+                kill_tree(child.pid)
                 stdout, stderr = child.communicate()
             stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
         return stdout, stderr
@@ -117,8 +130,7 @@ class ProcessRunner:
         """Ask the running child to finish (SIGINT). Safe to call from a signal handler."""
         child = self._child
         if child is not None and child.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGINT)
+            _interrupt(child)
 
     def kill(self) -> None:
         """End the running child now: SIGKILL to its process group and every process below it
@@ -149,8 +161,7 @@ class _StopWatch:
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
             if self._should_stop():
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self._child.pid, signal.SIGINT)
+                _interrupt(self._child)
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise subprocess.TimeoutExpired(self._child.args, timeout_s or 0.0)
@@ -158,6 +169,13 @@ class _StopWatch:
                 return wait(timeout=STOP_RESEND_S if left is None else min(STOP_RESEND_S, left))
             except subprocess.TimeoutExpired:
                 continue
+
+
+def _interrupt(child: "subprocess.Popen[str]") -> None:
+    """SIGINT to the child's process group: fio ends its job and prints its results (a
+    guard, whose group it is, leaves the signal to fio)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGINT)
 
 
 def _drain(stream: IO[str], sink: list[str], on_line: Callable[[str], None] | None) -> None:
@@ -191,11 +209,11 @@ def _communicate_streaming(
         wait.until_done(timeout_s, child.wait)
     except subprocess.TimeoutExpired:
         timed_out = True
-        child.send_signal(signal.SIGINT)
+        _interrupt(child)
         try:
             child.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            child.kill()
+            kill_tree(child.pid)
             child.wait()
     for reader in readers:
         reader.join()
