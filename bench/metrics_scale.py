@@ -16,6 +16,7 @@ over 100 hosts; per drive:
   scrape reads it, and compressing 480,000 outputs would take the build an hour);
 - every other drive's latest quick run judged against a baseline (a `baseline` finding).
 
+Both source trees are compiled to bytecode first (`compileall`), as `pip install` leaves them.
 Then, in alternating rounds (at least 3), each a new process timed end to end with its peak
 RSS (GNU time's %M):
 
@@ -412,6 +413,8 @@ def measure(
             old_db = anchor_store(db, folder / "anchor.sqlite", anchor_schema)
             argv = [python, "-m", "ssdlab", "metrics", "--db", str(old_db)]
             cases[anchor_case] = (argv, src)
+        for src in {src for _, src in cases.values()}:  # as pip install does, on both sides
+            subprocess.run([python, "-m", "compileall", "-q", str(src)], check=True)
         for argv, src in cases.values():  # warm the page cache
             run_measured(argv, src)
         timings: dict[str, list[dict[str, Any]]] = {name: [] for name in cases}
@@ -500,8 +503,8 @@ def render(result: dict[str, Any]) -> str:
         f"{rows['step_results']:,} step results), {result['store_mb']:,.0f} MB. Output: "
         f"{result['output_lines']:,} lines, {result['output_bytes'] / MB:.1f} MB.",
         "",
-        f"Each a new process, end to end (interpreter, store, query, text, exit); "
-        f"{result['rounds']} alternating rounds after one untimed warm-up each, each run started "
+        "Each a new process, end to end (interpreter, store, query, text, exit), from source "
+        f"compiled to bytecode beforehand as pip installs it; {result['rounds']} alternating rounds after one untimed warm-up each, each run started "
         f"once other processes used under {QUIET_SHARE:.0%} of one CPU for half a second (or "
         f"after {result['quiet_wait_s']:g} s); median (min–max). *Others*: CPUs other processes "
         "kept busy during the run (1.0 = one of the two); on a shared machine the wall time "
