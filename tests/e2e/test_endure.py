@@ -4,6 +4,7 @@ and `ssdlab endure`, its spelling before, still at work for a release."""
 
 import contextlib
 import json
+import math
 import os
 import shutil
 import signal
@@ -16,6 +17,8 @@ from typing import Any
 import pytest
 
 from ssdlab.analysis.wear import analyse_series
+from ssdlab.profiles.endurance import JESD219_LARGE, JESD219_SMALL
+from ssdlab.store.captures import load_fio_outputs
 from ssdlab.system.health_replay import HealthReplay
 from tests.conftest import HANG_S, needs_fio
 from tests.e2e.conftest import (
@@ -117,10 +120,32 @@ def test_jesd219_enterprise_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> No
     its = doc["result"]["status"]["iterations"]
     assert len(its) >= 2
     assert doc["run"]["status"] == "complete"
-    # each iteration: the two jobs' I/Os in the JESD219 1:9 ratio, about 2 MiB in expectation
+    # each iteration: the planned 268 I/Os of its two jobs (27 below 4 KiB, 241 of 4 KiB and
+    # more: JESD219's 1:9), by fio's own count (group_reporting sums the two jobs), and bytes
+    # within six standard deviations of what those random transfer sizes give (randrepeat=0:
+    # the bound fails about once in 10^9 iterations)
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        run_id = conn.execute("SELECT id FROM runs WHERE uuid = ?", (doc["run"]["uuid"],))
+        outputs = load_fio_outputs(conn, run_id.fetchone()[0])
+    ios = [job["write"]["total_ios"] for out in outputs.values() for job in json.loads(out)["jobs"]]
+    assert ios, "no fio output stored"
+    assert set(ios) == {268}, ios
+    mean, sd = _jesd219_bytes(27, 241)
     written = [i["written_bytes"] for i in its]
-    assert all(1.5 * 2**20 < w < 2.6 * 2**20 for w in written), written
+    assert all(abs(w - mean) < 6 * sd for w in written), (written, mean, sd)
     assert sha256_of(device, 32 * 2**20) != before  # it did write to the device it was given
+
+
+def _jesd219_bytes(small_ios: int, large_ios: int) -> tuple[float, float]:
+    """Mean and standard deviation of the bytes of `small_ios` + `large_ios` random transfers
+    drawn from JESD219's two size tables."""
+    mean = variance = 0.0
+    for count, table in ((small_ios, JESD219_SMALL), (large_ios, JESD219_LARGE)):
+        weight = sum(share for _, share in table)
+        m = sum(size * share for size, share in table) / weight
+        mean += count * m
+        variance += count * sum(share * (size - m) ** 2 for size, share in table) / weight
+    return mean, math.sqrt(variance)
 
 
 def test_replayed_health_drives_wear_stop_and_projection(tmp_path: Path) -> None:
