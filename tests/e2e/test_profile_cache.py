@@ -67,10 +67,13 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     assert cliff["reason"]
     assert cliff["short"] is None
     assert len(cliff["series"]) >= 10  # what the search needs
-    # ... and the largest drop its log holds is short of 30 % beyond doubt
-    assert cliff["state"] == "no"
-    assert cliff["uncertainty"]["drop_pct_interval"]["high"] < 30
-    assert doc["verdict"][0].startswith("Write-cache cliff: no — no cliff in")
+    # ... and the largest drop its log holds is short of 30 %: beyond doubt ("no") on a steady
+    # machine, while a loaded one may scatter the seconds so much that it cannot say
+    # ("inconclusive"); never "yes"
+    assert cliff["state"] in ("no", "inconclusive")
+    high = cliff["uncertainty"]["drop_pct_interval"]["high"]
+    assert (high < 30) == (cliff["state"] == "no"), high
+    assert doc["verdict"][0].startswith(f"Write-cache cliff: {cliff['state']} — no cliff in")
     assert (plots / "cache-cliff.svg").read_text().startswith("<?xml")
     assert not list(tmp_path.glob("ssdlab-*.tmp"))
     with sqlite3.connect(db) as conn:
