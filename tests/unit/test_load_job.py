@@ -110,7 +110,7 @@ def test_writes_are_seen_in_any_job(rw: str) -> None:
     ).writes
 
 
-def test_filenames_split_as_fio_splits_them() -> None:
+def test_filenames_split_at_colons() -> None:
     assert split_filenames("/dev/sdb:/dev/sdc") == ("/dev/sdb", "/dev/sdc")
     assert split_filenames(r"/mnt/a\:b") == ("/mnt/a:b",)
 
@@ -164,3 +164,98 @@ def test_a_socket_path_that_cannot_be_made_is_refused(value: str, said: str) -> 
 def test_the_node_checks_its_socket_option_the_same_way() -> None:
     with pytest.raises(UsageError, match=r"^--socket 'tcp:1\.2\.3\.4': give an absolute path"):
         socket_path("tcp:1.2.3.4", "--socket 'tcp:1.2.3.4'")
+
+
+# Every file fio 3.33 would open, judged as fio judges it (issue #32). Each case below was run
+# with fio 3.33 itself (ioengine=psync, rw=write on files under a temp folder, and
+# --debug=file for opendir), and tests/contract/test_load_job_files.py runs the accepted ones
+# against the fio installed: the files fio writes are exactly the job's filenames.
+
+
+def test_every_filename_line_of_a_job_adds_its_files() -> None:
+    """fio's filename= callback adds its files to the job's each time it is read: a second
+    line adds, it does not replace."""
+    job = check_load_job("[load]\nfilename=/mnt/t/f\nfilename=/dev/sda\n")
+    assert job.filenames == ("/mnt/t/f", "/dev/sda")
+
+
+def test_a_global_filename_reaches_a_job_that_names_its_own() -> None:
+    """A job starts as a copy of [global], files included, and its own filename= adds to them."""
+    job = check_load_job("[global]\nfilename=/dev/sda\n[load]\nfilename=/mnt/t/f\n")
+    assert job.filenames == ("/dev/sda", "/mnt/t/f")
+
+
+def test_every_global_section_adds_its_files_to_later_jobs() -> None:
+    """Every [global] section fills the same defaults: the second adds to the first's files."""
+    job = check_load_job("[global]\nfilename=/dev/sda\n[global]\nfilename=/dev/sdb\n[load]\n")
+    assert job.filenames == ("/dev/sda", "/dev/sdb")
+
+
+def test_a_global_between_jobs_reaches_only_the_later_ones() -> None:
+    job = check_load_job(
+        "[a]\nfilename=/mnt/t/a\n[global]\nfilename=/dev/sda\n[b]\nfilename=/mnt/t/b\n"
+    )
+    assert job.filenames == ("/mnt/t/a", "/dev/sda", "/mnt/t/b")
+
+
+@pytest.mark.parametrize(
+    ("value", "files"),
+    [
+        ("/mnt/a:/mnt/b", ("/mnt/a", "/mnt/b")),
+        (r"/mnt/a\:b", ("/mnt/a:b",)),
+        ("::/mnt/a::/mnt/b:", ("/mnt/a", "/mnt/b")),
+        (r"/mnt/a\::/mnt/b", ("/mnt/a:", "/mnt/b")),
+        (r"/mnt/a\:\:b", ("/mnt/a::b",)),
+    ],
+)
+def test_filenames_split_as_fio_splits_them(value: str, files: tuple[str, ...]) -> None:
+    """fio's get_next_str: ':' ends a name, '\\:' is a colon in it, an empty name is skipped."""
+    assert split_filenames(value) == files
+    assert check_load_job(f"[load]\nfilename={value}\n").filenames == files
+
+
+def test_a_comment_ends_the_line_as_it_does_for_fio() -> None:
+    """fio cuts every line at its first ';' or '#' (strip_blank_end): the rest is no file."""
+    job = check_load_job("[load] ; the load\nfilename=/mnt/t/f # :/dev/sda\nrw=write;x\n")
+    assert job.filenames == ("/mnt/t/f",)
+    assert job.writes
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[load]\nfilename=/mnt/t/f\n[globalx]\nfilename=/dev/sda\n", "line 3: .*as \\[global\\]"),
+        ("[load]\nfilename=/mnt/t/f\n[global ]\nfilename=/dev/sda\n", "line 3: .*as \\[global\\]"),
+        ("[load]\nfilename=/mnt/t/f\n[ global]\nfilename=/dev/sda\n", "line 3: .*job name"),
+        ("[load]\nfilename=/mnt/t/f\ninclude_x\n", "line 3: include"),
+        ("[load]\nfilename=/mnt/t/f\nincluded=1\n", "line 3: include"),
+        ("[load]\nfilename=/mnt/t/f\rfilename=/dev/sda\n", "control character"),
+        ("[load]\nfilename=/mnt/t/f\nfilename\n", "line 3: the option filename"),
+        ("[load]\nfilename=/mnt/t/f\nbuffer_pattern='/etc/shadow'\n", "line 3: .*buffer_pattern"),
+        ("[load]\nfilename=/mnt/t/f\nverify_pattern='/etc/shadow'\n", "line 3: .*verify_pattern"),
+        ("[load]\nfilename=/mnt/t/f\nnr_files=2\n", "line 3: .*nr_files"),
+    ],
+)
+def test_a_form_fio_reads_otherwise_is_refused_with_its_line(text: str, said: str) -> None:
+    """What fio 3.33 does with each: a section whose name starts with 'global' is a [global]
+    (its files reach the later jobs, or none), '[ global]' is a job of that name that writes
+    its file, any line starting with 'include' includes the file after its 8th character, a
+    carriage return is no line break for fio (one file of a strange name), a bare filename is
+    a parse error, a pattern in quotes is read from that file, nr_files is nrfiles."""
+    with pytest.raises(ParseError, match=said):
+        check_load_job(text)
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["directory=/mnt/t", "directory=/mnt/t:/dev", "filename_format=/dev/sdx", "opendir=/dev"],
+)
+@pytest.mark.parametrize("where", ["[global]\n{line}\n[load]\n", "[load]\n{line}\n"])
+def test_options_that_name_other_files_are_refused_wherever_they_are(line: str, where: str) -> None:
+    """fio joins every filename= (absolute ones too) to directory, sorting directory before
+    filename whatever their order; directory= a:b gives each clone of numjobs the next folder;
+    filename_format names the files of a job without filename=; opendir adds every file of a
+    folder. None can be judged from the text alone, so each is refused wherever it is."""
+    text = where.format(line=line) + "filename=/mnt/t/f\n"
+    with pytest.raises(ParseError, match=r"line 2: .*not accepted in a load job"):
+        check_load_job(text)

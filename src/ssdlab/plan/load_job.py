@@ -8,6 +8,11 @@ fio's server runs whatever job a client sends it, as the user it runs as: `exec_
 that runs a program or touches another file is refused with the line it is on (the option
 sets are plan/user_job.py's, the ones `endure --job-file` refuses), and so is fio's `$`
 expansion, which the server would do with the node's environment.
+
+The files are judged as fio 3.33 judges them: every filename= line adds its files to the job's
+(a second one does not replace the first), a job starts with the files of every [global] read
+before it and adds its own, and a value is split at ':' as fio splits it (init.c get_new_job
+and dup_files, options.c str_filename_cb and get_next_str).
 """
 
 import posixpath
@@ -31,8 +36,8 @@ _LOAD_REFUSED = {
     "unlink_each_loop": "deletes the job's files",
     "iolog": "reads an I/O log file",
 }
+_PATTERNS = ("buffer_pattern", "verify_pattern")  # a 'quoted' part is read from that file
 _READ_KINDS = ("read", "randread")
-_UNSPLIT_COLON = re.compile(r"(?<!\\):")
 SOCKET_PREFIX = "sock:"
 MAX_SOCKET_PATH = 100  # a unix socket path must fit sun_path (108 bytes with its NUL)
 NEVER_TCP = (
@@ -66,6 +71,10 @@ def _refusal(name: str, value: str) -> str | None:
         return _LOAD_REFUSED[name]
     if name in ("mem", "iomem") and ":" in value:
         return "keeps the I/O buffers in a file"
+    if name in _PATTERNS and "'" in value:
+        return "reads the file named in quotes into the I/O buffers"
+    if name == "filename" and not value:
+        return "names no file without a value (filename=/path/on/the/node)"
     if name == "ioengine" and value not in IO_ENGINES:
         return (
             f"names an engine that does more than I/O (use one of {', '.join(sorted(IO_ENGINES))})"
@@ -83,8 +92,33 @@ def _sections(text: str) -> list[JobSection]:
 
 
 def split_filenames(value: str) -> tuple[str, ...]:
-    """The files of one filename= value: fio splits it at ':' (a '\\:' is a colon in a name)."""
-    return tuple(part.replace("\\:", ":") for part in _UNSPLIT_COLON.split(value))
+    """The files of one filename= value, split as fio's get_next_str splits it: ':' ends a
+    name, '\\:' is a colon in it, and an empty name (a leading, doubled or trailing ':') is
+    no file."""
+    files: list[str] = []
+    rest: str | None = value
+    while rest:
+        name, rest = _next_name(rest)
+        if not name:
+            break  # fio's filename= callback stops at an empty name
+        files.append(name)
+    return tuple(files)
+
+
+def _next_name(text: str) -> tuple[str, str | None]:
+    """fio's get_next_str: the first name of `text` and what follows it (None: nothing)."""
+    start = search = 0
+    while True:
+        colon = text.find(":", search)
+        if colon < 0:
+            return text[start:], None
+        if colon == start:
+            start = search = colon + 1
+        elif text[colon - 1] != "\\":
+            return text[start:colon], text[colon + 1 :]
+        else:
+            text = text[: colon - 1] + text[colon:]  # the backslash goes, the colon stays
+            search = colon
 
 
 def _checked_files(value: str, where: str) -> tuple[str, ...]:
@@ -118,26 +152,38 @@ def _size(options: dict[str, str]) -> int | None:
         return None  # a percentage or a range: the node checks without it
 
 
+def _section_files(section: JobSection, where: str) -> list[str]:
+    """The files of every filename= line of a section, in order: fio adds each line's."""
+    files: list[str] = []
+    for name, value in section.options:
+        if name == "filename":
+            files.extend(_checked_files(value, where))
+    return files
+
+
 def check_load_job(text: str) -> LoadJob:
     """The job file checked for a fleet load. Raises ParseError naming the line of a refused
     option, or the job that names no file (every job needs filename=, its own or a
-    [global]'s given before it)."""
+    [global]'s given before it). A job's files are those of every [global] before it and
+    those of its own filename= lines, all of them."""
     defaults: dict[str, str] = {}
+    default_files: list[str] = []
     resolved: list[tuple[str, dict[str, str]]] = []
     files: dict[str, None] = {}
     for section in _sections(text):
         if section.name == "global":
             defaults.update(dict(section.options))
+            default_files += _section_files(section, f"line {section.line}: [global]")
             continue
-        options = {**defaults, **dict(section.options)}
         where = f"line {section.line}: job [{section.name}]"
-        if "filename" not in options:
+        own = default_files + _section_files(section, where)
+        if not own:
             raise ParseError(
                 f"{where} names no file: give filename=/path/on/the/node (one of the host's "
                 "ssdlab_targets) in the job or in [global]"
             )
-        files.update(dict.fromkeys(_checked_files(options["filename"], where)))
-        resolved.append((section.name, options))
+        files.update(dict.fromkeys(own))
+        resolved.append((section.name, {**defaults, **dict(section.options)}))
     if not resolved:
         raise ParseError("the job file has no job section (e.g. [load])")
     sizes = [size for _, options in resolved if (size := _size(options)) is not None]

@@ -16,7 +16,7 @@ from ssdlab.model.plan import FioJob
 
 # files fio would read or write besides the job's filename (also refused by fleet load)
 OTHER_FILE_OPTIONS = frozenset({
-    "filename_format", "directory", "opendir", "unique_filename", "nrfiles",
+    "filename_format", "directory", "opendir", "unique_filename", "nrfiles", "nr_files",
     "write_bw_log", "write_lat_log", "write_iops_log", "write_hist_log",
     "write_iolog", "read_iolog", "replay_redirect", "merge_blktrace_file", "verify_state_save",
     "verify_state_load", "verify_dump", "aux_path", "ioscheduler", "cgroup",
@@ -43,6 +43,11 @@ IO_ENGINES = frozenset({
 })  # fmt: skip
 
 _SECTION = re.compile(r"^\[([^\]]+)\]$")
+_BLANK = " \t\n\v\f\r"  # C's isspace(): what fio strips from the front of a line
+_BLANK_OR_CONTROL = _BLANK + "".join(map(chr, range(32))) + "\x7f"  # ...and from its end
+_COMMENT = re.compile(r"[;#]")
+# within a line: fio breaks lines at newlines only, Python's str.splitlines at these too
+_INNER_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 _JOB_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
@@ -72,7 +77,7 @@ def read_option(line: str, number: int, refusal: OptionRefusal, here: str) -> tu
     """(name, value) of an option line, refused (ParseError naming the line) when fio would
     read it otherwise or when `refusal(name, value)` gives a reason; `here` says where it is
     not accepted ("here", "in a load job")."""
-    if line.split()[0].lower() == "include":
+    if line.lower().startswith("include"):  # fio includes for any line starting so
         raise ParseError(f"line {number}: include is not accepted: it reads another job file")
     name, sep, value = line.partition("=")
     name, value = name.strip().lower(), value.strip()
@@ -95,22 +100,51 @@ class JobSection:
     options: tuple[tuple[str, str], ...]
 
 
+def _fio_line(raw: str) -> str:
+    """A job file line as fio 3.33 reads it: cut at its first ';' or '#' (the rest is a
+    comment, even within a line) and stripped as fio strips it (parse.c, strip_blank_end)."""
+    comment = _COMMENT.search(raw)
+    kept = raw[: comment.start()] if comment else raw
+    return kept.lstrip(_BLANK).rstrip(_BLANK_OR_CONTROL)
+
+
+def _section_name(line: str, number: int) -> str | None:
+    """The name of a [section] line, or None for another line. fio keeps the name's spaces and
+    makes every section whose name starts with "global" a [global]: such a name is refused."""
+    section = _SECTION.match(line)
+    if not section:
+        return None
+    name = section.group(1)
+    if name.startswith("global") and name != "global":
+        raise ParseError(
+            f"line {number}: [{name}] is read by fio as [global] (so is any section whose name "
+            "starts with 'global'); name it [global], or give the job another name"
+        )
+    if name != "global" and not _JOB_NAME.match(name):
+        raise ParseError(f"line {number}: {name!r} is not a usable job name")
+    return name
+
+
 def read_sections(text: str, refusal: OptionRefusal, *, here: str, dollar: str) -> list[JobSection]:
     """The [global] and job sections of a job file in file order, every option line read by
-    `read_option`. fio's `$` expansion is refused (`dollar` says why), and so are a job name
-    fio would read otherwise and an option before any section."""
+    `read_option`. Lines are read as fio reads them (split at newlines only, a comment cut
+    off, `_fio_line`). fio's `$` expansion is refused (`dollar` says why), and so are a
+    control character within a line, a section name fio would read otherwise and an option
+    before any section."""
     sections: list[tuple[str, int, list[tuple[str, str]]]] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line[0] in ";#":
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = _fio_line(raw)
+        if not line:
             continue
         if "$" in line:
             raise ParseError(f"line {number}: '$' is not accepted: {dollar}")
-        section = _SECTION.match(line)
-        if section:
-            name = section.group(1).strip()
-            if name != "global" and not _JOB_NAME.match(name):
-                raise ParseError(f"line {number}: {name!r} is not a usable job name")
+        if "\x00" in raw or _INNER_CONTROL.search(line):  # fio stops reading at a NUL
+            raise ParseError(
+                f"line {number}: a control character or line separator within a line is not "
+                "accepted: fio reads it as part of the line, other tools as a line break"
+            )
+        name = _section_name(line, number)
+        if name is not None:
             sections.append((name, number, []))
             continue
         if not sections:

@@ -38,3 +38,27 @@ def test_refused_with_the_line(text: str, words: str) -> None:
 
 def test_a_job_without_rw_reads() -> None:
     assert not job_writes(parse_fio_jobfile("[w]\nbs=4k\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("[w]\nbs=4k\n[global2]\nrw=write\n", r"line 3: .*read by fio as \[global\]"),
+        ("[ w]\nbs=4k\n", "line 1: .*job name"),
+        ("[w]\ninclude_other.fio\n", "line 2: include"),
+        ("[w]\nbs=4k\x0bexec_prerun=x\n", "line 2: a control character"),
+        ("[w]\nbs=4k\x00\n", "line 2: a control character"),
+    ],
+)
+def test_a_section_or_include_fio_reads_otherwise_is_refused(text: str, words: str) -> None:
+    """fio 3.33 makes every section whose name starts with 'global' a [global] section, keeps
+    the spaces of a section name, includes a file for any line that starts with 'include'
+    and breaks lines at newlines only (init.c, __parse_jobs_ini)."""
+    with pytest.raises(ParseError, match=words):
+        parse_fio_jobfile(text)
+
+
+def test_a_comment_ends_the_line_as_it_does_for_fio() -> None:
+    """fio cuts a line at its first ';' or '#' (parse.c, strip_blank_end)."""
+    job = parse_fio_jobfile("[w] # writes\nrw=randwrite ; random\nbs=4k#x\n")
+    assert job.sections == (("w", (("rw", "randwrite"), ("bs", "4k"))),)
