@@ -1,4 +1,5 @@
-"""Options several commands share, declared once: the --db, --json and --start-at parent
+"""Options several commands share, declared once: the parser every command is built with
+(`Parser`, which takes options only spelled in full), the --db, --json and --start-at parent
 parsers, --width on every command, the rated endurance group,
 --destroy-data, and a profile's option table (`ProfileSpec`) as argparse options, in the manner
 of fio's own option table: one argument group per heading the table names, and a line for
@@ -28,8 +29,19 @@ from ssdlab.model.units import format_size
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # subcommands
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser with abbreviations turned off: an option is taken only as spelled in
+    full (or as --option=value). argparse would read `--destroy-dat DEV` as --destroy-data DEV,
+    erasing a device the command line never named in full, and every option added later would
+    change what an abbreviation means. A subcommand's parser is made of the class of its
+    parent's (argparse's add_subparsers), so every parser under ssdlab's is one of these."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **{**kwargs, "allow_abbrev": False})
+
+
 def _parent() -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(add_help=False)
+    return Parser(add_help=False)
 
 
 STORE = _parent()

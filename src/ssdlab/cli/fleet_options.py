@@ -5,7 +5,7 @@ import argparse
 from collections.abc import Sequence
 
 from ssdlab.cli.arg_types import start_at_arg
-from ssdlab.cli.common_options import STORE, Commands, json_output
+from ssdlab.cli.common_options import STORE, Commands, Parser, json_output
 
 EPILOG = """\
 The inventory is an Ansible inventory (INI or YAML). Per host, besides ansible_host,
@@ -29,7 +29,7 @@ examples:
 
 
 def _fleet_parent() -> argparse.ArgumentParser:
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = Parser(add_help=False)
     parent.add_argument("inventory", metavar="INVENTORY", help="an Ansible inventory file")
     parent.add_argument(
         "--limit",

@@ -87,7 +87,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """Every command's options, each declared beside its handler (cli/<handler>_options.py);
     with `command`, only those of its options module (the commands declared with it): what
     parsing a command line that names it needs, without importing the other modules."""
-    parser = argparse.ArgumentParser(
+    parser = common_options.Parser(
         prog="ssdlab",
         description="SSD test bench for Linux: fio does the I/O, every run is stored.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -104,7 +104,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def named_command(words: Sequence[str]) -> str | None:
     """The command a command line names first, after --width N at most (None when it names
-    none so, or something else comes first — -h, --version, an abbreviated option: those are
+    none so, or something else comes first — -h, --version, a mistyped option: those are
     parsed with every command's options)."""
     at = 0
     while at < len(words) and (words[at] == "--width" or words[at].startswith("--width=")):

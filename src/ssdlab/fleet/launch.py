@@ -41,9 +41,21 @@ def profile_words(profile: str) -> tuple[str, ...]:
     return ("run", profile)
 
 
+def fleet_option(word: str) -> str | None:
+    """The option of FLEET_SET that `word` names in any spelling argparse takes for it: in
+    full, as --option=value, or cut short (`--destroy-dat`, `--destroy`, `--start`), which an
+    argparse that allows abbreviations (a node's older ssdlab) expands; None for any other word.
+    No option of a profile is itself the beginning of one of these, so a word cut short that
+    could begin two options (`--d`) is refused too: no command line needs it."""
+    name = word.split("=", 1)[0]
+    if len(name) < 3 or not name.startswith("--"):
+        return None  # a value, a short option, or the -- that ends the options
+    return next((option for option in FLEET_SET if option.startswith(name)), None)
+
+
 def set_by_fleet(profile_args: Sequence[str]) -> list[str]:
-    """The options after -- that the fleet sets itself from the inventory."""
-    return [arg for arg in profile_args if arg.split("=", 1)[0] in FLEET_SET]
+    """The words after -- that name an option the fleet sets itself from the inventory."""
+    return [arg for arg in profile_args if fleet_option(arg) is not None]
 
 
 def node_words(

@@ -23,7 +23,14 @@ from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import FleetError, UsageError
 from ssdlab.fleet.collect import collect_fleet
 from ssdlab.fleet.doctor import check_fleet
-from ssdlab.fleet.launch import follow_jobs, node_words, plan_jobs, set_by_fleet, start_jobs
+from ssdlab.fleet.launch import (
+    fleet_option,
+    follow_jobs,
+    node_words,
+    plan_jobs,
+    set_by_fleet,
+    start_jobs,
+)
 from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCheck, HostCollect, JobOutcome
 from ssdlab.model.next_command import CommandContext
@@ -105,10 +112,17 @@ def _profile_args(given: Sequence[str]) -> list[str]:
     fought = set_by_fleet(given)
     if fought:
         raise UsageError(
-            f"{', '.join(fought)} after -- is set by the fleet from the inventory: the node's "
-            "store is ssdlab_db, the targets to erase ssdlab_destroy_data, the start --start-at"
+            f"{', '.join(_as_named(word) for word in fought)} after -- is set by the fleet from "
+            "the inventory: the node's store is ssdlab_db, the targets to erase "
+            "ssdlab_destroy_data, the start --start-at"
         )
     return list(given)
+
+
+def _as_named(word: str) -> str:
+    """A refused word, with the option it names when cut short: '--destroy (--destroy-data)'."""
+    option = fleet_option(word)
+    return word if option is None or word.split("=", 1)[0] == option else f"{word} ({option})"
 
 
 def _refuse_mismatch(checks: Sequence[HostCheck], request: FleetRunRequest) -> None:

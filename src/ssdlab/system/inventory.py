@@ -7,11 +7,19 @@ Read from each host: `ansible_host`, `ansible_port`, `ansible_user`,
 ssdlab's own `ssdlab_targets`, `ssdlab_destroy_data`, `ssdlab_db`, `ssdlab_command` and
 `ssdlab_venv`. Jinja templates in these values are not rendered: a value holding `{{` is
 refused rather than used as it is.
+
+Ansible writes state of its own when loaded (its local temporary folder, by default
+~/.ansible/tmp, made at import): it is pointed at a private temporary folder, removed after the
+read, so reading an inventory writes nothing under $HOME and works with a HOME that is missing,
+a file or read-only. Ansible's settings are in this process's environment only during the read:
+the ssh and ssdlab processes started later see the user's environment as it was.
 """
 
 import os
 import shlex
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,27 +34,73 @@ def read_inventory(path: Path, limit: str | None = None) -> tuple[FleetHost, ...
     when given), in inventory order."""
     if not path.exists():
         raise FleetError(f"no inventory at {path}; give the path of an Ansible inventory file")
-    manager, variables = _load(path)
-    hosts = manager.get_hosts(pattern=limit or "all")
-    if not hosts:
-        which = f" matching {limit!r}" if limit else ""
-        raise FleetError(f"the inventory {path} lists no host{which}")
-    return tuple(_fleet_host(host.name, variables.get_vars(host=host)) for host in hosts)
+    with _ansible_settings():
+        manager, variables = _load(path)
+        hosts = manager.get_hosts(pattern=limit or "all")
+        if not hosts:
+            which = f" matching {limit!r}" if limit else ""
+            raise FleetError(f"the inventory {path} lists no host{which}")
+        return tuple(_fleet_host(host.name, variables.get_vars(host=host)) for host in hosts)
+
+
+@contextmanager
+def _ansible_settings() -> Iterator[None]:
+    """Ansible's settings for one read, set in os.environ (where it reads them, at import and
+    as its plugins load) and put back as they were afterwards. Its home and local temporary
+    folder are a private folder removed afterwards, whatever the user's settings say: reading
+    an inventory needs neither, and Ansible makes the temporary one at import. An inventory
+    that does not parse is an error, not a warning and an empty fleet; only the INI and YAML
+    readers (unless the user's environment chooses otherwise)."""
+    with tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True) as own:
+        settings = {
+            "ANSIBLE_HOME": own,
+            "ANSIBLE_LOCAL_TEMP": os.path.join(own, "tmp"),
+            "ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED": _given(
+                "ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "1"
+            ),
+            "ANSIBLE_INVENTORY_ENABLED": _given("ANSIBLE_INVENTORY_ENABLED", "ini,yaml"),
+        }
+        before = {name: os.environ.get(name) for name in settings}
+        os.environ.update(settings)
+        try:
+            yield
+        finally:
+            _restore(before)
+
+
+def _given(name: str, default: str) -> str:
+    return os.environ.get(name) or default
+
+
+def _restore(before: Mapping[str, str | None]) -> None:
+    """os.environ as it was: each name set to its value again, or removed if it had none."""
+    for name, value in before.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def _load(path: Path) -> tuple[Any, Any]:
-    # Ansible's own settings, given before its modules read them: an inventory that does not
-    # parse is an error, not a warning and an empty fleet; only the INI and YAML readers.
-    os.environ.setdefault("ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED", "1")
-    os.environ.setdefault("ANSIBLE_INVENTORY_ENABLED", "ini,yaml")
     try:
         from ansible.errors import AnsibleError
+    except ImportError as error:
+        raise FleetError(
+            f"reading an Ansible inventory needs ansible-core; {INSTALL_HINT}"
+        ) from error
+    try:  # Ansible reads its settings (ANSIBLE_CONFIG, ansible.cfg) as its modules load
         from ansible.inventory.manager import InventoryManager
         from ansible.parsing.dataloader import DataLoader
         from ansible.vars.manager import VariableManager
     except ImportError as error:
         raise FleetError(
             f"reading an Ansible inventory needs ansible-core; {INSTALL_HINT}"
+        ) from error
+    except AnsibleError as error:
+        raise FleetError(
+            f"Ansible cannot start, so the inventory {path} is not read: "
+            f"{_one_line(error.message)}; correct Ansible's settings (ANSIBLE_CONFIG, "
+            "./ansible.cfg, ~/.ansible.cfg, ANSIBLE_* variables)"
         ) from error
     loader = DataLoader()
     try:
@@ -57,6 +111,11 @@ def _load(path: Path) -> tuple[Any, Any]:
             "above); it must be an Ansible inventory in INI or YAML"
         ) from error
     return manager, VariableManager(loader=loader, inventory=manager)
+
+
+def _one_line(text: str) -> str:
+    """Ansible's message on one line (a config file's error quotes the lines it failed on)."""
+    return " ".join(text.split())
 
 
 def _fleet_host(name: str, found: Mapping[str, Any]) -> FleetHost:
