@@ -138,7 +138,7 @@ def _status(args: argparse.Namespace, out: Console) -> int:
 def _collect(args: argparse.Namespace, out: Console) -> int:
     collected = collect_runs(CollectRequest(reach_from(args), db_path(args)))
     emit_document(out, build_collect_document(collected), plots=None, as_json=args.json)
-    return 0 if all(found.problem is None for found in collected) else 1
+    return 0 if all(found.problem is None and not found.refused for found in collected) else 1
 
 
 def _compare(args: argparse.Namespace, out: Console) -> int:

@@ -3,10 +3,14 @@
 A node is told which of its runs are here already and finished (by run UUID); it sends the
 others as a small store file of their own (`ssdlab node export`), which is copied in run by
 run, one transaction each, under the node's inventory name. A run collected while it was
-still running is brought up to date by the next collect. Transfers run in parallel; the
-copying into this store runs one host at a time (one writer).
+still running is brought up to date by the next collect. What a node sends is data, never
+authority over this store: a run that would change a run made here or collected from another
+host, or that holds what no run of ssdlab's would, is refused (store/merge.py); the node's
+file is kept under a name of collect's own, whatever the host is called. Transfers run in
+parallel; the copying into this store runs one host at a time (one writer).
 """
 
+import hashlib
 import json
 import sqlite3
 import tempfile
@@ -57,11 +61,19 @@ def export_words(host: FleetHost) -> list[str]:
     return words
 
 
+def export_file_name(host: str) -> str:
+    """The name of the file a host's runs are received in: made from a hash of the inventory
+    name, never the name itself, so a host called `../x` or `/etc/passwd` cannot make collect
+    write outside its folder, and two names never share a file."""
+    digest = hashlib.sha256(host.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"host-{digest[:32]}.db"
+
+
 def _fetch(
     host: FleetHost, known: list[str], folder: Path, settings: SshSettings
 ) -> tuple[Path | None, HostCollect]:
     """The node's new runs as a store file in `folder`, or why not."""
-    path = folder / f"{host.name}.db"
+    path = folder / export_file_name(host.name)
     started = time.monotonic()
     with path.open("wb") as sink:
         result = run_remote(
@@ -114,6 +126,7 @@ def _merge(
         host.name,
         added=tuple(merged.added),
         updated=tuple(merged.updated),
+        refused=tuple(merged.refused),
         transfer_s=fetched.transfer_s,
         transfer_bytes=fetched.transfer_bytes,
     )

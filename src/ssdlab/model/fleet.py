@@ -116,6 +116,7 @@ class HostCollect:
     host: str
     added: tuple[str, ...] = ()  # run UUIDs new here
     updated: tuple[str, ...] = ()  # collected before while running, now brought up to date
+    refused: tuple[str, ...] = ()  # one line per run not taken: `run UUID: why`
     problem: str | None = None
     transfer_s: float | None = None
     transfer_bytes: int | None = None

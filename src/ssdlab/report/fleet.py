@@ -151,6 +151,7 @@ def _collect_row(found: HostCollect) -> tuple[str, ...]:
         found.host,
         str(len(found.added)),
         str(len(found.updated)),
+        str(len(found.refused)),
         moved,
         took,
         found.problem or "",
@@ -160,9 +161,12 @@ def _collect_row(found: HostCollect) -> tuple[str, ...]:
 def _collect_section(collected: Sequence[HostCollect]) -> doc.Section:
     table = doc.Table(
         "Collected",
-        ("host", "new runs", "updated runs", "transferred", "time", "problem"),
+        ("host", "new runs", "updated runs", "refused runs", "transferred", "time", "problem"),
         tuple(_collect_row(found) for found in collected),
-        notes=("updated: runs collected while they still ran, now brought up to date",),
+        notes=(
+            "updated: runs collected while they still ran, now brought up to date",
+            "refused: runs not taken (each said below); nothing of them was stored",
+        ),
     )
     return doc.Section("Collected", tables=(table,))
 
@@ -173,6 +177,7 @@ def build_collect_document(collected: Sequence[HostCollect]) -> doc.Document:
     verdict = [f"{added} new runs from {len(collected) - len(failed)} hosts"]
     if failed:
         verdict.append("not collected: " + ", ".join(failed))
+    verdict += [f"{found.host}: refused {line}" for found in collected for line in found.refused]
     return doc.Document(
         "Fleet collect",
         (("hosts", str(len(collected))),),

@@ -107,6 +107,8 @@ def loads_blob(text: str, kind: BlobKind, where: str) -> dict[str, Any]:
         data = json.loads(text)
     except (TypeError, ValueError) as error:
         raise StoreError(f"{where} is not valid JSON ({error})") from None
+    except RecursionError:  # nested deeper than Python parses: damage, not a crash
+        raise StoreError(f"{where} is not valid JSON (nested too deeply)") from None
     return open_blob(data, kind, where)
 
 

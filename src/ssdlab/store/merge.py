@@ -17,6 +17,12 @@ dictionaries compressed ones refer to; they are decompressed only where they are
 
 Each run is copied in one transaction of the receiving store: a collect that fails or is
 killed part way leaves whole runs only, and the next collect carries on.
+
+A collect takes a node's runs as data, never as authority over the receiving store: a run is
+matched by its UUID *and* its host, so a node can add runs and bring up to date the running
+runs collected from it before, and nothing else — a run whose UUID the store holds from
+another host, or made here, is refused, as is a run holding what no run of ssdlab's would
+(store/vetting.py). A refused run is left out whole, with one line saying why.
 """
 
 import dataclasses
@@ -31,7 +37,8 @@ from typing import Any
 from ssdlab.errors import StoreError
 from ssdlab.store.db import open_store
 from ssdlab.store.raw import copy_dictionaries
-from ssdlab.store.transaction import transaction
+from ssdlab.store.transaction import StoreWriteError, transaction
+from ssdlab.store.vetting import RunRefused, brief, check_row, checked_uuid, vetting_sink
 
 Row = dict[str, Any]
 # receives one row of a table (without its id) and returns the id it now has
@@ -46,11 +53,13 @@ ORIGIN_COLUMNS = ("host", "node_host", "collected_at_s")
 @dataclasses.dataclass(frozen=True, slots=True)
 class MergeResult:
     """The UUIDs of the runs a copy added, updated (a running run the source had further
-    along) and skipped (already there, finished, or left out by the caller), in source order."""
+    along) and skipped (already there, finished, or left out by the caller), in source order;
+    and one line for each run a collect refused (`run UUID: why`)."""
 
     added: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
     skipped: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,22 +79,29 @@ def remap_id(value: object, ids: Mapping[int, int], what: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value not in ids:
-        raise StoreError(f"{what} refers to {value!r}, which is not a row of the same run")
+        raise RunRefused(f"{what} refers to {brief(value)}, which is not a row of the same run")
     return ids[value]
+
+
+def _json(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise RunRefused(f"{what} is not JSON ssdlab can read") from None
 
 
 def remap_id_list(text: str, ids: Mapping[int, int], what: str) -> str:
     """A JSON list of row ids (a health sample's `capture_ids_json`) remapped."""
-    values = json.loads(text)
+    values = _json(text, what)
     if not isinstance(values, list):
-        raise StoreError(f"{what} is not a JSON list of ids")
+        raise RunRefused(f"{what} is not a JSON list of ids")
     return json.dumps([remap_id(value, ids, what) for value in values])
 
 
 def remap_finding_body(text: str, capture_ids: Mapping[int, int], what: str) -> str:
     """A finding body with the capture ids it records remapped; a body that records none is
     returned as it was, byte for byte."""
-    body = json.loads(text)
+    body = _json(text, what)
     if not isinstance(body, dict):
         return text
     found = [key for key in FINDING_CAPTURE_KEYS if body.get(key) not in (None, 0)]
@@ -131,7 +147,7 @@ def _children(source: sqlite3.Connection, run_id: int, new_run_id: int, sink: Si
         ids = remap_id_list(row["capture_ids_json"], captures, where)
         sink("health_samples", {**row, "run_id": new_run_id, "capture_ids_json": ids})
     for row in _rows(source, "SELECT * FROM findings WHERE run_id = ? ORDER BY id", (run_id,)):
-        where = f"finding {row['name']} of run {run_id}"
+        where = f"finding {brief(row['name'])} of run {run_id}"
         body = remap_finding_body(row["body_json"], captures, where)
         sink("findings", {**row, "run_id": new_run_id, "body_json": body})
 
@@ -223,9 +239,17 @@ def _inserter(dest: sqlite3.Connection) -> Sink:
     return insert
 
 
-def _dest_device(source: sqlite3.Connection, dest: sqlite3.Connection, device_id: object) -> Any:
-    """The receiving store's id of the source's device `device_id` (added when it has none
-    with the same identity)."""
+def _sink(source: sqlite3.Connection, dest: sqlite3.Connection, origin: Origin) -> Sink:
+    """Where a run's rows go in `dest`: for a collect, each row checked first (vetting)."""
+    insert = _inserter(dest)
+    return insert if origin.host is None else vetting_sink(source, insert)
+
+
+def _dest_device(
+    source: sqlite3.Connection, dest: sqlite3.Connection, device_id: object, sink: Sink
+) -> Any:
+    """The receiving store's id of the source's device `device_id` (added through `sink` when
+    it has none with the same identity)."""
     if device_id is None:
         return None
     row = next(_rows(source, "SELECT * FROM devices WHERE id = ?", (device_id,)), None)
@@ -234,14 +258,14 @@ def _dest_device(source: sqlite3.Connection, dest: sqlite3.Connection, device_id
     found = dest.execute(
         "SELECT id FROM devices WHERE identity_json = ?", (row["identity_json"],)
     ).fetchone()
-    return int(found[0]) if found is not None else _inserter(dest)("devices", row)
+    return int(found[0]) if found is not None else sink("devices", row)
 
 
 def _add_run(
     source: sqlite3.Connection, dest: sqlite3.Connection, run: Row, origin: Origin
 ) -> None:
-    device_id = _dest_device(source, dest, run["device_id"])
-    sink = _inserter(dest)
+    sink = _sink(source, dest, origin)
+    device_id = _dest_device(source, dest, run["device_id"], sink)
     new_id = sink("runs", collected_run_row(run, device_id, origin))
     _children(source, int(run["id"]), new_id, sink)
 
@@ -265,26 +289,58 @@ def _replace_run(
     place (its id kept), its rows replaced."""
     for statement in _DELETES:
         dest.execute(statement, (dest_id,))
-    device_id = _dest_device(source, dest, run["device_id"])
+    sink = _sink(source, dest, origin)
+    device_id = _dest_device(source, dest, run["device_id"], sink)
     values = collected_run_row(run, device_id, origin)
     names = [name for name in values if name != "id"]
     dest.execute(
         f"UPDATE runs SET {', '.join(f'{name} = ?' for name in names)} WHERE id = ?",
         [*(values[name] for name in names), dest_id],
     )
-    _children(source, int(run["id"]), dest_id, _inserter(dest))
+    _children(source, int(run["id"]), dest_id, sink)
+
+
+def _copy_dictionaries(
+    source: sqlite3.Connection, dest: sqlite3.Connection, origin: Origin
+) -> None:
+    """The dictionaries the run's raw outputs may refer to; for a collect, one that fails its
+    check refuses the run (its outputs could not be trusted to read back)."""
+    try:
+        copy_dictionaries(source, dest)
+    except StoreError as error:
+        if origin.host is None or isinstance(error, StoreWriteError):
+            raise
+        raise RunRefused(str(error)) from None
+
+
+def held_elsewhere(there: tuple[Any, ...], origin: Origin) -> str | None:
+    """Why a collect may not touch the receiving store's run `there` (its host and collection
+    time): it was made on this machine, or collected from another host (None: it may)."""
+    if origin.host is None:
+        return None
+    host, collected_at_s = there[0], there[1]
+    if collected_at_s is None:
+        return "its UUID is that of a run made on this machine, which a collect never changes"
+    if host != origin.host:
+        return f"its UUID is that of a run collected from {brief(host)}, not from this host"
+    return None
 
 
 def _copy_run(
     source: sqlite3.Connection, dest: sqlite3.Connection, run: Row, origin: Origin
 ) -> str:
-    """Copy one run in one transaction of `dest`: 'added', 'updated' or 'skipped'."""
+    """Copy one run in one transaction of `dest`: 'added', 'updated' or 'skipped'; a run a
+    collect may not take raises `RunRefused`, and nothing of it is written."""
+    if origin.host is not None:
+        check_row(source, "runs", run)
     with transaction(dest):
         there = dest.execute(
-            "SELECT id, status FROM runs WHERE uuid = ?", (run["uuid"],)
+            "SELECT id, status, host, collected_at_s FROM runs WHERE uuid = ?", (run["uuid"],)
         ).fetchone()
+        if there is not None and (why := held_elsewhere(tuple(there[2:]), origin)) is not None:
+            raise RunRefused(why)
         if there is None:
-            copy_dictionaries(source, dest)
+            _copy_dictionaries(source, dest, origin)
             _add_run(source, dest, run, origin)
             return "added"
         dest_id = int(there[0])
@@ -292,7 +348,7 @@ def _copy_run(
             return "skipped"
         if run_fingerprint(source, int(run["id"])) == run_fingerprint(dest, dest_id):
             return "skipped"
-        copy_dictionaries(source, dest)
+        _copy_dictionaries(source, dest, origin)
         _replace_run(source, dest, run, dest_id, origin)
         return "updated"
 
@@ -315,21 +371,47 @@ def copy_runs(
     if host is not None:
         origin = Origin(host, time.time() if collected_at_s is None else collected_at_s)
     finished = frozenset(finished_uuids)
-    outcome: dict[str, list[str]] = {"added": [], "updated": [], "skipped": []}
+    outcome: dict[str, list[str]] = {"added": [], "updated": [], "skipped": [], "refused": []}
     began = not source.in_transaction
     if began:
         source.execute("BEGIN")
     try:
         for run in list(_rows(source, "SELECT * FROM runs ORDER BY id", ())):
-            uuid = str(run["uuid"])
-            done = "skipped" if uuid in finished else _copy_run(source, dest, run, origin)
-            outcome[done].append(uuid)
+            done, said = _copy_or_refuse(source, dest, run, origin, finished)
+            outcome[done].append(said)
     finally:
         if began and source.in_transaction:
             source.execute("COMMIT")
     return MergeResult(
-        tuple(outcome["added"]), tuple(outcome["updated"]), tuple(outcome["skipped"])
+        tuple(outcome["added"]),
+        tuple(outcome["updated"]),
+        tuple(outcome["skipped"]),
+        tuple(outcome["refused"]),
     )
+
+
+def _copy_or_refuse(
+    source: sqlite3.Connection,
+    dest: sqlite3.Connection,
+    run: Row,
+    origin: Origin,
+    finished: frozenset[str],
+) -> tuple[str, str]:
+    """What became of one run and its UUID, or 'refused' and the line saying why; only a
+    collect refuses (an export of a store's own runs fails instead)."""
+    name = f"run {int(run['id'])} of its store"
+    try:
+        uuid = str(run["uuid"]) if origin.host is None else checked_uuid(run["uuid"])
+        name = f"run {uuid}"
+        return ("skipped" if uuid in finished else _copy_run(source, dest, run, origin)), uuid
+    except RunRefused as refused:
+        if origin.host is None:
+            raise
+        return "refused", f"{name}: {refused}"
+    except StoreWriteError as error:
+        if origin.host is None or not isinstance(error.error, sqlite3.IntegrityError):
+            raise
+        return "refused", f"{name}: it breaks a rule of the store ({error.error})"
 
 
 def finished_run_uuids(conn: sqlite3.Connection, host: str | None = None) -> frozenset[str]:

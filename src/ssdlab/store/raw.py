@@ -14,6 +14,13 @@ counters, and a frame that refers to it holds little more than those. Dictionari
 the store itself (`raw_dictionaries`), keyed by a hash of their content, so a value decodes
 in every store it is copied to (`fleet collect` copies values as they are, and the
 dictionaries with them) and a dictionary is never replaced.
+
+Every decompression is bounded: a value that would be longer than `MAX_RAW_BYTES` once
+decompressed (a dictionary: `DICTIONARY_MAX_BYTES`) is refused as damaged, before memory is
+spent on it. A frame says its own length; one that claims more than the limit is refused from
+its header, and one that does not say it is decompressed piece by piece up to the limit. A
+store from a hostile or broken node (`fleet collect`) cannot make `show` or `report` take
+more memory than that per value.
 """
 
 import hashlib
@@ -35,6 +42,10 @@ ZSTD = 1  # marker: a zstd frame
 ZSTD_DICTIONARY = 2  # marker: a dictionary key (8 bytes), then a zstd frame made with it
 _KEY_BYTES = 8
 DICTIONARY_MAX_BYTES = 128 * 1024  # a longer first output makes no dictionary
+# the longest value a frame may decompress to: SQLite's own limit on one value (10**9 bytes
+# by default), so nothing ssdlab kept as text was longer, and a frame claiming more is damage
+MAX_RAW_BYTES = 1 << 30
+_STREAM_BYTES = 1 << 20  # a frame that does not say its length is read this much at a time
 # which outputs share a dictionary: "command", outputs of the same tool and arguments (one
 # drive's health readings); "tool", every output of the tool (fio's job files are temporary
 # files with new names each time, its JSON is alike across jobs)
@@ -85,7 +96,7 @@ def _stored_dictionary(conn: sqlite3.Connection, key: str) -> zstandard.ZstdComp
             f"a compressed raw output refers to dictionary {key}, which this store does not "
             "hold: the store was changed outside ssdlab; restore it from a backup"
         )
-    content = _unpack_bytes(conn, bytes(row[0]), f"dictionary {key}")
+    content = _unpack_bytes(conn, bytes(row[0]), f"dictionary {key}", DICTIONARY_MAX_BYTES)
     if len(_cache) >= _CACHE_MAX:
         _cache.clear()
     _cache[key] = _raw_dictionary(content)
@@ -137,15 +148,58 @@ def pack_raw(
     return bytes([ZSTD]) + _frame(data)
 
 
-def _unpack_bytes(conn: sqlite3.Connection, value: bytes, where: str) -> bytes:
+def _too_long(where: str, limit: int) -> StoreError:
+    return StoreError(
+        f"{where} is damaged: it would be longer than {limit:,} bytes once decompressed, "
+        "more than ssdlab ever stores in one value; restore the store from a backup"
+    )
+
+
+def _bounded_stream(
+    dctx: zstandard.ZstdDecompressor, frame: bytes, limit: int, where: str
+) -> bytes:
+    """A frame that does not say its length, decompressed piece by piece up to `limit`."""
+    pieces: list[bytes] = []
+    total = 0
+    with dctx.stream_reader(frame) as reader:
+        while piece := reader.read(_STREAM_BYTES):
+            total += len(piece)
+            if total > limit:
+                raise _too_long(where, limit)
+            pieces.append(piece)
+    return b"".join(pieces)
+
+
+def _decompress(
+    frame: bytes,
+    dictionary: zstandard.ZstdCompressionDict | None,
+    limit: int,
+    where: str,
+) -> bytes:
+    """One zstd frame decompressed, refused (before any memory is taken for it) when it would
+    be longer than `limit`: the length its header claims is checked first, since the library
+    allocates that much at once."""
+    claimed = zstandard.frame_content_size(frame)
+    if claimed > limit:
+        raise _too_long(where, limit)
+    dctx = zstandard.ZstdDecompressor(dict_data=dictionary)
+    if claimed >= 0:
+        return dctx.decompress(frame)
+    return _bounded_stream(dctx, frame, limit, where)
+
+
+def _unpack_bytes(
+    conn: sqlite3.Connection, value: bytes, where: str, limit: int | None = None
+) -> bytes:
+    """A stored BLOB decompressed, at most `limit` bytes long (`MAX_RAW_BYTES`)."""
+    limit = MAX_RAW_BYTES if limit is None else limit
     try:
         if value[:1] == bytes([ZSTD]):
-            return zstandard.ZstdDecompressor().decompress(value[1:])
+            return _decompress(value[1:], None, limit, where)
         if value[:1] == bytes([ZSTD_DICTIONARY]):
             key = value[1 : 1 + _KEY_BYTES].hex()
             dictionary = _stored_dictionary(conn, key)
-            frame = value[1 + _KEY_BYTES :]
-            return zstandard.ZstdDecompressor(dict_data=dictionary).decompress(frame)
+            return _decompress(value[1 + _KEY_BYTES :], dictionary, limit, where)
     except zstandard.ZstdError as error:
         raise StoreError(
             f"{where} cannot be decompressed ({error}): the store was changed outside ssdlab "
@@ -176,9 +230,58 @@ def unpack_optional(conn: sqlite3.Connection, value: object, where: str) -> str 
     return None if value is None else unpack_raw(conn, value, where)
 
 
+def check_raw(conn: sqlite3.Connection, value: object, where: str) -> None:
+    """Refuse (a `StoreError`) a raw value of `conn` that would not read back within
+    `MAX_RAW_BYTES`, or is not a raw value at all, without keeping its text: what `fleet
+    collect` asks of every value a node sends. A frame that says its length is judged by its
+    header alone; one that does not is decompressed, bounded, and dropped."""
+    if value is None:
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_RAW_BYTES:
+            raise StoreError(f"{where} is longer than {MAX_RAW_BYTES:,} characters")
+        return
+    if not isinstance(value, bytes | bytearray | memoryview):
+        raise StoreError(f"{where} holds {type(value).__name__}, not text")
+    data = bytes(value)
+    skip = {bytes([ZSTD]): 1, bytes([ZSTD_DICTIONARY]): 1 + _KEY_BYTES}.get(data[:1])
+    if skip is None:
+        _unpack_bytes(conn, data, where)  # raises: a marker of no known kind
+        return
+    try:
+        claimed = zstandard.frame_content_size(data[skip:])
+    except zstandard.ZstdError as error:
+        raise StoreError(f"{where} is not a zstd frame ({error})") from None
+    if claimed > MAX_RAW_BYTES:
+        raise _too_long(where, MAX_RAW_BYTES)
+    if claimed < 0:
+        _unpack_bytes(conn, data, where)
+
+
+def _check_dictionary(row: tuple[object, ...]) -> None:
+    """Refuse a dictionary whose key is not the hash of its content, or whose content is not a
+    frame of at most `DICTIONARY_MAX_BYTES`: a store cannot slip a dictionary in under a key
+    another value of the receiving store refers to, nor one that is not one."""
+    key, source, content = row[0], row[1], row[2]
+    where = "a dictionary of compressed raw outputs"
+    if not isinstance(key, str) or len(key) != 2 * _KEY_BYTES:
+        raise StoreError(f"{where} has a key of the wrong kind")
+    if not isinstance(source, str) or len(source) > DICTIONARY_MAX_BYTES:
+        raise StoreError(f"{where} ({key}) names no source of the right kind")
+    if not isinstance(content, bytes) or content[:1] != bytes([ZSTD]):
+        raise StoreError(f"{where} ({key}) holds no zstd frame")
+    try:
+        data = _decompress(content[1:], None, DICTIONARY_MAX_BYTES, f"{where} ({key})")
+    except zstandard.ZstdError as error:
+        raise StoreError(f"{where} ({key}) cannot be decompressed ({error})") from None
+    if hashlib.sha256(data).hexdigest()[: 2 * _KEY_BYTES] != key:
+        raise StoreError(f"{where} ({key}) does not hold the content its key names")
+
+
 def copy_dictionaries(source: sqlite3.Connection, dest: sqlite3.Connection) -> int:
     """Copy the dictionaries `dest` lacks from `source` (values copied as they are refer to
-    them); how many were added. Call inside a transaction of `dest`."""
+    them); how many were added, each checked first (`_check_dictionary`). Call inside a
+    transaction of `dest`."""
     if not has_dictionaries(source) or not has_dictionaries(dest):
         return 0
     have = {str(row[0]) for row in dest.execute("SELECT key FROM raw_dictionaries")}
@@ -187,6 +290,7 @@ def copy_dictionaries(source: sqlite3.Connection, dest: sqlite3.Connection) -> i
         "SELECT key, source, content, created_at_s FROM raw_dictionaries ORDER BY key"
     ):
         if str(row[0]) not in have:
+            _check_dictionary(tuple(row))
             dest.execute(
                 "INSERT INTO raw_dictionaries (key, source, content, created_at_s)"
                 " VALUES (?, ?, ?, ?)",

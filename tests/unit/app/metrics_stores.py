@@ -327,8 +327,12 @@ def _collected_node(conn: sqlite3.Connection, folder: Path, files: bool) -> floa
         (ended,) = node.execute(
             "SELECT ended_at_s FROM runs WHERE profile = 'endurance'"
         ).fetchone()
-        node.execute("UPDATE runs SET status = 'running', ended_at_s = NULL, uuid = 'node-running'"
-                     " WHERE profile = 'endurance'")  # fmt: skip
+        # another UUID, as ssdlab writes them (a collect refuses any other)
+        node.execute(
+            "UPDATE runs SET status = 'running', ended_at_s = NULL, uuid = ?"
+            " WHERE profile = 'endurance'",
+            ("6e0de2a1-5b7c-4d3e-9f10-2a3b4c5d6e7f",),
+        )
         copy_runs(node, conn, host="lab-8", collected_at_s=START_S)
     finally:
         node.close()
