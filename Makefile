@@ -30,7 +30,7 @@ test: install
 	$(VENV)/bin/mypy
 	# two workers, each test file on one of them: the suite mostly waits for fio, so two at once
 	# take half the time on 2 cores (run plain `pytest` for one process, e.g. with -k)
-	$(VENV)/bin/python -m pytest -q -n 2 --dist loadfile
+	$(VENV)/bin/python -m pytest -q -n 2 --dist loadfile --durations=15
 
 # The live-device tier (tests/devices, docs/devices.md): one QEMU guest (Debian's kernel, fetched
 # with apt-get download into ~/.cache/ssdlab/devices) with emulated NVMe, SATA and SCSI drives
