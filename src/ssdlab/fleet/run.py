@@ -166,9 +166,7 @@ def start_ahead_s(startups: Sequence[tuple[int, float | None]], parallel: int) -
     then makes its own checks, about as long again. The start is the longest of these paths,
     STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more targets and
     slower nodes all push it further, none with a fixed guess."""
-    free = [0.0] * max(
-        1, min(parallel, len(startups) or 1)
-    )  # when each of the seat's turns is free
+    free = [0.0] * max(1, min(parallel, len(startups)))  # when each --parallel turn is free
     longest = 0.0
     for targets, answered_in in startups:
         if targets == 0:

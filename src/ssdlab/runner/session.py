@@ -273,7 +273,7 @@ class RunSession:
     ) -> ProfileOutcome:
         """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
         with `start_at`, started at that wall-clock time (nothing stored before), or at once
-        when it is past (`fleet_start`: a time a fleet gave)."""
+        when it is past, storing how late (`fleet_start`: a time a fleet gave, said so)."""
         conn = self.conn
         environment = collect_environment(self.fio.version_text)
         machine = self.machine_watch(target)
