@@ -1,7 +1,7 @@
 """Options are taken only as spelled in full, and the options a fleet sets from the inventory
-(--db, --destroy-data, --start-at, --json) are refused after `fleet run … --` in every spelling
-argparse would take: `--destroy-dat DEV` once reached a node, whose argparse expanded it to
---destroy-data DEV and erased a device the inventory never allowed (issue #32)."""
+(--db, --destroy-data, --start-at, --start-sent-at, --json) are refused after `fleet run … --`
+in every spelling argparse would take: `--destroy-dat DEV` once reached a node, whose argparse
+expanded it to --destroy-data DEV and erased a device the inventory never allowed (issue #32)."""
 
 import argparse
 from collections.abc import Iterator
@@ -12,7 +12,7 @@ import pytest
 from ssdlab.cli.main import build_parser, main
 from ssdlab.fleet.launch import FLEET_SET, fleet_option, set_by_fleet
 
-FLEET_DESTS = {"db", "destroy_data", "start_at", "json"}
+FLEET_DESTS = {"db", "destroy_data", "start_at", "start_sent_at", "json"}
 
 
 def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
@@ -52,6 +52,8 @@ def _node_parsers() -> list[argparse.ArgumentParser]:
         "--d",
         "--start",
         "--start-at=1",
+        "--start-sent",
+        "--start-sent-at=1",
         "--js",
         "--json",
     ],

@@ -47,6 +47,7 @@ class StartRequest:
     given: tuple[tuple[str, SettingValue], ...] = ()  # the profile's options given, by name
     keep: bool = False  # keep the test file ssdlab makes
     start_at: float | None = None  # start at this wall-clock time (a fleet's common start)
+    fleet_start: bool = False  # start_at was sent by a fleet (its lateness is the fleet's)
     baseline: BaselineRequest | None = None  # judge the run against the drive's baseline
     rated: RatedEndurance | None = None  # endurance: the rating its projection is held against
 
@@ -90,6 +91,7 @@ def start_run(session: RunSession, request: StartRequest, planned: PlannedRun) -
             read_health=health,
             advice=hints.second_signal,
             start_at=request.start_at,
+            fleet_start=request.fleet_start,
         )
     except StoreWriteError as error:
         raise continued(error, hints, session.run_id) from error.__cause__

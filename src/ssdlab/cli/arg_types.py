@@ -129,8 +129,9 @@ def _epoch_of(text: str) -> float:
 
 
 def start_at_arg(text: str) -> float:
-    """--start-at TIME: when a run starts (Unix seconds, float, or ISO 8601 with a timezone);
-    a time already well past is refused, since the hosts' clocks then likely disagree."""
+    """--start-at TIME of `fleet run`: when the runs start (Unix seconds, float, or ISO 8601
+    with a timezone); a time already well past is refused, since the clocks then likely
+    disagree."""
     from ssdlab.runner.session import late_start_problem  # only when --start-at is given
 
     start_at = _epoch_of(text)
@@ -138,3 +139,27 @@ def start_at_arg(text: str) -> float:
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
     return start_at
+
+
+def start_time_arg(text: str) -> float:
+    """--start-at TIME of a run: its time, checked once the command line is read (a time well
+    past is refused when typed here, never when a fleet sent it: `run_start_at`)."""
+    return _epoch_of(text)
+
+
+def start_sent_at_arg(text: str) -> float:
+    """--start-sent-at SECONDS, which `fleet run` gives with --start-at: its own clock when it
+    sent the start. Held against this host's clock now, as the start arrives: clocks that
+    disagree are refused here, by how much (runner/session.clock_problem)."""
+    from ssdlab.runner.session import clock_problem  # only when a fleet starts the run
+
+    try:
+        sent_at = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not Unix seconds") from None
+    if not math.isfinite(sent_at) or sent_at <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a time after 1970")
+    problem = clock_problem(sent_at, time.time())
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return sent_at

@@ -21,7 +21,8 @@ from ssdlab.cli.arg_types import (
     positive_int_arg,
     seconds_arg,
     size_arg,
-    start_at_arg,
+    start_sent_at_arg,
+    start_time_arg,
 )
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec
 from ssdlab.model.units import format_size
@@ -71,9 +72,17 @@ START_AT = _parent()
 START_AT.add_argument(
     "--start-at",
     metavar="TIME",
-    type=start_at_arg,
+    type=start_time_arg,
     help="start the run at TIME (Unix seconds, or ISO 8601 with a timezone such as "
-    "2026-11-26T12:00:00Z), after every check and preparation: a synchronized start for fleets",
+    "2026-11-26T12:00:00Z), after every check and preparation: a synchronized start for "
+    "fleets; a run that gets there late starts at once and records how late",
+)
+START_AT.add_argument(
+    "--start-sent-at",
+    metavar="SECONDS",
+    type=start_sent_at_arg,
+    help="set by 'ssdlab fleet run' with --start-at: its clock when it sent the start, so that "
+    "a start that arrives late is told from clocks that disagree",
 )
 
 

@@ -148,7 +148,8 @@ def _add_run(actions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
         type=float,
         default=None,
         metavar="S",
-        help="start every node S seconds after all have been started (default: 5 per 16 hosts)",
+        help="start every node S seconds after the nodes were checked (default: as long as "
+        "starting them all takes by the time each took to answer its check, twice, plus 5 s)",
     )
     run.add_argument(
         "--detach",

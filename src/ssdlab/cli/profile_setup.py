@@ -4,6 +4,7 @@ as named, and the rated endurance given. Shared by `quick`, `run`, `plan`, `resu
 `endure` and `node check`; a resume's request too."""
 
 import argparse
+import time
 
 from ssdlab.app.baseline import baseline_request
 from ssdlab.app.endurance import STOP_OPTIONS
@@ -13,8 +14,10 @@ from ssdlab.app.run_target import TargetRequest
 from ssdlab.app.run_target import is_device_target as _is_device_target
 from ssdlab.app.start import StartRequest
 from ssdlab.cli.rating import rating_given
+from ssdlab.errors import UsageError
 from ssdlab.model.profile import ProfileSpec, SettingValue
 from ssdlab.registry import profile_record
+from ssdlab.runner.session import late_start_problem
 
 Given = tuple[tuple[str, SettingValue], ...]
 
@@ -51,10 +54,28 @@ def start_request(args: argparse.Namespace, profile: str) -> StartRequest:
         target_request(args),
         given_settings(args, profile_record(profile).spec),
         keep=args.keep,
-        start_at=args.start_at,
+        start_at=run_start_at(args, time.time()),
+        fleet_start=getattr(args, "start_sent_at", None) is not None,
         baseline=baseline,
         rated=rating_given(args),
     )
+
+
+def run_start_at(args: argparse.Namespace, now: float) -> float | None:
+    """--start-at as given. A time typed here that is well past at `now` is refused (a
+    mistyped time, or clocks that disagree); a time a fleet sent (--start-sent-at, its clock
+    already checked as it arrived) never is: a run that gets it late starts at once."""
+    start_at: float | None = getattr(args, "start_at", None)
+    sent_at = getattr(args, "start_sent_at", None)
+    if start_at is None:
+        if sent_at is not None:
+            raise UsageError("--start-sent-at goes with --start-at (both set by ssdlab fleet run)")
+        return None
+    if sent_at is None:
+        problem = late_start_problem(f"{start_at:.3f}".rstrip("0").rstrip("."), start_at, now)
+        if problem is not None:
+            raise UsageError(f"--start-at {problem}")
+    return start_at
 
 
 def plan_request(args: argparse.Namespace) -> PlanRequest:

@@ -20,7 +20,7 @@ START_TIMEOUT_S = 60.0
 RECONNECT_PAUSE_S = 2.0
 
 # options a fleet sets per node from the inventory; given after -- they would fight it
-FLEET_SET = ("--db", "--destroy-data", "--start-at", "--json")
+FLEET_SET = ("--db", "--destroy-data", "--start-at", "--start-sent-at", "--json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +90,17 @@ def _store_words(host: FleetHost) -> list[str]:
     return ["--db", host.db] if host.db is not None else []
 
 
-def start_job(job: NodeJob, settings: SshSettings) -> NodeJob:
-    """Start one job detached on its node; the job with its id, or with why it did not start."""
+def start_job(
+    job: NodeJob, settings: SshSettings, clock: Callable[[], float] = time.time
+) -> NodeJob:
+    """Start one job detached on its node; the job with its id, or with why it did not start.
+    The run is told this machine's clock as the start leaves (--start-sent-at), against which
+    the node tells a start that arrives late from a clock that disagrees."""
     if job.problem is not None:
         return job
-    remote = [*job.host.command, "node", "start", *_store_words(job.host), "--", *job.words]
+    sent = ("--start-sent-at", f"{clock():.3f}") if "--start-at" in job.words else ()
+    words = [*job.words, *sent]
+    remote = [*job.host.command, "node", "start", *_store_words(job.host), "--", *words]
     result = run_remote(job.host, remote, settings, timeout_s=START_TIMEOUT_S)
     if not result.ok:
         return NodeJob(job.host, job.target, job.words, problem=result.failure())

@@ -10,7 +10,6 @@ nodes run this same ssdlab.
 
 import contextlib
 import json
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,8 +35,12 @@ from ssdlab.model.fleet import FleetHost, HostCheck, HostCollect, JobOutcome
 from ssdlab.model.next_command import CommandContext
 from ssdlab.system.ssh import multiplexed
 
-# the start is this far ahead of the moment the last node was told, per round of --parallel
+# the start is set this far beyond the start-up the seat measured (start_ahead_s), and a host
+# whose check gave no measure is taken to need this long for each of its steps
 START_MARGIN_S = 5.0
+# how much longer than measured the starts are allowed to take: a node is asked for its facts
+# once, but starts a run per target, each with its own checks, on a machine that may be busier
+STARTUP_FACTOR = 2.0
 CHECK_AHEAD_S = 3600.0  # the start time the options are checked with (any future time)
 
 
@@ -91,8 +94,9 @@ def run_fleet(request: FleetRunRequest, progress: RunProgress, check_words: Chec
     with multiplexed(ssh_settings(request.reach)) as ssh:
         checks = check_fleet(hosts, ssh, fleet_hint(request.reach, "deploy"))
         _refuse_mismatch(checks, request)
-        usable = [h for h, c in zip(hosts, checks, strict=True) if c.usable]
-        start_at = _start_at(request, len(usable))
+        taking_part = [(h, c) for h, c in zip(hosts, checks, strict=True) if c.usable]
+        usable = [h for h, _ in taking_part]
+        start_at = _start_at(request, [(len(h.targets), c.round_trip_s) for h, c in taking_part])
         progress.starting(request.profile, len(usable), len(hosts), start_at)
         jobs = start_jobs(plan_jobs(usable, request.profile, given, start_at), ssh)
         if request.detach:
@@ -114,7 +118,7 @@ def _profile_args(given: Sequence[str]) -> list[str]:
         raise UsageError(
             f"{', '.join(_as_named(word) for word in fought)} after -- is set by the fleet from "
             "the inventory: the node's store is ssdlab_db, the targets to erase "
-            "ssdlab_destroy_data, the start --start-at"
+            "ssdlab_destroy_data, the start --start-at and --start-sent-at"
         )
     return list(given)
 
@@ -136,14 +140,42 @@ def _refuse_mismatch(checks: Sequence[HostCheck], request: FleetRunRequest) -> N
         )
 
 
-def _start_at(request: FleetRunRequest, hosts: int) -> float:
+def _start_at(
+    request: FleetRunRequest,
+    startups: Sequence[tuple[int, float | None]],
+    clock: Callable[[], float] = time.time,
+) -> float:
+    """The fleet's start time: --start-at or --start-in as given, else far enough ahead for
+    the start-up measured on every host (`start_ahead_s`)."""
     if request.start_at_s is not None:
         return float(request.start_at_s)
-    rounds = math.ceil(max(hosts, 1) / request.reach.parallel)
-    ahead = START_MARGIN_S * rounds if request.start_in_s is None else request.start_in_s
-    if ahead < 0:
+    if request.start_in_s is None:
+        ahead = start_ahead_s(startups, request.reach.parallel)
+    elif request.start_in_s < 0:
         raise UsageError("--start-in must not be negative")
-    return time.time() + ahead
+    else:
+        ahead = request.start_in_s
+    return clock() + ahead
+
+
+def start_ahead_s(startups: Sequence[tuple[int, float | None]], parallel: int) -> float:
+    """How far ahead of now the fleet's start goes, from each usable host's (number of
+    targets, seconds its check took to answer). A host takes its runs' starts in turn, each
+    about as long as its check (an SSH command that starts ssdlab there), at most `parallel`
+    hosts at once, a host taken as soon as one of them is done; the last run started on a host
+    then makes its own checks, about as long again. The start is the longest of these paths,
+    STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more targets and
+    slower nodes all push it further, none with a fixed guess."""
+    free = [0.0] * max(1, min(parallel, len(startups)))  # when each --parallel turn is free
+    longest = 0.0
+    for targets, answered_in in startups:
+        if targets == 0:
+            continue  # nothing is started there
+        each = START_MARGIN_S if answered_in is None else answered_in
+        turn = free.index(min(free))
+        free[turn] += targets * each
+        longest = max(longest, free[turn] + each)
+    return START_MARGIN_S + STARTUP_FACTOR * longest
 
 
 def _unusable(checks: Sequence[HostCheck]) -> list[JobOutcome]:

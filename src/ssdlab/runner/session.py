@@ -15,7 +15,11 @@ given the run's id once the runner made its row, so that the command it names ca
 With `start_at` (`--start-at`, a fleet's synchronized start) the session waits, after every
 check and all the wiring, until that wall-clock time, right before the runner makes the run
 row; the time asked for is stored in the run's plan (`params`, `start_at_s`) beside the run's
-own `started_at_s`, so a fleet can measure how far apart its hosts started.
+own `started_at_s`, so a fleet can measure how far apart its hosts started. A run that gets
+there after its time starts at once and says so; how late is stored too (`start_late_s`). A
+fleet also gives the moment it sent the start (`start_sent_at`), which this host's clock is
+held against when the start arrives (`clock_problem`): a start that arrived before it was sent,
+or long after, tells clocks that disagree from a start-up that merely took long.
 
 Every run row is made by `runner/run_row.create_run`: runs that execute a plan through the
 profile runner (quick, every profile, endurance, resume), and the runs a command stores
@@ -30,8 +34,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from ssdlab.errors import Interrupted, SsdlabError
-from ssdlab.model.profile import ProfilePlan
+from ssdlab.errors import Interrupted
+from ssdlab.model.profile import ProfilePlan, SettingValue
 from ssdlab.model.run import Capture, RunKind
 from ssdlab.model.target import Target
 from ssdlab.model.units import format_time
@@ -55,18 +59,79 @@ HealthSource = Callable[[], HealthReading]
 Advice = Callable[[int | None], str]
 
 START_AT_PARAM = "start_at_s"  # the plan's param that records a --start-at
-LATE_START_LIMIT_S = 5.0  # a --start-at further in the past is refused
+START_LATE_PARAM = "start_late_s"  # how long after its --start-at a run started, when late
+LATE_START_LIMIT_S = 5.0  # a --start-at typed this far in the past is refused
+CLOCK_LIMIT_S = 5.0  # a host's clock further than this from a fleet seat's refuses its start
+# the longest a fleet's start can take from the seat to the run on a node: the seat waits 60 s
+# for `ssdlab node start` to answer (fleet/launch.py), then the run itself starts up there
+TRANSIT_LIMIT_S = 120.0
 FINE_WAIT_S = 0.05  # the last stretch before a start is slept in short steps
 
 
 def late_start_problem(given: str, start_at: float, now: float) -> str | None:
-    """Why a start time (`given` as typed) cannot be kept, it being well past; or None."""
+    """Why a start time typed on this machine (`given`) cannot be kept, it being well past; or
+    None. A fleet's start is never refused for being late (`clock_problem` checks its clock)."""
     late = now - start_at
     if late <= LATE_START_LIMIT_S:
         return None
     return (
         f"{given} is {late:.0f} s in the past: the clocks of the hosts may "
         "disagree; check with ssdlab fleet doctor"
+    )
+
+
+def clock_problem(sent_at: float, received_at: float) -> str | None:
+    """Whether this host's clock disagrees with a fleet seat's: `sent_at` is the seat's clock
+    when it sent the start, `received_at` this host's when the start arrived. With one clock
+    the start arrives after it was sent, and within TRANSIT_LIMIT_S; a start that arrives
+    more than CLOCK_LIMIT_S before it was sent, or that long after the longest journey, can
+    only be a clock that differs (by at least that much). Anything between is a start-up that
+    took its time, which the run records when it makes the start late."""
+    took = received_at - sent_at
+    if took < -CLOCK_LIMIT_S:
+        return (
+            f"this host's clock is at least {-took:.1f} s behind the fleet seat's (the start "
+            "arrived before the seat sent it), so it would start late without knowing; set "
+            "both clocks by NTP (ssdlab fleet doctor shows each host's offset)"
+        )
+    if took > TRANSIT_LIMIT_S + CLOCK_LIMIT_S:
+        return (
+            f"this host's clock is at least {took - TRANSIT_LIMIT_S:.0f} s ahead of the fleet "
+            f"seat's (the start arrived {took:.0f} s after the seat sent it, longer than any "
+            f"start takes: {TRANSIT_LIMIT_S:.0f} s); set both clocks by NTP (ssdlab fleet "
+            "doctor shows each host's offset)"
+        )
+    return None
+
+
+def start_lateness(start_at: float, now: float) -> float | None:
+    """How long after `start_at` a run got there (`now`); None when it is in time to wait."""
+    return now - start_at if now > start_at else None
+
+
+def started_params(
+    params: tuple[tuple[str, SettingValue], ...], start_at: float, late: float | None
+) -> tuple[tuple[str, SettingValue], ...]:
+    """A plan's params with the start time it was given and, when it started after it, how
+    late (to the millisecond)."""
+    added: list[tuple[str, SettingValue]] = [(START_AT_PARAM, start_at)]
+    if late is not None:
+        added.append((START_LATE_PARAM, round(late, 3)))
+    return (*params, *added)
+
+
+def late_start_notice(start_at: float, late: float, *, fleet: bool) -> str:
+    """What a run that got to its start time `late` s after it says as it starts at once."""
+    when = format_time(start_at, "millisecond" if start_at % 1 else "second")
+    if fleet:
+        return (
+            f"starting now, {late:.1f} s after the fleet's start time {when}: the start "
+            "reached this host late or its checks took long (its clock agrees with the "
+            f"seat's); the run records it as {START_LATE_PARAM}"
+        )
+    return (
+        f"starting now, {late:.1f} s after {when}: the checks before the start took that "
+        f"long; the run records it as {START_LATE_PARAM}"
     )
 
 
@@ -204,9 +269,11 @@ class RunSession:
         read_health: HealthSource | None = None,
         advice: Advice = _cleanup_advice,
         start_at: float | None = None,
+        fleet_start: bool = False,
     ) -> ProfileOutcome:
         """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
-        with `start_at`, started at that wall-clock time (nothing stored before)."""
+        with `start_at`, started at that wall-clock time (nothing stored before), or at once
+        when it is past, storing how late (`fleet_start`: a time a fleet gave, said so)."""
         conn = self.conn
         environment = collect_environment(self.fio.version_text)
         machine = self.machine_watch(target)
@@ -216,8 +283,8 @@ class RunSession:
         progress = self._edges.progress()
         runner = calls.runner(conn, self.fio, self._watching(progress), self.processes)
         if start_at is not None:
-            self.wait_for_start(start_at)
-            plan = replace(plan, params=(*plan.params, (START_AT_PARAM, start_at)))
+            late = self.wait_for_start(start_at, fleet=fleet_start)
+            plan = replace(plan, params=started_params(plan.params, start_at, late))
         device_id = upsert_device(conn, target.device) if target.device else None
         with self.guard(runner.request_stop, runner.kill, self._advice_now(advice)), progress:
             return runner.execute(
@@ -235,22 +302,25 @@ class RunSession:
                 machine=machine,
             )
 
-    def wait_for_start(self, start_at: float) -> None:
+    def wait_for_start(
+        self, start_at: float, *, fleet: bool = False, clock: Callable[[], float] = time.time
+    ) -> float | None:
         """Wait until `start_at` (wall clock, as NTP keeps it alike across hosts), saying so;
-        a signal meanwhile ends the command with nothing run or stored."""
-        now = time.time()
-        problem = late_start_problem(f"{start_at:.3f}", start_at, now)
-        if problem is not None:  # the checks and preparation took that long
-            raise SsdlabError(f"--start-at {problem}")
+        a signal meanwhile ends the command with nothing run or stored. A time already past
+        (the start arrived late, or the checks took long) starts at once, saying how late:
+        how late it started, or None when it waited."""
+        now = clock()
+        late = start_lateness(start_at, now)
+        if late is not None:
+            self._edges.notice(late_start_notice(start_at, late, fleet=fleet))
+            return late
         when = format_time(start_at, "millisecond" if start_at % 1 else "second")
         stop: list[str] = []
         with self.guard(lambda: stop.append("stop"), lambda: stop.append("stop"), None):
-            if start_at >= now:
-                self._edges.notice(f"starting at {when}, in {start_at - now:.0f} s")
-            else:
-                self._edges.notice(f"starting now, {now - start_at:.1f} s after {when}")
-            if not sleep_until(start_at, lambda: bool(stop)):
+            self._edges.notice(f"starting at {when}, in {start_at - now:.0f} s")
+            if not sleep_until(start_at, lambda: bool(stop), clock):
                 raise Interrupted(f"stopped while waiting for {when}; nothing was run or stored")
+        return None
 
     def resume(
         self,
