@@ -504,7 +504,8 @@ def render(result: dict[str, Any]) -> str:
         f"{result['output_lines']:,} lines, {result['output_bytes'] / MB:.1f} MB.",
         "",
         "Each a new process, end to end (interpreter, store, query, text, exit), from source "
-        f"compiled to bytecode beforehand as pip installs it; {result['rounds']} alternating rounds after one untimed warm-up each, each run started "
+        f"compiled to bytecode beforehand as pip installs it; {result['rounds']} alternating "
+        "rounds after one untimed warm-up each, each run started "
         f"once other processes used under {QUIET_SHARE:.0%} of one CPU for half a second (or "
         f"after {result['quiet_wait_s']:g} s); median (min–max). *Others*: CPUs other processes "
         "kept busy during the run (1.0 = one of the two); on a shared machine the wall time "
