@@ -12,6 +12,7 @@ parallel; the copying into this store runs one host at a time (one writer).
 
 import hashlib
 import json
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -123,9 +124,17 @@ def merge_export(request: MergeRequest) -> HostCollect:
     if request.db.exists() and request.path.samefile(request.db):
         raise UsageError(f"{request.path} is this machine's store itself, not a node's export")
     conn = open_run_store(request.db)
-    fetched = HostCollect(request.host, transfer_bytes=request.path.stat().st_size)
     known = finished_here(conn, request.host)
-    return _merge(conn, request.host, known, request.path, fetched)
+    with tempfile.TemporaryDirectory(prefix="ssdlab-merge-") as scratch:
+        # read from a copy of collect's own: opening a store may bring it up to this
+        # ssdlab's schema, and the file given stays as it was (a later fetch finds it unchanged)
+        path = Path(scratch) / export_file_name(request.host)
+        try:
+            shutil.copyfile(request.path, path)
+        except OSError as error:
+            raise UsageError(f"cannot read {request.path}: {error.strerror}") from error
+        fetched = HostCollect(request.host, transfer_bytes=path.stat().st_size)
+        return _merge(conn, request.host, known, path, fetched)
 
 
 def _merge(
