@@ -112,18 +112,27 @@ def came_too_late(nodes: dict[str, dict[str, str]]) -> bool:
     )
 
 
+def two_nodes(fleet_lab: FleetLab, folder: Path) -> dict[str, dict[str, str]]:
+    """node1 and node2, each with its own store and target folder in `folder`."""
+    made = make_nodes(fleet_lab, folder)
+    nodes = {name: made[name] for name in HOSTS}
+    for node in nodes.values():
+        node["ansible_python_interpreter"] = sys.executable  # the node's Python
+    return nodes
+
+
+def write_inventory(fleet_lab: FleetLab, folder: Path, nodes: dict[str, dict[str, str]]) -> Path:
+    hosts = [fleet_lab.host(name) for name in HOSTS]
+    return fleet_lab.write_inventory_ini(folder / "lab.ini", nodes, hosts=hosts)
+
+
 def _run_quick(
     fleet_lab: FleetLab, env: dict[str, str], tmp_path: Path
 ) -> tuple[dict[str, dict[str, str]], Path, dict[str, Any], subprocess.CompletedProcess[str]]:
     for attempt, margin in enumerate(START_MARGINS_S):
         folder = tmp_path / f"attempt{attempt}"
-        nodes = make_nodes(fleet_lab, folder)
-        chosen = {name: nodes[name] for name in HOSTS}
-        for node in chosen.values():
-            node["ansible_python_interpreter"] = sys.executable  # the node's Python
-        inventory = fleet_lab.write_inventory_ini(
-            folder / "lab.ini", chosen, hosts=[fleet_lab.host(name) for name in HOSTS]
-        )
+        chosen = two_nodes(fleet_lab, folder)
+        inventory = write_inventory(fleet_lab, folder, chosen)
         extra: dict[str, Any] = {
             "ssdlab_args": FAST,
             "ssdlab_check_size": "8MiB",
@@ -183,3 +192,15 @@ def test_the_collection_runs_quick_on_two_hosts_and_collects_each_run_once(
     assert [(r["uuid"], r["host"]) for r in central_runs(seat)] == [
         (r["uuid"], r["host"]) for r in runs
     ]
+
+
+def test_run_yml_refuses_hosts_that_would_not_measure_alike(
+    fleet_lab: FleetLab, installed: dict[str, str], fake_fio_dir: Path, tmp_path: Path
+) -> None:
+    nodes = two_nodes(fleet_lab, tmp_path)
+    nodes["node2"]["ssdlab_command"] = node_command(fake_fio_dir)
+    inventory = write_inventory(fleet_lab, tmp_path, nodes)
+    ran = playbook(installed, inventory, "run", {"ssdlab_args": FAST}, tmp_path)
+    assert ran.returncode != 0
+    assert "would not measure alike" in ran.stdout, ran.stdout[-4000:]
+    assert all(job_folders(node) == [] for node in nodes.values())  # nothing started
