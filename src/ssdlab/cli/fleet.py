@@ -20,7 +20,7 @@ from ssdlab import __version__
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.errors import UsageError
-from ssdlab.fleet.collect import CollectRequest, collect_runs
+from ssdlab.fleet.collect import CollectRequest, MergeRequest, collect_runs, merge_export
 from ssdlab.fleet.compare import CompareRequest, compare_fleet
 from ssdlab.fleet.doctor import DoctorRequest, doctor_fleet
 from ssdlab.fleet.reach import FleetReach
@@ -141,6 +141,13 @@ def _collect(args: argparse.Namespace, out: Console) -> int:
     return 0 if all(found.problem is None and not found.refused for found in collected) else 1
 
 
+def _merge(args: argparse.Namespace, out: Console) -> int:
+    request = MergeRequest(Path(args.file).expanduser(), args.host, db_path(args))
+    merged = merge_export(request)
+    emit_document(out, build_collect_document([merged]), plots=None, as_json=args.json)
+    return 0 if merged.problem is None and not merged.refused else 1
+
+
 def _compare(args: argparse.Namespace, out: Console) -> int:
     found = compare_fleet(open_db(args), CompareRequest(args.kind, context_from(args)))
     document = build_fleet_compare_document(
@@ -160,6 +167,7 @@ ACTIONS = {
     "run": _run,
     "status": _status,
     "collect": _collect,
+    "merge": _merge,
     "compare": _compare,
 }
 

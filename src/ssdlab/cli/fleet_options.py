@@ -23,6 +23,7 @@ examples:
   ssdlab fleet run lab.ini endure --detach -- --for 72h   start a 3-day run and return
   ssdlab fleet status lab.ini                  where every node's long run stands
   ssdlab fleet collect lab.ini                 every node's runs into this machine's store
+  ssdlab fleet merge node1.db --host node1      one node's export file into this store
   ssdlab fleet compare                         drives significantly slower than their siblings
   ssdlab fleet load lab.ini job.fio            one fio job on all nodes at once (combined load)
 """
@@ -70,7 +71,7 @@ def split_profile_args(argv: Sequence[str]) -> tuple[list[str], list[str] | None
 def add_commands(commands: Commands) -> None:
     fleet = commands.add_parser(
         "fleet",
-        help="many hosts: doctor, deploy, run, status, collect, compare, load over OpenSSH",
+        help="many hosts: doctor, deploy, run, status, collect, merge, compare, load",
         description="Run ssdlab on many hosts over your own OpenSSH, hosts listed in an Ansible "
         "inventory. Every node runs ssdlab itself, so every safety rule runs where the device "
         "is, and keeps its own store; collect brings the runs here.",
@@ -108,6 +109,23 @@ def add_commands(commands: Commands) -> None:
         "collect",
         help="copy every node's runs into this machine's store (each run once)",
         parents=[FLEET, json_output(), STORE],
+    )
+    merge = actions.add_parser(
+        "merge",
+        help="copy one node's export file (ssdlab node export) into this machine's store",
+        description="Copy the runs of FILE, written on node HOST by 'ssdlab node export' and "
+        "brought here by other means (Ansible's fetch, the ssdlab.bench collection's collect.yml), "
+        "into this machine's store, as 'fleet collect' does: each run once, matched by its UUID "
+        "and host; a run held here from another host, or holding what no run of ssdlab's would, "
+        "is refused.",
+        parents=[json_output(), STORE],
+    )
+    merge.add_argument("file", metavar="FILE", help="the node's export file")
+    merge.add_argument(
+        "--host",
+        required=True,
+        metavar="NAME",
+        help="the node's inventory name (its runs are recorded as this host's)",
     )
     compare = actions.add_parser(
         "compare",

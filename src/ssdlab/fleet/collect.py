@@ -12,6 +12,7 @@ parallel; the copying into this store runs one host at a time (one writer).
 
 import hashlib
 import json
+import shutil
 import sqlite3
 import tempfile
 import time
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ssdlab.app.run_store import open_run_store
-from ssdlab.errors import SsdlabError
+from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.store.db import open_store
@@ -100,12 +101,45 @@ def collect_fleet(
         fetched = on_every_host(
             hosts, lambda host: _fetch(host, known[host.name], folder, settings), settings.parallel
         )
-        return [_merge(conn, host, known[host.name], *fetched[host.name]) for host in hosts]
+        return [_merge(conn, host.name, known[host.name], *fetched[host.name]) for host in hosts]
+
+
+@dataclass(frozen=True, slots=True)
+class MergeRequest:
+    path: Path  # a node's `ssdlab node export`, brought here by other means (Ansible's fetch)
+    host: str  # the node's inventory name: its runs are recorded as that host's
+    db: Path  # this machine's store
+
+
+def merge_export(request: MergeRequest) -> HostCollect:
+    """`ssdlab fleet merge`: one node's export file into this machine's store, as `fleet
+    collect` copies it in once fetched: each run matched by UUID and host, added once, a
+    running one brought up to date, and a run that is not this host's to give refused."""
+    if not request.host.strip() or request.host != request.host.strip():
+        raise UsageError(f"--host {request.host!r} is not an inventory name")
+    if not request.path.is_file():
+        raise UsageError(
+            f"{request.path} is not a file: give the export 'ssdlab node export' wrote"
+        )
+    if request.db.exists() and request.path.samefile(request.db):
+        raise UsageError(f"{request.path} is this machine's store itself, not a node's export")
+    conn = open_run_store(request.db)
+    known = finished_here(conn, request.host)
+    with tempfile.TemporaryDirectory(prefix="ssdlab-merge-") as scratch:
+        # read from a copy of collect's own: opening a store may bring it up to this
+        # ssdlab's schema, and the file given stays as it was (a later fetch finds it unchanged)
+        path = Path(scratch) / export_file_name(request.host)
+        try:
+            shutil.copyfile(request.path, path)
+        except OSError as error:
+            raise UsageError(f"cannot read {request.path}: {error.strerror}") from error
+        fetched = HostCollect(request.host, transfer_bytes=path.stat().st_size)
+        return _merge(conn, request.host, known, path, fetched)
 
 
 def _merge(
     conn: sqlite3.Connection,
-    host: FleetHost,
+    host: str,
     known: list[str],
     path: Path | None,
     fetched: HostCollect,
@@ -115,15 +149,15 @@ def _merge(
     try:
         source = open_store(path)
     except SsdlabError as error:
-        return HostCollect(host.name, problem=f"its runs could not be read here: {error}")
+        return HostCollect(host, problem=f"its runs could not be read here: {error}")
     try:
         merged = copy_runs(
-            source, conn, host=host.name, finished_uuids=known, collected_at_s=time.time()
+            source, conn, host=host, finished_uuids=known, collected_at_s=time.time()
         )
     finally:
         source.close()
     return HostCollect(
-        host.name,
+        host,
         added=tuple(merged.added),
         updated=tuple(merged.updated),
         refused=tuple(merged.refused),
