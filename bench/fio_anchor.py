@@ -8,18 +8,21 @@ ssdlab runs every pass with `ssdlab.system.fio.run_fio_job` through
   (`tempfile`'s: `$TMPDIR`, else `/tmp`), and runs fio with that folder as its working
   directory (fio's per-interval logs land there);
 - passes the job file by its absolute path: `fio --output-format=json+ /tmp/…/job.fio`;
-- starts fio in a session of its own (`setsid`, so also its own process group), with stdin on
+- starts fio below its guard (`python -m ssdlab.guard FIO ARGS…`, `ssdlab.system.guard`), the
+  guard in a session of its own (`setsid`, so also its own process group) with stdin on
   `/dev/null`, stdout and stderr on pipes read to the end, text mode, and a pre-exec function
-  that ties fio to the thread that started it (`prctl(PR_SET_PDEATHSIG, SIGTERM)`; a pre-exec
-  function also makes Python fork rather than vfork or posix_spawn);
+  that ties the guard to the thread that started it (`prctl(PR_SET_PDEATHSIG, SIGUSR1)`; a
+  pre-exec function also makes Python fork rather than vfork or posix_spawn); fio runs in the
+  guard's session and group;
 - passes its own environment on unchanged.
 
-The anchor does the same (with ssdlab's own pre-exec function,
-`ssdlab.system.process_tree.end_with_parent`), so that the benchmark compares fio with fio, not
-fio with a different way of starting it; `tests/bench/test_fio_anchor.py` starts a stand-in
-for fio both ways and checks that it sees the same session, process group, stdin, stdout,
-stderr, working-directory kind, argument shape, death signal and environment. Only what
-ssdlab does *around* fio (Python, the store, the parser) is left out.
+The anchor does the same (with ssdlab's own guard and pre-exec function,
+`ssdlab.system.guard.guarded` and `ssdlab.system.process_tree.end_with_parent`), so that the
+benchmark compares fio with fio, not fio with a different way of starting it;
+`tests/bench/test_fio_anchor.py` starts a stand-in for fio both ways and checks that it sees the
+same session, process group, stdin, stdout, stderr, working-directory kind, argument shape,
+death signal and environment. Only what ssdlab does *around* fio (Python, the store, the
+parser) is left out; the guard's start (about 40 ms per fio) is on both sides.
 """
 
 import contextlib
@@ -32,6 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ssdlab.system.guard import PARENT_GONE, guarded
 from ssdlab.system.process_tree import end_with_parent
 
 JOB_FILE = "job.fio"  # ssdlab's name for it (ssdlab.system.openers.JOB_FILE)
@@ -92,7 +96,7 @@ def run_anchor(
         started_epoch = time.time()
         started = time.monotonic()
         child = subprocess.Popen(
-            argv,
+            guarded(argv),
             cwd=folder,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -100,7 +104,7 @@ def run_anchor(
             text=True,
             errors="replace",
             start_new_session=True,
-            preexec_fn=end_with_parent(),
+            preexec_fn=end_with_parent(PARENT_GONE),
         )
         stdout, stderr = child.communicate()
         wall = time.monotonic() - started

@@ -58,13 +58,13 @@ def test_anchor_starts_fio_as_ssdlab_does(tmp_path: Path) -> None:
     ours: dict[str, Any] = json.loads(run.stdout)
 
     assert ours == theirs
-    assert ours["own_session"]
-    assert ours["own_group"]
+    assert not ours["own_session"]  # fio is in its guard's session and group
+    assert not ours["own_group"]
     assert ours["fds"] == ["/dev/null", "pipe", "pipe"]
     assert ours["cwd_parent"] == temporary_root()
     assert ours["job_in_cwd"]
     assert ours["job_absolute"]
-    assert ours["death_signal"] != 0
+    assert ours["death_signal"] == 0  # the guard is tied to the caller, not fio
     # the environment is passed on as it is (the test runner may add COLUMNS and LINES)
     assert dict(os.environ).items() <= ours["environment"].items()
 

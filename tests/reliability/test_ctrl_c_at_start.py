@@ -52,6 +52,12 @@ def _outcome(code: int, stderr: str, completes_with: int) -> str:
     return "while the interpreter started"
 
 
+def _as_at_a_terminal() -> None:
+    """SIGINT back to its default in the child, as a command typed at a terminal has it: a
+    suite started as a shell's background job (`make test &`) inherits it ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _try_once(argv: list[str], delay: float, twice: bool, completes_with: int) -> str:
     child = subprocess.Popen(
         argv,
@@ -60,6 +66,7 @@ def _try_once(argv: list[str], delay: float, twice: bool, completes_with: int) -
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_at_a_terminal,
     )
     time.sleep(delay)
     if child.poll() is None:

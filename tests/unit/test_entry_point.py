@@ -7,8 +7,10 @@ import tomllib
 
 from tests.conftest import ROOT
 
+# SIGINT as a terminal gives it (a suite run as a shell's background job inherits it ignored)
 PROBE = """
 import signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
 import ssdlab.__main__ as entry_module
 loaded = sorted(m for m in sys.modules if m.startswith("ssdlab.cli"))
 print(loaded, entry_module._guard(), signal.getsignal(signal.SIGINT) is entry_module._end_now)
