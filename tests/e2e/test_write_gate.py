@@ -29,6 +29,7 @@ from tests.e2e.conftest import (
     sha256_of,
     start_ssdlab,
 )
+from tests.e2e.orphans import command_name, descendants
 
 pytestmark = [needs_fio]
 SIZE = 32 * 2**20
@@ -303,12 +304,34 @@ def test_a_test_file_is_held_for_the_whole_run(tmp_path: Path) -> None:
     (kept,) = folder.iterdir()
     with running(["quick", str(kept), *SLOW_WRITE, "--keep", "--db", str(db)]) as child:
         wait_for_steps(db, 5, child)  # the first run stored 4 passes
-        child.send_signal(signal.SIGSTOP)  # it keeps the file, whatever the machine's speed
-        stderr = refused(run_ssdlab("quick", str(kept), *WRITE, "--db", str(db)))
-        assert "still running" in stderr or "still writes to" in stderr
-        other_store = run_ssdlab("quick", str(kept), *WRITE, "--db", str(tmp_path / "other"))
-        refused(other_store)
-        child.send_signal(signal.SIGCONT)
+        # its fio is stopped, so the file is kept whatever the machine's speed; ssdlab itself
+        # runs on, waiting for fio outside any transaction (stopped, it could hold the store's
+        # write lock, and the next command would fail on the lock, not on the file)
+        fio = wait_for_fio_processes(child)
+        for pid in fio:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            stderr = refused(run_ssdlab("quick", str(kept), *WRITE, "--db", str(db)))
+            assert "still running" in stderr or "still writes to" in stderr
+            other_store = run_ssdlab("quick", str(kept), *WRITE, "--db", str(tmp_path / "other"))
+            refused(other_store)
+        finally:
+            for pid in fio:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGCONT)
+
+
+def wait_for_fio_processes(child: "subprocess.Popen[str]") -> list[int]:
+    """The fio processes below `child` (fio and its job processes), once fio's job process
+    has started."""
+    deadline = time.monotonic() + HANG_S
+    while True:
+        found = [pid for pid in descendants(child.pid) if command_name(pid) == "fio"]
+        if len(found) >= 2:
+            return found
+        assert child.poll() is None, "the run ended before its fio was seen"
+        assert time.monotonic() < deadline, "no fio job process seen"
+        time.sleep(0.02)
 
 
 # --- the matrix: every path kind x every writing command that is not a named target ----------

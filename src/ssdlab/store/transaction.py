@@ -12,7 +12,22 @@ STORE_WRITE_ADVICE = (
     "; what was stored before is intact — free space where the store is (or choose another "
     "with --db PATH) and continue with {resume}"
 )
+# SQLite's "database is locked": another process held the write lock past the busy timeout
+STORE_BUSY_ADVICE = (
+    "; another process held the store's write lock for longer than ssdlab waits (another "
+    "ssdlab writing to it, or a program that keeps it open for writing); what was stored "
+    "before is intact — let that finish (or choose another store with --db PATH) and continue "
+    "with {resume}"
+)
+SQLITE_BUSY = 5
 ANY_RESUME = "'ssdlab resume RUN'"  # the command, when the run is not known where it failed
+
+
+def _advice(error: sqlite3.Error) -> str:
+    """How to go on: a store that was busy is not a store that is full."""
+    code = getattr(error, "sqlite_errorcode", None)
+    busy = (code is not None and code & 0xFF == SQLITE_BUSY) or "database is locked" in str(error)
+    return STORE_BUSY_ADVICE if busy else STORE_WRITE_ADVICE
 
 
 class StoreWriteError(StoreError):
@@ -20,7 +35,7 @@ class StoreWriteError(StoreError):
 
     def __init__(self, error: sqlite3.Error, resume: str = ANY_RESUME) -> None:
         super().__init__(
-            f"cannot write to the run store: {error}" + STORE_WRITE_ADVICE.format(resume=resume)
+            f"cannot write to the run store: {error}" + _advice(error).format(resume=resume)
         )
         self.error = error
 
