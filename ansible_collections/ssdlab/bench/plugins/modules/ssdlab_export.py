@@ -21,14 +21,9 @@ description:
 version_added: "0.1.0"
 author:
   - ssdlab developers
+extends_documentation_fragment:
+  - ssdlab.bench.node
 options:
-  ssdlab:
-    description: How ssdlab starts on the node (C(ssdlab_command)).
-    type: raw
-    default: ssdlab
-  db:
-    description: The node's own store (C(ssdlab_db)).
-    type: path
   dest:
     description: Where the export is kept on the node (its folder must exist).
     type: path

@@ -20,18 +20,9 @@ description:
 version_added: "0.1.0"
 author:
   - ssdlab developers
+extends_documentation_fragment:
+  - ssdlab.bench.node
 options:
-  ssdlab:
-    description:
-      - How ssdlab starts on the node, as a list of words or a command line split as a shell
-        would (no shell runs), e.g. C(ssdlab), C(/opt/ssdlab/bin/ssdlab) or
-        C(python3 -m ssdlab). The inventory variable C(ssdlab_command) of ssdlab fleet.
-    type: raw
-    default: ssdlab
-  db:
-    description:
-      - The node's own store (C(ssdlab_db)); default ssdlab's default store on the node.
-    type: path
   targets:
     description: The targets to describe (and check); directories, files or block devices.
     type: list

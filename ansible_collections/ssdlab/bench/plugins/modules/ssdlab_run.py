@@ -24,16 +24,9 @@ description:
 version_added: "0.1.0"
 author:
   - ssdlab developers
+extends_documentation_fragment:
+  - ssdlab.bench.node
 options:
-  ssdlab:
-    description:
-      - How ssdlab starts on the node (a list of words, or a command line split as a shell
-        would; no shell runs). C(ssdlab_command) of ssdlab fleet's inventories.
-    type: raw
-    default: ssdlab
-  db:
-    description: The node's own store (C(ssdlab_db)); default ssdlab's default store there.
-    type: path
   jobs_dir:
     description: Where the node keeps its jobs (default fleet-jobs beside the store).
     type: path

@@ -20,14 +20,9 @@ description:
 version_added: "0.1.0"
 author:
   - ssdlab developers
+extends_documentation_fragment:
+  - ssdlab.bench.node
 options:
-  ssdlab:
-    description: How ssdlab starts on the node (C(ssdlab_command)).
-    type: raw
-    default: ssdlab
-  db:
-    description: The node's own store (C(ssdlab_db)).
-    type: path
   jobs_dir:
     description: Where the node keeps its jobs (default fleet-jobs beside the store).
     type: path
