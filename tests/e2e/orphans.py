@@ -144,3 +144,16 @@ def kill_9_during_fio(child: "subprocess.Popen[str]", words: str) -> list[int]:
 def children(pid: int) -> list[int]:
     """The processes `pid` started that are still there (its fio, for an ssdlab process)."""
     return [child for child, parent in _parents().items() if parent == pid]
+
+
+def wait_for_fio_processes(child: "subprocess.Popen[str]") -> list[int]:
+    """The fio processes below `child` (fio and its job processes), once fio's job process
+    has started."""
+    deadline = time.monotonic() + HANG_S
+    while True:
+        found = [pid for pid in descendants(child.pid) if command_name(pid) == "fio"]
+        if len(found) >= 2:
+            return found
+        assert child.poll() is None, "the run ended before its fio was seen"
+        assert time.monotonic() < deadline, "no fio job process seen"
+        time.sleep(0.02)

@@ -29,7 +29,7 @@ from tests.e2e.conftest import (
     sha256_of,
     start_ssdlab,
 )
-from tests.e2e.orphans import command_name, descendants
+from tests.e2e.orphans import wait_for_fio_processes
 
 pytestmark = [needs_fio]
 SIZE = 32 * 2**20
@@ -319,19 +319,6 @@ def test_a_test_file_is_held_for_the_whole_run(tmp_path: Path) -> None:
             for pid in fio:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGCONT)
-
-
-def wait_for_fio_processes(child: "subprocess.Popen[str]") -> list[int]:
-    """The fio processes below `child` (fio and its job processes), once fio's job process
-    has started."""
-    deadline = time.monotonic() + HANG_S
-    while True:
-        found = [pid for pid in descendants(child.pid) if command_name(pid) == "fio"]
-        if len(found) >= 2:
-            return found
-        assert child.poll() is None, "the run ended before its fio was seen"
-        assert time.monotonic() < deadline, "no fio job process seen"
-        time.sleep(0.02)
 
 
 # --- the matrix: every path kind x every writing command that is not a named target ----------
