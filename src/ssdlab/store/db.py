@@ -31,6 +31,7 @@ SCHEMA_VERSION = max(version for version, _ in migrations())
 
 SQLITE_CORRUPT = 11  # the file is a database, but its pages contradict each other
 SQLITE_NOTADB = 26  # the file does not start like a database
+SQLITE_BUSY = 5  # another connection held the lock past the busy timeout
 # what SQLite answers when it cannot write: no permission, a read-only file, an I/O error (the
 # -shm index cannot grow on a full file system), a full disk, a -shm or -wal it cannot create
 SQLITE_PERM = 3

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
 from ssdlab.errors import StoreError
+from ssdlab.store.db import SQLITE_BUSY, primary_code
 
 STORE_WRITE_ADVICE = (
     "; what was stored before is intact — free space where the store is (or choose another "
@@ -19,14 +20,12 @@ STORE_BUSY_ADVICE = (
     "before is intact — let that finish (or choose another store with --db PATH) and continue "
     "with {resume}"
 )
-SQLITE_BUSY = 5
 ANY_RESUME = "'ssdlab resume RUN'"  # the command, when the run is not known where it failed
 
 
 def _advice(error: sqlite3.Error) -> str:
     """How to go on: a store that was busy is not a store that is full."""
-    code = getattr(error, "sqlite_errorcode", None)
-    busy = (code is not None and code & 0xFF == SQLITE_BUSY) or "database is locked" in str(error)
+    busy = primary_code(error) == SQLITE_BUSY or "database is locked" in str(error)
     return STORE_BUSY_ADVICE if busy else STORE_WRITE_ADVICE
 
 
