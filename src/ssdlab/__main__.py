@@ -6,6 +6,12 @@ ends the process at once; the command itself gets the KeyboardInterrupt it expec
 signal guard) from `cli/main.py`; once the command is done and its output flushed, SIGINT
 ends the process at once again, so the interpreter's shutdown is never interrupted midway.
 
+One moment inside a command cannot raise: a KeyboardInterrupt that comes while a callback runs
+(the import system's module-lock callback, at the end of a lazy import) is swallowed by the
+interpreter, which would print "Exception ignored in …" and go on as if no Ctrl-C came. While
+the command runs, such an interrupt ends the process as during start-up (the line, exit 130);
+fio's guard and the store's transactions cover an end there as they cover `kill -9`.
+
 The handler is set before anything else is imported, through `_signal`, the C module under
 `signal` that the interpreter loads at its own start: `import signal` would first import `enum`,
 milliseconds during which Ctrl-C would still raise a KeyboardInterrupt nobody catches. A Ctrl-C
@@ -48,11 +54,23 @@ def _guard() -> bool:
     return True
 
 
+def _swallowed_interrupt(unraisable: "sys.UnraisableHookArgs") -> None:
+    """A Ctrl-C the interpreter could not raise (it came while a callback ran) ends the
+    process with the line; anything else unraisable is reported as the interpreter does."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _signal.signal(SIGINT, SIG_IGN)
+        _flush()
+        _say_interrupted()
+        os._exit(INTERRUPTED)
+    sys.__unraisablehook__(unraisable)
+
+
 def _let_the_command_handle_it() -> None:
     """From here on SIGINT raises KeyboardInterrupt, which the command and cli/main.py
     handle (a run's signal guard replaces it while fio runs)."""
     if _signal.getsignal(SIGINT) is _end_now:
         _signal.signal(SIGINT, _signal.default_int_handler)
+        sys.unraisablehook = _swallowed_interrupt
 
 
 def _flush() -> None:

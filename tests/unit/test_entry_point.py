@@ -31,3 +31,55 @@ def test_the_entry_point_guards_ctrl_c_before_loading_the_command_line() -> None
         check=True,
     )
     assert done.stdout.split() == ["[]", "True", "True"]
+
+
+# a KeyboardInterrupt raised inside a weakref callback, as when Ctrl-C comes while the import
+# system's module-lock callback runs: the interpreter cannot raise it and would print
+# "Exception ignored in …" and carry on
+SWALLOWED = """
+import signal, weakref
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+import ssdlab.__main__ as entry_module
+entry_module._guard()
+entry_module._let_the_command_handle_it()
+class Held: pass
+def interrupted(_ref):
+    raise KeyboardInterrupt
+held = Held()
+ref = weakref.ref(held, interrupted)
+print("working", flush=True)
+del held
+print("carried on")
+"""
+
+
+def test_a_ctrl_c_the_interpreter_would_swallow_ends_the_command_with_the_line() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWED],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src")},
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        130,
+        "working\n",
+        "ssdlab: interrupted\n",
+    )
+
+
+OTHER_UNRAISABLE = SWALLOWED.replace("raise KeyboardInterrupt", "raise ValueError('kept')")
+
+
+def test_other_unraisable_errors_are_reported_as_the_interpreter_does() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", OTHER_UNRAISABLE],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src")},
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout == "working\ncarried on\n"
+    assert "Exception ignored in" in done.stderr
+    assert "ValueError: kept" in done.stderr

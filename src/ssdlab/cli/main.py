@@ -150,8 +150,9 @@ def load_command(name: str) -> Command:
 
 def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None = None) -> int:
     """Parse the command line and run its command; its exit status. `on_ready` is called once
-    the arguments are parsed, right before the command runs, where a KeyboardInterrupt is
-    caught (the entry point, `ssdlab/__main__.py`, ends at once on Ctrl-C until then)."""
+    the arguments are parsed and the command's module is loaded, right before it runs, where a
+    KeyboardInterrupt is caught (the entry point, `ssdlab/__main__.py`, ends at once on Ctrl-C
+    until then)."""
     words, profile_args = fleet_options.split_profile_args(sys.argv[1:] if argv is None else argv)
     parser = build_parser(named_command(words))
     args = parser.parse_args(words)
@@ -159,10 +160,11 @@ def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None 
         args.profile_args = profile_args
     out = make_console(getattr(args, "width", None))
     try:
+        command = load_command(args.command)  # its modules load while Ctrl-C still ends at once
         if on_ready is not None:
             on_ready()
         check_outputs(getattr(args, "output", None), getattr(args, "plots", None))
-        return load_command(args.command)(args, out)
+        return command(args, out)
     except UsageError as error:
         parser.print_usage(sys.stderr)
         print(f"ssdlab: error: {error}", file=sys.stderr)
