@@ -393,3 +393,27 @@ def test_a_collect_document_without_refusals_keeps_its_shape() -> None:
     found = HostCollect("lab-1", added=("u",))
     assert dataclasses.asdict(found)["refused"] == ()
     assert build_collect_document([found]).verdict == ("1 new runs from 1 hosts",)
+
+
+def test_a_run_breaking_a_rule_of_the_store_is_refused_alone_among_its_batch(
+    monkeypatch: pytest.MonkeyPatch, central: sqlite3.Connection, tmp_path: Path
+) -> None:
+    """A node's file is its own: it can hold a row this store's rules forbid (here a status
+    no run has, written with the file's CHECK constraints switched off). That run is rolled
+    back alone; the runs copied before and after it in the same transaction are kept."""
+    hostile = _export(tmp_path, "lab-1")
+    conn = sqlite3.connect(hostile)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    with conn:
+        conn.execute("UPDATE runs SET status = 'bogus' WHERE id = 3")
+    conn.close()
+    runs_before = central.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+    (found,), _seen = _collect(monkeypatch, central, {"lab-1": hostile})
+    assert "it breaks a rule of the store" in _one_line(found)
+    assert _uuid_of(hostile, 3) in _one_line(found)
+    assert len(found.added) == RUNS - 1
+    assert central.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == runs_before + RUNS - 1
+    orphans = central.execute(
+        "SELECT COUNT(*) FROM captures WHERE run_id NOT IN (SELECT id FROM runs)"
+    )
+    assert orphans.fetchone()[0] == 0

@@ -312,6 +312,7 @@ def test_a_failure_part_way_leaves_whole_runs_only(
         copy_steps(*args, **kwargs)
 
     monkeypatch.setattr(merge, "_steps", failing_third)
+    monkeypatch.setattr(merge, "BATCH_RUNS", 2)  # the first two runs: a batch committed
     with pytest.raises(RuntimeError, match="collect killed"):
         copy_runs(node, central, host="lab-1", collected_at_s=1000.0)
     kept = [u for u in _uuids(central) if u in set(_uuids(node))]
