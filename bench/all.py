@@ -109,6 +109,13 @@ STEPS = (
         "as by default (3 hosts, 1,008 runs collected)",
     ),
     Step(
+        "fleet-scale",
+        "fleet_scale.py",
+        ("--hosts", "1,10", "--targets", "10", "--results", str(RESULTS)),
+        "<!-- BEGIN bench/fleet_scale.py",
+        "as by default (1 and 10 hosts, 10 targets each)",
+    ),
+    Step(
         "store-scale",
         "store_scale.py",
         ("--runs", "10000", "--repeats", "3", "--results", str(RESULTS)),

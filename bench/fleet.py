@@ -19,7 +19,6 @@ of this machine (network namespaces with a real sshd each, as the fleet tests ma
 """
 
 import argparse
-import json
 import os
 import platform
 import shlex
@@ -36,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
 
-from results_block import write_block  # noqa: E402
+from results_block import publish  # noqa: E402
 from tests.fleet.hosts import FleetLab, missing_requirements, start_hosts  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -264,13 +263,8 @@ def main() -> int:
                 "start": skew_and_wall(lab, folder, 3.0),
                 "collect": collect_cost(lab, folder, 14 if args.tiny else 1000),
             }
-    if args.json:
-        print(json.dumps(result, indent=2))
-        return 0
-    text = markdown(result)
-    print(text)
-    if not args.tiny or args.results is not None:
-        write_block(args.results or RESULTS, BEGIN, END, text)
+    default = None if args.tiny else RESULTS
+    publish(result, markdown(result), as_json=args.json, results=args.results, default=default)
     return 0
 
 
