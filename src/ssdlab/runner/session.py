@@ -272,7 +272,8 @@ class RunSession:
         fleet_start: bool = False,
     ) -> ProfileOutcome:
         """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
-        with `start_at`, started at that wall-clock time (nothing stored before), or at once
+        with `start_at`, started at that wall-clock time (nothing of the run stored before;
+        its drive's row may be), or at once
         when it is past, storing how late (`fleet_start`: a time a fleet gave, said so)."""
         conn = self.conn
         environment = collect_environment(self.fio.version_text)
@@ -282,10 +283,13 @@ class RunSession:
         health = read_health if read_health is not None else self.health_reader(target)
         progress = self._edges.progress()
         runner = calls.runner(conn, self.fio, self._watching(progress), self.processes)
+        # the drive's row before any wait: runs of one node started together would otherwise
+        # queue for the store's write lock at the start time (SQLite's busy wait backs off in
+        # steps of up to 100 ms), and start that much apart
+        device_id = upsert_device(conn, target.device) if target.device else None
         if start_at is not None:
             late = self.wait_for_start(start_at, fleet=fleet_start)
             plan = replace(plan, params=started_params(plan.params, start_at, late))
-        device_id = upsert_device(conn, target.device) if target.device else None
         with self.guard(runner.request_stop, runner.kill, self._advice_now(advice)), progress:
             return runner.execute(
                 plan,
