@@ -26,6 +26,7 @@ from ssdlab.fleet.load_request import FleetLoadRequest, load_fleet
 from ssdlab.model.next_command import next_command
 from ssdlab.model.run import RunStatus
 from ssdlab.model.units import format_count
+from ssdlab.report.tail_text import tail_cell
 
 
 def _table(outcome: LoadOutcome) -> Table:
@@ -47,7 +48,7 @@ def _latency_table(outcome: LoadOutcome) -> Table:
     )
     for column in LATENCY_COLUMNS:
         table.add_column(column, justify="left" if column == "direction" else "right")
-    for cells, last in latency_rows(outcome):
+    for cells, last in latency_rows(outcome, tail_cell):
         table.add_row(*cells, end_section=last)
     return table
 

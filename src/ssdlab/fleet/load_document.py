@@ -3,7 +3,7 @@ versions, per host and for all hosts together each direction's rates, mean laten
 all hosts' latency over time from their merged histograms, and the hosts left out with why),
 and the rows of its tables. All hosts' p99 is the merged histograms' (fio gives none)."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ssdlab.analysis.passes import clat_p99_ns
@@ -103,16 +103,27 @@ def load_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
     return rows
 
 
-def _percentile_cell(value: float | None, tail: Mapping[str, Any] | None) -> str:
+def _second_cell(value: float | None) -> str:
+    return NOT_SUPPORTED if value is None else format_latency(value)
+
+
+TailCell = Callable[[Mapping[str, Any] | None, float | None], str]
+
+
+def plain_tail_cell(tail: Mapping[str, Any] | None, value: float | None) -> str:
+    """A percentile of the whole run: its value, or the I/Os it needs."""
     if tail is not None and not tail.get("estimable"):
         return format_needs_ios(int(tail["needs_ios"]))
-    return format_latency(value) if value is not None else NOT_SUPPORTED
+    return format_latency(value)
 
 
-def latency_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
+def latency_rows(
+    outcome: LoadOutcome, tail_cell: TailCell = plain_tail_cell
+) -> list[tuple[tuple[str, ...], bool]]:
     """All hosts' latency over time, one row per second and direction (a tail the second's
-    I/Os cannot support is NOT_SUPPORTED), then the whole run's per direction, one cell per
-    column of LATENCY_COLUMNS, each with whether it ends its group."""
+    I/Os cannot support is NOT_SUPPORTED), then the whole run's per direction (each
+    percentile as `tail_cell` writes it: report/tail_text.tail_cell adds the interval), one
+    cell per column of LATENCY_COLUMNS, each with whether it ends its group."""
     directions = _directions(outcome.latency)
     by_second: dict[int, list[tuple[str, dict[str, Any]]]] = {}
     for direction, data in directions.items():
@@ -126,7 +137,7 @@ def latency_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
                 str(second),
                 direction,
                 format_count(data["ios"]),
-                *(_percentile_cell(values.get(k), None) for k in ("50", "99", "99.9")),
+                *(_second_cell(values.get(k)) for k in ("50", "99", "99.9")),
             )
             rows.append((cells, index == len(entries) - 1))
     for index, (direction, data) in enumerate(directions.items()):
@@ -135,7 +146,7 @@ def latency_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
             "whole run",
             direction,
             format_count(data["ios"]),
-            *(_percentile_cell(values.get(k), tails.get(k)) for k in ("50", "99", "99.9")),
+            *(tail_cell(tails.get(k), values.get(k)) for k in ("50", "99", "99.9")),
         )
         rows.append((cells, index == len(directions) - 1))
     return rows
