@@ -12,15 +12,16 @@ logs land there and name their host. Each log is read whole (at most MAX_LOG_BYT
 as a file of the load's capture before it is parsed.
 """
 
+import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ssdlab.analysis.merged_latency import PERCENTILES, MergedLatency, merged_latency
 from ssdlab.analysis.tail_intervals import TAIL_FROM, needs_ios, tail_data
 from ssdlab.errors import ParseError
-from ssdlab.parse.fio_hist_log import HistRecord, parse_hist_log
+from ssdlab.parse.fio_hist_log import HistRecord, iter_hist_log
 from ssdlab.plan.load_job import HISTOGRAM_PREFIX
 
 LATENCY_FINDING = "fleet-load-latency"
@@ -68,16 +69,21 @@ def read_histogram_logs(
     return files, problems
 
 
-def _host_records(files: Mapping[str, str]) -> dict[str, list[HistRecord]]:
-    """Every host's records, all its jobs' logs together; ParseError naming the file."""
-    hosts: dict[str, list[HistRecord]] = {}
+def _records(name: str, text: str) -> Iterator[HistRecord]:
+    """A log's records as they are read; ParseError naming the file."""
+    try:
+        yield from iter_hist_log(text, relayed=True)
+    except ParseError as error:
+        raise ParseError(f"{name}: {error}") from None
+
+
+def _host_records(files: Mapping[str, str]) -> dict[str, Iterator[HistRecord]]:
+    """Every host's records, all its jobs' logs one after the other, read as they are merged
+    (never all held at once)."""
+    logs: dict[str, list[Iterator[HistRecord]]] = {}
     for name, text in sorted(files.items()):
-        host = name.split("/", 1)[0]
-        try:
-            hosts.setdefault(host, []).extend(parse_hist_log(text, relayed=True))
-        except ParseError as error:
-            raise ParseError(f"{name}: {error}") from None
-    return hosts
+        logs.setdefault(name.split("/", 1)[0], []).append(_records(name, text))
+    return {host: itertools.chain.from_iterable(each) for host, each in logs.items()}
 
 
 def _key(pct: float) -> str:
@@ -119,15 +125,15 @@ def latency_section(
         "unavailable": None,
         "directions": {},
     }
-    try:
-        hosts = _host_records(files)
-    except ParseError as error:
-        return {**section, "unavailable": f"a histogram log does not parse: {error}"}
+    hosts = _host_records(files)
     missing = [host for host in ran if host not in hosts and host not in problems]
     why = dict(problems) | {host: "fio's client received no histogram log" for host in missing}
     if why:
         reasons = "; ".join(f"{host}: {reason}" for host, reason in why.items())
         return {**section, "unavailable": reasons}
-    merged = merged_latency(hosts)
+    try:
+        merged = merged_latency(hosts)
+    except ParseError as error:
+        return {**section, "unavailable": f"a histogram log does not parse: {error}"}
     directions = {name: _direction(m, fio_total_ios.get(name)) for name, m in merged.items()}
     return {**section, "directions": directions}

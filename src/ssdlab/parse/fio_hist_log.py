@@ -27,6 +27,7 @@ negative count there means the log is not what fio's client writes and is refuse
 tests/unit/parse/test_fio_hist_log.py checks it against the per-I/O clat log of the same run.
 """
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,28 +74,31 @@ def _record(line: str, number: int) -> HistRecord:
     return HistRecord(values[0], values[1], counts)
 
 
-def _per_interval(records: list[HistRecord]) -> list[HistRecord]:
+def _per_interval(records: Iterable[HistRecord]) -> Iterator[HistRecord]:
     """The relayed log's D_k turned into each interval's own I/Os, D_k − D_{k−2}."""
-    found = []
-    before: dict[int, list[Counts]] = {}
+    before: dict[int, tuple[Counts | None, Counts | None]] = {}
     for index, record in enumerate(records, 1):
-        earlier = before.setdefault(record.direction, [])
-        own = record.counts - earlier[-2] if len(earlier) >= 2 else record.counts
+        older, last = before.get(record.direction, (None, None))
+        own = record.counts if older is None else record.counts - older
         if int(own.min()) < 0:
             raise ParseError(
                 f"record {index}: fewer I/Os in a bucket than two records before, which the "
                 "log of fio's client never holds"
             )
-        earlier.append(record.counts)
-        found.append(HistRecord(record.time_ms, record.direction, own))
-    return found
+        before[record.direction] = (last, record.counts)
+        yield HistRecord(record.time_ms, record.direction, own)
+
+
+def iter_hist_log(text: str, relayed: bool) -> Iterator[HistRecord]:
+    """The records of a histogram log one by one, per interval (memory: two records per
+    direction); `relayed`: written by fio's client from a server's samples (see the module).
+    Blank lines are skipped; a bad line is a ParseError naming it, when it is reached."""
+    records = (
+        _record(line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()
+    )
+    return _per_interval(records) if relayed else records
 
 
 def parse_hist_log(text: str, relayed: bool) -> tuple[HistRecord, ...]:
-    """Every record of a histogram log, per interval; `relayed`: written by fio's client from
-    a server's samples (see the module). Blank lines are skipped; a bad line is a ParseError
-    naming it."""
-    records = [
-        _record(line, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()
-    ]
-    return tuple(_per_interval(records) if relayed else records)
+    """Every record of a histogram log (iter_hist_log), all at once."""
+    return tuple(iter_hist_log(text, relayed))
