@@ -64,6 +64,7 @@ def test_the_section_gives_each_direction_over_the_run_and_per_second() -> None:
         ({k: v for k, v in FILES.items() if k.startswith("lab1")}, {}, "lab2: fio's client"),
         ({**FILES, "lab2/x.log": "1, 0, 4096, 5\n"}, {}, "lab2/x.log: line 1"),
         (FILES, {"lab1": "its log is too large"}, "lab1: its log is too large"),
+        (dict.fromkeys(FILES, ""), {}, "hold no second"),
     ],
 )
 def test_no_merge_leaves_a_host_out(

@@ -39,6 +39,10 @@ NOTE = (
     "`fio_total_ios`. Per-second values are within 3.1 % (16 buckets per power of two), the "
     "whole run's within 0.78 %."
 )
+NO_SECOND = (
+    "the histogram logs hold no second: fio logs one when a whole second of a job has passed "
+    "since its first I/O completed, so a load of about a second may have none"
+)
 _LOG_NAME = re.compile(rf"^{re.escape(HISTOGRAM_PREFIX)}_clat_hist\.(\d+)\.log\.(\d+)\.sock$")
 
 
@@ -135,5 +139,7 @@ def latency_section(
         merged = merged_latency(hosts)
     except ParseError as error:
         return {**section, "unavailable": f"a histogram log does not parse: {error}"}
+    if not merged:
+        return {**section, "unavailable": NO_SECOND}
     directions = {name: _direction(m, fio_total_ios.get(name)) for name, m in merged.items()}
     return {**section, "directions": directions}
