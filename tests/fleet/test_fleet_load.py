@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from ssdlab.analysis.merged_latency import merged_latency
+from ssdlab.parse.fio_hist_log import parse_hist_log
+from ssdlab.store.raw import unpack_raw
 from tests.conftest import HANG_S
 from tests.fleet.hosts import FleetLab
 
@@ -77,10 +80,51 @@ def _inventory(
     )
 
 
-def _job(folder: Path, file: Path, extra: str = "") -> Path:
+def _job(folder: Path, file: Path, extra: str = "", runtime_s: int = 1) -> Path:
     path = folder / "load.fio"
-    path.write_text(JOB.format(file=file) + extra, encoding="utf-8")
+    text = JOB.format(file=file).replace("runtime=1", f"runtime={runtime_s}")
+    path.write_text(text + extra, encoding="utf-8")
     return path
+
+
+def _stored_histograms(db: Path, run_id: int) -> dict[str, str]:
+    """The histogram logs stored as files of the load's capture, by name."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(
+            "SELECT f.name, f.content FROM capture_files f JOIN captures c"
+            " ON c.id = f.capture_id WHERE c.run_id = ?",
+            (run_id,),
+        ).fetchall()
+        return {str(name): unpack_raw(conn, content) for name, content in rows}
+    finally:
+        conn.close()
+
+
+def _check_all_hosts_latency(document: dict[str, Any], db: Path) -> None:
+    """All hosts' latency over time: from the histogram logs kept in the store, merged; a
+    tail per second only where the second's I/Os support it."""
+    latency = document["all_hosts_latency"]
+    assert latency["unavailable"] is None
+    logs = _stored_histograms(db, document["run_id"])
+    assert sorted(logs) == [f"node{n}/ssdlab-hist_clat_hist.1.log" for n in (1, 2, 3)]
+    assert latency["files"] == sorted(logs)
+    hosts = {name.split("/")[0]: parse_hist_log(text, relayed=True) for name, text in logs.items()}
+    merged = merged_latency(hosts)
+    assert sorted(latency["directions"]) == ["read", "write"]
+    for direction, data in latency["directions"].items():
+        fio_ios = document["all_hosts"][direction]["total_ios"]
+        assert data["fio_total_ios"] == fio_ios
+        assert 0 < data["ios"] <= fio_ios  # fio logs no histogram for the last part-second
+        assert data["ios"] == merged[direction].ios
+        assert data["percentiles_ns"] == {f"{p:g}": v for p, v in merged[direction].percentiles_ns}
+        assert len(data["seconds"]) >= 2
+        assert sum(second["ios"] for second in data["seconds"]) == data["ios"]
+        for second in data["seconds"]:
+            values = second["percentiles_ns"]
+            assert values["50"] is not None
+            assert (values["99"] is None) == (second["ios"] < latency["needs_ios"]["99"])
+            assert (values["99.9"] is None) == (second["ios"] < latency["needs_ios"]["99.9"])
 
 
 def _servers_running_a_job() -> int:
@@ -160,9 +204,8 @@ def test_load_runs_on_every_node_through_forwarded_sockets(
         fleet_lab, tmp_path, dict.fromkeys(("node1", "node2", "node3"), str(target))
     )
     db = tmp_path / "central.db"
-    done = _fleet_load(
-        str(inventory), str(_job(tmp_path, target / "load.dat")), "--json", "--db", str(db)
-    )
+    job = _job(tmp_path, target / "load.dat", runtime_s=3)
+    done = _fleet_load(str(inventory), str(job), "--json", "--db", str(db))
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)
     assert document["status"] == "complete"
@@ -186,10 +229,11 @@ def test_load_runs_on_every_node_through_forwarded_sockets(
     assert keys == ["node1", "node2", "node3", "all-hosts"]
     (argv,) = [json.loads(text) for text in argvs]
     clients = [word for word in argv if word.startswith("--client=")]
-    assert len(clients) == 3
-    assert all(word.startswith("--client=sock:/") for word in clients)
+    # relative to the client's folder, where it writes the logs the servers send
+    assert clients == [f"--client=sock:{n}.sock" for n in range(3)]
     assert set(finding["fio_versions"].values()) == {document["fio_version"]}
     _assert_nothing_left(finding)
+    _check_all_hosts_latency(document, db)
 
     run = str(document["run_id"])
     listed = _ssdlab("runs", "--json", "--db", str(db))

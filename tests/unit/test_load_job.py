@@ -5,9 +5,11 @@ import pytest
 
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.plan.load_job import (
+    HISTOGRAM_LOG,
     NEVER_TCP,
     LoadJob,
     check_load_job,
+    logged_job_text,
     server_socket_path,
     socket_path,
     split_filenames,
@@ -259,3 +261,19 @@ def test_options_that_name_other_files_are_refused_wherever_they_are(line: str, 
     text = where.format(line=line) + "filename=/mnt/t/f\n"
     with pytest.raises(ParseError, match=r"line 2: .*not accepted in a load job"):
         check_load_job(text)
+
+
+@pytest.mark.parametrize(
+    "line", ["log_hist_msec=100", "log_hist_coarseness=2", "per_job_logs=0", "log_compression=1m"]
+)
+def test_the_jobs_latency_histograms_are_ssdlabs_to_set(line: str) -> None:
+    said = refusal(line)
+    assert f"line {REFUSED_LINE}" in said
+    assert "latency histograms" in said
+
+
+def test_the_servers_get_the_job_after_ssdlabs_histogram_log() -> None:
+    job = check_load_job(HEAD)
+    sent = logged_job_text(job)
+    assert sent == HISTOGRAM_LOG + HEAD
+    assert "write_hist_log=ssdlab-hist\nlog_hist_msec=1000\n" in sent

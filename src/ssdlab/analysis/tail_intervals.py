@@ -39,11 +39,13 @@ import math
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ssdlab.analysis.intervals import LEVEL, Basis, Interval
+from ssdlab.model.json_fields import encode
 
 TAIL_FROM = 99.0
 """Percentiles from this one up carry n, the I/Os above them and an interval."""
@@ -118,6 +120,27 @@ class TailEstimate:
         low = None if first.low is None else min(first.low, _or(second.low, first.low))
         high = None if first.high is None else max(first.high, _or(second.high, first.high))
         return Interval(low, high, first.level, first.basis, first.count)
+
+
+def _interval_data(interval: Interval | None) -> dict[str, Any] | None:
+    return None if interval is None else dict(encode(interval))
+
+
+def tail_data(tail: TailEstimate) -> dict[str, Any]:
+    """One percentile's tail as the JSON documents give it (every key present, None when it
+    does not apply; `judged` is the envelope)."""
+    return {
+        "n": tail.n,
+        "needs_ios": tail.needs,
+        "estimable": tail.estimable,
+        "value_ns": tail.value_ns,
+        "above": tail.above,
+        "interval": _interval_data(tail.interval),
+        "interval_unknown": tail.unknown,
+        "bootstrap": _interval_data(tail.bootstrap),
+        "bootstrap_seed": tail.seed,
+        "judged": _interval_data(tail.envelope),
+    }
 
 
 def _or(value: float | None, default: float) -> float:

@@ -10,14 +10,23 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from ssdlab.analysis.tail_intervals import needs_ios
 from ssdlab.cli.fleet import context_from, reach_from
 from ssdlab.cli.store_open import db_path
 from ssdlab.errors import Interrupted
 from ssdlab.fleet.load import LoadOutcome, VersionMismatch
-from ssdlab.fleet.load_document import COLUMNS, load_document, load_rows
+from ssdlab.fleet.load_document import (
+    COLUMNS,
+    LATENCY_COLUMNS,
+    latency_rows,
+    load_document,
+    load_rows,
+)
 from ssdlab.fleet.load_request import FleetLoadRequest, load_fleet
 from ssdlab.model.next_command import next_command
 from ssdlab.model.run import RunStatus
+from ssdlab.model.units import format_count
+from ssdlab.report.tail_text import tail_cell
 
 
 def _table(outcome: LoadOutcome) -> Table:
@@ -28,6 +37,31 @@ def _table(outcome: LoadOutcome) -> Table:
     for (name, *cells), last in load_rows(outcome):
         table.add_row(escape(name), *cells, end_section=last)
     return table
+
+
+def _latency_table(outcome: LoadOutcome) -> Table:
+    table = Table(
+        title="all hosts' completion latency, from every host's histograms merged",
+        caption="a tail only where the second's I/Os support it "
+        f"(p99: {format_count(needs_ios(99.0))}, p99.9: {format_count(needs_ios(99.9))} I/Os); "
+        "seconds of each host's job",
+    )
+    for column in LATENCY_COLUMNS:
+        table.add_column(column, justify="left" if column == "direction" else "right")
+    for cells, last in latency_rows(outcome, tail_cell):
+        table.add_row(*cells, end_section=last)
+    return table
+
+
+def _print_latency(out: Console, outcome: LoadOutcome) -> None:
+    latency = outcome.latency
+    if latency is None:
+        return
+    if latency.get("unavailable"):
+        line = f"no latency over time for all hosts: {latency['unavailable']}"
+        out.print(line, highlight=False, markup=False)
+    elif latency.get("directions"):
+        out.print(_latency_table(outcome))
 
 
 def _print_versions(out: Console, error: VersionMismatch) -> None:
@@ -43,6 +77,7 @@ def _print_versions(out: Console, error: VersionMismatch) -> None:
 def _print(out: Console, outcome: LoadOutcome, show: str) -> None:
     if outcome.steps:
         out.print(_table(outcome))
+        _print_latency(out, outcome)
     for host, why in outcome.left_out.items():
         out.print(f"left out: {host}: {why}", highlight=False, markup=False)
     if outcome.status is not RunStatus.COMPLETE:

@@ -14,8 +14,10 @@ is the client of all of them. The servers stop when their ssh ends, on success, 
 Ctrl-C.
 
 The load is stored as one run (kind fleet-load): the client's capture first (argv, job text,
-stdout), then one step result per host (keyed by its inventory name) and one for all hosts
-together, and the hosts' fio versions and refusals as a facts finding.
+stdout, and as its files the latency histogram logs every server sent back), then one step
+result per host (keyed by its inventory name) and one for all hosts together, the hosts' fio
+versions and refusals as a facts finding, and all hosts' latency over time, from their
+histograms merged, as another (fleet/load_latency.py).
 """
 
 import contextlib
@@ -27,17 +29,24 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ssdlab import __version__
 from ssdlab.errors import FleetError, ParseError
 from ssdlab.fleet.doctor import check_host
+from ssdlab.fleet.load_latency import (
+    LATENCY_FINDING,
+    latency_section,
+    read_histogram_logs,
+    socket_name,
+)
 from ssdlab.model.fleet import FleetHost
 from ssdlab.model.result import DirectionMetrics, FioJobResult
 from ssdlab.model.run import Capture, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.target import TargetKind
 from ssdlab.parse.fio_client_json import parse_fio_client_json
-from ssdlab.plan.load_job import LoadJob
+from ssdlab.plan.load_job import LoadJob, logged_job_text
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
@@ -61,7 +70,8 @@ SEMANTICS = (
     "Each host's figures are its jobs summed; 'all hosts' is fio's 'All clients' entry: "
     "all hosts' bytes and I/Os over the longest host's runtime (so a little below the sum of "
     "the hosts' rates when they ran for different times), mean latency weighted by I/Os, and "
-    "no percentiles (fio gives none).",
+    "no percentiles (fio gives none); its latency over time comes from every host's "
+    "histograms merged (all_hosts_latency).",
 )
 
 
@@ -131,6 +141,7 @@ class LoadOutcome:
     left_out: dict[str, str]
     versions: dict[str, str | None]
     steps: tuple[StepResult, ...]
+    latency: dict[str, Any] | None = None  # all hosts' latency over time (load_latency.py)
 
 
 def same_fio(a: str | None, b: str | None) -> bool:
@@ -314,7 +325,8 @@ def load_steps(stdout: str, hosts_by_socket: Mapping[str, str]) -> tuple[StepRes
 @dataclass(slots=True)
 class _Server:
     host: FleetHost
-    local: str
+    local: str  # the forwarded socket here, in the load's folder
+    name: str  # ...as fio's client is given it: relative to that folder, its working directory
     remote: str
     tunnel: ServerTunnel | None = None
 
@@ -332,7 +344,12 @@ def _servers(
     """Every host's fio server, started together; yields those that answered and, by host,
     why the others did not. Every server is stopped afterwards, whatever happened."""
     servers = [
-        _Server(host, str(folder / f"{index}.sock"), _remote_socket(request))
+        _Server(
+            host,
+            str(folder / socket_name(index)),
+            socket_name(index),
+            _remote_socket(request),
+        )
         for index, host in enumerate(hosts)
     ]
     failed: dict[str, str] = {}
@@ -388,9 +405,11 @@ def _header(request: LoadSetup, states: Mapping[str, HostState], local: FioTool)
 
 
 def _client_argv(fio: FioTool, servers: Sequence[_Server], job_file: Path) -> list[str]:
+    """fio's client reaches each server by its socket's name relative to the load's folder:
+    it names each log a server sends `NAME.SOCKET`, so the logs land in that folder."""
     argv = [fio.path, "--output-format=json"]
     for server in servers:
-        argv += [f"--client=sock:{server.local}", str(job_file)]
+        argv += [f"--client=sock:{server.name}", str(job_file)]
     return argv
 
 
@@ -449,26 +468,30 @@ def run_load(
     status = RunStatus.INTERRUPTED
     reason: str | None = "stopped before fio ended"
     steps: tuple[StepResult, ...] = ()
+    latency: dict[str, Any] | None = None
     remote: dict[str, str] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="ssdlab-load-") as name:
             folder = Path(name)
             job_file = folder / "job.fio"
-            job_file.write_text(request.job.text, encoding="utf-8")
+            text = logged_job_text(request.job)
+            job_file.write_text(text, encoding="utf-8")
             with _servers(hosts, request, folder) as (servers, failed):
                 left_out.update(failed)
                 remote = {s.host.name: s.remote for s in servers}
                 if not servers:
                     status, reason = RunStatus.FAILED, f"no fio server started: {_reasons(failed)}"
                     raise FleetError(f"no host is left to run the load: {_reasons(left_out)}")
-                capture = _run_client(stop, local, servers, job_file, request.job.text)
-                capture_id = add_capture(conn, run_id, capture)  # raw first
-                by_socket = {server.local: server.host.name for server in servers}
+                capture = _run_client(stop, local, servers, job_file, text)
+                by_socket = {server.name: server.host.name for server in servers}
+                logs, unread = read_histogram_logs(folder, by_socket)
+                capture_id = add_capture(conn, run_id, capture, logs)  # raw first
             if stop.stopped:  # cut short: fio's numbers kept as the capture, not counted
                 reason = "stopped by a signal while fio ran; its output is kept as the capture"
             else:
                 steps, reason = _store_steps(conn, run_id, capture, capture_id, by_socket)
                 status = RunStatus.COMPLETE if reason is None else RunStatus.FAILED
+                latency = _store_latency(conn, run_id, steps, logs, unread)
     finally:
         add_finding(
             conn,
@@ -481,7 +504,31 @@ def run_load(
         finish_run(conn, run_id, status, reason, time.time())
     ran = tuple(name for name in states if name in remote)
     versions = {name: s.fio_version for name, s in states.items()}
-    return LoadOutcome(run_id, status, reason, local.version_text, ran, left_out, versions, steps)
+    return LoadOutcome(
+        run_id, status, reason, local.version_text, ran, left_out, versions, steps, latency
+    )
+
+
+def _store_latency(
+    conn: sqlite3.Connection,
+    run_id: int,
+    steps: Sequence[StepResult],
+    logs: Mapping[str, str],
+    unread: Mapping[str, str],
+) -> dict[str, Any] | None:
+    """All hosts' latency over time from the histogram logs, stored as a finding; None when
+    fio's output gave no steps (nothing to set it beside)."""
+    hosts = tuple(step.step_key for step in steps if step.step_key != ALL_HOSTS)
+    total = next((step for step in steps if step.step_key == ALL_HOSTS), None)
+    if not hosts:
+        return None
+    ios = {
+        "read": None if total is None or total.read is None else total.read.total_ios,
+        "write": None if total is None or total.write is None else total.write.total_ios,
+    }
+    section = latency_section(logs, unread, hosts, ios)
+    add_finding(conn, run_id, LATENCY_FINDING, "facts", section, time.time())
+    return section
 
 
 def _run_client(

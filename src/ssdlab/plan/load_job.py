@@ -36,6 +36,18 @@ _LOAD_REFUSED = {
     "unlink_each_loop": "deletes the job's files",
     "iolog": "reads an I/O log file",
 }
+# how fio logs the load's latency histograms, which ssdlab sets (HISTOGRAM_LOG)
+_HISTOGRAM_SETTINGS = frozenset({
+    "log_hist_msec", "log_hist_coarseness", "per_job_logs", "log_compression",
+    "log_store_compressed", "log_unix_epoch", "log_alternate_epoch",
+})  # fmt: skip
+HISTOGRAM_PREFIX = "ssdlab-hist"
+HISTOGRAM_LOG = f"""\
+; ssdlab: each job's completion latency histogram every second, sent back to fio's client
+[global]
+write_hist_log={HISTOGRAM_PREFIX}
+log_hist_msec=1000
+"""
 _PATTERNS = ("buffer_pattern", "verify_pattern")  # a 'quoted' part is read from that file
 _READ_KINDS = ("read", "randread")
 SOCKET_PREFIX = "sock:"
@@ -69,6 +81,8 @@ def _refusal(name: str, value: str) -> str | None:
         return "reads or writes files other than the job's filename= (logs, iologs, state)"
     if name in _LOAD_REFUSED:
         return _LOAD_REFUSED[name]
+    if name in _HISTOGRAM_SETTINGS:
+        return "changes the latency histograms ssdlab has fio log every second for the load"
     if name in ("mem", "iomem") and ":" in value:
         return "keeps the I/O buffers in a file"
     if name in _PATTERNS and "'" in value:
@@ -195,6 +209,14 @@ def check_load_job(text: str) -> LoadJob:
         size_bytes=max(sizes) if sizes else None,
         direct=all(_direct(options) for _, options in resolved),
     )
+
+
+def logged_job_text(job: LoadJob) -> str:
+    """The text sent to the servers: the checked job after a [global] of ssdlab's own that has
+    every job log its completion latency histogram each second (fio's client receives them,
+    `PREFIX_clat_hist.JOB.log.SERVER`). Options of a [global] hold for every job after it,
+    and the job may not change them (_HISTOGRAM_SETTINGS)."""
+    return HISTOGRAM_LOG + job.text
 
 
 def server_socket_path(value: str) -> str:

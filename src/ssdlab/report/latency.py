@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.analysis.latency_stream import PERCENTILES, RELATIVE_ERROR, LatencyLogResult
+from ssdlab.analysis.tail_intervals import tail_data
 from ssdlab.model.units import format_latency
 from ssdlab.report import document as doc
-from ssdlab.report.tail_text import TAIL_NOTE, tail_cell, tail_data
+from ssdlab.report.tail_text import TAIL_NOTE, tail_cell
 
 FORMAT = "ssdlab-latency"
 FORMAT_VERSION = 1

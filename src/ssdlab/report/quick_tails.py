@@ -9,9 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.analysis.step_tails import step_tails
-from ssdlab.analysis.tail_intervals import TailEstimate
+from ssdlab.analysis.tail_intervals import TailEstimate, tail_data
 from ssdlab.model.units import format_cdm_latency_us, format_count, format_needs_ios
-from ssdlab.report.tail_text import tail_data
 
 __all__ = ["TABLE_NOTE", "step_tails", "tail_cell_us", "tails_data"]
 

@@ -6,31 +6,15 @@ percentile the I/Os cannot bound."""
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ssdlab.analysis.tail_intervals import TailEstimate
+from ssdlab.analysis.tail_intervals import TailEstimate, tail_data
 from ssdlab.model.units import format_count, format_latency, format_latency_range, format_needs_ios
-from ssdlab.report.interval_text import interval_data, interval_of
+from ssdlab.report.interval_text import interval_of
 
 TAIL_NOTE = (
     "p99 and up: the value, its 95 % interval and the I/Os above it; the interval is "
     "distribution-free (order statistics of the I/Os); a percentile with too few I/Os to bound "
     "it says 'needs ≥ N I/Os' (its upper rank would lie beyond the last I/O)"
 )
-
-
-def tail_data(tail: TailEstimate) -> dict[str, Any]:
-    """One percentile's tail as JSON (every key present, None when it does not apply)."""
-    return {
-        "n": tail.n,
-        "needs_ios": tail.needs,
-        "estimable": tail.estimable,
-        "value_ns": tail.value_ns,
-        "above": tail.above,
-        "interval": interval_data(tail.interval),
-        "interval_unknown": tail.unknown,
-        "bootstrap": interval_data(tail.bootstrap),
-        "bootstrap_seed": tail.seed,
-        "judged": interval_data(tail.envelope),
-    }
 
 
 def tail_cell(data: Mapping[str, Any] | None, value_ns: float | None) -> str:
