@@ -8,8 +8,8 @@ APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount
 # the test suite also opens the HTML report in a real headless browser, and its fleet tests
 # run real sshds (openssh-server) in network namespaces (iproute2); sshd is checked by its
 # path, since /usr/sbin is not on every user's PATH; bench/store_scale.py times the sqlite3 shell
-# beside `ssdlab runs`
-APT_TEST_TOOLS := chromium:chromium ip:iproute2 /usr/sbin/sshd:openssh-server promtool:prometheus prometheus-node-exporter:prometheus-node-exporter sqlite3:sqlite3
+# beside `ssdlab runs`; `fleet load` confines fio's client with bubblewrap
+APT_TEST_TOOLS := chromium:chromium ip:iproute2 /usr/sbin/sshd:openssh-server promtool:prometheus prometheus-node-exporter:prometheus-node-exporter sqlite3:sqlite3 bwrap:bubblewrap
 STAMP := $(VENV)/.installed
 # the simulator's compiled core (simcore/, Rust + PyO3 via maturin); rebuilt when its sources change
 SIMCORE_STAMP := $(VENV)/.simcore

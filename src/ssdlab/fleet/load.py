@@ -11,7 +11,10 @@ only when the inventory names it in ssdlab_destroy_data); a host that fails is l
 its reason. Each remaining host then runs `ssdlab node fio-server` with its unix socket (in a
 new 0700 folder) forwarded by ssh to a socket in a private folder here, and this machine's fio
 is the client of all of them. The servers stop when their ssh ends, on success, failure or
-Ctrl-C.
+Ctrl-C. fio's client does what the servers tell it, and a server may tell it to send any file
+it names or to write a log under any name (fio's SENDFILE and IOLOG): the client runs confined
+to that private folder (system/sandbox.py: bubblewrap), where no other file of this machine
+exists for it.
 
 The load is stored as one run (kind fleet-load): the client's capture first (argv, job text,
 stdout, and as its files the latency histogram logs every server sent back), then one step
@@ -55,9 +58,14 @@ from ssdlab.store.steps import add_step_result
 from ssdlab.system.fio import FioTool
 from ssdlab.system.fio_server import ServerTunnel
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.sandbox import Confinement
 from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
 
 LOAD_KIND = RunKind.FLEET_LOAD
+CONFINED_CLIENT = (
+    "fleet load runs fio's client confined to its folder (a node's fio server could make an "
+    "unconfined client send it any file of this machine, or write one anywhere)"
+)
 LOAD_PROFILE_VERSION = 1
 ALL_HOSTS = "all-hosts"
 ALL_HOSTS_LABEL = "all hosts"
@@ -542,7 +550,7 @@ def _run_client(
             cwd=job_file.parent,
             tool_version=local.version_text,
             input_text=text,
-            guard=True,
+            confine=Confinement(job_file.parent, CONFINED_CLIENT),
         )
     except BaseException:
         stop.runner.kill()  # a second signal: the client goes now, the servers with their ssh

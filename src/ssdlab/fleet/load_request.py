@@ -7,11 +7,20 @@ from pathlib import Path
 
 from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import ParseError, UsageError
-from ssdlab.fleet.load import ALL_HOSTS, ClientStop, LoadOutcome, LoadSetup, check_hosts, run_load
+from ssdlab.fleet.load import (
+    ALL_HOSTS,
+    CONFINED_CLIENT,
+    ClientStop,
+    LoadOutcome,
+    LoadSetup,
+    check_hosts,
+    run_load,
+)
 from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
 from ssdlab.plan.load_job import LoadJob, check_load_job, server_socket_path
 from ssdlab.system.fio import find_fio
 from ssdlab.system.process import ProcessRunner
+from ssdlab.system.sandbox import require_confinement
 from ssdlab.system.signals import SignalGuard
 from ssdlab.system.ssh import multiplexed
 from ssdlab.system.user_files import read_user_file
@@ -48,6 +57,7 @@ def load_fleet(request: FleetLoadRequest) -> LoadOutcome:
     if any(host.name == ALL_HOSTS for host in hosts):
         raise UsageError(f"a host named {ALL_HOSTS} would hide the sum of all hosts; rename it")
     local = find_fio(ProcessRunner())
+    require_confinement(CONFINED_CLIENT)  # fio's client runs confined: refused before any host
     settings = ssh_settings(request.reach)
     inventory = str(request.reach.inventory.absolute())
     stop = ClientStop(ProcessRunner())

@@ -16,6 +16,12 @@ job processes, each in a session of its own, run on to the end of their job. So 
   it, until none is left;
 - when fio ends: SIGKILL to anything fio left behind, then it ends as fio ended (same exit
   status, or the same signal).
+
+Shielded (`guarded(argv, shield=True)`, `--shield`): for a program that runs fio below it and
+must not end on the group's Ctrl-C itself — bubblewrap, which confines fio's client
+(system/sandbox.py), dies on SIGINT and takes fio with it before fio can stop cleanly. The
+guard then starts it with SIGINT and SIGHUP ignored (fio sets its own handlers, so fio still
+gets them); SIGTERM, the guard's own when ssdlab dies, is left to end it.
 """
 
 import contextlib
@@ -35,10 +41,14 @@ PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 POLL_S = 0.05
 
 
-def guarded(argv: Sequence[str]) -> list[str]:
+SHIELD = "--shield"
+SHIELDED = (signal.SIGINT, signal.SIGHUP)  # the group's signals a shielded child ignores
+
+
+def guarded(argv: Sequence[str], *, shield: bool = False) -> list[str]:
     """The command that runs `argv` (fio) below a guard; the guard is ssdlab's child and must
-    be started with `end_with_parent(PARENT_GONE)`."""
-    return [sys.executable, "-m", "ssdlab.guard", *argv]
+    be started with `end_with_parent(PARENT_GONE)`. `shield`: see the module."""
+    return [sys.executable, "-m", "ssdlab.guard", *([SHIELD] if shield else []), *argv]
 
 
 class _ParentGone(Exception):
@@ -61,15 +71,16 @@ def _ignore(_signum: int, _frame: FrameType | None) -> None:
     ignored one, is back to its default in fio after exec)."""
 
 
-def watch(argv: Sequence[str]) -> int:
+def watch(argv: Sequence[str], *, shield: bool = False) -> int:
     """Run `argv` below the guard to its end, or end it with ssdlab; how it ended as a
     subprocess returncode (the exit status, or minus the signal that ended it). OSError when
-    it cannot be started."""
+    it cannot be started. `shield`: `argv` starts with SIGINT and SIGHUP ignored."""
     watch_state = _Watch()
     signal.signal(PARENT_GONE, watch_state.parent_died)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(signum) != signal.SIG_IGN:
-            signal.signal(signum, _ignore)
+            # ignored, not caught, is what a child inherits across exec
+            signal.signal(signum, signal.SIG_IGN if shield and signum in SHIELDED else _ignore)
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     pid = os.posix_spawnp(argv[0], list(argv), dict(os.environ))

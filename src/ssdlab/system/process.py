@@ -16,6 +16,7 @@ from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
 from ssdlab.system.guard import PARENT_GONE, guarded
 from ssdlab.system.process_tree import end_with_parent, kill_tree
+from ssdlab.system.sandbox import Confinement, confined
 
 
 class ProcessRunner:
@@ -47,6 +48,7 @@ class ProcessRunner:
         on_output: Callable[[str], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         guard: bool = False,
+        confine: Confinement | None = None,
     ) -> Capture:
         """Run `argv` to the end (or the time limit). `on_output`, when given, is called with
         every line (ended by a newline or a carriage return) the child prints on stdout, while
@@ -54,16 +56,20 @@ class ProcessRunner:
         is asked to stop (SIGINT) once a second: a stop requested while it was being started,
         before `stop()` could see it, or one it missed while setting up, still reaches it.
         With `guard`, `argv` runs below the guard (`system/guard.py`): for fio, whose job
-        processes must end with ssdlab even when fio ignores the kernel's SIGTERM."""
+        processes must end with ssdlab even when fio ignores the kernel's SIGTERM. With
+        `confine`, `argv` runs confined to a folder (`system/sandbox.py`), below a shielded
+        guard; the capture holds `argv` as given."""
         if isinstance(argv, str):  # a string would be split by nobody: refuse it loudly
             raise TypeError("argv must be a list of arguments, never a command string")
         command = list(argv)
-        if guard:
+        if guard or confine is not None:
             if shutil.which(command[0]) is None:
                 raise ToolError(
                     f"{argv[0]} was not found; run 'ssdlab doctor' to see what to install"
                 )
-            command = guarded(command)
+            if confine is not None:
+                command = confined(command, confine.folder, confine.why)
+            command = guarded(command, shield=confine is not None)
         started = time.time()
         try:
             child = subprocess.Popen(
@@ -75,7 +81,9 @@ class ProcessRunner:
                 text=True,
                 errors="replace",
                 start_new_session=True,
-                preexec_fn=end_with_parent(PARENT_GONE if guard else signal.SIGTERM),
+                preexec_fn=end_with_parent(
+                    PARENT_GONE if guard or confine is not None else signal.SIGTERM
+                ),
             )
         except FileNotFoundError as error:
             raise ToolError(
