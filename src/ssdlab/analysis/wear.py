@@ -691,7 +691,7 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
             r = -1.0
     slope = float(ssxym / ssxm)
     intercept = float(ymean - slope * xmean)
-    ss_res = math.fsum((b - (slope * a + intercept)) ** 2 for a, b in zip(xs, ys, strict=True))
+    ss_res = math.fsum([(b - (slope * a + intercept)) ** 2 for a, b in zip(xs, ys, strict=True)])
     return LineFit(
         slope=slope,
         intercept=intercept,
@@ -791,8 +791,8 @@ def _fit_track(
     if not resolutions:
         notes.append(f"{label}: assumed to step by 1")
     step = (max(resolutions) if resolutions else 1.0) * scale
-    times = tuple(t for t, _, _, _ in points)
-    values = tuple(v for _, v, _, _ in points)
+    times = tuple([t for t, _, _, _ in points])
+    values = tuple([v for _, v, _, _ in points])
 
     def refuse(why: str, steps: float | None = None) -> WearFit:
         return WearFit(

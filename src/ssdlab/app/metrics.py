@@ -214,7 +214,7 @@ def series_wear(
     times (two or more) and one serial, from the figures of its series, its latest sample and
     the byte counters of the sample its recent window starts at: what analyse_series computes
     for them from all the decoded samples."""
-    first = sum(1 for t in series.times_s if t is None)  # samples without a time come first
+    first = series.times_s.count(None)  # samples without a time come first
     times = [t for t in series.times_s[first:] if t is not None]
     found = recent_start(times, RECENT_WAF_HOURS)
     start = _window_start(latest.written_counters(conn, series.sample_ids[first + (found or 0)]))
@@ -248,7 +248,7 @@ def _described_by_series(key: str, series: latest.DriveSeries) -> bool:
     """Whether the series gives what analyse_series would: two or more samples with a time
     (the series is then on their clock), and one serial (a key of one model and one serial,
     so no two serials can share it)."""
-    timed = sum(1 for t in series.times_s if t is not None)
+    timed = len(series.times_s) - series.times_s.count(None)
     return timed >= 2 and key.count("|") == 1
 
 
