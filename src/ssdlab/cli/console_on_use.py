@@ -13,7 +13,8 @@ class PendingConsole:
     """Stands for the console until its first use, then is it. The first use (an attribute
     of the console looked up, or `with console:`) turns this object into the console in place:
     its class becomes the console's and the console's own initialisation runs on it, so
-    whoever holds it holds the console from then on, `isinstance` included."""
+    whoever holds it holds the console from then on, `isinstance` included. A command uses
+    its console first from its own thread (a progress bar's clock thread starts after)."""
 
     def __init__(self, width: int | None) -> None:
         self._pending_width = width
