@@ -691,7 +691,7 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
             r = -1.0
     slope = float(ssxym / ssxm)
     intercept = float(ymean - slope * xmean)
-    ss_res = math.fsum((b - (slope * a + intercept)) ** 2 for a, b in zip(xs, ys, strict=True))
+    ss_res = math.fsum([(b - (slope * a + intercept)) ** 2 for a, b in zip(xs, ys, strict=True)])
     return LineFit(
         slope=slope,
         intercept=intercept,
@@ -699,6 +699,22 @@ def least_squares(xs: Sequence[float], ys: Sequence[float]) -> LineFit | None:
         slope_stderr=float(np.sqrt((1 - r**2) * ssym / ssxm / (n - 2))) if n > 2 else None,
         residual_rms=math.sqrt(ss_res / n),
     )
+
+
+def _rate_per_host_tb(
+    points: Sequence[tuple[float, float, float | None, float | None]], notes: list[str]
+) -> float | None:
+    """The wear per TB of host writes fitted over the (time, wear, resolution, host bytes)
+    points with host bytes; None, with a note of why, when there is none."""
+    with_host = [(host / TB, v) for _, v, _, host in points if host is not None]
+    host_line = least_squares([h for h, _ in with_host], [v for _, v in with_host])
+    if host_line is None or host_line.slope <= 0:
+        notes.append("no rate per TB: too few samples with host writes, or no host writes")
+    elif any(b[0] < a[0] for a, b in pairwise(with_host)):
+        notes.append("no rate per TB: the host-writes counter went down (wrap or reset)")
+    else:
+        return host_line.slope
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -747,10 +763,13 @@ def fit_wear_series(
     *,
     rated_pe_cycles: float | None = None,
     rated_pe_note: str | None = None,
+    per_host_tb: bool = True,
 ) -> WearFit:
-    """`fit_wear` of a series given column by column."""
+    """`fit_wear` of a series given column by column. Without `per_host_tb` the wear per TB
+    of host writes is not fitted (`pct_per_host_tb` None, no note on it): `ssdlab metrics`
+    exports no TBW projection, and that fit is the second least-squares fit of every drive."""
     indicator = _fit_track(
-        "wear_used_pct", series, series.wear_pct, series.wear_resolution, 1.0, None
+        "wear_used_pct", series, series.wear_pct, series.wear_resolution, 1.0, None, per_host_tb
     )
     if indicator.reason is None:
         return indicator
@@ -761,7 +780,7 @@ def fit_wear_series(
         )
     erase = _fit_track(
         "erase_count_avg", series, series.erase_count, series.erase_resolution,
-        100.0 / rated_pe_cycles, rated_pe_cycles,
+        100.0 / rated_pe_cycles, rated_pe_cycles, per_host_tb,
     )  # fmt: skip
     if erase.reason is not None:
         return replace(indicator, reason=f"{indicator.reason}; {erase.reason}")
@@ -777,6 +796,7 @@ def _fit_track(
     resolutions_of: Sequence[float | None],
     scale: float,
     pe_cycles: float | None,
+    per_host_tb: bool,
 ) -> WearFit:
     label = "wear indicator" if metric == "wear_used_pct" else "erase counts"
     points = [
@@ -791,8 +811,8 @@ def _fit_track(
     if not resolutions:
         notes.append(f"{label}: assumed to step by 1")
     step = (max(resolutions) if resolutions else 1.0) * scale
-    times = tuple(t for t, _, _, _ in points)
-    values = tuple(v for _, v, _, _ in points)
+    times = tuple([t for t, _, _, _ in points])
+    values = tuple([v for _, v, _, _ in points])
 
     def refuse(why: str, steps: float | None = None) -> WearFit:
         return WearFit(
@@ -817,15 +837,7 @@ def _fit_track(
     line = least_squares(days, values)
     if line is None:
         return refuse("all samples at the same time", steps)
-    per_tb = None
-    with_host = [(host / TB, v) for _, v, _, host in points if host is not None]
-    host_line = least_squares([h for h, _ in with_host], [v for _, v in with_host])
-    if host_line is None or host_line.slope <= 0:
-        notes.append("no rate per TB: too few samples with host writes, or no host writes")
-    elif any(b[0] < a[0] for a, b in pairwise(with_host)):
-        notes.append("no rate per TB: the host-writes counter went down (wrap or reset)")
-    else:
-        per_tb = host_line.slope
+    per_tb = _rate_per_host_tb(points, notes) if per_host_tb else None
     error = 100.0 / steps
     confidence = (
         f"{steps:.4g} steps of {step:.3g} % over {days[-1]:.4g} days from {len(points)} samples "

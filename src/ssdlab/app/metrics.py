@@ -213,8 +213,9 @@ def series_wear(
     """`analyse_series`' recent WAF, wear fit and projection of a drive whose samples have
     times (two or more) and one serial, from the figures of its series, its latest sample and
     the byte counters of the sample its recent window starts at: what analyse_series computes
-    for them from all the decoded samples."""
-    first = sum(1 for t in series.times_s if t is None)  # samples without a time come first
+    for them from all the decoded samples, but for the wear per TB of host writes and the
+    projected TBW, which no metric exports (the days to end of life do not depend on them)."""
+    first = series.times_s.count(None)  # samples without a time come first
     times = [t for t in series.times_s[first:] if t is not None]
     found = recent_start(times, RECENT_WAF_HOURS)
     start = _window_start(latest.written_counters(conn, series.sample_ids[first + (found or 0)]))
@@ -230,17 +231,9 @@ def series_wear(
         ),
         rated_pe_cycles=pe_cycles,
         rated_pe_note=pe_note,
+        per_host_tb=False,
     )
-    fitted_at = fit.times_s[-1] if fit.times_s else None
-    host_now = next(
-        (
-            h
-            for t, h in zip(times, series.host_written_bytes[first:], strict=True)
-            if t == fitted_at
-        ),
-        None,
-    )
-    projection = fit_projection(fit, host_now)
+    projection = fit_projection(fit, None)
     return WearState(window_between(start, sample).waf, fit, projection)
 
 
@@ -248,7 +241,7 @@ def _described_by_series(key: str, series: latest.DriveSeries) -> bool:
     """Whether the series gives what analyse_series would: two or more samples with a time
     (the series is then on their clock), and one serial (a key of one model and one serial,
     so no two serials can share it)."""
-    timed = sum(1 for t in series.times_s if t is not None)
+    timed = len(series.times_s) - series.times_s.count(None)
     return timed >= 2 and key.count("|") == 1
 
 

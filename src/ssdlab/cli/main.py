@@ -33,14 +33,16 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab import __version__
 from ssdlab.cli import common_options, fleet_options
-from ssdlab.cli.terminal_tables import make_console
+from ssdlab.cli.console_on_use import console_on_use
 from ssdlab.errors import SsdlabError, StoreError, UsageError
 from ssdlab.system.write_gate import check_outputs
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 EPILOG = """\
 examples:
@@ -112,7 +114,7 @@ def named_command(words: Sequence[str]) -> str | None:
     return words[at] if at < len(words) and words[at] in COMMANDS else None
 
 
-Command = Callable[[argparse.Namespace, Console], int]
+Command = Callable[[argparse.Namespace, "Console"], int]
 # command -> (module under ssdlab.cli, function); imported only when used, to start fast
 COMMANDS: dict[str, tuple[str, str]] = {
     "quick": ("quick", "cmd_quick"),
@@ -158,7 +160,7 @@ def main(argv: Sequence[str] | None = None, on_ready: Callable[[], None] | None 
     args = parser.parse_args(words)
     if profile_args is not None:
         args.profile_args = profile_args
-    out = make_console(getattr(args, "width", None))
+    out = console_on_use(getattr(args, "width", None))  # rich is imported by its first use
     try:
         command = load_command(args.command)  # its modules load while Ctrl-C still ends at once
         if on_ready is not None:

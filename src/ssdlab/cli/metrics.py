@@ -8,13 +8,15 @@ import sys
 import time
 from importlib import resources
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.metrics import MetricsRequest, store_metrics
 from ssdlab.cli.store_open import open_db
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.system.textfile import write_textfile
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MONITORING_PACKAGE = "ssdlab.monitoring"
 SHIPPED_FILES = {"rules": "ssdlab-alerts.yml", "dashboard": "ssdlab-dashboard.json"}
@@ -35,7 +37,7 @@ def shipped_text(what: str) -> str:
         raise SsdlabError(f"this ssdlab was installed without {name}") from error
 
 
-def cmd_metrics(args: argparse.Namespace, out: Console) -> int:
+def cmd_metrics(args: argparse.Namespace, out: "Console") -> int:
     if args.shipped is not None:
         if args.textfile is not None:
             raise UsageError(f"--textfile writes the metrics, not the {args.shipped}")

@@ -38,9 +38,14 @@ def make_console(width: int | None) -> Console:
     """The console commands print to: `width` columns when given (--width); on a terminal its
     width (COLUMNS first, as rich reads it); otherwise unlimited, so that what is piped or
     logged is never cut at 80 columns."""
+    return TerminalConsole(**console_settings(width))
+
+
+def console_settings(width: int | None) -> dict[str, Any]:
+    """The arguments `make_console` makes its console with."""
     if width is None and not sys.stdout.isatty():
         width = UNLIMITED_WIDTH
-    return TerminalConsole(highlight=False, soft_wrap=False, width=width)
+    return {"highlight": False, "soft_wrap": False, "width": width}
 
 
 def print_table(console: Console, table: Table) -> None:

@@ -256,15 +256,24 @@ def _help(text: str) -> str:
     return text.replace("\\", r"\\").replace("\n", r"\n")
 
 
-def _label_text(names: tuple[str, ...], values: tuple[str, ...], pairs: dict[str, str]) -> str:
-    """`{name="value",…}` sorted by name; `pairs` keeps each label written once."""
-    written = []
-    for name, value in sorted(zip(names, values, strict=True)):
-        pair = pairs.get(f"{name}\0{value}")
-        if pair is None:
-            pair = pairs[f"{name}\0{value}"] = f'{name}="{_escaped(value)}"'
-        written.append(pair)
-    return f"{{{','.join(written)}}}" if written else ""
+class _LabelTexts:
+    """The `{name="value",…}` texts of the label values of one tuple of label names, sorted
+    by name (a family's label names are distinct): the order found once for the names, each
+    `name="value"` pair written once a scrape (hosts, models, tests repeat across drives)."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self._order = sorted(range(len(names)), key=names.__getitem__)
+        self._pairs: list[tuple[str, dict[str, str]]] = [(names[i], {}) for i in self._order]
+
+    def text(self, values: tuple[str, ...]) -> str:
+        written = []
+        for at, (name, pairs) in zip(self._order, self._pairs, strict=True):
+            value = values[at]
+            pair = pairs.get(value)
+            if pair is None:
+                pair = pairs[value] = f'{name}="{_escaped(value)}"'
+            written.append(pair)
+        return f"{{{','.join(written)}}}" if written else ""
 
 
 def exposition(families: Iterable[Family]) -> str:
@@ -273,20 +282,25 @@ def exposition(families: Iterable[Family]) -> str:
     by name."""
     # a drive's label values are one tuple in all its families, a test's in its five: each
     # set is written once (kept with the tuple, so that its id is not another's meanwhile)
-    texts: dict[tuple[str, ...], dict[int, tuple[tuple[str, ...], str]]] = {}
-    pairs: dict[str, str] = {}
+    texts: dict[tuple[str, ...], tuple[_LabelTexts, dict[int, tuple[tuple[str, ...], str]]]] = {}
     numbers = _Numbers()
     out: list[str] = []  # a family's text at a time: not a string of each line kept to the end
     for family in families:
         name = f"{family.name}_total" if family.type == "counter" else family.name
         names = family.labels
-        written = texts.setdefault(names, {})
+        if names not in texts:
+            texts[names] = (_LabelTexts(names), {})
+        labels, written = texts[names]
         for values, _ in family.samples:
             if id(values) not in written:
-                written[id(values)] = (values, _label_text(names, values, pairs))
-        number = numbers.text
+                written[id(values)] = (values, labels.text(values))
+        known, number = numbers.get, numbers.text
         out.append(f"# HELP {name} {_help(family.help)}\n# TYPE {name} {family.type}\n")
-        out.append("".join([f"{name}{written[id(v)][1]} {number(x)}\n" for v, x in family.samples]))
+        out.append(
+            "".join(
+                [f"{name}{written[id(v)][1]} {known(x) or number(x)}\n" for v, x in family.samples]
+            )
+        )
     return "".join(out)
 
 

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ssdlab.errors import StoreError
 from ssdlab.model.health import (
@@ -28,21 +28,20 @@ from ssdlab.model.health import (
     Provenance,
     SourceChoice,
 )
-from ssdlab.model.profile import ProfileResults
 from ssdlab.model.run import RunStatus
-from ssdlab.store.captures import capture_times
 from ssdlab.store.codec import (
     FINDING_BODY,
     HEALTH_SAMPLE,
     STEP_METRICS,
     VERSION_KEY,
+    BlobKind,
     loads_blob,
     open_blob,
 )
 from ssdlab.store.health import load_health_samples
-from ssdlab.store.profile_runs import profile_plan_of
-from ssdlab.store.run_rows import load_run
-from ssdlab.store.steps import load_step_results
+
+if TYPE_CHECKING:
+    from ssdlab.model.profile import ProfileResults
 
 # JSON the store's own SQL made (json_array, json_extract): no whitespace around it to skip
 _json_value = json.JSONDecoder().raw_decode
@@ -62,6 +61,20 @@ def read_snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         yield conn
     finally:
         conn.execute("COMMIT")
+
+
+def _check_version(version: object, kind: BlobKind, where: str) -> None:
+    """Refuse a blob version this ssdlab does not read (a JSON field's `blob_version`, None when
+    the field has none). A version that passed once passes again: a scrape checks each kind's
+    few versions once, not each of its thousands of fields."""
+    if version is None or (type(version) is int and (kind.name, version) in _READABLE):
+        return
+    open_blob({VERSION_KEY: version}, kind, where)
+    if type(version) is int:
+        _READABLE.add((kind.name, version))
+
+
+_READABLE: set[tuple[str, int]] = set()
 
 
 def _tuples(conn: sqlite3.Connection, sql: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
@@ -151,10 +164,13 @@ def run_host(conn: sqlite3.Connection, run_id: int) -> str | None:
 NUMBERS = (int, float)  # not bool: JSON's true is not a number
 
 
-def _number(value: object, where: str) -> Any:
+def _number(value: object, where: str, name: str | None = None) -> Any:
+    """`value` when it is a number or None; a StoreError naming `where` (and the field
+    `name`, the message made only then) when not."""
     if value is None or type(value) in NUMBERS:
         return value
-    raise StoreError(f"{where} cannot be read: {value!r} is not a number")
+    field = where if name is None else f"{where}'s {name}"
+    raise StoreError(f"{field} cannot be read: {value!r} is not a number")
 
 
 def _health_value(data: object, where: str, name: str) -> HealthValue:
@@ -165,7 +181,7 @@ def _health_value(data: object, where: str, name: str) -> HealthValue:
         or (len(data) == 2 and "provenance" not in data)
     ):
         raise StoreError(f"{where}'s {name} cannot be read: {data!r} is not a health value")
-    value = _number(data["value"], f"{where}'s {name}")
+    value = _number(data["value"], where, name)
     provenance = data.get("provenance")
     if provenance is None:
         return UNKNOWN if value is None else HealthValue(value)
@@ -241,8 +257,7 @@ def written_counters(conn: sqlite3.Connection, sample_id: int) -> WrittenCounter
     run_id, taken_at_s, figures = rows[0]
     where = f"health sample {sample_id} of run {run_id}"
     version, *counters = _json_value(figures)[0]
-    if version is not None:  # a version this ssdlab does not read is refused
-        open_blob({VERSION_KEY: version}, HEALTH_SAMPLE, where)
+    _check_version(version, HEALTH_SAMPLE, where)
     return WrittenCounters(taken_at_s, *(_number(value, where) for value in counters))
 
 
@@ -282,20 +297,30 @@ QUICK_RUNS_SQL = (
     " WHERE r.profile = 'quick' AND r.status = ? AND r.kind != 'import'"
     " ORDER BY r.started_at_s, r.id"
 )
-DEVICE_SQL = "SELECT id, model, serial, firmware FROM devices WHERE id = ?"
+DEVICES_SQL = "SELECT id, model, serial, firmware FROM devices WHERE id IN ({marks})"
+NO_DEVICE = (None, None, None, None)
 
 
-def _run_drives(conn: sqlite3.Connection, rows: Iterable[tuple[Any, ...]]) -> Iterator[RunDrive]:
+def _devices(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[Any, ...]]:
+    """The block devices of these ids (id, model, serial, firmware), a few hundred a
+    statement; an id the store has no device of is left out."""
+    found: dict[int, tuple[Any, ...]] = {}
+    for chunk in _chunks(list(dict.fromkeys(ids))):
+        for row in _tuples(conn, DEVICES_SQL.format(marks=_marks(chunk)), chunk):
+            found[row[0]] = row
+    return found
+
+
+def _run_drives(conn: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> Iterator[RunDrive]:
     """Rows of (id, started_at_s, host, ended_at_s, device_id, last sample) as RunDrives."""
-    devices: dict[int, tuple[Any, ...]] = {}
+    devices = _devices(conn, (row[4] for row in rows if row[4] is not None))
     for run_id, started_at_s, host, ended_at_s, device_id, drive in rows:
         model, serial, firmware = _json_value(drive)[0] if drive is not None else (None,) * 3
         found_id = device_model = device_serial = device_firmware = None
         if device_id is not None:
-            if device_id not in devices:
-                found = _tuples(conn, DEVICE_SQL, (device_id,))
-                devices[device_id] = found[0] if found else (None,) * 4
-            found_id, device_model, device_serial, device_firmware = devices[device_id]
+            found_id, device_model, device_serial, device_firmware = devices.get(
+                device_id, NO_DEVICE
+            )
         yield RunDrive(
             run_id, started_at_s, host, ended_at_s, drive is not None, model, serial, firmware,
             found_id, device_model, device_serial, device_firmware,
@@ -313,12 +338,19 @@ def newest_quick_runs(conn: sqlite3.Connection) -> list[RunDrive]:
     groups: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     for row in cursor.execute(QUICK_RUNS_SQL, (RunStatus.COMPLETE.value,)):
         groups[(row[2], row[4], row[5])] = row  # a group keeps its first place, its last run
-    return list(_run_drives(conn, groups.values()))
+    return list(_run_drives(conn, list(groups.values())))
 
 
-def endurance_results(conn: sqlite3.Connection, run_id: int) -> ProfileResults | None:
+def endurance_results(conn: sqlite3.Connection, run_id: int) -> "ProfileResults | None":
     """What the status of an endurance run is judged from: its plan, iterations (without
     their series), their captures' times and its health samples."""
+    # imported only for a store with endurance runs to export: most scrapes have none
+    from ssdlab.model.profile import ProfileResults
+    from ssdlab.store.captures import capture_times
+    from ssdlab.store.profile_runs import profile_plan_of
+    from ssdlab.store.run_rows import load_run
+    from ssdlab.store.steps import load_step_results
+
     run = load_run(conn, run_id)
     if run is None:
         return None
@@ -362,8 +394,7 @@ class StoredPercentiles:
     def _read(self) -> tuple[tuple[float, float], ...]:
         """The pairs from `[blob version, percentiles]` (json_extract of both), as stored."""
         version, pairs = _json_value(self._text)[0] if self._text else (None, None)
-        if version is not None:  # a version this ssdlab does not read is refused
-            open_blob({VERSION_KEY: version}, STEP_METRICS, self._where)
+        _check_version(version, STEP_METRICS, self._where)
         try:
             return tuple(map(tuple, pairs or ()))
         except TypeError:

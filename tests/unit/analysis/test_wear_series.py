@@ -1,12 +1,19 @@
 """A watch series: per-interval WAF, last-N-hours WAF, least-squares wear rate vs numpy."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.wear import analyse_series, least_squares
+from ssdlab.analysis.wear import (
+    WearSeries,
+    analyse_series,
+    fit_projection,
+    fit_wear_series,
+    least_squares,
+)
 from ssdlab.model.health import HealthSample
 from ssdlab.model.units import GB, TB, GiB
 from tests.unit.analysis.health_samples import make_sample
@@ -148,6 +155,20 @@ def test_fitted_wear_rate_against_numpy_and_projection() -> None:
         2000 * GB + 86 / fit.pct_per_host_tb * TB
     )
     assert slope == pytest.approx(0.7, rel=0.05)  # the staircase fit finds the true rate
+
+
+def test_a_fit_without_the_rate_per_host_tb_is_the_same_fit_without_it() -> None:
+    """What `ssdlab metrics` fits: everything the full fit gives but the wear per TB of host
+    writes, with the same days to end of life."""
+    samples = [
+        sample(t, host=t / DAY * 100 * GB, wear=math.floor(0.7 * t / DAY))
+        for t in [i * DAY / 2 for i in range(41)]
+    ]
+    full = fit_wear_series(WearSeries.of(samples))
+    fit = fit_wear_series(WearSeries.of(samples), per_host_tb=False)
+    assert full.pct_per_host_tb is not None
+    assert fit == replace(full, pct_per_host_tb=None)
+    assert fit_projection(fit, None).days_to_eol == fit_projection(full, 2e12).days_to_eol
 
 
 def test_fit_refused_below_three_steps_then_erase_counts_take_over() -> None:
