@@ -121,8 +121,10 @@ def test_cachefit_on_a_loop_device_needs_destroy_data(tmp_path: Path, lab: LoopL
     assert refused.code == 3, refused.stderr
     assert f"--destroy-data {device}" in refused.stderr
     assert sha256_of(device, 32 * 2**20) == before
+    # one round: the rounds and their intervals are test_cachefit_on_a_file's (3, the default);
+    # here the device's own behaviour, the gate, the region sizes and the data overwritten
     done = run_ssdlab(
-        "run", "cachefit", device, "--destroy-data", device, *FAST,
+        "run", "cachefit", device, "--destroy-data", device, *FAST, "--repeat", "1",
         "--db", str(tmp_path / "db"), "--json", "--plots", str(tmp_path / "plots"),
     )  # fmt: skip
     assert done.code == 0, done.stderr

@@ -6,6 +6,7 @@ file, an output) and what to do, with nothing written and nothing lost."""
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 from collections.abc import Iterator
@@ -80,9 +81,9 @@ def _one_line(stderr: str) -> str:
     return lines[0]
 
 
-def _make_full_store(disk: Path, work: Path) -> Path:
+def _make_killed_store(disk: Path, work: Path) -> Path:
     """A store on `disk` with a complete quick run (1) and an endurance run whose ssdlab was
-    killed (2, still marked running), then the disk filled."""
+    killed (2, still marked running)."""
     db = disk / "ssdlab.db"
     target = work / "target"
     target.mkdir()
@@ -91,22 +92,43 @@ def _make_full_store(disk: Path, work: Path) -> Path:
     child = start_ssdlab("endure", str(work / "e.dat"), *ENDURE, "--db", str(db))
     wait_for_fio(child, "runtime=600")  # the first iteration runs
     wait_gone(kill_9(child))
-    _fill(disk)
     return db
 
 
 @pytest.fixture(scope="module")
-def full_store_to_read(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def killed_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The module's one killed store (`_make_killed_store`, on a 4 MiB tmpfs as the tests'
+    own), made once: each full store below is a copy of its files (the store, its -wal and
+    its -shm, as the killed ssdlab left them; nothing opens them here), so the two runs cost
+    real fio once per module, not once per test."""
+    work = tmp_path_factory.mktemp("killed-store")
+    with _small_disk(work) as disk:
+        yield _make_killed_store(disk, work)
+
+
+def _full_copy(killed: Path, disk: Path) -> Path:
+    """The killed store's files copied onto `disk` (a small tmpfs of its own), then the disk
+    filled: the store as `_make_killed_store` would have left it there."""
+    for source in killed.parent.glob(f"{killed.name}*"):  # the store, -wal and -shm
+        shutil.copyfile(source, disk / source.name)
+    _fill(disk)
+    return disk / killed.name
+
+
+@pytest.fixture(scope="module")
+def full_store_to_read(
+    killed_store: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
     """A full store the tests only read."""
     work = tmp_path_factory.mktemp("full-store")
     with _small_disk(work) as disk:
-        yield _make_full_store(disk, work)
+        yield _full_copy(killed_store, disk)
 
 
 @pytest.fixture
-def full_store(small_disk: Path, tmp_path: Path) -> Path:
+def full_store(killed_store: Path, small_disk: Path) -> Path:
     """A full store of the test's own."""
-    return _make_full_store(small_disk, tmp_path)
+    return _full_copy(killed_store, small_disk)
 
 
 @pytest.mark.parametrize("command", sorted(READING))
