@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -146,19 +145,22 @@ def _servers_running_a_job() -> int:
     return len({parents[pid] for pid in servers - top if parents.get(pid) in top})
 
 
-def _fio_servers_running() -> list[str]:
-    """Command lines of fio servers started by fleet load (the nodes share this PID space)."""
+def _fio_servers_running(lab: FleetLab) -> list[str]:
+    """Command lines of fio servers started by fleet load on this lab's nodes (processes in
+    its namespaces: another suite's loads on the same machine are not this test's)."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        words = [word.decode("utf-8", "replace") for word in argv if word]
-        if any(word.startswith("--server=sock:/tmp/ssdlab-fio-") for word in words):
-            found.append(" ".join(words))
+    for host in lab.hosts:
+        listed = subprocess.run(
+            ["ip", "netns", "pids", host.namespace], capture_output=True, text=True, check=False
+        )
+        for pid in listed.stdout.split():
+            try:
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            words = [word.decode("utf-8", "replace") for word in argv if word]
+            if any(word.startswith("--server=sock:/tmp/ssdlab-fio-") for word in words):
+                found.append(" ".join(words))
     return found
 
 
@@ -185,9 +187,12 @@ def _stored(db: Path, run_id: int) -> tuple[dict[str, Any], list[str], list[str]
     return json.loads(body), keys, argvs
 
 
-def _assert_nothing_left(finding: dict[str, Any]) -> None:
-    assert _fio_servers_running() == []
-    assert not list(Path(tempfile.gettempdir()).glob("ssdlab-load-*/*.sock"))
+def _assert_nothing_left(lab: FleetLab, finding: dict[str, Any], argvs: list[str]) -> None:
+    assert _fio_servers_running(lab) == []
+    (argv,) = [json.loads(text) for text in argvs]
+    folder = Path(argv[-1]).parent  # the client's job file is in the load's private folder
+    assert folder.name.startswith("ssdlab-load-")
+    assert not folder.exists()
     sockets = finding["server_sockets"]
     assert sockets
     for remote in sockets.values():
@@ -232,7 +237,7 @@ def test_load_runs_on_every_node_through_forwarded_sockets(
     # relative to the client's folder, where it writes the logs the servers send
     assert clients == [f"--client=sock:{n}.sock" for n in range(3)]
     assert set(finding["fio_versions"].values()) == {document["fio_version"]}
-    _assert_nothing_left(finding)
+    _assert_nothing_left(fleet_lab, finding, argvs)
     _check_all_hosts_latency(document, db)
 
     run = str(document["run_id"])
@@ -268,10 +273,10 @@ def test_a_node_whose_target_is_not_its_own_is_left_out(
     (left,) = document["left_out"]
     assert left["host"] == "node3"
     assert "ssdlab_targets" in left["reason"]
-    finding, keys, _argvs = _stored(db, document["run_id"])
+    finding, keys, argvs = _stored(db, document["run_id"])
     assert keys == ["node1", "node2", "all-hosts"]
     assert "node3" in finding["left_out"]
-    _assert_nothing_left(finding)
+    _assert_nothing_left(fleet_lab, finding, argvs)
 
 
 def test_a_node_with_another_fio_version_refuses_the_load(
@@ -291,7 +296,7 @@ def test_a_node_with_another_fio_version_refuses_the_load(
     assert "node2 fio-3.35" in done.stderr
     assert "fio-3.35" in done.stdout  # the table of versions
     assert not db.exists()
-    assert _fio_servers_running() == []
+    assert _fio_servers_running(fleet_lab) == []
 
 
 def test_a_server_that_cannot_start_fails_the_load_and_leaves_nothing(
@@ -321,7 +326,7 @@ def test_a_server_that_cannot_start_fails_the_load_and_leaves_nothing(
     assert "no fio server started" in reason
     assert list(planted.iterdir()) == []
     assert not (target / "load.dat").exists()
-    assert _fio_servers_running() == []
+    assert _fio_servers_running(fleet_lab) == []
 
 
 def _marker_command(marker: Path) -> str:
@@ -443,4 +448,4 @@ def test_ctrl_c_stops_every_server_and_keeps_the_run(fleet_lab: FleetLab, tmp_pa
     finding, keys, argvs = _stored(db, 1)
     assert keys == []  # cut short: not counted…
     assert len(argvs) == 1  # …but fio's output is kept
-    _assert_nothing_left(finding)
+    _assert_nothing_left(fleet_lab, finding, argvs)

@@ -98,7 +98,10 @@ def _api(server: Server, path: str, **params: str) -> dict[str, Any]:
     status, body = _get(f"{server.url}/api/v1/{path}{query}")
     if status == 0:
         return {"status": "unreachable"}
-    doc: dict[str, Any] = json.loads(body)
+    try:
+        doc: dict[str, Any] = json.loads(body)
+    except ValueError:  # not an API answer yet: a server still starting (503, plain text)
+        return {"status": f"HTTP {status}, not JSON"}
     return doc
 
 
