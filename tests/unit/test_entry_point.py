@@ -22,14 +22,20 @@ def test_the_console_script_is_the_light_entry_point() -> None:
     assert project["project"]["scripts"] == {"ssdlab": "ssdlab.__main__:entry"}
 
 
-def test_the_entry_point_guards_ctrl_c_before_loading_the_command_line() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE],
+def _python(code: str) -> "subprocess.CompletedProcess[str]":
+    """`code` run by a new interpreter that imports ssdlab from this checkout."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         env={"PYTHONPATH": str(ROOT / "src")},
-        check=True,
+        check=False,
     )
+
+
+def test_the_entry_point_guards_ctrl_c_before_loading_the_command_line() -> None:
+    done = _python(PROBE)
+    assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]", "True", "True"]
 
 
@@ -54,13 +60,7 @@ print("carried on")
 
 
 def test_a_ctrl_c_the_interpreter_would_swallow_ends_the_command_with_the_line() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", SWALLOWED],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src")},
-        check=False,
-    )
+    done = _python(SWALLOWED)
     assert (done.returncode, done.stdout, done.stderr) == (
         130,
         "working\n",
@@ -72,13 +72,7 @@ OTHER_UNRAISABLE = SWALLOWED.replace("raise KeyboardInterrupt", "raise ValueErro
 
 
 def test_other_unraisable_errors_are_reported_as_the_interpreter_does() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", OTHER_UNRAISABLE],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src")},
-        check=False,
-    )
+    done = _python(OTHER_UNRAISABLE)
     assert done.returncode == 0
     assert done.stdout == "working\ncarried on\n"
     assert "Exception ignored in" in done.stderr

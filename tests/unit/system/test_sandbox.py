@@ -39,8 +39,8 @@ for path in ("/tmp/ssdlab-sandbox-escape", os.environ["OUTSIDE_WRITE"]):
     try:
         with open(path, "w") as handle:
             handle.write("escaped")
-    except OSError:
-        pass
+    except OSError:  # refused is as good as kept away
+        continue
 with open("inside.txt", "w") as handle:
     handle.write("kept")
 print(json.dumps({"seen": seen, "cwd": os.getcwd(), "root": sorted(os.listdir("/"))}))
