@@ -8,6 +8,9 @@ of the OCP Datacenter NVMe SSD Specification v2.0; docs/ocp.md lists each field 
 """
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+_T = TypeVar("_T")
 
 THROTTLING_STATES: dict[int, str] = {
     0: "unthrottled",
@@ -88,3 +91,55 @@ class OcpSmartLog:
         return THROTTLING_STATES.get(
             self.thermal_throttling_status, f"reserved ({self.thermal_throttling_status:#04x})"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class PerCommand(Generic[_T]):
+    """One value per command type a latency monitor bucket counts."""
+
+    read: _T
+    write: _T
+    deallocate: _T
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyBucket:
+    """One of the four buckets of the Latency Monitor log (C3h), active and static (the active
+    values copied when the Active Bucket Timer reached its threshold).
+
+    Counts are commands whose latency passed the bucket's threshold (LMDATA-12…15, 20…23);
+    measured latencies (LMDATA-17, 25) are in seconds, None when the drive marks them invalid
+    (0000h); stamps (LMDATA-16, 24) are milliseconds as the drive keeps them — since the Unix
+    epoch when the stamp units bit says they come from the NVMe Timestamp, otherwise from
+    power-on time (LMDATA-18, 26) — None when invalid (all ones)."""
+
+    active_counts: PerCommand[int]
+    static_counts: PerCommand[int]
+    active_measured_latency_s: PerCommand[float | None]
+    static_measured_latency_s: PerCommand[float | None]
+    active_stamps_ms: PerCommand[int | None]
+    static_stamps_ms: PerCommand[int | None]
+
+
+@dataclass(frozen=True, slots=True)
+class LatencyMonitorLog:
+    """C3h, 512 bytes: the drive's own count of commands slower than thresholds A-D, for
+    telling whether host-side outliers come from the drive. Times are in seconds, converted
+    once from the page's 5-minute, 5 ms and 100 ms units."""
+
+    log_page_version: int  # LMDATA-35
+    log_page_guid: str  # LMDATA-36, as nvme-cli prints it
+    feature_status: int  # LMDATA-1: bit 0 enabled, 1 mode 1 supported, 2 measured latency
+    active_bucket_timer_s: int  # LMDATA-3
+    active_bucket_timer_threshold_s: int  # LMDATA-4
+    thresholds_s: tuple[float, float, float, float]  # LMDATA-5…8, A-D
+    active_latency_config: int | None  # LMDATA-9, a bit per bucket and command
+    active_latency_min_window_s: float  # LMDATA-10
+    buckets: tuple[LatencyBucket, LatencyBucket, LatencyBucket, LatencyBucket]
+    active_stamp_units: int  # LMDATA-18
+    static_stamp_units: int  # LMDATA-26
+    notes: tuple[str, ...] = ()
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.feature_status & 0x01)

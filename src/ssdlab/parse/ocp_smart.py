@@ -25,6 +25,7 @@ from typing import Any
 from ssdlab.errors import ParseError
 from ssdlab.model.ocp_logs import DssdVersion, OcpSmartLog
 from ssdlab.parse.json_values import hi_lo_count, squashed_key, to_count
+from ssdlab.parse.ocp_page import checked_version, foreign_guid, le_int
 
 C0_PAGE_BYTES = 512
 C0_GUID = bytes.fromhex("C5AF1028EABFF2A49C4F6F7CC914D5AF")
@@ -35,6 +36,7 @@ _C0_GUID_TEXTS = frozenset({C0_GUID_TEXT, C0_GUID.hex()})
 KNOWN_C0_VERSIONS = range(1, 7)
 """Log page versions 1-6: OCP 1.0 to 2.6 as nvme-cli (commit e117ee68) decodes them."""
 
+_PAGE = "SMART / Health Information Extended"
 _VERSION_AT = 494
 _GUID_AT = 496
 _NO_PLP = 0xFFFF  # SMART-19: no power-loss protection
@@ -151,18 +153,18 @@ def decode_ocp_smart_page(page: bytes) -> OcpSmartLog:
     guid = page[_GUID_AT : _GUID_AT + 16]
     guid_text = f"{int.from_bytes(guid, 'little'):032x}"
     if guid != C0_GUID:
-        raise ParseError(_foreign_guid(guid_text))
-    version = _check_version(_le(page, _VERSION_AT, 2))
+        raise foreign_guid("C0", f"0x{guid_text}", f"0x{C0_GUID_TEXT}", _PAGE)
+    version = checked_version("C0", le_int(page, _VERSION_AT, 2), KNOWN_C0_VERSIONS)
     values: dict[str, Any] = {
-        f.name: _le(page, f.offset, f.size) for f in _FIELDS if f.since <= version
+        f.name: le_int(page, f.offset, f.size) for f in _FIELDS if f.since <= version
     }
     if version >= _DSSD_SINCE:
         values["dssd_version"] = DssdVersion(
-            major=page[103], minor=_le(page, 101, 2), point=_le(page, 99, 2), errata=page[98]
+            major=page[103], minor=le_int(page, 101, 2), point=le_int(page, 99, 2), errata=page[98]
         )
     return _with_capacitor(
         OcpSmartLog(log_page_version=version, log_page_guid=guid_text, **values),
-        _le(page, 128, 2),
+        le_int(page, 128, 2),
     )
 
 
@@ -178,11 +180,11 @@ def read_ocp_smart_json(doc: Mapping[str, Any]) -> OcpSmartLog:
         raise ParseError("OCP C0 log: no 'Log page GUID'; cannot tell an OCP C0 page")
     guid_text = guid.strip().lower().removeprefix("0x")
     if guid_text not in _C0_GUID_TEXTS:
-        raise ParseError(_foreign_guid(guid_text))
+        raise foreign_guid("C0", f"0x{guid_text}", f"0x{C0_GUID_TEXT}", _PAGE)
     version = to_count(fields.get("logpageversion"))
     if version is None:
         raise ParseError("OCP C0 log: no 'Log page version' number")
-    version = _check_version(version)
+    version = checked_version("C0", version, KNOWN_C0_VERSIONS)
     values: dict[str, Any] = {}
     for field in _FIELDS:
         raw = next((fields[k] for k in field.keys if k in fields), None)
@@ -220,23 +222,3 @@ def _with_capacitor(log: OcpSmartLog, raw: int | None) -> OcpSmartLog:
     if raw == _NO_PLP:
         return replace(log, has_power_loss_protection=False)
     return replace(log, capacitor_health_pct=raw, has_power_loss_protection=True)
-
-
-def _check_version(version: int) -> int:
-    if version not in KNOWN_C0_VERSIONS:
-        raise ParseError(
-            f"OCP C0 log: log page version {version} is not one ssdlab knows "
-            f"({KNOWN_C0_VERSIONS.start}-{KNOWN_C0_VERSIONS.stop - 1})"
-        )
-    return version
-
-
-def _foreign_guid(guid_text: str) -> str:
-    return (
-        f"OCP C0 log: log page GUID 0x{guid_text} is not the OCP C0 GUID 0x{C0_GUID_TEXT}; "
-        "not an OCP SMART / Health Information Extended page"
-    )
-
-
-def _le(page: bytes, offset: int, size: int) -> int:
-    return int.from_bytes(page[offset : offset + size], "little")
