@@ -31,7 +31,8 @@ from ssdlab.model.health import (
 from ssdlab.model.units import GB, GiB, KiB, MiB, TiB
 from ssdlab.parse.json_values import squashed_key, to_count
 from ssdlab.parse.number_bounds import refuse_huge_numbers
-from ssdlab.parse.ocp_smart import read_ocp_smart_json
+from ssdlab.parse.nvme_hexdump import read_hex_dump
+from ssdlab.parse.ocp_smart import decode_ocp_smart_page, read_ocp_smart_json
 from ssdlab.parse.smart_checks import check_nand_vs_host
 
 _T = TypeVar("_T")
@@ -224,10 +225,22 @@ def parse_ocp_smart_add_log(doc: Mapping[str, Any]) -> HealthValue:
     if written is None:
         raise ParseError("OCP C0 log: no 'Physical media units written' field")
     key = next(k for k in doc if squashed_key(k) == "physicalmediaunitswritten")
-    return HealthValue(
-        float(written),
-        Provenance(f"nvme ocp smart-add-log '{key}'", written, "byte", 1.0),
-    )
+    return _media_written(written, f"nvme ocp smart-add-log '{key}'")
+
+
+def parse_ocp_c0_hex_dump(text: str) -> HealthValue:
+    """``nvme get-log DEV --log-id=0xc0 --log-len=512`` (the page as a hex dump; nvme-cli 1.x
+    has no OCP plugin but prints this) -> NAND bytes, decoded as the raw C0h page: a drive whose
+    C0h is some vendor's own log is refused by its GUID."""
+    log = decode_ocp_smart_page(read_hex_dump(text))
+    written = log.physical_media_written_bytes
+    if written is None:  # every version has SMART-1; kept for the type
+        raise ParseError("OCP C0 log: no Physical Media Units Written")
+    return _media_written(written, "nvme get-log --log-id=0xc0 bytes 15:0 (SMART-1)")
+
+
+def _media_written(written: int, source: str) -> HealthValue:
+    return HealthValue(float(written), Provenance(source, written, "byte", 1.0))
 
 
 def parse_intel_smart_log_add(doc: Mapping[str, Any]) -> HealthValue:

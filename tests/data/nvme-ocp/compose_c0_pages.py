@@ -63,6 +63,8 @@ LAYOUT: dict[str, tuple[int, int]] = {
     "Log page version": (494, 2),
 }
 
+HEX_DUMP = "qemu-ocp-c0-composed.hexdump.txt"  # the QEMU page as nvme get-log prints it
+
 PAGES = {
     "autoval-c0-v1-keys.json": "autoval-c0-composed.bin",
     "qemu-ocp-c0-nvme-cli-2.16.json": "qemu-ocp-c0-composed.bin",
@@ -81,8 +83,23 @@ def compose(doc: dict[str, object]) -> bytes:
     return bytes(page)
 
 
+def hex_dump(page: bytes, device: str = "nvme0") -> str:
+    """The page as `nvme get-log DEV --log-id=0xc0 --log-len=512` prints it without -b:
+    nvme-cli's d() (src/nvme-print.c at the commit above) with width 16, group 1."""
+    lines = [f"Device:{device} log-id:192 namespace-id:0xffffffff"]
+    lines.append("     " + "".join(f"{i:3x}" for i in range(16)))
+    for at in range(0, len(page), 16):
+        row = page[at : at + 16]
+        text = "".join(chr(b) if 0x21 <= b <= 0x7E else "." for b in row)
+        lines.append(f"{at:04x}:" + "".join(f" {b:02x}" for b in row) + f' "{text}"')
+    return "\n".join(lines) + "\n"
+
+
 if __name__ == "__main__":
     for source, target in PAGES.items():
         doc = json.loads((HERE / source).read_text(encoding="utf-8"))
         (HERE / target).write_bytes(compose(doc))
         print(f"{source} -> {target}")
+    qemu = (HERE / PAGES["qemu-ocp-c0-nvme-cli-2.16.json"]).read_bytes()
+    (HERE / HEX_DUMP).write_text(hex_dump(qemu), encoding="utf-8")
+    print(f"-> {HEX_DUMP}")

@@ -8,7 +8,8 @@ import pytest
 
 from ssdlab.errors import ParseError
 from ssdlab.model.ocp_logs import DssdVersion, OcpSmartLog
-from ssdlab.parse.nvme_json import parse_ocp_smart_add_log
+from ssdlab.parse.nvme_hexdump import read_hex_dump
+from ssdlab.parse.nvme_json import parse_ocp_c0_hex_dump, parse_ocp_smart_add_log
 from ssdlab.parse.ocp_smart import decode_ocp_smart_page, read_ocp_smart_json
 from tests.conftest import load_json_object
 
@@ -188,3 +189,32 @@ def test_health_reads_nand_bytes_through_the_decoder() -> None:
     assert value.provenance is not None
     assert value.provenance.source == "nvme ocp smart-add-log 'Physical media units written'"
     assert value.provenance.unit == "byte"
+
+
+def test_nvme_cli_hex_dump_gives_the_bytes_it_shows() -> None:
+    """ocp-diag-autoval-ssd's recorded `nvme get-log /dev/nvme1n1 --log-id=0xC0h --log-len=299`:
+    299 bytes, the first line 00 90 b9 51 6d 04 …, the last 00 00 01 02 … 09 (its docstring)."""
+    page = read_hex_dump((OCP / "autoval-get-log-c0-299.txt").read_text(encoding="utf-8"))
+    assert len(page) == 299
+    assert page[:6] == bytes.fromhex("0090b9516d04")
+    assert page[0x120:] == bytes.fromhex("0000010203040506070809")
+    with pytest.raises(ParseError, match="299 bytes, not the 512"):
+        decode_ocp_smart_page(page)
+
+
+def test_hex_dump_of_a_whole_page_reads_as_the_raw_page() -> None:
+    text = (OCP / "qemu-ocp-c0-composed.hexdump.txt").read_text(encoding="utf-8")
+    assert read_hex_dump(text) == _page("qemu-ocp-c0-composed.bin")
+    value = parse_ocp_c0_hex_dump(text)
+    assert value.value == 33_554_432
+    assert value.provenance is not None
+    assert value.provenance.unit == "byte"
+
+
+def test_hex_dump_out_of_order_or_empty_is_refused() -> None:
+    text = (OCP / "qemu-ocp-c0-composed.hexdump.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    with pytest.raises(ParseError, match="follows"):
+        read_hex_dump("\n".join([*lines[:3], *lines[4:]]))
+    with pytest.raises(ParseError, match="no line of bytes"):
+        read_hex_dump("NVMe status: Invalid Log Page: The log page indicated is invalid(0x109)")
