@@ -9,14 +9,23 @@ from collections.abc import Mapping
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ssdlab.parse.nvme_json import parse_ocp_smart_add_log
+from ssdlab.parse.nvme_json import parse_ocp_c0_hex_dump, parse_ocp_smart_add_log
 from ssdlab.parse.ocp_latency import decode_latency_monitor_page, read_latency_monitor_json
 from ssdlab.parse.ocp_smart import decode_ocp_smart_page, read_ocp_smart_json
-from tests.fuzz.harness import FUZZ, HALF, Samples, mutated_json_doc, outcome, texts
-from tests.ocp_pages import C0_OUTPUTS, C0_PAGES, c3_json, compose_c3_page
+from tests.fuzz.harness import (
+    FUZZ,
+    HALF,
+    Samples,
+    mutated_json_doc,
+    mutated_text,
+    outcome,
+    texts,
+)
+from tests.ocp_pages import C0_OUTPUTS, C0_PAGES, OCP, c3_json, compose_c3_page
 
 C0_JSON = texts(list(C0_OUTPUTS))
 C3_JSON = Samples({"c3": json.dumps(c3_json(compose_c3_page()))})
+HEX_DUMPS = texts([OCP / "qemu-ocp-c0-composed.hexdump.txt", OCP / "autoval-get-log-c0-299.txt"])
 PAGES = [p.read_bytes() for p in C0_PAGES] + [compose_c3_page()]
 
 
@@ -73,3 +82,9 @@ def test_any_body_with_the_guid_and_a_known_version_decodes(
     c3 = PAGES[2][496:]
     assert decode_ocp_smart_page(body + c0_version.to_bytes(2, "little") + c0)
     assert decode_latency_monitor_page(body + c3_version.to_bytes(2, "little") + c3)
+
+
+@FUZZ
+@given(mutated_text(HEX_DUMPS))
+def test_hex_dumps_mutated(text: str) -> None:
+    outcome(parse_ocp_c0_hex_dump, text)
