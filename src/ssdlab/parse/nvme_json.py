@@ -29,7 +29,10 @@ from ssdlab.model.health import (
     Provenance,
 )
 from ssdlab.model.units import GB, GiB, KiB, MiB, TiB
+from ssdlab.parse.json_values import squashed_key, to_count
 from ssdlab.parse.number_bounds import refuse_huge_numbers
+from ssdlab.parse.nvme_hexdump import read_hex_dump
+from ssdlab.parse.ocp_smart import decode_ocp_smart_page, read_ocp_smart_json
 from ssdlab.parse.smart_checks import check_nand_vs_host
 
 _T = TypeVar("_T")
@@ -41,15 +44,6 @@ INTEL_NAND_UNIT_BYTES = 32 * MiB
 ENDURANCE_UNIT_BYTES = GB
 KELVIN_OFFSET = 273  # as smartctl and nvme-cli convert
 MIN_PLAUSIBLE_KELVIN = 173  # -100 °C
-
-OCP_C0_GUIDS = frozenset(
-    {
-        # nvme-cli prints "0x" + le64(bytes 8..15) + le64(bytes 0..7) of the GUID field.
-        "afd514c97c6f4f9ca4f2bfea2810afc5",
-        # the byte order of the OCP specification text (scao_guid in nvme-cli)
-        "c5af1028eabff2a49c4f6f7cc914d5af",
-    }
-)
 
 CRITICAL_WARNING_BITS: tuple[tuple[int, str], ...] = (
     (0x01, "available spare is below its threshold"),
@@ -170,41 +164,6 @@ def _temperature(
     )
 
 
-# NVMe's widest counters are 128 bits; a larger number is not a counter (and, times a unit,
-# would not even fit a float).
-_COUNTER_LIMIT = 2**128
-
-
-def to_count(raw: object) -> int | None:
-    """A non-negative counter up to 2^128 from an int, a float (nvme-cli 1.x) or a decimal/hex
-    string; None for anything else."""
-    count = _whole_number(raw)
-    return count if count is not None and count <= _COUNTER_LIMIT else None
-
-
-def _whole_number(raw: object) -> int | None:
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw if raw >= 0 else None
-    if isinstance(raw, float):
-        if not math.isfinite(raw) or raw < 0:
-            return None
-        return round(raw)
-    if isinstance(raw, str):
-        text = raw.strip().replace(",", "")
-        try:
-            if text.lower().startswith("0x"):
-                return int(text, 16)
-            if re.fullmatch(r"\d+", text):
-                return int(text)
-            number = float(text)
-        except ValueError:
-            return None
-        return round(number) if math.isfinite(number) and number >= 0 else None
-    return None
-
-
 def _raw_repr(raw: object) -> str | int | float | None:
     if isinstance(raw, str | int | float):
         return raw
@@ -258,26 +217,30 @@ def normalise_nvme_smart_log(
 def parse_ocp_smart_add_log(doc: Mapping[str, Any]) -> HealthValue:
     """``nvme ocp smart-add-log DEV -o json`` (C0h, output format version 1 or 2) -> NAND bytes.
 
-    Physical Media Units Written is a 128-bit byte count printed as {"hi", "lo"} 64-bit halves.
-    Raises ParseError when the log page GUID is not the OCP C0 GUID or the field is missing.
+    Physical Media Units Written (SMART-1) is a 128-bit byte count; the page is read whole by
+    ``parse.ocp_smart.read_ocp_smart_json``, which refuses a foreign GUID or unknown version.
+    Raises ParseError when the page has no such field either.
     """
-    fields = _normalised_keys(doc)
-    guid = fields.get("logpageguid")
-    if isinstance(guid, str):
-        digits = guid.lower().removeprefix("0x")
-        if digits not in OCP_C0_GUIDS:
-            raise ParseError(f"OCP C0 log: unexpected log page GUID {guid!r}; not an OCP C0 page")
-    raw = fields.get("physicalmediaunitswritten")
-    if raw is None:
+    written = read_ocp_smart_json(doc).physical_media_written_bytes
+    if written is None:
         raise ParseError("OCP C0 log: no 'Physical media units written' field")
-    count = _hi_lo(raw)
-    if count is None:
-        raise ParseError(f"OCP C0 log: 'Physical media units written' = {raw!r} is not a number")
-    key = next(k for k in doc if _squash(k) == "physicalmediaunitswritten")
-    return HealthValue(
-        float(count),
-        Provenance(f"nvme ocp smart-add-log '{key}'", count, "byte", 1.0),
-    )
+    key = next(k for k in doc if squashed_key(k) == "physicalmediaunitswritten")
+    return _media_written(written, f"nvme ocp smart-add-log '{key}'")
+
+
+def parse_ocp_c0_hex_dump(text: str) -> HealthValue:
+    """``nvme get-log DEV --log-id=0xc0 --log-len=512`` (the page as a hex dump; nvme-cli 1.x
+    has no OCP plugin but prints this) -> NAND bytes, decoded as the raw C0h page: a drive whose
+    C0h is some vendor's own log is refused by its GUID."""
+    log = decode_ocp_smart_page(read_hex_dump(text))
+    written = log.physical_media_written_bytes
+    if written is None:  # every version has SMART-1; kept for the type
+        raise ParseError("OCP C0 log: no Physical Media Units Written")
+    return _media_written(written, "nvme get-log --log-id=0xc0 bytes 15:0 (SMART-1)")
+
+
+def _media_written(written: int, source: str) -> HealthValue:
+    return HealthValue(float(written), Provenance(source, written, "byte", 1.0))
 
 
 def parse_intel_smart_log_add(doc: Mapping[str, Any]) -> HealthValue:
@@ -496,23 +459,6 @@ def _text_count(digits: str, what: str) -> int:
     if count is None:
         raise ParseError(f"{what}: {digits[:40]!r} is not a counter up to 2^128")
     return count
-
-
-def _hi_lo(raw: object) -> int | None:
-    if isinstance(raw, Mapping):
-        hi, lo = to_count(raw.get("hi", 0)), to_count(raw.get("lo"))
-        if hi is None or lo is None:
-            return None
-        return hi * 2**64 + lo
-    return to_count(raw)
-
-
-def _squash(key: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", key.lower())
-
-
-def _normalised_keys(doc: Mapping[str, Any]) -> dict[str, Any]:
-    return {_squash(k): v for k, v in doc.items() if isinstance(k, str)}
 
 
 def _load_object(text: str, what: str) -> Mapping[str, Any]:

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.model.health import DriveIdentity, HealthValue, Provenance
-from ssdlab.parse.json_values import clean_text, mapping, small_int
-from ssdlab.parse.nvme_json import to_count
+from ssdlab.parse.json_values import clean_text, mapping, small_int, to_count
 from ssdlab.parse.smart_candidates import PRIORITY_NAME, Candidate, source_of
 from ssdlab.parse.smart_names import unit_name, wear_from_name
 from ssdlab.parse.smart_vendors import VendorMap

@@ -10,8 +10,7 @@ from typing import Any
 
 from ssdlab.model.health import HealthValue, Provenance
 from ssdlab.model.units import GB
-from ssdlab.parse.json_values import decimal_number, mapping, raw_value, signed_number
-from ssdlab.parse.nvme_json import to_count
+from ssdlab.parse.json_values import decimal_number, mapping, raw_value, signed_number, to_count
 from ssdlab.parse.smart_candidates import PRIORITY_LOG, PRIORITY_SMARTCTL, Candidate
 
 

@@ -40,9 +40,10 @@ from ssdlab.parse.json_values import (
     mapping,
     raw_value,
     signed_number,
+    to_count,
 )
 from ssdlab.parse.number_bounds import refuse_huge_numbers
-from ssdlab.parse.nvme_json import health_log_values, to_count
+from ssdlab.parse.nvme_json import health_log_values
 from ssdlab.parse.smart_attributes import (
     Attribute,
     claimed_by_vendor_map,

@@ -19,6 +19,7 @@ from ssdlab.parse.nvme_json import (
     merge_samples,
     normalise_nvme_smart_log,
     parse_intel_smart_log_add,
+    parse_ocp_c0_hex_dump,
     parse_ocp_smart_add_log,
 )
 from ssdlab.parse.smart_vendors import VendorMap
@@ -220,7 +221,7 @@ def _add_nvme_logs(
             break
         capture = _run(processes, ["nvme", *command, device_path, "-o", "json"], "nvme", notes)
         if capture is None:
-            break
+            return sample  # nvme-cli is not there to ask
         captures.append(capture)
         doc = _decode_json(capture)
         if capture.exit_code != 0 or doc is None:
@@ -233,4 +234,32 @@ def _add_nvme_logs(
             sample = dataclasses.replace(
                 sample, nand_written_bytes=nand, sources=(*sample.sources, f"nvme-cli {label}")
             )
+    if sample.nand_written_bytes.value is None:
+        sample = _add_ocp_c0_page(device_path, processes, sample, captures, notes)
     return sample
+
+
+def _add_ocp_c0_page(
+    device_path: str,
+    processes: ProcessRunner,
+    sample: HealthSample,
+    captures: list[Capture],
+    notes: list[str],
+) -> HealthSample:
+    """The OCP C0h page read with get-log when no NAND log answered: nvme-cli 1.x (Ubuntu 22.04
+    ships 1.16) has no `nvme ocp` plugin but reads any log page. The page comes as nvme-cli's hex
+    dump, text like every stored output; a drive whose C0h is not the OCP page, or that has no
+    C0h, is skipped."""
+    argv = ["nvme", "get-log", device_path, "--log-id=0xc0", "--log-len=512"]
+    capture = _run(processes, argv, "nvme", notes)
+    if capture is None:
+        return sample
+    captures.append(capture)
+    if capture.exit_code != 0:
+        return sample
+    try:
+        nand = parse_ocp_c0_hex_dump(capture.stdout)
+    except ParseError:
+        return sample  # not the OCP page: a vendor's own C0h, or no page at all
+    sources = (*sample.sources, "nvme-cli get-log OCP C0")
+    return dataclasses.replace(sample, nand_written_bytes=nand, sources=sources)

@@ -150,7 +150,9 @@ def test_ocp_c0_wrong_guid_or_missing_field_is_refused() -> None:
     with pytest.raises(ParseError, match="GUID"):
         parse_ocp_smart_add_log(load_json_object(LOGS / "ocp-c0-wrong-guid.json"))
     with pytest.raises(ParseError, match="no 'Physical media units written'"):
-        parse_ocp_smart_add_log({"Log page version": 3})
+        parse_ocp_smart_add_log(
+            {"Log page version": 3, "Log page GUID": "0xafd514c97c6f4f9ca4f2bfea2810afc5"}
+        )
 
 
 def test_intel_and_solidigm_smart_log_add_are_32_mib_units() -> None:

@@ -10,6 +10,7 @@ from tests.unit.system.replay import ReplayRunner
 
 DATA = ROOT / "tests" / "data" / "smart"
 SAMPLES = SHARED / "testdata" / "smart"
+OCP = ROOT / "tests" / "data" / "nvme-ocp"
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +61,43 @@ def test_nvme_adds_smart_log_and_tries_the_nand_logs() -> None:
     assert reading.sample.nand_written_bytes.value is not None  # from the Intel log
     assert "nvme-cli Intel/Solidigm CA" in reading.sample.sources
     assert len(reading.captures) == 4
+
+
+def test_without_a_nand_log_the_ocp_c0_page_is_read_with_get_log() -> None:
+    """nvme-cli 1.x has no `nvme ocp` plugin: the C0h page read with get-log (a hex dump of the
+    page composed from QEMU's OCP output, tests/data/nvme-ocp) gives the NAND bytes."""
+    if not SAMPLES.is_dir():
+        pytest.skip("../shared/testdata absent")
+    runner = ReplayRunner(
+        [
+            ("smartctl -x -j", 0, SAMPLES / "samsung-pm9a1-MZVL21T0HCLR-nvme.json"),
+            ("smart-log /dev/nvme0n1", 0, DATA / "nvme-cli-2.x-smart-log.json"),
+            ("get-log", 0, OCP / "qemu-ocp-c0-composed.hexdump.txt"),
+        ]
+    )
+    reading = health.read_health("/dev/nvme0n1", runner)
+    assert reading.sample is not None
+    tools = [" ".join(call[1:3]) for call in runner.calls]
+    assert tools[-3:] == ["ocp smart-add-log", "intel smart-log-add", "get-log /dev/nvme0n1"]
+    assert "--log-id=0xc0" in runner.calls[-1]
+    assert reading.sample.nand_written_bytes.value == 33_554_432
+    assert "nvme-cli get-log OCP C0" in reading.sample.sources
+
+
+def test_a_c0_page_that_is_not_the_ocp_one_gives_no_nand_bytes() -> None:
+    if not SAMPLES.is_dir():
+        pytest.skip("../shared/testdata absent")
+    runner = ReplayRunner(
+        [
+            ("smartctl -x -j", 0, SAMPLES / "samsung-pm9a1-MZVL21T0HCLR-nvme.json"),
+            ("smart-log /dev/nvme0n1", 0, DATA / "nvme-cli-2.x-smart-log.json"),
+            ("get-log", 0, OCP / "autoval-get-log-c0-299.txt"),  # 299 bytes, no GUID
+        ]
+    )
+    reading = health.read_health("/dev/nvme0n1", runner)
+    assert reading.sample is not None
+    assert reading.sample.nand_written_bytes.value is None
+    assert len(reading.captures) == 5  # every answer is kept
 
 
 def test_missing_smartctl_is_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
