@@ -27,7 +27,7 @@ value (None), as its bucket has no upper end.
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +47,7 @@ from ssdlab.analysis.tail_intervals import (
     histogram_tail,
     nearest_rank,
     needs_ios,
+    tail_data,
 )
 from ssdlab.model.fio_buckets import FIO_PLAT_BITS, FIO_PLAT_BUCKETS
 from ssdlab.model.step_histogram import SecondHistogram
@@ -229,3 +230,25 @@ def stored_records(histograms: Iterable[SecondHistogram]) -> Iterator[StoredReco
         for bucket, count in histogram.counts:
             counts[bucket] += count
         yield StoredRecord(histogram.second * 1000, _DDIR[histogram.direction], counts)
+
+
+def _key(pct: float) -> str:
+    return f"{pct:g}"
+
+
+def merged_latency_data(merged: MergedLatency) -> dict[str, Any]:
+    """One direction as JSON: the I/Os, the percentiles (None where the I/Os cannot support
+    them), the tails from p99 up (tail_intervals.tail_data) and every second's."""
+    return {
+        "ios": merged.ios,
+        "percentiles_ns": {_key(p): v for p, v in merged.percentiles_ns},
+        "tails": {_key(t.pct): tail_data(t) for t in merged.tails},
+        "seconds": [
+            {
+                "second": s.second,
+                "ios": s.ios,
+                "percentiles_ns": {_key(p): v for p, v in s.percentiles_ns},
+            }
+            for s in merged.seconds
+        ],
+    }
