@@ -284,6 +284,13 @@ def test_a_frame_that_does_not_say_its_length_is_refused_at_collect_past_the_lim
     assert "capture_files.content" in _one_line(found)
 
 
+# a step histogram a node sends for run 3 (schema 10: fio's buckets, 0 to 1,855)
+_HISTOGRAM = (
+    "INSERT INTO step_histograms (step_result_id, direction, second, ios, counts_json)"
+    " SELECT MIN(id), 'read', {second}, {ios}, ? FROM step_results WHERE run_id = 3"
+)
+
+
 @pytest.mark.parametrize(
     ("sql", "value", "said"),
     [
@@ -302,6 +309,15 @@ def test_a_frame_that_does_not_say_its_length_is_refused_at_collect_past_the_lim
         ),
         ("UPDATE runs SET uuid = ? WHERE id = 3", "u" * 100_000, "UUID"),
         ("UPDATE captures SET stdout = ? WHERE run_id = 3", b"\x07unknown", "no known kind"),
+        (_HISTOGRAM.format(second=1, ios=5), "[[1856, 5]]", "ascending below 1,856"),
+        (_HISTOGRAM.format(second=1, ios=5), "[[9, 5], [3, 5]]", "ascending below 1,856"),
+        (_HISTOGRAM.format(second=1, ios=5), "[[3, 4]]", "sum of its buckets"),
+        (_HISTOGRAM.format(second=1, ios=-5), "[[3, -5]]", "I/Os are not from 1"),
+        (_HISTOGRAM.format(second=1, ios=5), "[[3, 5.0]]", "pair of whole numbers"),
+        (_HISTOGRAM.format(second=1, ios=5), "[" * 100_000 + "]" * 100_000, "not JSON"),
+        (_HISTOGRAM.format(second=-1, ios=5), "[[3, 5]]", "its second"),
+        (_HISTOGRAM.format(second=10**12, ios=5), "[[3, 5]]", "its second"),
+        (_HISTOGRAM.format(second=1, ios=5).replace("'read'", "'up'"), "[[3, 5]]", "direction"),
     ],
 )
 def test_a_run_holding_what_no_run_of_ssdlabs_would_is_refused_whole(
@@ -417,3 +433,20 @@ def test_a_run_breaking_a_rule_of_the_store_is_refused_alone_among_its_batch(
         "SELECT COUNT(*) FROM captures WHERE run_id NOT IN (SELECT id FROM runs)"
     )
     assert orphans.fetchone()[0] == 0
+
+
+def test_a_runs_step_histograms_are_carried_to_this_store(
+    monkeypatch: pytest.MonkeyPatch, central: sqlite3.Connection, tmp_path: Path
+) -> None:
+    honest = _export(tmp_path, "lab-1")
+    uuid = _uuid_of(honest, 3)
+    _craft(honest, (_HISTOGRAM.format(second=2, ios=7), ("[[3, 5], [1855, 2]]",)))
+    (found,), _seen = _collect(monkeypatch, central, {"lab-1": honest})
+    assert not found.refused
+    rows = central.execute(
+        "SELECT h.direction, h.second, h.ios, h.counts_json FROM step_histograms h"
+        " JOIN step_results s ON s.id = h.step_result_id JOIN runs r ON r.id = s.run_id"
+        " WHERE r.uuid = ?",
+        (uuid,),
+    ).fetchall()
+    assert [tuple(r) for r in rows] == [("read", 2, 7, "[[3, 5], [1855, 2]]")]

@@ -11,17 +11,12 @@ from typing import Any
 import pytest
 
 from ssdlab.fleet.load import ALL_HOSTS, LoadOutcome
-from ssdlab.fleet.load_document import (
-    LATENCY_COLUMNS,
-    NOT_SUPPORTED,
-    latency_rows,
-    load_document,
-    load_rows,
-)
+from ssdlab.fleet.load_document import load_document, load_rows
 from ssdlab.fleet.load_latency import latency_section, read_histogram_logs
 from ssdlab.model.result import DirectionMetrics
 from ssdlab.model.run import RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.report.merged_latency_rows import LATENCY_COLUMNS, NOT_SUPPORTED, merged_latency_rows
 from tests.hist_logs import FOLDER, HOSTS, hist_text
 
 BY_SOCKET = {"0.sock": "lab1", "1.sock": "lab2"}
@@ -111,7 +106,7 @@ def test_all_hosts_p99_in_the_table_is_the_merged_histograms() -> None:
 
 
 def test_latency_rows_give_each_second_then_the_whole_run() -> None:
-    rows = latency_rows(_outcome(_section()))
+    rows = merged_latency_rows(_section()["directions"])
     assert all(len(cells) == len(LATENCY_COLUMNS) for cells, _ in rows)
     firsts = [(cells[0], cells[1], last) for cells, last in rows]
     assert firsts == [

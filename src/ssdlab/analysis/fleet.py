@@ -12,6 +12,7 @@ from ssdlab.analysis.compare import (
     Verdict,
     compare_metric,
 )
+from ssdlab.analysis.merged_latency import MergedLatency
 from ssdlab.model.fleet import HostCheck, Mismatch
 
 # a clock further off than this makes a synchronized start (--start-at) miss its target skew
@@ -138,3 +139,16 @@ def compare_siblings(
                 changes.append(SiblingChange(drive, change))
         found.append(DriveGroup(model, firmware, tuple(members), tuple(changes)))
     return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupLatency:
+    """One test of one group: every measured pass of every drive of the group merged, each
+    pass's seconds counted from its own start (so the drives line up at a common start)."""
+
+    model: str | None
+    firmware: str | None
+    test: str  # the step key
+    drives: int  # drives with histograms for this test
+    passes: int  # their measured passes together
+    directions: dict[str, MergedLatency]

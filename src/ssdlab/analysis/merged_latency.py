@@ -17,13 +17,17 @@ all the I/Os, within its bucket. Here, per direction:
   one), its I/O count, its p50, and its p99 and p99.9 only where the second's I/Os support
   them (tail_intervals.needs_ios): never a tail percentile its sample count cannot support.
 
+The histograms come from fio's logs (`fleet load`) or from the store (a quick run's
+`step_histograms`, model/step_histogram.py: the same buckets, kept per second; `stored_records`
+reads them as records), so one merger serves both.
+
 fio's last bucket holds every latency from 17.0 s up: a percentile that falls in it has no
 value (None), as its bucket has no upper end.
 """
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -43,8 +47,10 @@ from ssdlab.analysis.tail_intervals import (
     histogram_tail,
     nearest_rank,
     needs_ios,
+    tail_data,
 )
 from ssdlab.model.fio_buckets import FIO_PLAT_BITS, FIO_PLAT_BUCKETS
+from ssdlab.model.step_histogram import SecondHistogram
 
 PERCENTILES = (50.0, 99.0, 99.9)
 OPEN_BUCKET = FIO_PLAT_BUCKETS - 1  # fio's last bucket: every latency from its low bound up
@@ -203,3 +209,46 @@ def merged_latency(hosts: Mapping[str, Iterable[HistRecord]]) -> dict[str, Merge
     """Per direction name (read, write, trim), every host's histograms merged and summarised."""
     merged = merge_records(hosts.values())
     return {DIRECTIONS[d]: summarise_merged(d, m) for d, m in merged.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    """A stored second (model/step_histogram.SecondHistogram) as a HistRecord."""
+
+    time_ms: int
+    direction: int
+    counts: Ints
+
+
+_DDIR = {name: ddir for ddir, name in DIRECTIONS.items()}
+
+
+def stored_records(histograms: Iterable[SecondHistogram]) -> Iterator[StoredRecord]:
+    """Stored per-second histograms as records of their second (fio's buckets, dense)."""
+    for histogram in histograms:
+        counts = np.zeros(FIO_PLAT_BUCKETS, dtype=np.int64)
+        for bucket, count in histogram.counts:
+            counts[bucket] += count
+        yield StoredRecord(histogram.second * 1000, _DDIR[histogram.direction], counts)
+
+
+def _key(pct: float) -> str:
+    return f"{pct:g}"
+
+
+def merged_latency_data(merged: MergedLatency) -> dict[str, Any]:
+    """One direction as JSON: the I/Os, the percentiles (None where the I/Os cannot support
+    them), the tails from p99 up (tail_intervals.tail_data) and every second's."""
+    return {
+        "ios": merged.ios,
+        "percentiles_ns": {_key(p): v for p, v in merged.percentiles_ns},
+        "tails": {_key(t.pct): tail_data(t) for t in merged.tails},
+        "seconds": [
+            {
+                "second": s.second,
+                "ios": s.ios,
+                "percentiles_ns": {_key(p): v for p, v in s.percentiles_ns},
+            }
+            for s in merged.seconds
+        ],
+    }

@@ -151,7 +151,7 @@ def _merge(args: argparse.Namespace, out: Console) -> int:
 def _compare(args: argparse.Namespace, out: Console) -> int:
     found = compare_fleet(open_db(args), CompareRequest(args.kind, context_from(args)))
     document = build_fleet_compare_document(
-        found.kind, found.groups, found.threshold_pct, found.alpha
+        found.kind, found.groups, found.threshold_pct, found.alpha, found.latency
     )
     emit_document(out, document, plots=None, as_json=args.json)
     return 0

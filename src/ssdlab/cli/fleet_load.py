@@ -15,17 +15,12 @@ from ssdlab.cli.fleet import context_from, reach_from
 from ssdlab.cli.store_open import db_path
 from ssdlab.errors import Interrupted
 from ssdlab.fleet.load import LoadOutcome, VersionMismatch
-from ssdlab.fleet.load_document import (
-    COLUMNS,
-    LATENCY_COLUMNS,
-    latency_rows,
-    load_document,
-    load_rows,
-)
+from ssdlab.fleet.load_document import COLUMNS, load_document, load_rows
 from ssdlab.fleet.load_request import FleetLoadRequest, load_fleet
 from ssdlab.model.next_command import next_command
 from ssdlab.model.run import RunStatus
 from ssdlab.model.units import format_count
+from ssdlab.report.merged_latency_rows import LATENCY_COLUMNS, merged_latency_rows
 from ssdlab.report.tail_text import tail_cell
 
 
@@ -48,7 +43,8 @@ def _latency_table(outcome: LoadOutcome) -> Table:
     )
     for column in LATENCY_COLUMNS:
         table.add_column(column, justify="left" if column == "direction" else "right")
-    for cells, last in latency_rows(outcome, tail_cell):
+    directions = (outcome.latency or {}).get("directions") or {}
+    for cells, last in merged_latency_rows(directions, tail_cell):
         table.add_row(*cells, end_section=last)
     return table
 

@@ -1,9 +1,10 @@
 """What `ssdlab fleet load` reports: its JSON document (the load's run id and status, fio's
 versions, per host and for all hosts together each direction's rates, mean latency and p99,
 all hosts' latency over time from their merged histograms, and the hosts left out with why),
-and the rows of its tables. All hosts' p99 is the merged histograms' (fio gives none)."""
+and the rows of its first table (the latency table's are report/merged_latency_rows.py). All
+hosts' p99 is the merged histograms' (fio gives none)."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ssdlab.analysis.passes import clat_p99_ns
@@ -14,15 +15,10 @@ from ssdlab.model.units import (
     format_cdm_iops,
     format_cdm_latency_us,
     format_cdm_mb_per_s,
-    format_count,
-    format_latency,
-    format_needs_ios,
 )
 
 FORMAT = "ssdlab-fleet-load"
 COLUMNS = ("host", "direction", "MB/s", "IOPS", "mean µs", "p99 µs (clat)")
-LATENCY_COLUMNS = ("second", "direction", "I/Os", "p50", "p99", "p99.9")
-NOT_SUPPORTED = "–"  # a tail the second's I/Os cannot support
 
 
 def _direction_json(metrics: DirectionMetrics | None) -> dict[str, object] | None:
@@ -100,53 +96,4 @@ def load_rows(outcome: LoadOutcome) -> list[tuple[tuple[str, ...], bool]]:
                 format_cdm_latency_us(p99),
             )
             rows.append((cells, direction == "write" or step.write is None))
-    return rows
-
-
-def _second_cell(value: float | None) -> str:
-    return NOT_SUPPORTED if value is None else format_latency(value)
-
-
-TailCell = Callable[[Mapping[str, Any] | None, float | None], str]
-
-
-def plain_tail_cell(tail: Mapping[str, Any] | None, value: float | None) -> str:
-    """A percentile of the whole run: its value, or the I/Os it needs."""
-    if tail is not None and not tail.get("estimable"):
-        return format_needs_ios(int(tail["needs_ios"]))
-    return format_latency(value)
-
-
-def latency_rows(
-    outcome: LoadOutcome, tail_cell: TailCell = plain_tail_cell
-) -> list[tuple[tuple[str, ...], bool]]:
-    """All hosts' latency over time, one row per second and direction (a tail the second's
-    I/Os cannot support is NOT_SUPPORTED), then the whole run's per direction (each
-    percentile as `tail_cell` writes it: report/tail_text.tail_cell adds the interval), one
-    cell per column of LATENCY_COLUMNS, each with whether it ends its group."""
-    directions = _directions(outcome.latency)
-    by_second: dict[int, list[tuple[str, dict[str, Any]]]] = {}
-    for direction, data in directions.items():
-        for second in data["seconds"]:
-            by_second.setdefault(int(second["second"]), []).append((direction, second))
-    rows: list[tuple[tuple[str, ...], bool]] = []
-    for second, entries in sorted(by_second.items()):
-        for index, (direction, data) in enumerate(entries):
-            values = data["percentiles_ns"]
-            cells = (
-                str(second),
-                direction,
-                format_count(data["ios"]),
-                *(_second_cell(values.get(k)) for k in ("50", "99", "99.9")),
-            )
-            rows.append((cells, index == len(entries) - 1))
-    for index, (direction, data) in enumerate(directions.items()):
-        values, tails = data["percentiles_ns"], data["tails"]
-        cells = (
-            "whole run",
-            direction,
-            format_count(data["ios"]),
-            *(tail_cell(tails.get(k), values.get(k)) for k in ("50", "99", "99.9")),
-        )
-        rows.append((cells, index == len(directions) - 1))
     return rows

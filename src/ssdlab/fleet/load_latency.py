@@ -18,8 +18,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ssdlab.analysis.merged_latency import PERCENTILES, MergedLatency, merged_latency
-from ssdlab.analysis.tail_intervals import TAIL_FROM, needs_ios, tail_data
+from ssdlab.analysis.merged_latency import (
+    PERCENTILES,
+    MergedLatency,
+    merged_latency,
+    merged_latency_data,
+)
+from ssdlab.analysis.tail_intervals import TAIL_FROM, needs_ios
 from ssdlab.errors import ParseError
 from ssdlab.parse.fio_hist_log import HistRecord, iter_hist_log
 from ssdlab.plan.load_job import HISTOGRAM_PREFIX
@@ -95,20 +100,8 @@ def _key(pct: float) -> str:
 
 
 def _direction(merged: MergedLatency, fio_total_ios: int | None) -> dict[str, Any]:
-    return {
-        "ios": merged.ios,
-        "fio_total_ios": fio_total_ios,
-        "percentiles_ns": {_key(p): v for p, v in merged.percentiles_ns},
-        "tails": {_key(t.pct): tail_data(t) for t in merged.tails},
-        "seconds": [
-            {
-                "second": s.second,
-                "ios": s.ios,
-                "percentiles_ns": {_key(p): v for p, v in s.percentiles_ns},
-            }
-            for s in merged.seconds
-        ],
-    }
+    data = merged_latency_data(merged)
+    return {"ios": data.pop("ios"), "fio_total_ios": fio_total_ios, **data}
 
 
 def latency_section(

@@ -27,7 +27,8 @@ negative count there means the log is not what fio's client writes and is refuse
 tests/unit/parse/test_fio_hist_log.py checks it against the per-I/O clat log of the same run.
 """
 
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,7 @@ import numpy.typing as npt
 
 from ssdlab.errors import ParseError
 from ssdlab.model.fio_buckets import FIO_PLAT_BUCKETS
+from ssdlab.model.step_histogram import SecondHistogram
 
 _FIELDS = 3 + FIO_PLAT_BUCKETS
 _DIRECTIONS = (0, 1, 2)
@@ -102,3 +104,39 @@ def iter_hist_log(text: str, relayed: bool) -> Iterator[HistRecord]:
 def parse_hist_log(text: str, relayed: bool) -> tuple[HistRecord, ...]:
     """Every record of a histogram log (iter_hist_log), all at once."""
     return tuple(iter_hist_log(text, relayed))
+
+
+# a job's histogram log as fio 3.33 names it when run locally: PREFIX_clat_hist.JOB.log
+_LOCAL_LOG = re.compile(r"_clat_hist\.\d+\.log$")
+_DIRECTION_NAMES = {0: "read", 1: "write", 2: "trim"}
+
+
+def is_hist_log(name: str) -> bool:
+    """Whether a file fio wrote is a histogram log (not a bw/iops/lat log)."""
+    return _LOCAL_LOG.search(name) is not None
+
+
+def second_histograms(logs: Mapping[str, str]) -> tuple[SecondHistogram, ...]:
+    """The histogram logs among a local fio run's files (every job's, added) as one histogram
+    per direction and second (time_ms // 1000), by direction then second; a ParseError names
+    a log that does not parse."""
+    added: dict[tuple[int, int], Counts] = {}
+    for name, text in sorted(logs.items()):
+        if not is_hist_log(name):
+            continue
+        try:
+            for record in iter_hist_log(text, relayed=False):
+                key = (record.direction, record.time_ms // 1000)
+                held = added.setdefault(key, np.zeros(FIO_PLAT_BUCKETS, dtype=np.int64))
+                held += record.counts
+        except ParseError as error:
+            raise ParseError(f"{name}: {error}") from None
+    return tuple(
+        SecondHistogram(
+            _DIRECTION_NAMES[direction],
+            second,
+            tuple((int(b), int(counts[b])) for b in np.flatnonzero(counts)),
+        )
+        for (direction, second), counts in sorted(added.items())
+        if counts.any()
+    )

@@ -81,6 +81,10 @@ def build_test_job(
         ("write_iops_log", log_prefix),
         ("write_lat_log", log_prefix),
         ("log_avg_msec", str(LOG_INTERVAL_MS)),
+        # per second a histogram of completion latencies in fio's fixed buckets, which add
+        # bucket by bucket over drives: `fleet compare`'s fleet-wide percentiles
+        ("write_hist_log", log_prefix),
+        ("log_hist_msec", str(LOG_INTERVAL_MS)),
     ]
     if test.direction is not Direction.READ:
         options += list(_data_options(settings, every_write=False))

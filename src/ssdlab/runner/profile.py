@@ -18,9 +18,12 @@ from ssdlab.errors import ParseError, TargetError, ToolError
 from ssdlab.model.finding_names import TARGET_FACTS
 from ssdlab.model.json_fields import encode
 from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
+from ssdlab.model.result import SeriesPoint
 from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
+from ssdlab.model.step_histogram import SecondHistogram
 from ssdlab.model.target import Target, TargetKind
+from ssdlab.parse.fio_hist_log import is_hist_log, second_histograms
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -552,6 +555,24 @@ class ProfileRunner(RunnerBase):
         except ToolError as error:
             return str(error)
 
+    def _parse_logs(
+        self, step: ProfileStep, logs: Mapping[str, str]
+    ) -> tuple[tuple[SeriesPoint, ...], tuple[SecondHistogram, ...]]:
+        """A step's per-interval series and per-second latency histograms from fio's logs;
+        a log that cannot be read is said and leaves its part empty (the raw logs are kept)."""
+        interval_logs = {name: text for name, text in logs.items() if not is_hist_log(name)}
+        try:
+            series = parse_interval_logs(interval_logs, step.log_interval_ms)
+        except (ParseError, ValueError) as error:
+            self._emit(Notice(f"{step.label}: fio's interval logs could not be read ({error})"))
+            series = ()
+        try:
+            histograms = second_histograms(logs)
+        except ParseError as error:
+            self._emit(Notice(f"{step.label}: fio's histogram logs could not be read ({error})"))
+            histograms = ()
+        return series, histograms
+
     def _run_fio_step(
         self,
         plan: ProfilePlan,
@@ -594,11 +615,7 @@ class ProfileRunner(RunnerBase):
             if step.role is StepRole.MEASURE:
                 return "fio reported no reads or writes for a measured step"
             return None  # a discard or other prepare step without reads or writes
-        try:
-            series = parse_interval_logs(run.logs, step.log_interval_ms)
-        except (ParseError, ValueError) as error:
-            self._emit(Notice(f"{step.label}: fio's interval logs could not be read ({error})"))
-            series = ()
+        series, histograms = self._parse_logs(step, run.logs)
         outputs[capture_id] = run.capture.stdout
         step_result = StepResult(
             step_key=step.key,
@@ -614,7 +631,9 @@ class ProfileRunner(RunnerBase):
             capture_id=capture_id,
             series=series,
         )
-        add_step_result(self._conn, run_id, step_result)
+        # a warm-up's histograms are left in its raw logs: nothing merges them
+        kept = histograms if step.role is StepRole.MEASURE else ()
+        add_step_result(self._conn, run_id, step_result, kept)
         return step_result
 
 

@@ -4,7 +4,8 @@ runs of a lab node, and what a node does to send them (`export_runs`).
 A run is known in every store by its UUID (schema 7), so collecting the same run twice stores
 it once. Every row id is the receiving store's own: runs, devices (found again by their
 identity), captures, step results, test files, health samples and findings get new ids, and
-every reference to one is remapped — a step result's capture, a series point's step result, a
+every reference to one is remapped — a step result's capture, a series point's and a step
+histogram's step result, a
 health sample's capture ids (`capture_ids_json`) and the capture ids a finding body records
 (`FINDING_CAPTURE_KEYS`: the capture of a system-tool step, the last capture kept when a
 resumed run set a round aside). A run's JSON columns hold no row ids of their own store, with
@@ -181,6 +182,10 @@ def _captures(
     return captures
 
 
+# the tables whose rows belong to a step result, and what a message calls one of them
+STEP_ROWS = (("series", "a series point"), ("step_histograms", "a step histogram"))
+
+
 def _steps(
     source: sqlite3.Connection,
     run_id: int,
@@ -195,14 +200,15 @@ def _steps(
         steps[int(row["id"])] = sink(
             "step_results", {**row, "run_id": new_run_id, "capture_id": capture_id}
         )
-    for row in _rows(
-        source,
-        "SELECT s.* FROM series s JOIN step_results r ON r.id = s.step_result_id"
-        " WHERE r.run_id = ? ORDER BY s.rowid",
-        (run_id,),
-    ):
-        step_id = remap_id(row["step_result_id"], steps, f"a series point of run {run_id}")
-        sink("series", {**row, "step_result_id": step_id})
+    for table, what in STEP_ROWS:
+        for row in _rows(
+            source,
+            f"SELECT t.* FROM {table} t JOIN step_results r ON r.id = t.step_result_id"
+            " WHERE r.run_id = ? ORDER BY t.rowid",
+            (run_id,),
+        ):
+            step_id = remap_id(row["step_result_id"], steps, f"{what} of run {run_id}")
+            sink(table, {**row, "step_result_id": step_id})
 
 
 # ---- fingerprints: whether two stores hold the same run alike ----------------------------
@@ -285,6 +291,8 @@ def _add_run(
 # children of a run, in the order they can be deleted (what refers to a row goes first)
 _DELETES = (
     "DELETE FROM series WHERE step_result_id IN (SELECT id FROM step_results WHERE run_id = ?)",
+    "DELETE FROM step_histograms"
+    " WHERE step_result_id IN (SELECT id FROM step_results WHERE run_id = ?)",
     "DELETE FROM step_results WHERE run_id = ?",
     "DELETE FROM capture_files WHERE capture_id IN (SELECT id FROM captures WHERE run_id = ?)",
     "DELETE FROM health_samples WHERE run_id = ?",

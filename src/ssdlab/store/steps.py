@@ -3,16 +3,25 @@ per-interval series."""
 
 import json
 import sqlite3
+from collections.abc import Sequence
 
 from ssdlab.errors import StoreError
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.step import StepResult
+from ssdlab.model.step_histogram import SecondHistogram
 from ssdlab.store.codec import STEP_METRICS, from_blob, to_blob
+from ssdlab.store.step_histograms import add_step_histograms
 from ssdlab.store.transaction import transaction
 
 
-def add_step_result(conn: sqlite3.Connection, run_id: int, step: StepResult) -> int:
-    """Store one parsed measurement and its per-interval series in one transaction."""
+def add_step_result(
+    conn: sqlite3.Connection,
+    run_id: int,
+    step: StepResult,
+    histograms: Sequence[SecondHistogram] = (),
+) -> int:
+    """Store one parsed measurement, its per-interval series and its per-second latency
+    histograms (store/step_histograms.py) in one transaction."""
     with transaction(conn):
         cursor = conn.execute(
             "INSERT INTO step_results (run_id, capture_id, step_key, step_label, direction,"
@@ -42,6 +51,7 @@ def add_step_result(conn: sqlite3.Connection, run_id: int, step: StepResult) -> 
                 for p in step.series
             ],
         )
+        add_step_histograms(conn, step_id, histograms)
         return step_id
 
 

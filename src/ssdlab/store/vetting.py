@@ -4,8 +4,9 @@ this machine's store, or the commands that read it, unusable.
 
 Every row of a collected run is checked before it is written (`vetting_sink`): a run UUID in
 its canonical form, text no longer than the kind of column holds, JSON columns that parse,
-raw outputs that decompress within `raw.MAX_RAW_BYTES`, no binary data where text is kept, and
-no more rows of a kind than a real run has. A run that fails is refused whole (`RunRefused`,
+raw outputs that decompress within `raw.MAX_RAW_BYTES`, no binary data where text is kept, step
+histograms in fio's fixed buckets with bounded seconds and counts, and no more rows of a kind
+than a real run has. A run that fails is refused whole (`RunRefused`,
 its transaction rolled back) with a reason that quotes nothing of the node's at length.
 
 The limits are far above what any run ssdlab makes holds, so they refuse damage and attacks,
@@ -21,6 +22,7 @@ from typing import Any
 
 from ssdlab.errors import StoreError
 from ssdlab.store.raw import check_raw
+from ssdlab.store.step_histograms import histogram_problem
 
 Row = dict[str, Any]
 Sink = Callable[[str, Row], int]
@@ -36,7 +38,7 @@ MAX_JSON_CHARS = 16 * 2**20
 MAX_TEXT_CHARS = 64 * 2**10
 # rows of one table in one run: a year of health samples every ten minutes is 52,560; a
 # year of one-second series points is 31,536,000
-MAX_ROWS = {"series": 100_000_000}
+MAX_ROWS = {"series": 100_000_000, "step_histograms": 100_000_000}
 MAX_ROWS_OTHER = 1_000_000
 QUOTE_CHARS = 60  # what a message quotes of a node's text at most
 
@@ -80,6 +82,18 @@ def _check_text(table: str, column: str, value: str) -> None:
         raise RunRefused(f"{where} is longer than {MAX_TEXT_CHARS:,} characters")
 
 
+def _check_histogram(row: Mapping[str, Any]) -> None:
+    """A step histogram must be one in fio's fixed buckets as ssdlab writes it: it is added
+    bucket by bucket to other drives' (store/step_histograms.histogram_problem)."""
+    try:
+        counts = json.loads(row.get("counts_json") or "")
+    except (TypeError, ValueError, RecursionError):
+        raise RunRefused("a step histogram's counts are not JSON ssdlab can read") from None
+    problem = histogram_problem(row.get("direction"), row.get("second"), row.get("ios"), counts)
+    if problem is not None:
+        raise RunRefused(f"a step histogram is not one ssdlab writes: {problem}")
+
+
 def check_row(source: sqlite3.Connection, table: str, row: Mapping[str, Any]) -> None:
     """Refuse (`RunRefused`) a row of `table` holding a value no run of ssdlab's would."""
     for column, value in row.items():
@@ -92,6 +106,8 @@ def check_row(source: sqlite3.Connection, table: str, row: Mapping[str, Any]) ->
             _check_text(table, column, value)
         elif isinstance(value, bytes | bytearray | memoryview):
             raise RunRefused(f"{table}.{column} holds binary data where ssdlab keeps text")
+    if table == "step_histograms":  # after its text is bounded and known to be JSON
+        _check_histogram(row)
 
 
 def vetting_sink(source: sqlite3.Connection, sink: Sink) -> Sink:

@@ -63,6 +63,37 @@ def new_run(conn: sqlite3.Connection, pid: int = 1) -> int:
     )
 
 
+FIO_CAPTURE = Capture(
+    tool="fio",
+    argv=("fio", "--output-format=json+", "job.fio"),
+    exit_code=0,
+    stdout='{"jobs": []}',
+    stderr="",
+    started_at_s=1.0,
+    ended_at_s=2.0,
+    tool_version="fio-3.33",
+    input_text="[global]\n",
+)
+
+
+def measured_step(capture_id: int, series: tuple[SeriesPoint, ...] = ()) -> StepResult:
+    """Pass 1 of RND4K Q1T1 read, parsed from the capture `capture_id`."""
+    return StepResult(
+        step_key="rnd4k-q1t1-read",
+        step_label="RND4K Q1T1",
+        direction="read",
+        round_index=1,
+        discarded=False,
+        bw_bytes_per_s=4096000.0,
+        iops=1000.0,
+        lat_mean_ns=None,
+        read=METRICS,
+        write=None,
+        capture_id=capture_id,
+        series=series,
+    )
+
+
 def test_new_store_is_migrated_wal_and_has_foreign_keys(tmp_path: Path) -> None:
     conn = open_store(tmp_path / "sub" / "db")
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -92,33 +123,8 @@ def test_round_trip_of_runs_captures_steps_and_series(tmp_path: Path) -> None:
     device_id = upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0"))
     assert upsert_device(conn, DeviceIdentity(name="loop0", path="/dev/loop0")) == device_id
     run_id = new_run(conn)
-    capture = Capture(
-        tool="fio",
-        argv=("fio", "--output-format=json+", "job.fio"),
-        exit_code=0,
-        stdout='{"jobs": []}',
-        stderr="",
-        started_at_s=1.0,
-        ended_at_s=2.0,
-        tool_version="fio-3.33",
-        input_text="[global]\n",
-    )
-    capture_id = add_capture(conn, run_id, capture, {"p_bw.1.log": "1000, 4, 0, 0, 0\n"})
-    series = (SeriesPoint(1.0, "read", 4096000.0, 1000.0, None),)
-    step = StepResult(
-        step_key="rnd4k-q1t1-read",
-        step_label="RND4K Q1T1",
-        direction="read",
-        round_index=1,
-        discarded=False,
-        bw_bytes_per_s=4096000.0,
-        iops=1000.0,
-        lat_mean_ns=None,
-        read=METRICS,
-        write=None,
-        capture_id=capture_id,
-        series=series,
-    )
+    capture_id = add_capture(conn, run_id, FIO_CAPTURE, {"p_bw.1.log": "1000, 4, 0, 0, 0\n"})
+    step = measured_step(capture_id, (SeriesPoint(1.0, "read", 4096000.0, 1000.0, None),))
     add_step_result(conn, run_id, step)
     finish_run(conn, run_id, RunStatus.COMPLETE, None, 1010.0)
     assert load_step_results(conn, run_id) == [step]
