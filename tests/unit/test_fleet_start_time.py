@@ -133,7 +133,8 @@ def test_a_target_that_did_not_start_is_reported_in_its_row(
     assert (second.job, second.problem) == ("j2", None)
     for answer, problem in (
         (b'[{"job": "j1"}]', "answered for 1 of 2 runs"),
-        (b"not json", "printed no job ids"),
+        (b"not json", "printed no list of job ids"),
+        (b'{"job": "j1"}', "printed no list of job ids"),
     ):
         _, run_remote = _node(answer)
         monkeypatch.setattr(launch, "run_remote", run_remote)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ssdlab.model.fleet import FleetHost, JobOutcome
+from ssdlab.model.fleet import FleetHost, JobOutcome, RemoteResult
 from ssdlab.system.ssh import RemoteStream, SshSettings, on_every_host, run_remote
 
 START_TIMEOUT_S = 60.0
@@ -101,6 +101,23 @@ def _with_job(job: NodeJob, answer: object) -> NodeJob:
     return NodeJob(job.host, job.target, job.words, problem=said)
 
 
+def _answers(result: RemoteResult, count: int) -> list[object]:
+    """What `node start --batch` said for each of its `count` command lines, or, for each, why
+    none of them started."""
+    if not result.ok:
+        return [{"problem": result.failure()}] * count
+    try:
+        answers = json.loads(result.text)
+    except json.JSONDecodeError:
+        answers = None
+    if not isinstance(answers, list):
+        return [{"problem": "ssdlab node start printed no list of job ids"}] * count
+    if len(answers) != count:
+        said = f"ssdlab node start answered for {len(answers)} of {count} runs"
+        return [{"problem": said}] * count
+    return answers
+
+
 def start_host(
     host: FleetHost,
     jobs: Sequence[NodeJob],
@@ -123,19 +140,8 @@ def start_host(
     result = run_remote(
         host, remote, settings, timeout_s=START_TIMEOUT_S, input_bytes=json.dumps(argvs).encode()
     )
-    answers: list[object] = []
-    problem = result.failure() if not result.ok else None
-    if problem is None:
-        try:
-            answers = list(json.loads(result.text))
-        except (json.JSONDecodeError, TypeError):
-            problem = "ssdlab node start printed no job ids"
-    if problem is None and len(answers) != len(ready):
-        problem = f"ssdlab node start answered for {len(answers)} of {len(ready)} runs"
-    if problem is not None:
-        answers = [{"problem": problem}] * len(ready)
-    started = dict(zip((id(job) for job in ready), answers, strict=True))
-    return [job if job.problem else _with_job(job, started[id(job)]) for job in jobs]
+    answered = iter(_answers(result, len(ready)))  # in the order of `ready`
+    return [job if job.problem else _with_job(job, next(answered)) for job in jobs]
 
 
 def _by_host(jobs: Sequence[NodeJob]) -> dict[str, list[NodeJob]]:
