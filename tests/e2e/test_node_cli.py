@@ -117,15 +117,47 @@ def test_follow_from_offsets_repeats_nothing(finished_job: FinishedJob) -> None:
     stdout = _text(records, "stdout").encode()
     offsets = [r["offset"] for r in records if r.get("stream") == "stderr"]
     middle = offsets[len(offsets) // 2]
-    follow = run_ssdlab(
-        "node", "follow", finished_job.job, "--jobs-dir", str(finished_job.jobs_dir),
-        "--offset-stderr", str(middle), "--offset-stdout", str(len(stdout)),
-    )  # fmt: skip
+    point = f"{finished_job.job}:{len(stdout)}:{middle}"
+    follow = run_ssdlab("node", "follow", point, "--jobs-dir", str(finished_job.jobs_dir))
     assert follow.code == 0, follow.stderr
     resumed = lines_of(follow.stdout)
     assert _text(resumed, "stderr").encode() == stderr[middle:]
     assert _text(resumed, "stdout") == ""
     assert resumed[-1]["exit"] == 0
+
+
+def test_a_batch_starts_every_target_and_one_follow_reads_them_all(tmp_path: Path) -> None:
+    """What a fleet does on a node: one `node start --batch` for all its targets, one of them
+    refused by its run's own checks (--destroy-data on a file), and one `node follow` for
+    both, each record naming its job."""
+    jobs_dir = tmp_path / "jobs"
+    good = ["quick", str(tmp_path), *QUICK, "--db", str(tmp_path / "a.db"), "--json"]
+    refused = [*good[:-3], "--db", str(tmp_path / "b.db"), "--destroy-data", str(tmp_path)]
+    batch = json.dumps([good, refused])
+    done = subprocess.run(
+        ssdlab_argv("node", "start", "--batch", "--jobs-dir", str(jobs_dir)),
+        input=batch,
+        capture_output=True,
+        text=True,
+        env=ssdlab_env(),
+        timeout=HANG_S,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    started = json.loads(done.stdout)
+    assert [set(each) for each in started] == [{"job", "dir", "pid"}] * 2
+    jobs = [each["job"] for each in started]
+    follow = run_ssdlab("node", "follow", *jobs, "--jobs-dir", str(jobs_dir))
+    assert follow.code == 0, follow.stderr
+    records = lines_of(follow.stdout)
+    assert {r["job"] for r in records} == set(jobs)
+    ends = {r["job"]: r["exit"] for r in records if "exit" in r}
+    assert ends == {jobs[0]: 0, jobs[1]: 2}
+    mine = [r for r in records if r["job"] == jobs[0]]
+    assert json.loads(_text(mine, "stdout"))["run"]["status"] == "complete"
+    both = run_ssdlab("node", "start", "--batch", "--jobs-dir", str(jobs_dir), "--", "quick")
+    assert both.code == 2
+    assert "on stdin (--batch) or after --" in both.stderr
 
 
 def test_jobs_lists_the_job_exited_with_its_code(finished_job: FinishedJob) -> None:

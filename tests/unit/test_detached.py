@@ -1,5 +1,5 @@
-"""Detached jobs read back: ids, job folders, exit records, and following their output from
-byte offsets without repeats."""
+"""Detached jobs read back: ids, job folders, exit records, and following their output (several
+jobs at once, each record naming its job) from byte offsets without repeats."""
 
 import json
 import os
@@ -54,8 +54,8 @@ def test_an_exit_by_signal_is_recorded_as_a_shell_would() -> None:
     assert detached._exit_record(2)["exit"] == 2
 
 
-def _job(tmp_path: Path, **job: object) -> Path:
-    folder = tmp_path / "20270115T080000.500Z-00000000"
+def _job(tmp_path: Path, name: str = "20270115T080000.500Z-00000000", **job: object) -> Path:
+    folder = tmp_path / name
     folder.mkdir()
     detached.write_json_atomic(folder / detached.ARGV_FILE, ["quick"])
     record = {
@@ -74,20 +74,21 @@ def _job(tmp_path: Path, **job: object) -> Path:
 
 def test_follow_reads_whole_lines_then_the_rest_and_the_exit(tmp_path: Path) -> None:
     folder = _job(tmp_path)
+    job = folder.name
     (folder / "stderr").write_bytes(b"one\ntw")
     (folder / "stdout").write_bytes(b"")
     offsets = {"stdout": 0, "stderr": 0}
-    follow = detached.follow_job(folder, offsets, sleep=lambda _s: None)
-    assert next(follow) == {"stream": "stderr", "offset": 0, "text": "one\n"}
+    follow = detached.follow_jobs({folder: offsets}, sleep=lambda _s: None)
+    assert next(follow) == {"job": job, "stream": "stderr", "offset": 0, "text": "one\n"}
     (folder / "stderr").write_bytes(b"one\ntwo")
     (folder / "stdout").write_bytes(b'{"run": 1}\n')
     detached.write_json_atomic(folder / detached.EXIT_FILE, {"exit": 0, "ended_at_s": 5.0})
     *rest, end = list(follow)
     assert sorted(rest, key=str) == [
-        {"stream": "stderr", "offset": 4, "text": "two"},  # the rest, once the job has ended
-        {"stream": "stdout", "offset": 0, "text": '{"run": 1}\n'},
+        {"job": job, "stream": "stderr", "offset": 4, "text": "two"},  # the rest, at the end
+        {"job": job, "stream": "stdout", "offset": 0, "text": '{"run": 1}\n'},
     ]
-    assert end == {"exit": 0, "ended_at_s": 5.0}
+    assert end == {"job": job, "exit": 0, "ended_at_s": 5.0}
     assert offsets == {"stdout": 11, "stderr": 7}
 
 
@@ -95,16 +96,44 @@ def test_follow_from_offsets_repeats_nothing(tmp_path: Path) -> None:
     folder = _job(tmp_path)
     (folder / "stderr").write_bytes("a\nbé\nc\n".encode())
     detached.write_json_atomic(folder / detached.EXIT_FILE, {"exit": 0, "ended_at_s": 5.0})
-    resumed = list(detached.follow_job(folder, {"stdout": 0, "stderr": 2}))
-    assert resumed[0] == {"stream": "stderr", "offset": 2, "text": "bé\nc\n"}
+    resumed = list(detached.follow_jobs({folder: {"stdout": 0, "stderr": 2}}))
+    assert resumed[0] == {"job": folder.name, "stream": "stderr", "offset": 2, "text": "bé\nc\n"}
+
+
+def test_several_jobs_are_followed_together_until_the_last_ends(tmp_path: Path) -> None:
+    """One follower for every job of a node: each record names its job, a job that has ended
+    is said to have ended at once, and the follow goes on until the other ends too."""
+    done = _job(tmp_path, "20270115T080000.500Z-00000001")
+    running = _job(tmp_path, "20270115T080000.500Z-00000002")
+    (done / "stderr").write_bytes(b"refused\n")
+    detached.write_json_atomic(done / detached.EXIT_FILE, {"exit": 3, "ended_at_s": 5.0})
+    (running / "stderr").write_bytes(b"[1/4]\n")
+    polls: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        polls.append(seconds)
+        (running / "stderr").write_bytes(b"[1/4]\n[2/4]\n")
+        detached.write_json_atomic(running / detached.EXIT_FILE, {"exit": 0, "ended_at_s": 6.0})
+
+    offsets = {"stdout": 0, "stderr": 0}
+    records = list(detached.follow_jobs({done: dict(offsets), running: dict(offsets)}, sleep))
+    assert polls == [detached.POLL_S]
+    assert [(r["job"][-1], r.get("text", r.get("exit"))) for r in records] == [
+        ("1", "refused\n"),
+        ("1", 3),
+        ("2", "[1/4]\n"),
+        ("2", "[2/4]\n"),
+        ("2", 0),
+    ]
 
 
 def test_a_job_whose_supervisor_is_gone_is_lost(tmp_path: Path) -> None:
     folder = _job(tmp_path, supervisor_start_ticks=-1)  # this pid, but another process
     (folder / "stderr").write_bytes(b"half a li")
-    records = list(detached.follow_job(folder, {"stdout": 0, "stderr": 0}))
+    records = list(detached.follow_jobs({folder: {"stdout": 0, "stderr": 0}}))
     assert records[0]["text"] == "half a li"
     assert records[-1]["exit"] is None
+    assert records[-1]["job"] == folder.name
     assert "ended without recording an exit code" in records[-1]["lost"]
     (state,) = detached.list_jobs(tmp_path)
     assert state["state"] == "lost"

@@ -2,13 +2,14 @@
 round of --parallel hosts, whatever the number of targets and however loaded the nodes, left
 20 hosts × 2 targets to be told their start after it had passed. The seat's clock is injected."""
 
+import json
 from pathlib import Path
 
 import pytest
 
 from ssdlab.errors import UsageError
 from ssdlab.fleet import launch
-from ssdlab.fleet.launch import NodeJob, plan_jobs, start_job
+from ssdlab.fleet.launch import NodeJob, plan_jobs, start_host
 from ssdlab.fleet.reach import FleetReach
 from ssdlab.fleet.run import (
     START_MARGIN_S,
@@ -84,21 +85,69 @@ def test_a_check_round_trip_is_how_long_the_node_took_to_answer() -> None:
     assert HostCheck("n", False).round_trip_s is None
 
 
+def _node(answer: bytes, code: int = 0) -> tuple[list[tuple[list[str], object]], object]:
+    """A stand-in for run_remote: what it was sent (the command, its stdin as JSON), and the
+    node's `answer`."""
+    sent: list[tuple[list[str], object]] = []
+
+    def run_remote(host: FleetHost, remote: list[str], *_: object, **given: object) -> RemoteResult:
+        stdin = given.get("input_bytes")
+        sent.append((list(remote), json.loads(stdin) if isinstance(stdin, bytes) else None))
+        return RemoteResult(
+            host.name, tuple(remote), code, answer, "refused" * (code != 0), NOW, NOW
+        )
+
+    return sent, run_remote
+
+
 def test_the_start_carries_the_seats_clock_as_it_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: list[list[str]] = []
-
-    def run_remote(host: FleetHost, remote: list[str], *_: object, **__: object) -> RemoteResult:
-        sent.append(list(remote))
-        return RemoteResult(host.name, tuple(remote), 0, b'{"job": "j1"}', "", NOW, NOW)
-
+    sent, run_remote = _node(b'[{"job": "j1"}, {"job": "j2"}]')
     monkeypatch.setattr(launch, "run_remote", run_remote)
-    host = FleetHost("node1", "node1", targets=("/mnt/a",))
+    host = FleetHost("node1", "node1", targets=("/mnt/a", "/mnt/b"))
+    jobs = plan_jobs([host], "quick", [], NOW + 30)
+    started = start_host(host, jobs, SshSettings(), clock=lambda: NOW + 0.25)
+    assert [job.job for job in started] == ["j1", "j2"]
+    ((remote, argvs),) = sent  # one command for every target of the host
+    assert remote[-3:] == ["node", "start", "--batch"]
+    assert isinstance(argvs, list)
+    assert [argv[1] for argv in argvs] == ["/mnt/a", "/mnt/b"]
+    for argv in argvs:
+        assert argv[argv.index("--start-at") + 1] == f"{NOW + 30:.3f}"
+        assert argv[argv.index("--start-sent-at") + 1] == f"{NOW + 0.25:.3f}"
+    sent, run_remote = _node(b'[{"job": "j1"}]')
+    monkeypatch.setattr(launch, "run_remote", run_remote)
+    untimed = start_host(host, [NodeJob(host, "/mnt/a", ("quick", "/mnt/a"))], SshSettings())
+    assert [job.job for job in untimed] == ["j1"]
+    assert sent[-1][1] == [["quick", "/mnt/a"]]  # no start time: no clock reading either
+
+
+def test_a_target_that_did_not_start_is_reported_in_its_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    host = FleetHost("node1", "node1", targets=("/mnt/a", "/mnt/b"))
+    jobs = plan_jobs([host], "quick", [], NOW + 30)
+    _, run_remote = _node(b'[{"problem": "cannot make a job folder"}, {"job": "j2"}]')
+    monkeypatch.setattr(launch, "run_remote", run_remote)
+    first, second = start_host(host, jobs, SshSettings())
+    assert (first.job, first.problem) == (None, "cannot make a job folder")
+    assert (second.job, second.problem) == ("j2", None)
+    for answer, problem in (
+        (b'[{"job": "j1"}]', "answered for 1 of 2 runs"),
+        (b"not json", "printed no list of job ids"),
+        (b'{"job": "j1"}', "printed no list of job ids"),
+    ):
+        _, run_remote = _node(answer)
+        monkeypatch.setattr(launch, "run_remote", run_remote)
+        assert all(problem in str(j.problem) for j in start_host(host, jobs, SshSettings()))
+    _, run_remote = _node(b"", code=2)
+    monkeypatch.setattr(launch, "run_remote", run_remote)
+    assert all(j.job is None and j.problem for j in start_host(host, jobs, SshSettings()))
+
+
+def test_a_host_without_targets_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent, run_remote = _node(b"[]")
+    monkeypatch.setattr(launch, "run_remote", run_remote)
+    host = FleetHost("node1", "node1")
     (job,) = plan_jobs([host], "quick", [], NOW + 30)
-    started = start_job(job, SshSettings(), clock=lambda: NOW + 0.25)
-    assert started.job == "j1"
-    (remote,) = sent
-    assert remote[remote.index("--start-at") + 1] == f"{NOW + 30:.3f}"
-    assert remote[remote.index("--start-sent-at") + 1] == f"{NOW + 0.25:.3f}"
-    untimed = start_job(NodeJob(host, "/mnt/a", ("quick", "/mnt/a")), SshSettings())
-    assert untimed.job == "j1"
-    assert "--start-sent-at" not in sent[-1]
+    assert start_host(host, [job], SshSettings()) == [job]
+    assert sent == []

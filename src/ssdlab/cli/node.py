@@ -19,6 +19,7 @@ from ssdlab.app.node_facts import NodeFactsRequest, node_facts
 from ssdlab.app.node_fio_server import FioServerRequest, serve_fio
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_open import db_path, open_db
+from ssdlab.errors import SsdlabError, UsageError
 
 
 def _emit(document: Any) -> None:
@@ -37,21 +38,31 @@ def _facts(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> int:
-    argv = args.argv[1:] if args.argv[:1] == ["--"] else args.argv
-    _emit(node_jobs.start_node_job(node_jobs.StartRequest(_jobs_dir(args), tuple(argv))))
+    """One job (`-- ARGV`: its job, or an error) or many (`--batch`: a list on stdin)."""
+    argv = tuple(args.argv[1:] if args.argv[:1] == ["--"] else args.argv)
+    if args.batch and argv:
+        raise UsageError("node start takes the command lines on stdin (--batch) or after --")
+    argvs = node_jobs.batch_argvs(sys.stdin.read()) if args.batch else (argv,)
+    started = node_jobs.start_node_jobs(node_jobs.StartRequest(_jobs_dir(args), argvs))
+    if args.batch:
+        _emit(started)
+        return 0
+    (one,) = started
+    if "problem" in one:
+        raise SsdlabError(str(one["problem"]))
+    _emit(one)
     return 0
 
 
 def _follow(args: argparse.Namespace) -> int:
     """A dropped connection (SIGPIPE, a hangup, a closed stdout) ends this reader quietly; the
-    job runs on in its own session."""
+    jobs run on in their own sessions."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    request = node_jobs.FollowRequest(
-        _jobs_dir(args), args.job, args.offset_stdout, args.offset_stderr
-    )
+    points = tuple(node_jobs.follow_point(word) for word in args.jobs)
+    request = node_jobs.FollowRequest(_jobs_dir(args), points)
     try:
-        for record in node_jobs.follow_node_job(request):
+        for record in node_jobs.follow_node_jobs(request):
             _emit(record)
     except (BrokenPipeError, ConnectionError):
         os._exit(0)  # nothing more can be said; flushing at exit would fail again

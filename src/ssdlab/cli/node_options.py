@@ -10,16 +10,6 @@ from ssdlab.profiles.quick import SPEC
 JOBS_DIR_HELP = "where jobs are kept (default: fleet-jobs beside the run store)"
 
 
-def _offset_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a byte offset") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
-
-
 def _add_jobs_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs-dir", metavar="DIR", help=JOBS_DIR_HELP)
 
@@ -50,27 +40,37 @@ def _add_jobs(sub: Commands) -> None:
     start = sub.add_parser(
         "start",
         help="start 'ssdlab ARGV…' detached (it outlives the SSH connection); print its job id",
+        description="Start 'ssdlab ARGV…' detached, in a session of its own, and print its job "
+        "id, folder and pid as JSON. With --batch, read a JSON list of command lines on stdin "
+        "instead, start one job for each at once, and print a JSON list: per command line, in "
+        "order, its job or the problem that kept it from starting.",
         parents=[STORE],
     )
     _add_jobs_dir(start)
+    start.add_argument(
+        "--batch",
+        action="store_true",
+        help='read the command lines on stdin as JSON, e.g. [["quick", "/mnt/a", "--json"]]',
+    )
     start.add_argument(
         "argv", nargs=argparse.REMAINDER, metavar="-- ARGV", help="the ssdlab command line"
     )
     follow = sub.add_parser(
         "follow",
-        help="a job's stderr and stdout as JSON lines as they grow, then its exit code",
+        help="jobs' stderr and stdout as JSON lines as they grow, then each one's exit code",
+        description="Follow the jobs named until every one has ended: their outputs as JSON "
+        "lines, each naming its job and the byte offset its text starts at, then each job's "
+        "exit code (or why it was lost). JOB:STDOUT:STDERR starts that job's outputs at those "
+        "bytes (to go on after a reconnect).",
         parents=[STORE],
     )
-    follow.add_argument("job", help="the job id 'node start' printed")
+    follow.add_argument(
+        "jobs",
+        nargs="+",
+        metavar="JOB[:STDOUT:STDERR]",
+        help="a job id 'node start' printed, with the bytes of its outputs already read",
+    )
     _add_jobs_dir(follow)
-    for stream in ("stdout", "stderr"):
-        follow.add_argument(
-            f"--offset-{stream}",
-            type=_offset_arg,
-            default=0,
-            metavar="N",
-            help=f"start at byte N of its {stream} (to go on after a reconnect)",
-        )
     jobs = sub.add_parser(
         "jobs", help="every job as JSON: running, exited (with its code) or lost", parents=[STORE]
     )
@@ -136,7 +136,8 @@ def add_commands(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n  ssdlab node facts --directory /mnt/ssd --target /dev/nvme0n1\n"
         "  ssdlab node start -- quick /mnt/ssd --json\n"
-        "  ssdlab node follow 20261126T120000.123Z-1a2b3c4d --offset-stderr 4096\n"
+        '  echo \'[["quick", "/mnt/a"], ["quick", "/mnt/b"]]\' | ssdlab node start --batch\n'
+        "  ssdlab node follow 20261126T120000.123Z-1a2b3c4d:0:4096 20261126T120000.140Z-5e6f7a8b\n"
         "  ssdlab node jobs\n  ssdlab node check /dev/sdb --destroy-data /dev/sdb\n",
     )
     sub = node.add_subparsers(dest="node_command", metavar="SUBCOMMAND", required=True)

@@ -1,19 +1,21 @@
 """A fleet run: the same command started on every target of every node, detached there (a cut
 network or a closed laptop never stops it), all waiting for one start time, then followed.
 
-Each node runs ssdlab itself (`ssdlab node start -- quick TARGET …`), so every safety rule runs
-on the machine that owns the device, against its own mount table and holders; a device is
-written only when the inventory names it in `ssdlab_destroy_data` as well as in
-`ssdlab_targets` (`--destroy-data`, as on one machine). The node's store keeps the run.
+Each node runs ssdlab itself (`ssdlab node start --batch`, the command lines `quick TARGET …`
+of all its targets on stdin), so every safety rule runs on the machine that owns the device,
+against its own mount table and holders; a device is written only when the inventory names it
+in `ssdlab_destroy_data` as well as in `ssdlab_targets` (`--destroy-data`, as on one machine).
+The node's store keeps the run. A node costs this machine two SSH commands however many
+targets it has: one start, and one `ssdlab node follow` for all its runs.
 """
 
 import json
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ssdlab.model.fleet import FleetHost, JobOutcome
+from ssdlab.model.fleet import FleetHost, JobOutcome, RemoteResult
 from ssdlab.system.ssh import RemoteStream, SshSettings, on_every_host, run_remote
 
 START_TIMEOUT_S = 60.0
@@ -90,39 +92,71 @@ def _store_words(host: FleetHost) -> list[str]:
     return ["--db", host.db] if host.db is not None else []
 
 
-def start_job(
-    job: NodeJob, settings: SshSettings, clock: Callable[[], float] = time.time
-) -> NodeJob:
-    """Start one job detached on its node; the job with its id, or with why it did not start.
-    The run is told this machine's clock as the start leaves (--start-sent-at), against which
-    the node tells a start that arrives late from a clock that disagrees."""
-    if job.problem is not None:
-        return job
-    sent = ("--start-sent-at", f"{clock():.3f}") if "--start-at" in job.words else ()
-    words = [*job.words, *sent]
-    remote = [*job.host.command, "node", "start", *_store_words(job.host), "--", *words]
-    result = run_remote(job.host, remote, settings, timeout_s=START_TIMEOUT_S)
+def _with_job(job: NodeJob, answer: object) -> NodeJob:
+    """`job` with the node's answer for it: its job id, or why it did not start."""
+    if isinstance(answer, dict) and isinstance(answer.get("job"), str):
+        return NodeJob(job.host, job.target, job.words, job=answer["job"])
+    problem = answer.get("problem") if isinstance(answer, dict) else None
+    said = problem if isinstance(problem, str) else "ssdlab node start gave no job id for it"
+    return NodeJob(job.host, job.target, job.words, problem=said)
+
+
+def _answers(result: RemoteResult, count: int) -> list[object]:
+    """What `node start --batch` said for each of its `count` command lines, or, for each, why
+    none of them started."""
     if not result.ok:
-        return NodeJob(job.host, job.target, job.words, problem=result.failure())
+        return [{"problem": result.failure()}] * count
     try:
-        started = json.loads(result.text)
-        return NodeJob(job.host, job.target, job.words, job=str(started["job"]))
-    except (json.JSONDecodeError, KeyError, TypeError):
-        return NodeJob(
-            job.host, job.target, job.words, problem="ssdlab node start printed no job id"
-        )
+        answers = json.loads(result.text)
+    except json.JSONDecodeError:
+        answers = None
+    if not isinstance(answers, list):
+        return [{"problem": "ssdlab node start printed no list of job ids"}] * count
+    if len(answers) != count:
+        said = f"ssdlab node start answered for {len(answers)} of {count} runs"
+        return [{"problem": said}] * count
+    return answers
 
 
-def start_jobs(jobs: Sequence[NodeJob], settings: SshSettings) -> list[NodeJob]:
-    """Every job started, at most `settings.parallel` hosts at once (a host's jobs in turn)."""
+def start_host(
+    host: FleetHost,
+    jobs: Sequence[NodeJob],
+    settings: SshSettings,
+    clock: Callable[[], float] = time.time,
+) -> list[NodeJob]:
+    """Start every job of one node detached with one command (`node start --batch`, the
+    command lines on stdin); each job with its id, or with why it did not start. The runs are
+    told this machine's clock as the start leaves (--start-sent-at), against which the node
+    tells a start that arrives late from a clock that disagrees."""
+    ready = [job for job in jobs if job.problem is None]
+    if not ready:
+        return list(jobs)
+    sent = f"{clock():.3f}"
+    argvs = [
+        [*job.words, *(("--start-sent-at", sent) if "--start-at" in job.words else ())]
+        for job in ready
+    ]
+    remote = [*host.command, "node", "start", *_store_words(host), "--batch"]
+    result = run_remote(
+        host, remote, settings, timeout_s=START_TIMEOUT_S, input_bytes=json.dumps(argvs).encode()
+    )
+    answered = iter(_answers(result, len(ready)))  # in the order of `ready`
+    return [job if job.problem else _with_job(job, next(answered)) for job in jobs]
+
+
+def _by_host(jobs: Sequence[NodeJob]) -> dict[str, list[NodeJob]]:
     by_host: dict[str, list[NodeJob]] = {}
     for job in jobs:
         by_host.setdefault(job.host.name, []).append(job)
+    return by_host
+
+
+def start_jobs(jobs: Sequence[NodeJob], settings: SshSettings) -> list[NodeJob]:
+    """Every job started, one command per host, at most `settings.parallel` hosts at once."""
+    by_host = _by_host(jobs)
     hosts = [group[0].host for group in by_host.values()]
     started = on_every_host(
-        hosts,
-        lambda host: [start_job(job, settings) for job in by_host[host.name]],
-        settings.parallel,
+        hosts, lambda host: start_host(host, by_host[host.name], settings), settings.parallel
     )
     return [job for host in hosts for job in started[host.name]]
 
@@ -131,63 +165,83 @@ def start_jobs(jobs: Sequence[NodeJob], settings: SshSettings) -> list[NodeJob]:
 OnLine = Callable[[str, str], None]
 
 
-class _Follower:
-    """Follows one started job to its end, reconnecting after a dropped connection and
-    resuming where the output was (the node counts bytes per stream)."""
+@dataclass(slots=True)
+class _Followed:
+    """What this machine has read of one job: its outputs' offsets, its document, its end."""
 
-    def __init__(
-        self, job: NodeJob, settings: SshSettings, on_line: OnLine, patience_s: float, later: str
-    ):
-        self.job = job
-        self.settings = settings
-        self.on_line = on_line
-        self.patience_s = patience_s
-        self.later = later
-        self.offsets = {"stdout": 0, "stderr": 0}
-        self.stdout: list[str] = []
-        self.exit_code: int | None = None
-        self.lost: str | None = None
-        self.said: str | None = None
+    job: NodeJob
+    offsets: dict[str, int] = field(default_factory=lambda: {"stdout": 0, "stderr": 0})
+    stdout: list[str] = field(default_factory=list)
+    exit_code: int | None = None
+    lost: str | None = None
+    said: str | None = None
 
-    def words(self) -> list[str]:
-        host = self.job.host
-        return [
-            *host.command,
-            "node",
-            "follow",
-            str(self.job.job),
-            *_store_words(host),
-            "--offset-stdout",
-            str(self.offsets["stdout"]),
-            "--offset-stderr",
-            str(self.offsets["stderr"]),
-        ]
+    @property
+    def ended(self) -> bool:
+        return self.exit_code is not None or self.lost is not None
 
-    def run(self) -> JobOutcome:
-        last_contact = time.monotonic()
-        reason = "the connection dropped"
-        while True:
-            stream = RemoteStream(self.job.host, self.words(), self.settings)
-            heard = self._read(stream)
-            code, stderr = stream.finish()
-            if heard:
-                last_contact = time.monotonic()
-            if self.exit_code is not None or self.lost is not None:
-                break
-            reason = _last_words(stderr) or f"ssh ended with exit {code}"
-            if time.monotonic() - last_contact > self.patience_s:
-                self.lost = f"lost contact ({reason}); the run goes on there: {self.later}"
-                break
-            time.sleep(RECONNECT_PAUSE_S)
+    def point(self) -> str:
+        """`JOB:STDOUT:STDERR`: where `node follow` goes on with this job."""
+        return f"{self.job.job}:{self.offsets['stdout']}:{self.offsets['stderr']}"
+
+    def outcome(self) -> JobOutcome:
+        job = self.job
         return JobOutcome(
-            self.job.host.name,
-            self.job.target,
-            self.job.job,
+            job.host.name,
+            job.target,
+            job.job,
             self.exit_code,
             self.lost,
             "".join(self.stdout),
             self.said,
         )
+
+
+class _HostFollower:
+    """Follows every started job of one node to its end through one `node follow`,
+    reconnecting after a dropped connection and resuming each job where its output was (the
+    node counts bytes per stream)."""
+
+    def __init__(
+        self,
+        jobs: Sequence[NodeJob],
+        settings: SshSettings,
+        on_line: OnLine,
+        patience_s: float,
+        later: str,
+    ):
+        self.host = jobs[0].host
+        self.followed = {str(job.job): _Followed(job) for job in jobs}
+        self.settings = settings
+        self.on_line = on_line
+        self.patience_s = patience_s
+        self.later = later
+
+    def words(self) -> list[str]:
+        points = [f.point() for f in self.followed.values() if not f.ended]
+        return [*self.host.command, "node", "follow", *_store_words(self.host), *points]
+
+    def run(self) -> list[JobOutcome]:
+        last_contact = time.monotonic()
+        reason = "the connection dropped"
+        while True:
+            stream = RemoteStream(self.host, self.words(), self.settings)
+            heard = self._read(stream)
+            code, stderr = stream.finish()
+            if heard:
+                last_contact = time.monotonic()
+            if all(f.ended for f in self.followed.values()):
+                break
+            reason = _last_words(stderr) or f"ssh ended with exit {code}"
+            if time.monotonic() - last_contact > self.patience_s:
+                for followed in self.followed.values():
+                    if not followed.ended:
+                        followed.lost = (
+                            f"lost contact ({reason}); the run goes on there: {self.later}"
+                        )
+                break
+            time.sleep(RECONNECT_PAUSE_S)
+        return [f.outcome() for f in self.followed.values()]
 
     def _read(self, stream: RemoteStream) -> bool:
         heard = False
@@ -196,29 +250,32 @@ class _Follower:
                 event = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            followed = self.followed.get(str(event.get("job"))) if isinstance(event, dict) else None
+            if followed is None:
+                continue
             heard = True
-            self._take(event)
+            self._take(followed, event)
         return heard
 
-    def _take(self, event: dict[str, object]) -> None:
+    def _take(self, followed: _Followed, event: dict[str, object]) -> None:
         if "exit" in event:
             code = event.get("exit")
-            self.exit_code = code if isinstance(code, int) else None
-            if self.exit_code is None:
-                self.lost = f"the run's supervisor on the node is gone ({event.get('lost')})"
+            followed.exit_code = code if isinstance(code, int) else None
+            if followed.exit_code is None:
+                followed.lost = f"the run's supervisor on the node is gone ({event.get('lost')})"
             return
         stream, text, offset = event.get("stream"), event.get("text"), event.get("offset")
-        if stream not in self.offsets or not isinstance(text, str):
+        if stream not in followed.offsets or not isinstance(text, str):
             return
         if isinstance(offset, int):
-            self.offsets[str(stream)] = offset + len(text.encode("utf-8"))
+            followed.offsets[str(stream)] = offset + len(text.encode("utf-8"))
         if stream == "stdout":
-            self.stdout.append(text)
+            followed.stdout.append(text)
         else:
             for line in text.splitlines():
                 if line.strip():
-                    self.said = line.strip()
-                    self.on_line(f"{self.job.host.name} {self.job.target}", line)
+                    followed.said = line.strip()
+                    self.on_line(f"{self.host.name} {followed.job.target}", line)
 
 
 def _last_words(stderr: str) -> str | None:
@@ -229,20 +286,25 @@ def _last_words(stderr: str) -> str | None:
 def follow_jobs(
     jobs: Sequence[NodeJob], settings: SshSettings, on_line: OnLine, patience_s: float, later: str
 ) -> list[JobOutcome]:
-    """Every started job followed at once to its end; a node that drops for longer than
-    `patience_s` is given up (its run goes on there; `later` says how to see it and bring it
-    here) and never holds up the others."""
+    """Every started job followed to its end, all of a node's through one connection and every
+    node at once; a node that drops for longer than `patience_s` is given up (its runs go on
+    there; `later` says how to see them and bring them here) and never holds up the others."""
     outcomes: dict[int, JobOutcome] = {}
-    threads = []
+    by_host: dict[str, list[int]] = {}
     for index, job in enumerate(jobs):
         if job.job is None:
             outcomes[index] = JobOutcome(job.host.name, job.target, None, None, job.problem, "")
-            continue
+        else:
+            by_host.setdefault(job.host.name, []).append(index)
+    threads = []
+    for name, indexes in by_host.items():
 
-        def follow(index: int = index, job: NodeJob = job) -> None:
-            outcomes[index] = _Follower(job, settings, on_line, patience_s, later).run()
+        def follow(indexes: list[int] = indexes) -> None:
+            group = [jobs[index] for index in indexes]
+            ended = _HostFollower(group, settings, on_line, patience_s, later).run()
+            outcomes.update(zip(indexes, ended, strict=True))
 
-        thread = threading.Thread(target=follow, name=f"follow-{job.host.name}", daemon=True)
+        thread = threading.Thread(target=follow, name=f"follow-{name}", daemon=True)
         thread.start()
         threads.append(thread)
     for thread in threads:

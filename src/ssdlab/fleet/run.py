@@ -160,8 +160,9 @@ def _start_at(
 
 def start_ahead_s(startups: Sequence[tuple[int, float | None]], parallel: int) -> float:
     """How far ahead of now the fleet's start goes, from each usable host's (number of
-    targets, seconds its check took to answer). A host takes its runs' starts in turn, each
-    about as long as its check (an SSH command that starts ssdlab there), at most `parallel`
+    targets, seconds its check took to answer). A host starts its runs with one command, but
+    each is an ssdlab of its own starting on the node's CPUs: they are counted in turn, each
+    about as long as the check (an SSH command that starts ssdlab there), at most `parallel`
     hosts at once, a host taken as soon as one of them is done; the last run started on a host
     then makes its own checks, about as long again. The start is the longest of these paths,
     STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more targets and

@@ -2,14 +2,16 @@
 lab node for `ssdlab fleet` on the central machine.
 
 A job is a folder in the jobs folder, named by its id (UTC time, then random: sortable and
-unique). `start_job` writes `argv.json` there and starts a supervisor (`ssdlab node supervise
-DIR`) in a session of its own, stdin /dev/null and its output in `supervisor.log`: a closed SSH
-channel or a hangup of the caller never reaches it. The supervisor starts `python -m ssdlab
-ARGV…` (the same installation) with its stdout and stderr in `stdout` and `stderr`, records
-`job.json` (argv, both pids, start time, host, boot id), waits, and records `exit.json` (exit
+unique). `start_jobs` writes `argv.json` there for each command line it is given and starts a
+supervisor each (`ssdlab node supervise DIR`), all at once, each in a session of its own, stdin
+/dev/null and its output in `supervisor.log`: a closed SSH channel or a hangup of the caller
+never reaches it. The supervisor starts `python -m ssdlab ARGV…` (the same installation) with
+its stdout and stderr in `stdout` and `stderr`, records `job.json` (argv, both pids, start
+time, host, boot id), waits, and records `exit.json` (exit
 code, end time). Every JSON file is written to a temporary name and renamed, so a reader sees
-all of it or none. `follow_job` reads the two outputs from given byte offsets as they grow, so
-a central machine that lost its connection reads on without repeats.
+all of it or none. `follow_jobs` reads the two outputs of several jobs from given byte offsets
+as they grow, each record naming its job, so a central machine follows every run of a node
+through one connection and, after losing it, reads on without repeats.
 """
 
 import json
@@ -21,7 +23,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +41,7 @@ JOB_FILE = "job.json"
 EXIT_FILE = "exit.json"
 STREAMS = ("stderr", "stdout")
 POLL_S = 0.2
-START_WAIT_S = 30.0  # how long `start_job` waits for the supervisor to record the job
+START_WAIT_S = 30.0  # how long `start_jobs` waits for the supervisors to record the job
 CHUNK_BYTES = 1 << 16  # a line longer than this is sent in pieces
 JSONDict = dict[str, Any]
 
@@ -99,22 +101,28 @@ def _new_file(path: Path) -> int:
     return os.open(path, flags, 0o644)
 
 
-def _make_job_dir(jobs_dir: Path) -> tuple[str, Path]:
+def _jobs_folder(jobs_dir: Path) -> Path:
+    """The jobs folder, made when missing (not on the kernel's own filesystems)."""
     folder = check_output_folder(str(jobs_dir), "--jobs-dir")
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o755)
-        job = new_job_id()
-        path = folder / job
+    except OSError as error:
+        raise TargetError(f"cannot make the jobs folder {folder}: {error.strerror}") from error
+    return folder
+
+
+def _make_job_dir(folder: Path) -> Path:
+    try:
+        path = folder / new_job_id()
         path.mkdir(mode=0o755)
     except OSError as error:
         raise TargetError(f"cannot make a job folder in {folder}: {error.strerror}") from error
-    return job, path
+    return path
 
 
-def start_job(jobs_dir: Path, argv: list[str]) -> JobStart:
-    """Start `ssdlab ARGV…` under a supervisor that no hangup of this process reaches; return
-    once the supervisor has recorded the job (so `follow` and `jobs` find it)."""
-    job, path = _make_job_dir(jobs_dir)
+def _launch(folder: Path, argv: list[str]) -> tuple[Path, "subprocess.Popen[bytes]"]:
+    """A new job folder for `argv` and its supervisor, started in a session of its own."""
+    path = _make_job_dir(folder)
     write_json_atomic(path / ARGV_FILE, argv)
     log = _new_file(path / "supervisor.log")
     try:
@@ -125,15 +133,45 @@ def start_job(jobs_dir: Path, argv: list[str]) -> JobStart:
             stderr=log,
             start_new_session=True,
         )
+    except OSError as error:
+        raise SsdlabError(f"cannot start the job's supervisor: {error.strerror}") from error
     finally:
         os.close(log)
-    deadline = time.monotonic() + START_WAIT_S
+    return path, supervisor
+
+
+def _recorded(path: Path, supervisor: "subprocess.Popen[bytes]", deadline: float) -> JobStart:
+    """The job once its supervisor has recorded it (so `follow` and `jobs` find it)."""
     while not (path / JOB_FILE).exists():
         if supervisor.poll() is not None or time.monotonic() > deadline:
             problem = (path / "supervisor.log").read_text(errors="replace").strip()
             raise SsdlabError(f"the job's supervisor did not start: {problem or 'no output'}")
         time.sleep(0.01)
-    return JobStart(job, str(path), supervisor.pid)
+    return JobStart(path.name, str(path), supervisor.pid)
+
+
+def start_jobs(jobs_dir: Path, argvs: Sequence[list[str]]) -> list[JobStart | str]:
+    """Start `ssdlab ARGV…` for every command line, each under a supervisor that no hangup of
+    this process reaches, all at once; return once every supervisor has recorded its job. Per
+    command line its job, or why it did not start (one failing never holds up the others)."""
+    folder = _jobs_folder(jobs_dir)  # a jobs folder that cannot be used fails them all
+    launched: list[tuple[Path, subprocess.Popen[bytes]] | str] = []
+    for argv in argvs:
+        try:
+            launched.append(_launch(folder, argv))
+        except SsdlabError as error:
+            launched.append(str(error))
+    deadline = time.monotonic() + START_WAIT_S
+    started: list[JobStart | str] = []
+    for each in launched:
+        if isinstance(each, str):
+            started.append(each)
+            continue
+        try:
+            started.append(_recorded(*each, deadline))
+        except SsdlabError as error:
+            started.append(str(error))
+    return started
 
 
 def _exit_record(code: int) -> JSONDict:
@@ -297,24 +335,38 @@ def _drain(path: Path, offsets: dict[str, int], final: bool) -> Iterator[JSONDic
     for stream in STREAMS:
         while (piece := _read_from(path / stream, offsets[stream], final)) is not None:
             text, end = piece
-            yield {"stream": stream, "offset": offsets[stream], "text": text}
+            yield {"job": path.name, "stream": stream, "offset": offsets[stream], "text": text}
             offsets[stream] = end
 
 
-def follow_job(
-    path: Path, offsets: dict[str, int], sleep: Callable[[float], None] = time.sleep
+def _step(path: Path, offsets: dict[str, int]) -> tuple[list[JSONDict], bool]:
+    """What job `path` wrote since `offsets`, and whether it has ended (its last record then
+    says how: {"exit", "ended_at_s"}, or {"exit": None, "lost"})."""
+    ended = read_json(path / EXIT_FILE)  # before reading: output after it is all there
+    lost = None if ended is not None else _lost(path)
+    records = list(_drain(path, offsets, final=ended is not None or lost is not None))
+    if isinstance(ended, dict):
+        keys = ("exit", "ended_at_s", "signal")
+        return [*records, {"job": path.name, **{k: ended[k] for k in keys if k in ended}}], True
+    if lost is not None and not (path / EXIT_FILE).exists():
+        return [*records, {"job": path.name, "exit": None, "lost": lost}], True
+    return records, False
+
+
+def follow_jobs(
+    jobs: dict[Path, dict[str, int]], sleep: Callable[[float], None] = time.sleep
 ) -> Iterator[JSONDict]:
-    """The job's output as it grows, from `offsets` (bytes into stderr and stdout; each piece
-    says where it starts), then its end: {"exit", "ended_at_s"}, or {"exit": None, "lost"}."""
+    """The outputs of every job (folder: bytes into its stderr and stdout already read) as
+    they grow, each record naming its job and saying where its piece starts, then each job's
+    end; until every job has ended."""
+    running = dict(jobs)
     while True:
-        ended = read_json(path / EXIT_FILE)  # before reading: output after it is all there
-        lost = None if ended is not None else _lost(path)
-        yield from _drain(path, offsets, final=ended is not None or lost is not None)
-        if isinstance(ended, dict):
-            yield {key: ended.get(key) for key in ("exit", "ended_at_s", "signal") if key in ended}
-            return
-        if lost is not None and not (path / EXIT_FILE).exists():
-            yield {"exit": None, "lost": lost}
+        for path, offsets in list(running.items()):
+            records, ended = _step(path, offsets)
+            yield from records
+            if ended:
+                del running[path]
+        if not running:
             return
         sleep(POLL_S)
 

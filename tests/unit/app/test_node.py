@@ -12,7 +12,13 @@ import pytest
 
 from ssdlab.app.node_check import NodeCheckRequest, check_node_target
 from ssdlab.app.node_facts import NodeFactsRequest, node_facts
-from ssdlab.app.node_jobs import StartRequest, jobs_folder, start_node_job
+from ssdlab.app.node_jobs import (
+    StartRequest,
+    batch_argvs,
+    follow_point,
+    jobs_folder,
+    start_node_jobs,
+)
 from ssdlab.app.node_store import (
     NodeExportRequest,
     NodeStatusRequest,
@@ -44,7 +50,26 @@ def test_jobs_are_kept_beside_the_store_unless_a_folder_is_given(tmp_path: Path)
 
 def test_a_job_needs_a_command_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="give the ssdlab command line after --"):
-        start_node_job(StartRequest(tmp_path, ()))
+        start_node_jobs(StartRequest(tmp_path, ((),)))
+    with pytest.raises(UsageError, match="give the ssdlab command line after --"):
+        start_node_jobs(StartRequest(tmp_path, (("quick", "/mnt/a"), ())))
+    assert not (tmp_path / "fleet-jobs").exists()
+
+
+def test_a_batch_is_a_json_list_of_command_lines() -> None:
+    given = '[["quick", "/mnt/a", "--json"], ["run", "cache", "/mnt/b"]]'
+    assert batch_argvs(given) == (("quick", "/mnt/a", "--json"), ("run", "cache", "/mnt/b"))
+    for bad in ("", "{}", '["quick"]', '[["quick", 1]]', "[[", '{"argv": []}'):
+        with pytest.raises(UsageError, match="node start --batch reads a JSON list"):
+            batch_argvs(bad)
+
+
+def test_follow_takes_a_job_and_where_its_outputs_go_on() -> None:
+    assert follow_point("20261126T120000.123Z-1a2b3c4d") == ("20261126T120000.123Z-1a2b3c4d", 0, 0)
+    assert follow_point("j:4096:12") == ("j", 4096, 12)
+    for bad in ("j:1", "j:1:2:3", "j:-1:0", "j:x:0"):
+        with pytest.raises(UsageError, match="give JOB or JOB:STDOUT:STDERR"):
+            follow_point(bad)
 
 
 def test_facts_name_the_store_and_read_the_clock_last(tmp_path: Path) -> None:
