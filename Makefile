@@ -28,9 +28,10 @@ test: install
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
-	# two workers, each test file on one of them: the suite mostly waits for fio, so two at once
-	# take half the time on 2 cores (run plain `pytest` for one process, e.g. with -k)
-	$(VENV)/bin/python -m pytest -q -n 2 --dist loadfile --durations=15
+	# three workers, each test file on one of them: a test file keeps about half a core busy (the
+	# rest is waiting for fio, sshd and Chromium), so three share 2 cores without queueing for
+	# them (run plain `pytest` for one process, e.g. with -k)
+	$(VENV)/bin/python -m pytest -q -n 3 --dist loadfile --durations=15
 
 # The live-device tier (tests/devices, docs/devices.md): one QEMU guest (Debian's kernel, fetched
 # with apt-get download into ~/.cache/ssdlab/devices) with emulated NVMe, SATA and SCSI drives

@@ -94,7 +94,9 @@ def test_doctor_names_the_node_with_another_fio_and_run_refuses_it(
     assert all(h["reachable"] and h["is_root"] for h in hosts.values())
     assert hosts["node3"]["fio_version"] == FAKE_FIO_VERSION
     assert hosts["node1"]["fio_version"] != FAKE_FIO_VERSION
-    assert all(abs(h["clock_offset_s"]) < 5 for h in hosts.values())
+    # the hosts share this machine's clock: the offset read is within its own uncertainty (half
+    # the round trip it was read in), however long the machine's load made that trip
+    assert all(abs(h["clock_offset_s"]) <= h["clock_uncertainty_s"] + 0.001 for h in hosts.values())
     (mismatch,) = document["mismatches"]
     assert mismatch["what"] == "fio"
     assert mismatch["changes_results"] is True
