@@ -5,13 +5,15 @@ the drive reports it, usually whole degrees) and the pass's throughput (bytes/s)
 
 **Method.**
 
-1. *Noise.* σ = 1.4826 × median |first difference| / √2 of the throughput (the cache cliff's
-   robust σ, analysis/cliff.py): a few steps do not move it.
-2. *Two levels.* The throughput is smoothed by a running median of `SMOOTH_S` seconds (a dip or
-   spike of two seconds vanishes) and split into two levels by 1-D k-means. When the levels
-   differ by less than `STEP_SIGMAS` σ there is no throttling: the series is flat within its
-   own noise. A throttle smaller than that is not told from noise (a fixed percentage is never
-   used: a noisy pass needs a larger step, a steady one a smaller).
+1. *Two levels.* The throughput is smoothed by a running median of `SMOOTH_S` seconds (a dip
+   or spike of two seconds vanishes) and split into two levels by 1-D k-means.
+2. *Noise.* σ is the larger of 1.4826 × median |first difference| / √2 (the cache cliff's
+   robust σ, analysis/cliff.py: a few steps do not move it) and 1.4826 × the median absolute
+   deviation of each second from its own level (a slow wander of correlated noise, which first
+   differences do not see, is not a step either). When the levels differ by less than
+   `STEP_SIGMAS` σ there is no throttling: the series is flat within its own noise. A throttle
+   smaller than that is not told from noise (a fixed percentage is never used: a noisy pass
+   needs a larger step, a steady one a smaller).
 3. *Episodes.* Each second is throttled or not by the midpoint of the two levels; runs shorter
    than `MIN_RUN_S` seconds are joined to the run before them. An episode is a run of throttled
    seconds: its onset the first throttled second, its exit the first unthrottled one after.
@@ -19,8 +21,9 @@ the drive reports it, usually whole degrees) and the pass's throughput (bytes/s)
    throughput around it into two means (least squares, within `WINDOW_S` seconds and never past
    the neighbouring boundaries). A moving-block bootstrap (blocks of ∛m seconds) redraws the
    window from its two means and its resampled residuals `DRAWS` times and finds the split
-   again; the 2.5th and 97.5th percentiles of the splits bound the boundary (seed taken from the
-   series: the same series gives the same interval).
+   again; the 2.5th and 97.5th percentiles of the splits, widened by a second on each side (a
+   change inside a second leaves that second between the two levels), bound the boundary (seed
+   taken from the series: the same series gives the same interval).
 5. *Temperatures.* A drive throttles when its reading reaches a threshold T: the reading just
    before onset is below T, the one at onset at or above it, so T ∈ [reading before + q,
    reading at onset], q the readings' resolution (1 °C for whole degrees). Over every second
@@ -36,6 +39,7 @@ the drive reports it, usually whole degrees) and the pass's throughput (bytes/s)
    boundaries' intervals, and its share of the series.
 """
 
+import bisect
 import json
 import math
 import statistics
@@ -47,7 +51,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from ssdlab.analysis.cliff import robust_sigma
+from ssdlab.analysis.cliff import MAD_TO_SIGMA, robust_sigma
 from ssdlab.analysis.intervals import (
     LEVEL,
     Basis,
@@ -55,6 +59,7 @@ from ssdlab.analysis.intervals import (
     ratio_interval,
     sample_of_seconds,
 )
+from ssdlab.model.result import SeriesPoint
 
 SMOOTH_S = 5
 STEP_SIGMAS = 4.0
@@ -121,6 +126,49 @@ class ThermalSeries:
     @property
     def thermal_episodes(self) -> tuple[Episode, ...]:
         return tuple(e for e in self.episodes if e.explained_by_temperature)
+
+
+def thermal_points(
+    series: Sequence[SeriesPoint],
+    readings: Sequence[tuple[float, float]],
+    tolerance_s: float = 1.0,
+) -> list[ThermalPoint]:
+    """One point per interval of a pass's throughput series (read and write summed, as the drive
+    sees them), each with the temperature reading nearest in time within `tolerance_s`
+    (None when there is none). `readings`: (elapsed seconds from the pass's start, °C)."""
+    totals: dict[float, float] = {}
+    for point in series:
+        if point.bw_bytes_per_s is not None:
+            key = round(point.elapsed_s, 3)
+            totals[key] = totals.get(key, 0.0) + point.bw_bytes_per_s
+    ordered = sorted(readings)
+    times = [t for t, _ in ordered]
+    points = []
+    for elapsed, bw in sorted(totals.items()):
+        i = bisect.bisect_left(times, elapsed)
+        near = [j for j in (i - 1, i) if 0 <= j < len(times)]
+        best = min(near, key=lambda j: abs(times[j] - elapsed), default=None)
+        temperature = (
+            ordered[best][1]
+            if best is not None and abs(times[best] - elapsed) <= tolerance_s
+            else None
+        )
+        points.append(ThermalPoint(elapsed, temperature, bw))
+    return points
+
+
+def _noise(
+    bw: npt.NDArray[np.float64], smooth: npt.NDArray[np.float64], low: float, high: float
+) -> float:
+    """σ of the throughput's noise: the larger of the robust σ of first differences and the
+    robust spread of each second around its own level (1.4826 × MAD). The first alone misses a
+    slow wander (noise correlated from second to second), which is not a step either; floored
+    at 0.1 % of the median so that a noise-free series has a scale."""
+    by_differences = robust_sigma(bw.tolist()) or 0.0
+    level = np.where(smooth < (low + high) / 2, low, high)
+    residuals = bw - level
+    spread = MAD_TO_SIGMA * float(np.median(np.abs(residuals - np.median(residuals))))
+    return max(by_differences, spread, 1e-3 * float(np.median(bw)))
 
 
 def _running_median(values: npt.NDArray[np.float64], width: int) -> npt.NDArray[np.float64]:
@@ -325,10 +373,9 @@ def find_throttling(points: Sequence[ThermalPoint]) -> ThermalSeries:
             points, None, f"{len(points)} seconds: too short to tell (needs {MIN_POINTS})"
         )
     bw = np.array([p.bw_bytes_per_s for p in points], dtype=np.float64)
-    sigma = robust_sigma(bw.tolist()) or 0.0
-    sigma = max(sigma, 1e-3 * float(np.median(bw)))
     smooth = _running_median(bw, SMOOTH_S)
     low, high = _two_levels(smooth)
+    sigma = _noise(bw, smooth, low, high)
     if high - low < STEP_SIGMAS * sigma:
         return _no_throttle(
             points,

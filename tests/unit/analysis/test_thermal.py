@@ -58,7 +58,7 @@ def test_the_first_episode_is_placed_at_the_onset_temperature() -> None:
     assert series.throttled_share_pct == pytest.approx(100 * series.throttled_s / 600)
 
 
-@pytest.mark.parametrize("phi", [0.0, 0.5, 0.8])
+@pytest.mark.parametrize("phi", [0.0, 0.5, 0.8, 0.95])
 def test_no_throttling_on_a_flat_series(phi: float) -> None:
     for seed in range(30):
         series = find_throttling(flat_series(seed, phi=phi))
@@ -104,3 +104,22 @@ def test_missing_readings_leave_the_bracket_unknown() -> None:
 
 def test_the_same_series_gives_the_same_intervals() -> None:
     assert find_throttling(drive_series(5)) == find_throttling(drive_series(5))
+
+
+def test_a_pass_series_and_its_readings_are_joined_by_time() -> None:
+    from ssdlab.analysis.thermal import thermal_points
+    from ssdlab.model.result import SeriesPoint
+
+    series = [
+        SeriesPoint(1.0, "read", 1e9, None, None),
+        SeriesPoint(1.0, "write", 5e8, None, None),
+        SeriesPoint(2.0, "write", 4e8, None, None),
+        SeriesPoint(3.0, "write", None, None, None),
+        SeriesPoint(4.0, "write", 3e8, None, None),
+    ]
+    points = thermal_points(series, [(0.9, 70.0), (2.2, 71.0), (9.0, 80.0)])
+    assert points == [
+        ThermalPoint(1.0, 70.0, 1.5e9),
+        ThermalPoint(2.0, 71.0, 4e8),
+        ThermalPoint(4.0, None, 3e8),
+    ]
