@@ -40,21 +40,21 @@ def merged_latency_rows(
     rows: Rows = []
     for second, entries in sorted(by_second.items()):
         for index, (direction, data) in enumerate(entries):
-            values = data["percentiles_ns"]
+            percentiles = data["percentiles_ns"]
             cells = (
                 str(second),
                 direction,
                 format_count(data["ios"]),
-                *(_second_cell(values.get(k)) for k in ("50", "99", "99.9")),
+                *(_second_cell(percentiles.get(k)) for k in ("50", "99", "99.9")),
             )
             rows.append((cells, index == len(entries) - 1))
     for index, (direction, data) in enumerate(directions.items()):
-        values, tails = data["percentiles_ns"], data["tails"]
+        percentiles, tails = data["percentiles_ns"], data["tails"]
         cells = (
             "whole run",
             direction,
             format_count(data["ios"]),
-            *(tail_cell(tails.get(k), values.get(k)) for k in ("50", "99", "99.9")),
+            *(tail_cell(tails.get(k), percentiles.get(k)) for k in ("50", "99", "99.9")),
         )
         rows.append((cells, index == len(directions) - 1))
     return rows
