@@ -1,0 +1,148 @@
+"""Quality-of-service targets: workloads with their rates per TB of the drive and the latency
+each direction must stay under, as a TOML file (the OCP defaults ship in
+profiles/qos_targets.toml; a buyer may give their own of the same schema, `--targets`).
+
+Schema, one table per workload under `workload`:
+
+```toml
+[workload.NAME]
+source = "where the workload is defined"
+block_size_bytes = 4096
+read_mib_s_per_tb = 68      # any of read, write, trim; a direction without a rate is not run
+write_mib_s_per_tb = 72
+trim_mib_s_per_tb = 117
+
+[[workload.NAME.target]]
+direction = "read"          # read | write | trim
+percentile = 99.9999        # or "max": the largest latency measured
+limit_us = 8500             # the target, in microseconds
+source = "requirement ID and document"
+```
+
+TB are 10^12 bytes, MiB 2^20. Parsing is pure: a bad file raises ValueError with one line that
+says what is wrong and where."""
+
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+DIRECTIONS = ("read", "write", "trim")
+MAX = "max"
+
+
+@dataclass(frozen=True, slots=True)
+class QosTarget:
+    """One check: `direction`'s `percentile` (None: the maximum) under `limit_ns`."""
+
+    direction: str
+    percentile: float | None
+    limit_ns: float
+    source: str
+
+    @property
+    def check(self) -> str:
+        return MAX if self.percentile is None else f"p{self.percentile:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class QosWorkload:
+    name: str
+    source: str
+    block_size_bytes: int
+    rates_mib_s_per_tb: tuple[tuple[str, float], ...]  # (direction, MiB/s per TB), rate > 0
+    targets: tuple[QosTarget, ...]
+
+    def rate(self, direction: str) -> float:
+        return dict(self.rates_mib_s_per_tb).get(direction, 0.0)
+
+
+def _number(table: dict[str, Any], key: str, where: str, *, required: bool = True) -> float:
+    value = table.get(key)
+    if value is None and not required:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{where}: {key} must be a number ≥ 0 (got {value!r})")
+    return float(value)
+
+
+def _target(entry: Any, where: str, rates: dict[str, float]) -> QosTarget:
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: a target is a table")
+    direction = entry.get("direction")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"{where}: direction must be one of {', '.join(DIRECTIONS)}")
+    if not rates.get(direction):
+        raise ValueError(f"{where}: the workload has no {direction} rate to judge")
+    raw = entry.get("percentile")
+    percentile: float | None
+    if raw == MAX:
+        percentile = None
+    elif isinstance(raw, int | float) and not isinstance(raw, bool) and 0 < raw < 100:
+        percentile = float(raw)
+    else:
+        raise ValueError(f'{where}: percentile must be a number in (0, 100) or "max"')
+    limit = _number(entry, "limit_us", where)
+    if limit <= 0:
+        raise ValueError(f"{where}: limit_us must be above 0")
+    source = entry.get("source")
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError(f'{where}: every target names its source (source = "…")')
+    return QosTarget(str(direction), percentile, limit * 1000.0, source)
+
+
+def _workload(name: str, table: Any, origin: str) -> QosWorkload:
+    where = f"{origin}: workload {name}"
+    if not isinstance(table, dict):
+        raise ValueError(f"{where} is not a table")
+    unknown = set(table) - {
+        "source",
+        "block_size_bytes",
+        "target",
+        *(f"{d}_mib_s_per_tb" for d in DIRECTIONS),
+    }
+    if unknown:
+        raise ValueError(f"{where}: unknown key {sorted(unknown)[0]}")
+    rates = {d: _number(table, f"{d}_mib_s_per_tb", where, required=False) for d in DIRECTIONS}
+    if not any(rates.values()):
+        raise ValueError(f"{where}: no read, write or trim rate")
+    block = table.get("block_size_bytes", 4096)
+    if not isinstance(block, int) or isinstance(block, bool) or block <= 0 or block % 512:
+        raise ValueError(f"{where}: block_size_bytes must be a multiple of 512")
+    entries = table.get("target", [])
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"{where}: no [[workload.{name}.target]]")
+    targets = tuple(_target(e, f"{where}, target {i + 1}", rates) for i, e in enumerate(entries))
+    return QosWorkload(
+        name,
+        str(table.get("source", "")),
+        block,
+        tuple((d, r) for d, r in rates.items() if r > 0),
+        targets,
+    )
+
+
+def parse_qos_targets(text: str, origin: str) -> tuple[QosWorkload, ...]:
+    """The workloads of a targets file, in file order; ValueError (one line) on a bad file."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ValueError(f"{origin} is not TOML: {error}") from None
+    workloads = data.get("workload")
+    if not isinstance(workloads, dict) or not workloads:
+        raise ValueError(f"{origin}: no [workload.NAME] table")
+    extra = set(data) - {"workload", "title"}
+    if extra:
+        raise ValueError(f"{origin}: unknown key {sorted(extra)[0]}")
+    return tuple(_workload(name, table, origin) for name, table in workloads.items())
+
+
+def qos_workload(text: str, origin: str, name: str | None) -> QosWorkload:
+    """The workload named (None: the file's first)."""
+    workloads = parse_qos_targets(text, origin)
+    if name is None:
+        return workloads[0]
+    for workload in workloads:
+        if workload.name == name:
+            return workload
+    names = ", ".join(w.name for w in workloads)
+    raise ValueError(f"{origin} has no workload {name} (it has {names})")

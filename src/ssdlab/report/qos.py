@@ -1,0 +1,66 @@
+"""The `qos` profile's report: each target of the workload with what was measured, its 95 %
+interval and its outcome, from the stored verdict (analysis/profiles/qos.py)."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from ssdlab.model.finding_names import QOS_VERDICT
+from ssdlab.model.profile import ProfileResults
+from ssdlab.model.units import format_count
+from ssdlab.report import document as doc
+from ssdlab.report.profile_common import compose
+
+
+def _us(ns: float | None) -> str:
+    return "—" if ns is None else f"{ns / 1000:,.1f}"
+
+
+def _interval(item: Mapping[str, Any]) -> str:
+    interval = item.get("interval")
+    if item["check"] == "max":
+        return f"largest of {format_count(item['n'])}"
+    if interval is None:
+        return f"needs ≥ {format_count(item['needs_ios'])} I/Os"
+    low, high = interval.get("low"), interval.get("high")
+    return f"{'?' if low is None else _us(low)} – {'?' if high is None else _us(high)}"
+
+
+def _value(item: Mapping[str, Any]) -> str:
+    if item["check"] != "max" and item.get("interval") is None:
+        return f"needs ≥ {format_count(item['needs_ios'])} I/Os"
+    return _us(item.get("value_ns"))
+
+
+def build_qos_document(results: ProfileResults) -> doc.Document:
+    found = results.findings.get(QOS_VERDICT)
+    if found is None:
+        return compose(results, title="QoS", verdict=("no verdict: nothing measured",),
+                       sections=(), data={})  # fmt: skip
+    items = found["items"]
+    table = doc.Table(
+        f"{found['workload']} at {found['capacity_tb']:.4g} TB, {found['duration_s']:,.0f} s",
+        ("direction", "check", "target µs", "measured µs", "95 % interval µs", "n", "outcome"),
+        tuple(
+            (
+                item["direction"],
+                item["check"],
+                _us(item["limit_ns"]),
+                _value(item),
+                _interval(item),
+                format_count(item["n"]),
+                item["outcome"],
+            )
+            for item in items
+        ),
+        notes=(
+            "completion latency from fio's json+ histogram; a percentile passes when its whole "
+            "95 % interval is at or under the target, fails when all of it is over",
+            "max is the largest latency measured: a sample extreme, no interval; n stated",
+            *sorted({f"{item['check']} {item['direction']}: {item['source']}" for item in items}),
+        ),
+    )
+    sections = [doc.Section("Targets", tables=(table,))]
+    verdict = [str(found["sentence"])]
+    return compose(
+        results, title="QoS", verdict=verdict, sections=sections, data={QOS_VERDICT: found}
+    )
