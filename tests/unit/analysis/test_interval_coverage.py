@@ -373,3 +373,30 @@ def test_outlasting_the_warranty_without_an_interval_is_read_from_the_days() -> 
     assert comparison.outlasts_warranty == "yes"  # 8,000 days against 365, two samples
     unknown = rating_comparison(rated, project_life(20.0, None, None, None), None)
     assert unknown.outlasts_warranty is None
+
+
+@pytest.mark.parametrize(("n", "pct"), [(20_000, 99.9), (400, 99.0), (200_000, 99.99)])
+def test_a_percentile_of_fios_json_histogram(n: int, pct: float) -> None:
+    """`qos` judges tails by bins_tail: ranks l and u of the I/Os, the ends the outer bounds
+    of fio's buckets (64 per power of two) that hold them. Latencies drawn from a lognormal
+    (median 100 µs, σ 0.5), binned as fio bins them: the interval holds the true percentile."""
+    from scipy.stats import norm
+
+    from ssdlab.analysis.step_tails import bins_tail
+
+    rng = np.random.default_rng(33)
+    truth = 100_000 * math.exp(0.5 * norm.ppf(pct / 100))
+    hits = []
+    for _ in range(REPEATS):
+        ns = np.floor(rng.lognormal(math.log(100_000), 0.5, n)).astype(np.int64)
+        k = np.floor(np.log2(ns)).astype(np.int64)
+        width = np.left_shift(1, k - 6)
+        values = (1 << k) + (ns - (1 << k)) // width * width + width // 2
+        keys, counts = np.unique(values, return_counts=True)
+        tail = bins_tail(dict(zip(keys.tolist(), counts.tolist(), strict=True)), pct)
+        assert tail.interval is not None
+        low, high = tail.interval.low, tail.interval.high
+        assert low is not None
+        assert high is not None
+        hits.append(low <= truth <= high)
+    assert BAND[0] <= share(hits) <= BAND[1]  # seeded: 0.985, 0.965, 0.970
