@@ -5,8 +5,10 @@ for the duration. fio's json+ output keeps every completion latency in its histo
 (`clat_ns.bins`, 64 buckets per power of two), from which analysis/profiles/qos.py judges the
 targets.
 
-The default duration is the longest any direction needs for its deepest percentile to have
-10 I/Os expected above it (10 / (1 − q) I/Os: 10^7 for p99.9999, measurement-frontiers §3.5).
+A workload may set its own queue depth and duration (OCP CTO-3: an hour at QD1), and a rate
+may be unlimited. Otherwise the default duration is the longest any direction needs for its
+deepest percentile to have 10 I/Os expected above it (10 / (1 − q) I/Os: 10^7 for p99.9999,
+measurement-frontiers §3.5).
 Trims run only on a device (fio cannot discard inside a file), through psync: fio's libaio
 engine has no trim."""
 
@@ -49,7 +51,7 @@ def targets_of(settings: QosSettings) -> QosWorkload:
 
 def targets_json(workload: QosWorkload) -> str:
     """The targets judged, kept with the step (analysis/profiles/qos.py reads them back)."""
-    return json.dumps([[t.direction, t.percentile, t.limit_ns, t.source] for t in workload.targets])
+    return json.dumps([target.as_data() for target in workload.targets])
 
 
 def rate_bytes(workload: QosWorkload, direction: str, tb: float) -> int:
@@ -68,6 +70,8 @@ def default_duration(workload: QosWorkload, tb: float, directions: tuple[str, ..
     for target in workload.targets:
         if target.percentile is None or target.direction not in directions:
             continue
+        if math.isinf(workload.rate(target.direction)):
+            continue  # unlimited: the workload's own duration_s, or --duration
         per_s = rate_bytes(workload, target.direction, tb) / workload.block_size_bytes
         longest = max(longest, needed_ios(target.percentile) / per_s)
     return float(math.ceil(longest))
@@ -95,10 +99,9 @@ def _job(
     )
     sections = []
     for direction in directions:
-        section: list[tuple[str, str]] = [
-            ("rw", RW[direction]),
-            ("rate", str(rate_bytes(workload, direction, tb))),
-        ]
+        section: list[tuple[str, str]] = [("rw", RW[direction])]
+        if not math.isinf(workload.rate(direction)):
+            section.append(("rate", str(rate_bytes(workload, direction, tb))))
         if direction == "trim":
             section += [("ioengine", TRIM_ENGINE), ("iodepth", "1")]
         else:
@@ -119,7 +122,10 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
         notes.append("trims left out: fio cannot discard inside a file (a device target trims)")
     if not directions:
         raise UsageError(f"workload {workload.name} has nothing to run on a file target")
-    duration = settings.duration or default_duration(workload, tb, directions)
+    duration = (
+        settings.duration or workload.duration_s or default_duration(workload, tb, directions)
+    )
+    iodepth = workload.iodepth or settings.iodepth
     steps: list[ProfileStep] = []
     if target.needs_fill:
         steps.append(fill_step(target, region))
@@ -129,7 +135,7 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
             label=f"{workload.name} at {tb:.4g} TB",
             role=StepRole.MEASURE,
             direction="mix" if len(directions) > 1 else directions[0],
-            job=_job(target, region, workload, tb, directions, duration, settings.iodepth),
+            job=_job(target, region, workload, tb, directions, duration, iodepth),
             params=(
                 ("workload", workload.name),
                 ("capacity_tb", tb),

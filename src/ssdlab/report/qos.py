@@ -15,8 +15,18 @@ def _us(ns: float | None) -> str:
     return "—" if ns is None else f"{ns / 1000:,.1f}"
 
 
+def _count(item: Mapping[str, Any]) -> str:
+    count = item.get("count")
+    if count is None:
+        return "—"
+    fewest, most = count
+    return f"{fewest:,} I/Os" if fewest == most else f"{fewest:,}–{most:,} I/Os"
+
+
 def _interval(item: Mapping[str, Any]) -> str:
     interval = item.get("interval")
+    if item.get("at_most") is not None:
+        return "exact count" if _count(item).count("–") == 0 else "a bucket straddles it"
     if item["check"] == "max":
         return f"largest of {format_count(item['n'])}"
     if interval is None:
@@ -26,9 +36,17 @@ def _interval(item: Mapping[str, Any]) -> str:
 
 
 def _value(item: Mapping[str, Any]) -> str:
+    if item.get("at_most") is not None:
+        return _count(item)
     if item["check"] != "max" and item.get("interval") is None:
         return f"needs ≥ {format_count(item['needs_ios'])} I/Os"
     return _us(item.get("value_ns"))
+
+
+def _target(item: Mapping[str, Any]) -> str:
+    if item.get("at_most") is not None:
+        return f"≤ {item['at_most']} I/Os"
+    return _us(item["limit_ns"])
 
 
 def build_qos_document(results: ProfileResults) -> doc.Document:
@@ -39,12 +57,20 @@ def build_qos_document(results: ProfileResults) -> doc.Document:
     items = found["items"]
     table = doc.Table(
         f"{found['workload']} at {found['capacity_tb']:.4g} TB, {found['duration_s']:,.0f} s",
-        ("direction", "check", "target µs", "measured µs", "95 % interval µs", "n", "outcome"),
+        (
+            "direction",
+            "check",
+            "target (µs)",
+            "measured (µs)",
+            "95 % interval (µs)",
+            "n",
+            "outcome",
+        ),
         tuple(
             (
                 item["direction"],
                 item["check"],
-                _us(item["limit_ns"]),
+                _target(item),
                 _value(item),
                 _interval(item),
                 format_count(item["n"]),
@@ -56,11 +82,15 @@ def build_qos_document(results: ProfileResults) -> doc.Document:
             "completion latency from fio's json+ histogram; a percentile passes when its whole "
             "95 % interval is at or under the target, fails when all of it is over",
             "max is the largest latency measured: a sample extreme, no interval; n stated",
+            "a count of I/Os over a threshold is a range when a fio bucket straddles it",
             *sorted({f"{item['check']} {item['direction']}: {item['source']}" for item in items}),
         ),
     )
     sections = [doc.Section("Targets", tables=(table,))]
-    verdict = [str(found["sentence"])]
+    verdict = [
+        str(found["sentence"]),
+        *(str(item["sentence"]) for item in items if item["outcome"] != "pass"),
+    ]
     return compose(
         results, title="QoS", verdict=verdict, sections=sections, data={QOS_VERDICT: found}
     )

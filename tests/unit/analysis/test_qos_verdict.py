@@ -9,6 +9,7 @@ import pytest
 
 from ssdlab.analysis.profiles.qos import analyse_qos, judge_target, overall
 from ssdlab.analysis.verdict_state import Outcome
+from ssdlab.model.qos_targets import QosTarget
 from ssdlab.model.step import StepResult
 from ssdlab.plan.qos import plan_qos
 from tests.unit.plan.profile_golden import DEVICE_TARGET
@@ -50,7 +51,9 @@ STRADDLING = histogram((100_000, 99_000), (3_000_000, 1_000))  # p99 between 100
 def test_a_percentile_is_judged_by_its_whole_interval(
     bins: dict[int, int], limit_us: float, expected: Outcome
 ) -> None:
-    item = judge_target("read", 99.0, limit_us * US, "test", {"read": (bins, None)})
+    item = judge_target(
+        QosTarget("read", 99.0, limit_us * US, "test"), {"read": (bins, None)}, 60.0
+    )
     assert item.outcome == expected.value
     assert item.n == sum(bins.values())
     assert item.interval is not None
@@ -64,38 +67,47 @@ def test_a_percentile_is_judged_by_its_whole_interval(
 
 def test_too_few_ios_are_inconclusive_and_give_no_number() -> None:
     few = histogram((100_000, 1_000_000))  # a million I/Os: p99.9999 needs 3,688,878
-    item = judge_target("read", 99.9999, 8500 * US, "test", {"read": (few, 100_000)})
+    item = judge_target(
+        QosTarget("read", 99.9999, 8500 * US, "test"), {"read": (few, 100_000)}, 60.0
+    )
     assert item.outcome == Outcome.INCONCLUSIVE.value
     assert item.value_ns is None
     assert item.interval is None
     assert item.needs_ios == 3_688_878
     assert "needs ≥ 3,688,878 I/Os" in item.sentence
     enough = histogram((100_000, 10_000_000))  # 10^7: the count the OCP tail asks for
-    judged = judge_target("read", 99.9999, 8500 * US, "test", {"read": (enough, 100_000)})
+    judged = judge_target(
+        QosTarget("read", 99.9999, 8500 * US, "test"), {"read": (enough, 100_000)}, 60.0
+    )
     assert judged.outcome == Outcome.PASS.value
 
 
 def test_the_maximum_is_a_sample_extreme_with_its_n() -> None:
     measured = {"write": (STEADY, 16_000_000)}
-    over = judge_target("write", None, 15_000 * US, "test", measured)
+    over = judge_target(QosTarget("write", None, 15_000 * US, "test"), measured, 60.0)
     assert over.outcome == Outcome.FAIL.value
     assert over.interval is None
     assert over.n == 100_000
     assert "largest of 100,000 I/Os" in over.sentence
-    under = judge_target("write", None, 30_000 * US, "test", measured)
+    under = judge_target(QosTarget("write", None, 30_000 * US, "test"), measured, 60.0)
     assert under.outcome == Outcome.PASS.value
 
 
 def test_a_direction_that_did_not_run_is_inconclusive() -> None:
-    item = judge_target("trim", None, 1000 * US, "test", {"read": (STEADY, 1)})
+    item = judge_target(QosTarget("trim", None, 1000 * US, "test"), {"read": (STEADY, 1)}, 60.0)
     assert item.outcome == Outcome.INCONCLUSIVE.value
-    assert judge_target("trim", 99.0, 1e6, "t", {}).outcome == Outcome.INCONCLUSIVE.value
+    assert (
+        judge_target(QosTarget("trim", 99.0, 1e6, "t"), {}, 60.0).outcome
+        == Outcome.INCONCLUSIVE.value
+    )
 
 
 def test_the_run_passes_only_when_every_target_passes() -> None:
-    passed = judge_target("read", 99.0, 2000 * US, "t", {"read": (STEADY, None)})
-    failed = judge_target("read", 99.0, 50 * US, "t", {"read": (STEADY, None)})
-    unsure = judge_target("read", 99.0, 2000 * US, "t", {"read": (STRADDLING, None)})
+    passed = judge_target(QosTarget("read", 99.0, 2000 * US, "t"), {"read": (STEADY, None)}, 60.0)
+    failed = judge_target(QosTarget("read", 99.0, 50 * US, "t"), {"read": (STEADY, None)}, 60.0)
+    unsure = judge_target(
+        QosTarget("read", 99.0, 2000 * US, "t"), {"read": (STRADDLING, None)}, 60.0
+    )
     assert overall([passed, passed]) is Outcome.PASS
     assert overall([passed, unsure]) is Outcome.INCONCLUSIVE
     assert overall([passed, unsure, failed]) is Outcome.FAIL
@@ -126,3 +138,39 @@ def test_the_shipped_ocp_targets_judged_from_a_run() -> None:
     (failed,) = analyse_qos(plan, [_step(7)], {}, slow).values()
     assert failed.outcome == "fail"  # one write of 40 ms is over the 30 ms maximum
     assert json.loads(json.dumps([i.check for i in failed.items]))
+
+
+S = 1_000_000_000  # ns
+OVER_2S = QosTarget("all", None, 2 * S, "CTO-3", at_most=7, window_s=3600)
+OVER_8S = QosTarget("all", None, 8 * S, "CTO-3", at_most=0)
+
+
+def test_a_bucket_straddling_the_threshold_makes_the_count_a_range() -> None:
+    straddled = fio_value(2 * S)  # fio's bucket 1,996,488,704–2,013,265,919 ns holds 2 s
+    assert straddled - (1 << 23) < 2 * S < straddled + (1 << 23)
+    bins = {**histogram((100_000, 1_000_000), (3 * S, 5)), straddled: 4}
+    item = judge_target(OVER_2S, {"read": (bins, None)}, 3600.0)
+    assert item.count == (5, 9)
+    assert item.outcome == Outcome.INCONCLUSIVE.value  # 5 to 9 against at most 7
+    assert "5–9" in item.sentence
+    # the largest latency measured at or under the threshold settles it: none over
+    settled = judge_target(OVER_2S, {"read": (bins, 1.999 * S)}, 3600.0)
+    assert settled.count == (0, 0)
+
+
+def test_an_hour_of_qd1_counted_against_cto3() -> None:
+    calm = histogram((100_000, 36_000_000), (3 * S, 7))
+    both = {"read": (calm, 3 * S), "write": (histogram((50_000, 10)), 60_000)}
+    assert judge_target(OVER_2S, both, 3600.0).outcome == "pass"  # 7, reads and writes together
+    assert judge_target(OVER_8S, both, 3600.0).outcome == "pass"
+    stormy = histogram((100_000, 36_000_000), (3 * S, 8), (9 * S, 1))
+    over = {"read": (stormy, 9 * S)}
+    assert judge_target(OVER_2S, over, 3600.0).outcome == "fail"
+    assert judge_target(OVER_8S, over, 3600.0).outcome == "fail"
+    # ten minutes with none over 2 s cannot show an hour with at most 7
+    short = judge_target(OVER_2S, {"read": (histogram((100_000, 10)), 1)}, 600.0)
+    assert short.outcome == "inconclusive"
+    assert "lasted 600 s of the 3,600 s" in short.sentence
+    # two hours with 8 over 2 s may have put 4 in each hour
+    spread = judge_target(OVER_2S, {"read": (histogram((3 * S, 8)), 3 * S)}, 7200.0)
+    assert spread.outcome == "inconclusive"

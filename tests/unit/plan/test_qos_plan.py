@@ -61,7 +61,7 @@ def test_the_default_duration_gives_the_deepest_percentile_ten_ios_above_it() ->
 
 
 def test_the_shipped_targets_are_ocp_appendix_a21_as_written() -> None:
-    (workload,) = parse_qos_targets(shipped_targets(), "shipped")
+    workload, _cto = parse_qos_targets(shipped_targets(), "shipped")
     assert workload.name == "4K_L2R6DWPD_wTRIM"
     assert dict(workload.rates_mib_s_per_tb) == {"read": 68, "write": 72, "trim": 117}
     assert {(t.direction, t.check): t.limit_ns / 1000 for t in workload.targets} == {
@@ -109,3 +109,21 @@ def test_a_bad_targets_file_is_one_clear_line(text: str, says: str) -> None:
 def test_a_workload_the_file_lacks_is_named() -> None:
     with pytest.raises(UsageError, match="has no workload nope"):
         plan_qos({"workload": "nope"}, FILE_TARGET)
+
+
+def test_cto3_is_an_hour_of_qd1_reads_and_writes_unthrottled() -> None:
+    plan = plan_qos({"workload": "CTO-3"}, DEVICE_TARGET)
+    step = plan.step_named("qos")
+    assert step is not None
+    assert step.job is not None
+    assert step.param("duration_s") == 3600.0
+    sections = dict(step.job.sections)
+    assert set(sections) == {"qos-read", "qos-write"}
+    for options in sections.values():
+        assert dict(options)["iodepth"] == "1"
+        assert "rate" not in dict(options)
+    (_ocp, cto) = parse_qos_targets(shipped_targets(), "shipped")
+    assert {(t.direction, t.limit_ns, t.at_most, t.window_s) for t in cto.targets} == {
+        ("all", 8e9, 0, None),
+        ("all", 2e9, 7, 3600.0),
+    }
