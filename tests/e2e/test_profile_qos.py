@@ -5,8 +5,10 @@ bad targets file refused in one line. No timed assertions."""
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import needs_fio
-from tests.e2e.conftest import run_ssdlab
+from tests.e2e.conftest import LoopLab, needs_loop, run_ssdlab
 
 pytestmark = [needs_fio]
 
@@ -70,3 +72,24 @@ def test_a_bad_targets_file_is_refused_in_one_line(tmp_path: Path) -> None:
     assert "no [[workload.x.target]]" in done.stderr
     errors = [line for line in done.stderr.splitlines() if line.startswith("ssdlab: error:")]
     assert len(errors) == 1  # after argparse's usage line, as every usage error
+
+
+@needs_loop
+@pytest.mark.loop
+def test_trim6_7_on_a_loop_device(tmp_path: Path, lab: LoopLab) -> None:
+    device = lab.loop(64 * 2**20).path
+    done = run_ssdlab(
+        "run", "qos", device, "--destroy-data", device, "--workload", "TRIM-6-7",
+        "--duration", "1", "--db", str(tmp_path / "db"), "--json",
+    )  # fmt: skip
+    assert done.code == 0, done.stderr
+    verdict = json.loads(done.stdout)["result"]["qos-verdict"]
+    assert [item["check"] for item in verdict["items"]] == [
+        "p50 change, trims running",
+        "p99 change, trims running",
+        "p50 change, after a write burst",
+        "p99 change, after a write burst",
+    ]
+    for item in verdict["items"]:
+        assert item["n"] > 0, item["sentence"]  # every phase ran and was counted
+        assert item["outcome"] in ("pass", "fail", "inconclusive")

@@ -26,10 +26,12 @@ window_s = 3600             # in this long (optional): a shorter run cannot pass
 source = "…"
 ```
 
-A rate may be "unlimited" (the direction runs as fast as the drive goes); a workload may set
-its own `iodepth` and `duration_s` (OCP CTO-3: an hour at QD1). TB are 10^12 bytes, MiB
-2^20. Parsing is pure: a bad file raises ValueError with one line that says what is wrong and
-where."""
+A change target (`phase = "trim"` or `"burst"`, `percentile`, `change_pct = 5`) compares a
+read percentile while trims run, or after a write burst, with the same reads alone (OCP
+TRIM-6/7). A rate may be "unlimited" (the direction runs as fast as the drive goes); a
+workload may set its own `iodepth` and `duration_s` (OCP CTO-3: an hour at QD1). TB are 10^12
+bytes, MiB 2^20. Parsing is pure: a bad file raises ValueError with one line that says what is
+wrong and where."""
 
 import math
 import tomllib
@@ -38,6 +40,7 @@ from typing import Any
 
 DIRECTIONS = ("read", "write", "trim")
 ALL = "all"  # a count target over every direction's I/Os together
+PHASES = {"trim": "trims running", "burst": "after a write burst"}
 MAX = "max"
 
 
@@ -52,9 +55,13 @@ class QosTarget:
     source: str
     at_most: int | None = None
     window_s: float | None = None
+    phase: str | None = None  # a change target: "trim" or "burst", against the baseline
+    change_pct: float | None = None  # at most this much slower than in the baseline
 
     @property
     def check(self) -> str:
+        if self.phase is not None:
+            return f"p{self.percentile:g} change, {PHASES[self.phase]}"
         if self.at_most is not None:
             return f"I/Os > {self.limit_ns / 1e9:g} s"
         return MAX if self.percentile is None else f"p{self.percentile:g}"
@@ -67,6 +74,8 @@ class QosTarget:
             "source": self.source,
             "at_most": self.at_most,
             "window_s": self.window_s,
+            "phase": self.phase,
+            "change_pct": self.change_pct,
         }
 
 
@@ -111,6 +120,8 @@ def _target(entry: Any, where: str, rates: dict[str, float]) -> QosTarget:
         raise ValueError(f"{where}: the workload has no {direction} rate to judge")
     if "at_most" in entry:
         return _count_target(entry, where, str(direction))
+    if "change_pct" in entry:
+        return _change_target(entry, where, str(direction))
     raw = entry.get("percentile")
     percentile: float | None
     if raw == MAX:
@@ -130,6 +141,21 @@ def _source(entry: dict[str, Any], where: str) -> str:
     if not isinstance(source, str) or not source.strip():
         raise ValueError(f'{where}: every target names its source (source = "…")')
     return source
+
+
+def _change_target(entry: dict[str, Any], where: str, direction: str) -> QosTarget:
+    phase = entry.get("phase")
+    if phase not in PHASES:
+        raise ValueError(f"{where}: phase must be one of {', '.join(PHASES)}")
+    if direction != "read":
+        raise ValueError(f"{where}: a change is judged on reads")
+    raw = entry.get("percentile")
+    if not isinstance(raw, int | float) or isinstance(raw, bool) or not 0 < raw < 100:
+        raise ValueError(f"{where}: percentile must be a number in (0, 100)")
+    change = _number(entry, "change_pct", where)
+    return QosTarget(
+        direction, float(raw), 0.0, _source(entry, where), phase=str(phase), change_pct=change
+    )
 
 
 def _count_target(entry: dict[str, Any], where: str, direction: str) -> QosTarget:

@@ -37,6 +37,10 @@ ABOVE = 10  # I/Os expected above the deepest percentile judged, for the default
 TRIM_ENGINE = "psync"
 RW = {"read": "randread", "write": "randwrite", "trim": "randtrim"}
 MEASURE_KEY = "qos"
+TRIM_KEY = "qos-trim"  # the baseline's reads with trims running (TRIM-6)
+BURST_KEY = "qos-burst"  # a write burst (TRIM-7) ...
+AFTER_BURST_KEY = "qos-after-burst"  # ... and the baseline's reads right after it
+BURST_IODEPTH = 32
 
 
 def targets_of(settings: QosSettings) -> QosWorkload:
@@ -85,7 +89,11 @@ def _job(
     directions: tuple[str, ...],
     duration_s: float,
     iodepth: int,
+    *,
+    split: bool = False,
 ) -> FioJob:
+    """`split`: reads and writes on the region's first half, trims on its second, so that no
+    read lands on a block just trimmed (a drive answers those without reading its flash)."""
     options = (
         *target_options(target, DEFAULT_IOENGINE),
         ("size", str(region)),
@@ -102,12 +110,76 @@ def _job(
         section: list[tuple[str, str]] = [("rw", RW[direction])]
         if not math.isinf(workload.rate(direction)):
             section.append(("rate", str(rate_bytes(workload, direction, tb))))
+        half = region // 2 // workload.block_size_bytes * workload.block_size_bytes
+        if split and direction == "trim":
+            section += [("offset", str(half)), ("size", str(half))]
+        elif split:
+            section.append(("size", str(half)))
         if direction == "trim":
             section += [("ioengine", TRIM_ENGINE), ("iodepth", "1")]
         else:
             section.append(("iodepth", str(iodepth)))
         sections.append((f"{MEASURE_KEY}-{direction}", tuple(section)))
     return FioJob(global_options=options, sections=tuple(sections))
+
+
+def _phase_steps(
+    target: PlanTarget,
+    region: int,
+    workload: QosWorkload,
+    tb: float,
+    baseline: tuple[str, ...],
+    duration: float,
+    iodepth: int,
+    notes: list[str],
+) -> list[ProfileStep]:
+    """The steps a change target compares with the baseline (OCP TRIM-6/7): its reads with
+    trims running (a device only), and its reads right after a write burst as long."""
+    phases = {t.phase for t in workload.targets if t.phase is not None}
+    steps: list[ProfileStep] = []
+    if "trim" in phases and target.kind != "device":
+        notes.append("reads with trims running left out: fio cannot discard inside a file")
+    elif "trim" in phases:
+        if not workload.rate("trim"):
+            raise UsageError(
+                f"workload {workload.name} judges reads during trims: give it a trim rate"
+            )
+        job = _job(target, region, workload, tb, (*baseline, "trim"), duration, iodepth, split=True)
+        steps.append(
+            _measure(TRIM_KEY, f"{workload.name}: reads with trims running", job, duration)
+        )
+    if "burst" in phases:
+        burst = FioJob(
+            global_options=_job(target, region, workload, tb, (), duration, 1).global_options,
+            sections=(("burst", (("rw", "randwrite"), ("iodepth", str(BURST_IODEPTH)))),),
+        )
+        label = f"{workload.name}: a write burst"
+        steps.append(_measure(BURST_KEY, label, burst, duration, StepRole.PREPARE, "write"))
+        job = _job(target, region, workload, tb, baseline, duration, iodepth, split=True)
+        steps.append(
+            _measure(AFTER_BURST_KEY, f"{workload.name}: reads after the burst", job, duration)
+        )
+    return steps
+
+
+def _measure(
+    key: str,
+    label: str,
+    job: FioJob,
+    duration: float,
+    role: StepRole = StepRole.MEASURE,
+    direction: str = "mix",
+) -> ProfileStep:
+    """A timed fio step with no interval logs: its json+ histogram is what is judged."""
+    return ProfileStep(
+        key=key,
+        label=label,
+        role=role,
+        direction=direction,
+        job=job,
+        log_interval_ms=None,
+        expected_s=duration,
+    )
 
 
 def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
@@ -117,6 +189,9 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
     tb = (target.capacity_bytes or target.size_bytes) / TB
     notes: list[str] = []
     directions = tuple(d for d, _ in workload.rates_mib_s_per_tb)
+    phased = any(t.phase is not None for t in workload.targets)
+    if phased:
+        directions = tuple(d for d in directions if d != "trim")  # trims: their own phase
     if "trim" in directions and target.kind != "device":
         directions = tuple(d for d in directions if d != "trim")
         notes.append("trims left out: fio cannot discard inside a file (a device target trims)")
@@ -127,7 +202,7 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
     )
     iodepth = workload.iodepth or settings.iodepth
     steps: list[ProfileStep] = []
-    if target.needs_fill:
+    if target.needs_fill or phased:  # TRIM-6/7 read written blocks, as a drive in use has them
         steps.append(fill_step(target, region))
     steps.append(
         ProfileStep(
@@ -135,7 +210,7 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
             label=f"{workload.name} at {tb:.4g} TB",
             role=StepRole.MEASURE,
             direction="mix" if len(directions) > 1 else directions[0],
-            job=_job(target, region, workload, tb, directions, duration, iodepth),
+            job=_job(target, region, workload, tb, directions, duration, iodepth, split=phased),
             params=(
                 ("workload", workload.name),
                 ("capacity_tb", tb),
@@ -147,6 +222,8 @@ def plan_qos(given: Settings, target: PlanTarget) -> ProfilePlan:
             expected_s=duration,
         )
     )
+    if phased:
+        steps += _phase_steps(target, region, workload, tb, directions, duration, iodepth, notes)
     return profile_plan(
         SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
     )

@@ -23,8 +23,23 @@ def _count(item: Mapping[str, Any]) -> str:
     return f"{fewest:,} I/Os" if fewest == most else f"{fewest:,}–{most:,} I/Os"
 
 
+def _is_change(item: Mapping[str, Any]) -> bool:
+    return "change" in str(item["check"])
+
+
 def _interval(item: Mapping[str, Any]) -> str:
     interval = item.get("interval")
+    if _is_change(item):
+        if interval is None:
+            return (
+                "—"
+                if item.get("needs_ios") is None
+                else f"needs ≥ {format_count(item['needs_ios'])} I/Os"
+            )
+        low, high = interval.get("low"), interval.get("high")
+        return (
+            f"{'?' if low is None else f'{low:.3f}×'} – {'?' if high is None else f'{high:.3f}×'}"
+        )
     if item.get("at_most") is not None:
         return "exact count" if _count(item).count("–") == 0 else "a bucket straddles it"
     if item["check"] == "max":
@@ -38,6 +53,9 @@ def _interval(item: Mapping[str, Any]) -> str:
 def _value(item: Mapping[str, Any]) -> str:
     if item.get("at_most") is not None:
         return _count(item)
+    if _is_change(item):
+        value = item.get("value_ns")
+        return "—" if value is None else f"{value:.3f}× alone"
     if item["check"] != "max" and item.get("interval") is None:
         return f"needs ≥ {format_count(item['needs_ios'])} I/Os"
     return _us(item.get("value_ns"))
@@ -46,6 +64,8 @@ def _value(item: Mapping[str, Any]) -> str:
 def _target(item: Mapping[str, Any]) -> str:
     if item.get("at_most") is not None:
         return f"≤ {item['at_most']} I/Os"
+    if _is_change(item):
+        return f"≤ {item['limit_ns']:.2f}× alone"
     return _us(item["limit_ns"])
 
 
@@ -60,9 +80,9 @@ def build_qos_document(results: ProfileResults) -> doc.Document:
         (
             "direction",
             "check",
-            "target (µs)",
-            "measured (µs)",
-            "95 % interval (µs)",
+            "target",
+            "measured",
+            "95 % interval",
             "n",
             "outcome",
         ),
@@ -79,10 +99,13 @@ def build_qos_document(results: ProfileResults) -> doc.Document:
             for item in items
         ),
         notes=(
-            "completion latency from fio's json+ histogram; a percentile passes when its whole "
-            "95 % interval is at or under the target, fails when all of it is over",
+            "latencies in µs: completion latency from fio's json+ histogram; a percentile "
+            "passes when its whole 95 % interval is at or under the target, fails when all of "
+            "it is over",
             "max is the largest latency measured: a sample extreme, no interval; n stated",
             "a count of I/Os over a threshold is a range when a fio bucket straddles it",
+            "a change is a read percentile in its phase ÷ the same percentile of the reads "
+            "alone, with the interval of the two percentiles' intervals (97.5 % each)",
             *sorted({f"{item['check']} {item['direction']}: {item['source']}" for item in items}),
         ),
     )

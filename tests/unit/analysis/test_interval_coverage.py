@@ -400,3 +400,36 @@ def test_a_percentile_of_fios_json_histogram(n: int, pct: float) -> None:
         assert high is not None
         hits.append(low <= truth <= high)
     assert BAND[0] <= share(hits) <= BAND[1]  # seeded: 0.985, 0.965, 0.970
+
+
+@pytest.mark.parametrize(("pct", "slower"), [(50.0, 1.0), (99.0, 1.3)])
+def test_a_ratio_of_two_percentiles_of_fios_json_histograms(pct: float, slower: float) -> None:
+    """`qos` judges TRIM-6/7 by a read percentile in a phase ÷ the reads alone: each
+    percentile's interval at 97.5 %, the ratio's ends their quotients. The phase's latencies are
+    the baseline's × `slower`, so the true ratio is `slower`; the interval holds it in at least
+    95 % of runs (conservative by construction: it may over-cover)."""
+    from ssdlab.analysis.profiles.qos import judge_change
+    from ssdlab.model.qos_targets import QosTarget
+
+    target = QosTarget("read", pct, 0.0, "test", phase="trim", change_pct=5.0)
+    rng = np.random.default_rng(67)
+
+    def binned(ns: np.ndarray) -> dict[str, tuple[dict[int, int], None]]:
+        ns = np.floor(ns).astype(np.int64)
+        k = np.floor(np.log2(ns)).astype(np.int64)
+        width = np.left_shift(1, k - 6)
+        values = (1 << k) + (ns - (1 << k)) // width * width + width // 2
+        keys, counts = np.unique(values, return_counts=True)
+        return {"read": (dict(zip(keys.tolist(), counts.tolist(), strict=True)), None)}
+
+    hits = []
+    for _ in range(REPEATS):
+        alone = binned(rng.lognormal(math.log(100_000), 0.5, 20_000))
+        during = binned(slower * rng.lognormal(math.log(100_000), 0.5, 20_000))
+        item = judge_change(target, alone, during)
+        assert item.interval is not None
+        low, high = item.interval.low, item.interval.high
+        assert low is not None
+        assert high is not None
+        hits.append(low <= slower <= high)
+    assert share(hits) >= BAND[0]  # seeded: 1.000 for both, a box of two intervals is wide

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ssdlab.analysis.profiles.qos import analyse_qos, judge_target, overall
+from ssdlab.analysis.profiles.qos import analyse_qos, judge_change, judge_target, overall
 from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.qos_targets import QosTarget
 from ssdlab.model.step import StepResult
@@ -174,3 +174,32 @@ def test_an_hour_of_qd1_counted_against_cto3() -> None:
     # two hours with 8 over 2 s may have put 4 in each hour
     spread = judge_target(OVER_2S, {"read": (histogram((3 * S, 8)), 3 * S)}, 7200.0)
     assert spread.outcome == "inconclusive"
+
+
+CHANGE_99 = QosTarget("read", 99.0, 0.0, "TRIM-6", phase="trim", change_pct=5.0)
+
+
+def _reads(*parts: tuple[int, int]) -> dict[str, tuple[dict[int, int], None]]:
+    return {"read": (histogram(*parts), None)}
+
+
+def test_a_change_is_the_ratio_of_two_percentiles_with_its_interval() -> None:
+    alone = _reads((100_000, 99_000), (500_000, 1_000))  # p99 between 100 and 500 µs
+    same = judge_change(CHANGE_99, alone, alone)
+    assert same.outcome == "inconclusive"  # ranks l and u straddle the step: wide interval
+    steady = _reads((100_000, 100_000))
+    assert judge_change(CHANGE_99, steady, steady).outcome == "pass"
+    slower = judge_change(CHANGE_99, steady, _reads((200_000, 100_000)))
+    assert slower.outcome == "fail"
+    assert slower.value_ns == pytest.approx(2.0, rel=0.02)
+    assert slower.interval is not None
+    assert slower.interval.low is not None
+    assert slower.interval.low > 1.05
+    faster = judge_change(CHANGE_99, steady, _reads((50_000, 100_000)))
+    assert faster.outcome == "pass"  # only a slowdown is judged
+    short = judge_change(CHANGE_99, steady, _reads((100_000, 100)))
+    assert short.outcome == "inconclusive"
+    assert short.value_ns is None
+    assert "needs ≥" in short.sentence
+    missing = judge_change(CHANGE_99, steady, None)
+    assert missing.outcome == "inconclusive"

@@ -61,7 +61,7 @@ def test_the_default_duration_gives_the_deepest_percentile_ten_ios_above_it() ->
 
 
 def test_the_shipped_targets_are_ocp_appendix_a21_as_written() -> None:
-    workload, _cto = parse_qos_targets(shipped_targets(), "shipped")
+    workload, _cto, _trim = parse_qos_targets(shipped_targets(), "shipped")
     assert workload.name == "4K_L2R6DWPD_wTRIM"
     assert dict(workload.rates_mib_s_per_tb) == {"read": 68, "write": 72, "trim": 117}
     assert {(t.direction, t.check): t.limit_ns / 1000 for t in workload.targets} == {
@@ -122,8 +122,44 @@ def test_cto3_is_an_hour_of_qd1_reads_and_writes_unthrottled() -> None:
     for options in sections.values():
         assert dict(options)["iodepth"] == "1"
         assert "rate" not in dict(options)
-    (_ocp, cto) = parse_qos_targets(shipped_targets(), "shipped")
+    (_ocp, cto, _trim) = parse_qos_targets(shipped_targets(), "shipped")
     assert {(t.direction, t.limit_ns, t.at_most, t.window_s) for t in cto.targets} == {
         ("all", 8e9, 0, None),
         ("all", 2e9, 7, 3600.0),
     }
+
+
+def test_trim6_7_reads_alone_with_trims_and_after_a_burst_on_written_blocks() -> None:
+    plan = plan_qos({"workload": "TRIM-6-7", "duration": 30.0}, DEVICE_TARGET)
+    assert [s.key for s in plan.steps] == [
+        "fill",
+        "qos",
+        "qos-trim",
+        "qos-burst",
+        "qos-after-burst",
+    ]
+    half = str(DEVICE_TARGET.size_bytes // 2)
+    with_trims = plan.step_named("qos-trim")
+    assert with_trims is not None
+    assert with_trims.job is not None
+    sections = {name: dict(options) for name, options in with_trims.job.sections}
+    assert sections["qos-read"]["size"] == half  # reads on the first half ...
+    assert (sections["qos-trim"]["offset"], sections["qos-trim"]["size"]) == (half, half)
+    alone = plan.step_named("qos")
+    assert alone is not None
+    assert alone.job is not None
+    assert [name for name, _ in alone.job.sections] == ["qos-read"]  # no trims in the baseline
+    on_file = plan_qos({"workload": "TRIM-6-7", "duration": 30.0}, FILE_TARGET)
+    assert "qos-trim" not in [s.key for s in on_file.steps]
+    assert any("trims running left out" in note for note in on_file.notes)
+
+
+def test_the_shipped_trim6_7_targets_name_their_requirements() -> None:
+    *_, trim = parse_qos_targets(shipped_targets(), "shipped")
+    assert {(t.phase, t.percentile, t.change_pct) for t in trim.targets} == {
+        ("trim", 50.0, 5.0),
+        ("trim", 99.0, 5.0),
+        ("burst", 50.0, 5.0),
+        ("burst", 99.0, 5.0),
+    }
+    assert {t.source.split(":")[0][-6:] for t in trim.targets} == {"TRIM-6", "TRIM-7"}

@@ -17,6 +17,13 @@ latency histogram of its direction (json+ `clat_ns.bins`, every I/O counted).
   passes when the whole range is at most the target's number (and the run lasted the
   target's window, when it names one: a shorter run cannot show an hour), fails when the
   whole range is over it within one window, and is inconclusive otherwise.
+- **A change** (OCP TRIM-6/7: read latency within 5 % of its baseline while the host trims,
+  and while the drive collects garbage after a write burst) is the ratio of a read percentile
+  in that phase to the same percentile of the reads alone. Each percentile's interval is taken
+  at 97.5 %, so both hold together in at least 95 % of runs, and the ratio's interval is
+  [phase low ÷ baseline high, phase high ÷ baseline low]. It passes when the whole interval is
+  at or under 1 + change, fails when all of it is over, and is inconclusive otherwise or when
+  either phase had too few I/Os. Only a slowdown is judged: reads that get faster pass.
 - A direction that did not run (trims on a file target) leaves its targets inconclusive.
 
 The run passes only when every target passes, fails when any fails, and is inconclusive
@@ -28,6 +35,7 @@ from dataclasses import dataclass
 
 from ssdlab.analysis.intervals import Interval
 from ssdlab.analysis.step_tails import bins_tail, fio_bucket_bounds
+from ssdlab.analysis.tail_intervals import TailEstimate
 from ssdlab.analysis.verdict_state import Outcome
 from ssdlab.model.finding_names import QOS_VERDICT
 from ssdlab.model.profile import ProfilePlan
@@ -36,6 +44,8 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.units import format_count
 
 MEASURE_KEY = "qos"
+PHASE_KEYS = {"trim": "qos-trim", "burst": "qos-after-burst"}  # plan/qos.py's step keys
+EACH_LEVEL = 0.975  # two percentiles' intervals at 97.5 % each: both hold in ≥ 95 % of runs
 ClatByDirection = Mapping[str, tuple[Mapping[int, int], int | None]]
 
 
@@ -71,6 +81,16 @@ def _us(ns: float) -> str:
     return f"{ns / 1000:,.1f} µs"
 
 
+def against(low: float | None, high: float | None, limit: float) -> Outcome:
+    """An interval against a limit: pass when all of it is at or under, fail when all of it
+    is over, inconclusive when it straddles the limit or an end that would decide is unknown."""
+    if high is not None and high <= limit:
+        return Outcome.PASS
+    if low is not None and low > limit:
+        return Outcome.FAIL
+    return Outcome.INCONCLUSIVE
+
+
 def judge_percentile(
     direction: str, pct: float, limit_ns: float, source: str, bins: Mapping[int, int]
 ) -> QosItem:
@@ -84,12 +104,7 @@ def judge_percentile(
             f"(the run had {format_count(tail.n)})",
         )  # fmt: skip
     low, high = tail.interval.low, tail.interval.high
-    if high is not None and high <= limit_ns:
-        outcome = Outcome.PASS
-    elif low is not None and low > limit_ns:
-        outcome = Outcome.FAIL
-    else:
-        outcome = Outcome.INCONCLUSIVE
+    outcome = against(low, high, limit_ns)
     shown = "?" if tail.value_ns is None else _us(tail.value_ns)
     ends = f"{'?' if low is None else _us(low)} – {'?' if high is None else _us(high)}"
     return QosItem(
@@ -181,6 +196,60 @@ def _measured(direction: str, measured: ClatByDirection) -> tuple[dict[int, int]
     return bins, largest
 
 
+def _ratio_interval(before: TailEstimate, during: TailEstimate) -> Interval:
+    """[during low ÷ before high, during high ÷ before low] (an unknown end stays unknown)."""
+    if before.interval is None or during.interval is None:
+        raise ValueError("a ratio of percentiles needs both intervals")
+    b_low, b_high = before.interval.low, before.interval.high
+    d_low, d_high = during.interval.low, during.interval.high
+    low = None if d_low is None or not b_high else d_low / b_high
+    high = None if d_high is None or not b_low else d_high / b_low
+    return Interval(low, high, 0.95, RATIO_BASIS, min(before.n, during.n))
+
+
+RATIO_BASIS = "two percentiles' intervals at 97.5 % each"
+
+
+def judge_change(
+    target: QosTarget, baseline: ClatByDirection, phase: ClatByDirection | None
+) -> QosItem:
+    """A read percentile in a phase against the reads alone (module text); `limit_ns` of the
+    item holds the ratio allowed, `value_ns` the ratio measured."""
+    pct = target.percentile or 50.0
+    allowed = 1 + (target.change_pct or 0.0) / 100
+    check, source = target.check, target.source
+    if phase is None:
+        return QosItem(
+            "read", check, allowed, source, 0, None, None, None, Outcome.INCONCLUSIVE.value,
+            f"read {check}: the phase did not run",
+        )  # fmt: skip
+    before = bins_tail(baseline.get("read", ({}, None))[0], pct, EACH_LEVEL)
+    during = bins_tail(phase.get("read", ({}, None))[0], pct, EACH_LEVEL)
+    fewest = min(before.n, during.n)
+    short = [t for t in (before, during) if not t.estimable or t.interval is None]
+    if short:
+        need = max(t.needs for t in short)
+        return QosItem(
+            "read", check, allowed, source, fewest, None, None, need,
+            Outcome.INCONCLUSIVE.value,
+            f"read {check}: needs ≥ {format_count(need)} I/Os in each phase "
+            f"(had {format_count(fewest)})",
+        )  # fmt: skip
+    interval = _ratio_interval(before, during)
+    low, high = interval.low, interval.high
+    outcome = against(low, high, allowed)
+    ratio = (
+        None if not before.value_ns or during.value_ns is None
+        else during.value_ns / before.value_ns
+    )  # fmt: skip
+    ends = f"{'?' if low is None else f'{low:.3f}'} – {'?' if high is None else f'{high:.3f}'}"
+    return QosItem(
+        "read", check, allowed, source, fewest, ratio, interval, None, outcome.value,
+        f"read {check}: {'?' if ratio is None else f'{ratio:.3f}'}× the reads alone "
+        f"(95 % {ends}) against at most {allowed:.2f}×: {outcome.value}",
+    )  # fmt: skip
+
+
 def judge_target(target: QosTarget, measured: ClatByDirection, duration_s: float) -> QosItem:
     bins, largest = _measured(target.direction, measured)
     if target.at_most is not None:
@@ -213,15 +282,20 @@ def analyse_qos(
     planned = plan.step_named(MEASURE_KEY)
     if planned is None:
         return {}
-    measured_step = next((s for s in steps if s.step_key == MEASURE_KEY and not s.discarded), None)
-    measured = (
-        {}
-        if measured_step is None or measured_step.capture_id is None
-        else clat.get(measured_step.capture_id, {})
-    )
+    by_key = {
+        s.step_key: clat.get(s.capture_id, {})
+        for s in steps
+        if not s.discarded and s.capture_id is not None
+    }
+    measured = by_key.get(MEASURE_KEY, {})
     duration_s = float(planned.param("duration_s"))  # type: ignore[arg-type]
     targets = [QosTarget(**data) for data in json.loads(str(planned.param("targets")))]
-    items = tuple(judge_target(target, measured, duration_s) for target in targets)
+    items = tuple(
+        judge_target(target, measured, duration_s)
+        if target.phase is None
+        else judge_change(target, measured, by_key.get(PHASE_KEYS[target.phase]))
+        for target in targets
+    )
     outcome = overall(items)
     passed = sum(item.outcome == Outcome.PASS.value for item in items)
     failed = sum(item.outcome == Outcome.FAIL.value for item in items)
