@@ -64,7 +64,14 @@ SPEC = ProfileSpec(
             minimum=1.0,
             maximum=30 * 86400,
         ),
-        OptionSpec("iodepth", OptionKind.INT, 32, "queue depth of each direction's job", minimum=1),
+        OptionSpec(
+            "iodepth",
+            OptionKind.INT,
+            32,
+            "queue depth of each direction's job (a workload may set its own: CTO-3, TRIM-6-7)",
+            minimum=1,
+            maximum=1024,
+        ),
     ),
     examples=(
         "ssdlab run qos /dev/nvme0n1 --destroy-data /dev/nvme0n1",
