@@ -1,7 +1,7 @@
 """The `qos` profile's report: each target of the workload with what was measured, its 95 %
 interval and its outcome, from the stored verdict (analysis/profiles/qos.py)."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ssdlab.model.finding_names import QOS_VERDICT
@@ -69,6 +69,36 @@ def _target(item: Mapping[str, Any]) -> str:
     return _us(item["limit_ns"])
 
 
+METHOD_NOTES = (
+    (
+        "percentile",
+        "latencies in µs: completion latency from fio's json+ histogram; a percentile passes "
+        "when its whole 95 % interval is at or under the target, fails when all of it is over",
+    ),
+    ("max", "max is the largest latency measured: a sample extreme, no interval; n stated"),
+    ("count", "a count of I/Os over a threshold is a range when a fio bucket straddles it"),
+    (
+        "change",
+        "a change is a read percentile in its phase ÷ the same percentile of the reads alone, "
+        "with the interval of the two percentiles' intervals (97.5 % each)",
+    ),
+)
+
+
+def _kind(item: Mapping[str, Any]) -> str:
+    if item.get("at_most") is not None:
+        return "count"
+    if _is_change(item):
+        return "change"
+    return "max" if item["check"] == "max" else "percentile"
+
+
+def _method_notes(items: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """How each kind of target in the table is judged, for the kinds it holds."""
+    kinds = {_kind(item) for item in items}
+    return tuple(note for kind, note in METHOD_NOTES if kind in kinds)
+
+
 def build_qos_document(results: ProfileResults) -> doc.Document:
     found = results.findings.get(QOS_VERDICT)
     if found is None:
@@ -99,13 +129,7 @@ def build_qos_document(results: ProfileResults) -> doc.Document:
             for item in items
         ),
         notes=(
-            "latencies in µs: completion latency from fio's json+ histogram; a percentile "
-            "passes when its whole 95 % interval is at or under the target, fails when all of "
-            "it is over",
-            "max is the largest latency measured: a sample extreme, no interval; n stated",
-            "a count of I/Os over a threshold is a range when a fio bucket straddles it",
-            "a change is a read percentile in its phase ÷ the same percentile of the reads "
-            "alone, with the interval of the two percentiles' intervals (97.5 % each)",
+            *_method_notes(items),
             *sorted({f"{item['check']} {item['direction']}: {item['source']}" for item in items}),
         ),
     )
