@@ -150,6 +150,7 @@ def _lay_out(folder: Path) -> None:
         "after.json": SMART_JSON,
         "after.txt": DATA / "smart-text" / "mx500-A.txt",
         "my-drive.toml": ROOT / "src" / "ssdlab" / "specs" / "crucial-p2-250gb.toml",
+        "my-targets.toml": ROOT / "src" / "ssdlab" / "profiles" / "qos_targets.toml",
         "shared.fio": DATA / "fio" / "randread-4k-json.fio",
         "job.fio": DATA / "fio" / "randread-4k-json.fio",
     }

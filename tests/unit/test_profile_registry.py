@@ -12,7 +12,7 @@ NAMES = sorted(run_profiles())
 
 def test_every_profile_is_registered_in_listing_order() -> None:
     assert list(profile_records()) == [
-        "quick", "cache", "align", "sweep", "cachefit", "trim", "fill", "endurance",
+        "quick", "cache", "align", "sweep", "cachefit", "trim", "fill", "endurance", "qos",
         "pts-iops", "pts-tp", "pts-lat", "pts-wsat", "pts-hir", "pts-xsr",
     ]  # fmt: skip
     assert list(run_profiles()) == list(profile_records())[1:]  # quick has its own command

@@ -27,6 +27,8 @@ def ready_settings(
         _read_job_file(ready)
     if profile == "cachefit" and ready.get("from_run") is not None:
         _cache_size_from_run(ready, store())
+    if profile == "qos" and ready.get("targets"):
+        ready["targets_text"] = _read_text(str(ready["targets"]), "the targets file")
     if profile == "trim" and isinstance(ready.get("fstrim"), str):
         ready["fstrim"] = check_mount_point(str(ready["fstrim"]))
     return ready
@@ -34,14 +36,18 @@ def ready_settings(
 
 def _read_job_file(given: dict[str, SettingValue]) -> None:
     """endurance --job-file FILE: its text goes with the run; the workload is that job."""
-    path = str(given["job_file"])
-    data = read_user_file(path, SMALL_FILE_BYTES, "the job file")
-    try:
-        given["job_text"] = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"cannot read the job file {path}: {error}") from None
+    given["job_text"] = _read_text(str(given["job_file"]), "the job file")
     if given.get("workload") in (None, "randwrite-4k"):
         given["workload"] = "job"
+
+
+def _read_text(path: str, what: str) -> str:
+    """A small UTF-8 file the user names, read once and stored with the run."""
+    data = read_user_file(path, SMALL_FILE_BYTES, what)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"cannot read {what} {path}: {error}") from None
 
 
 def _cache_size_from_run(given: dict[str, SettingValue], conn: sqlite3.Connection) -> None:

@@ -17,3 +17,4 @@ PTS_STEADY_STATE = "pts-steady-state"  # one per round loop: "-<loop name>" afte
 BASELINE = "baseline"  # a quick run made with --baseline NAME: reference, or judged against it
 TARGET_FACTS = "target-facts"  # what a profile run found about its target when it started
 SIM_RESULT = "sim-result"  # one per simulated drive: "-<point key>" after it
+QOS_VERDICT = "qos-verdict"  # a qos run's targets judged

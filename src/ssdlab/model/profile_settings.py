@@ -139,3 +139,12 @@ class PtsHirSettings(PtsSettings):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PtsXsrSettings(PtsSettings):
     duration_scale: float | None  # factor on the access groups' durations
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QosSettings:
+    workload: str | None  # the workload of the targets file judged (None: its first)
+    targets: str | None  # the buyer's targets file (None: the OCP defaults ssdlab ships)
+    targets_text: str | None  # its text, read from `targets` and stored with the run
+    duration: float | None  # seconds of the workload (None: enough I/Os for every target)
+    iodepth: int

@@ -373,3 +373,63 @@ def test_outlasting_the_warranty_without_an_interval_is_read_from_the_days() -> 
     assert comparison.outlasts_warranty == "yes"  # 8,000 days against 365, two samples
     unknown = rating_comparison(rated, project_life(20.0, None, None, None), None)
     assert unknown.outlasts_warranty is None
+
+
+@pytest.mark.parametrize(("n", "pct"), [(20_000, 99.9), (400, 99.0), (200_000, 99.99)])
+def test_a_percentile_of_fios_json_histogram(n: int, pct: float) -> None:
+    """`qos` judges tails by bins_tail: ranks l and u of the I/Os, the ends the outer bounds
+    of fio's buckets (64 per power of two) that hold them. Latencies drawn from a lognormal
+    (median 100 µs, σ 0.5), binned as fio bins them: the interval holds the true percentile."""
+    from scipy.stats import norm
+
+    from ssdlab.analysis.step_tails import bins_tail
+
+    rng = np.random.default_rng(33)
+    truth = 100_000 * math.exp(0.5 * norm.ppf(pct / 100))
+    hits = []
+    for _ in range(REPEATS):
+        ns = np.floor(rng.lognormal(math.log(100_000), 0.5, n)).astype(np.int64)
+        k = np.floor(np.log2(ns)).astype(np.int64)
+        width = np.left_shift(1, k - 6)
+        values = (1 << k) + (ns - (1 << k)) // width * width + width // 2
+        keys, counts = np.unique(values, return_counts=True)
+        tail = bins_tail(dict(zip(keys.tolist(), counts.tolist(), strict=True)), pct)
+        assert tail.interval is not None
+        low, high = tail.interval.low, tail.interval.high
+        assert low is not None
+        assert high is not None
+        hits.append(low <= truth <= high)
+    assert BAND[0] <= share(hits) <= BAND[1]  # seeded: 0.985, 0.965, 0.970
+
+
+@pytest.mark.parametrize(("pct", "slower"), [(50.0, 1.0), (99.0, 1.3)])
+def test_a_ratio_of_two_percentiles_of_fios_json_histograms(pct: float, slower: float) -> None:
+    """`qos` judges TRIM-6/7 by a read percentile in a phase ÷ the reads alone: each
+    percentile's interval at 97.5 %, the ratio's ends their quotients. The phase's latencies are
+    the baseline's × `slower`, so the true ratio is `slower`; the interval holds it in at least
+    95 % of runs (conservative by construction: it may over-cover)."""
+    from ssdlab.analysis.profiles.qos import judge_change
+    from ssdlab.model.qos_targets import QosTarget
+
+    target = QosTarget("read", pct, 0.0, "test", phase="trim", change_pct=5.0)
+    rng = np.random.default_rng(67)
+
+    def binned(ns: np.ndarray) -> dict[str, tuple[dict[int, int], None]]:
+        ns = np.floor(ns).astype(np.int64)
+        k = np.floor(np.log2(ns)).astype(np.int64)
+        width = np.left_shift(1, k - 6)
+        values = (1 << k) + (ns - (1 << k)) // width * width + width // 2
+        keys, counts = np.unique(values, return_counts=True)
+        return {"read": (dict(zip(keys.tolist(), counts.tolist(), strict=True)), None)}
+
+    hits = []
+    for _ in range(REPEATS):
+        alone = binned(rng.lognormal(math.log(100_000), 0.5, 20_000))
+        during = binned(slower * rng.lognormal(math.log(100_000), 0.5, 20_000))
+        item = judge_change(target, alone, during)
+        assert item.interval is not None
+        low, high = item.interval.low, item.interval.high
+        assert low is not None
+        assert high is not None
+        hits.append(low <= slower <= high)
+    assert share(hits) >= BAND[0]  # seeded: 1.000 for both, a box of two intervals is wide
