@@ -29,8 +29,8 @@ test: install
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
 	# three workers, each test file on one of them: a test file keeps about half a core busy (the
-	# rest is waiting for fio, sshd and Chromium), so three share 2 cores without queueing for
-	# them (run plain `pytest` for one process, e.g. with -k)
+	# rest is waiting for fio, sshd and Chromium), so two left a core idle and three keep both
+	# busy (load average 3-4 through a run; run plain `pytest` for one process, e.g. with -k)
 	$(VENV)/bin/python -m pytest -q -n 3 --dist loadfile --durations=15
 
 # The live-device tier (tests/devices, docs/devices.md): one QEMU guest (Debian's kernel, fetched
