@@ -112,15 +112,18 @@ def fetch_exports(
 def play_host(
     host: FleetHost, known: list[str], folder: Path, settings: SshSettings
 ) -> dict[str, object]:
-    """A host's variables in the inventory the play is given: how ssh reaches it (the
-    inventory's own ssh arguments first, so they win over ssdlab's, as they do in ssdlab's
-    own ssh commands), its ssdlab and store, and what the seat holds of it already."""
-    own = ["-o", "BatchMode=yes", "-o", f"ServerAliveInterval={settings.alive_interval_s}"]
-    own += ["-o", f"ServerAliveCountMax={settings.alive_count}"]
+    """A host's variables in the inventory the play is given: how ssh reaches it, its ssdlab
+    and store, and what the seat holds of it already. The inventory's own ssh arguments go
+    first, as Ansible's `ssh_args`, the only ones its ssh plugin puts before its own
+    ConnectTimeout, Port and User: ssh takes the first value it is given, so an inventory's
+    `-o ConnectTimeout=3` wins over `--connect-timeout`, as in ssdlab's own ssh commands."""
+    words = [*host.ssh_args, "-o", "BatchMode=yes"]
+    words += ["-o", f"ServerAliveInterval={settings.alive_interval_s}"]
+    words += ["-o", f"ServerAliveCountMax={settings.alive_count}"]
+    words += ["-o", "ControlMaster=auto", "-o", "ControlPersist=60s"]
     found: dict[str, object] = {
         "ansible_host": host.address,
-        "ansible_ssh_common_args": ansible_words(host.ssh_args),
-        "ansible_ssh_extra_args": ansible_words(own),
+        "ansible_ssh_args": ansible_words(words),
         "ssdlab_command": list(host.command),
         "ssdlab_known": known,
         "ssdlab_exports_dir": str(folder),
