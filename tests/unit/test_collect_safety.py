@@ -5,23 +5,24 @@ to collect in place of SSH. Every store is a copy of the store an older ssdlab w
 (tests/data/store/main-98b38bc.sqlite), opened by ssdlab's own store functions."""
 
 import dataclasses
+import hashlib
 import shutil
 import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO, Any
 
 import pytest
 
 from ssdlab.errors import StoreError
 from ssdlab.fleet import collect
 from ssdlab.fleet.collect import collect_fleet, export_file_name
-from ssdlab.model.fleet import FleetHost, HostCollect, RemoteResult
+from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.report.fleet import build_collect_document
 from ssdlab.store import raw, vetting
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import copy_runs, export_runs, run_fingerprint
+from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome
 from ssdlab.system.ssh import SshSettings
 
 OLD_STORE = Path(__file__).resolve().parents[1] / "data" / "store" / "main-98b38bc.sqlite"
@@ -80,23 +81,29 @@ def _uuid_of(export: Path, run_id: int) -> str:
     return str(found[0])
 
 
-def _answering(exports: dict[str, Path], seen: list[Path]) -> Callable[..., RemoteResult]:
-    """A stand-in for `run_remote`: each host answers `node export` with its export file."""
+def _answering(exports: dict[str, Path], seen: list[Path]) -> Callable[..., PlayOutcome]:
+    """A stand-in for `run_play` (ansible-playbook and the collection's collect playbook): each
+    host's export arrives where the playbook's fetch puts it, named from a hash of the
+    inventory name as the playbook names it."""
 
-    def run_remote(host: FleetHost, remote: Any, _settings: Any, **kwargs: Any) -> RemoteResult:
-        sink: IO[bytes] = kwargs["stdout_to"]
-        seen.append(Path(sink.name))
-        sink.write(exports[host.name].read_bytes())
-        return RemoteResult(host.name, tuple(remote), 0, b"", "", 0.0, 1.0)
+    def run_play(_private: Path, play: Play) -> PlayOutcome:
+        events = []
+        for name, variables in play.inventory.items():
+            digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]
+            sink = Path(str(variables["ssdlab_exports_dir"])) / f"host-{digest}.db"
+            seen.append(sink)
+            sink.write_bytes(exports[name].read_bytes())
+            events.append(PlayEvent("ok", name, "ansible.builtin.fetch", 1.0))
+        return PlayOutcome(0, 0.0, tuple(events), "")
 
-    return run_remote
+    return run_play
 
 
 def _collect(
     monkeypatch: pytest.MonkeyPatch, central: sqlite3.Connection, exports: dict[str, Path]
 ) -> tuple[list[HostCollect], list[Path]]:
     seen: list[Path] = []
-    monkeypatch.setattr(collect, "run_remote", _answering(exports, seen))
+    monkeypatch.setattr(collect, "run_play", _answering(exports, seen))
     hosts = [FleetHost(name, address="unused") for name in exports]
     return collect_fleet(central, hosts, SshSettings()), seen
 
@@ -389,7 +396,7 @@ def test_collect_writes_only_inside_its_own_folder_whatever_the_host_is_named(
     listing = sorted(p for p in tmp_path.rglob("*") if p.is_file())
     (found,), seen = _collect(monkeypatch, central, {name: export})
     (received,) = seen
-    assert received.parent.parent == scratch
+    assert scratch in received.parents
     assert received.name == export_file_name(name)
     assert sorted(p for p in tmp_path.rglob("*") if p.is_file()) == listing
     assert len(found.added) == RUNS

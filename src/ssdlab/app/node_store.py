@@ -2,6 +2,7 @@
 `ssdlab fleet status` ask for it over SSH. The store is only read: a run may be writing it."""
 
 import json
+import os
 import sqlite3
 import tempfile
 from dataclasses import dataclass
@@ -44,13 +45,38 @@ def export_node_runs(request: NodeExportRequest, sink: BinaryIO) -> None:
     empty store for a node that never ran anything."""
     with tempfile.TemporaryDirectory(prefix="ssdlab-export-") as scratch:
         exported = Path(scratch) / "runs.db"
-        if request.db.exists():
-            export_runs(request.db, exported, finished_uuids=list(request.finished_uuids))
-        else:
-            open_store(exported).close()
+        _export_into(request, exported)
         with exported.open("rb") as handle:
             while chunk := handle.read(CHUNK_BYTES):
                 sink.write(chunk)
+
+
+def export_node_runs_to(request: NodeExportRequest, dest: Path) -> None:
+    """Write the same store file at `dest` (`node export --to`), for a program on the node
+    that keeps it there (the collection's export module): written beside it and renamed
+    over it once whole, readable by its owner only; nothing passes through memory."""
+    folder = dest.parent
+    if not folder.is_dir():
+        raise UsageError(f"node export --to: the folder {folder} does not exist")
+    if dest.is_dir():
+        raise UsageError(f"node export --to: {dest} is a folder; give a file's path")
+    handle, name = tempfile.mkstemp(prefix=".ssdlab-export-", suffix=".db", dir=folder)
+    os.close(handle)
+    scratch = Path(name)
+    try:
+        _export_into(request, scratch)
+        scratch.chmod(0o600)
+        scratch.replace(dest)
+    finally:
+        scratch.unlink(missing_ok=True)
+
+
+def _export_into(request: NodeExportRequest, out: Path) -> None:
+    """The export at `out` (a new or empty file); an empty store for a node that never ran."""
+    if request.db.exists():
+        export_runs(request.db, out, finished_uuids=list(request.finished_uuids))
+    else:
+        open_store(out).close()
 
 
 def _endurance(conn: sqlite3.Connection, run: RunRecord) -> dict[str, Any] | None:

@@ -94,9 +94,11 @@ def _fio_server(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     """The store's runs but the finished ones named on stdin, as one store file on stdout."""
     finished = node_store.finished_uuids(sys.stdin.read())
-    node_store.export_node_runs(
-        node_store.NodeExportRequest(db_path(args), finished), sys.stdout.buffer
-    )
+    request = node_store.NodeExportRequest(db_path(args), finished)
+    if args.to is not None:
+        node_store.export_node_runs_to(request, Path(args.to))
+        return 0
+    node_store.export_node_runs(request, sys.stdout.buffer)
     sys.stdout.buffer.flush()
     return 0
 

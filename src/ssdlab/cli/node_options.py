@@ -110,13 +110,18 @@ def _add_fio_server(sub: Commands) -> None:
 
 
 def _add_store(sub: Commands) -> None:
-    sub.add_parser(
+    export = sub.add_parser(
         "export",
         help="the store's runs but the finished ones named on stdin, as a store file on stdout",
         description="Read a JSON list of run UUIDs on stdin (the runs 'ssdlab fleet collect' "
         "holds finished already) and write every other run of the store, as one SQLite store "
-        "file, to stdout. The store is only read.",
+        "file, to stdout (or to --to). The store is only read.",
         parents=[STORE],
+    )
+    export.add_argument(
+        "--to",
+        metavar="FILE",
+        help="write the store file here instead (replaced whole once written, mode 0600)",
     )
     status = sub.add_parser(
         "status",

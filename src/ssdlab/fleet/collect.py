@@ -6,17 +6,19 @@ run, one transaction each, under the node's inventory name. A run collected whil
 still running is brought up to date by the next collect. What a node sends is data, never
 authority over this store: a run that would change a run made here or collected from another
 host, or that holds what no run of ssdlab's would, is refused (store/merge.py); the node's
-file is kept under a name of collect's own, whatever the host is called. Transfers run in
-parallel; the copying into this store runs one host at a time (one writer).
+file is kept under a name of collect's own, whatever the host is called.
+
+The transfers are Ansible's: the collect playbook of ssdlab's collection (ssdlab.bench) exports
+on every node and fetches the files here, `--parallel` hosts at once (system/ansible_play.py).
+The merge stays here, in this process, one host at a time (one writer).
 """
 
 import hashlib
-import json
 import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +28,15 @@ from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import copy_runs
-from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
+from ssdlab.system.ansible_play import (
+    Play,
+    PlayEvent,
+    PlayOutcome,
+    ansible_words,
+    last_words,
+    run_play,
+)
+from ssdlab.system.ssh import SshSettings
 
 EXPORT_TIMEOUT_S = 6 * 3600.0
 
@@ -41,9 +51,9 @@ def collect_runs(request: CollectRequest) -> list[HostCollect]:
     """`ssdlab fleet collect`: every host's new and changed runs into this machine's store
     (opened once the inventory has been read); one row per host."""
     hosts = fleet_hosts(request.reach)
+    settings = ssh_settings(request.reach)
     conn = open_run_store(request.db)
-    with multiplexed(ssh_settings(request.reach)) as ssh:
-        return collect_fleet(conn, hosts, ssh)
+    return collect_fleet(conn, hosts, settings)
 
 
 def finished_here(conn: sqlite3.Connection, host: str) -> list[str]:
@@ -55,13 +65,6 @@ def finished_here(conn: sqlite3.Connection, host: str) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
-def export_words(host: FleetHost) -> list[str]:
-    words = [*host.command, "node", "export"]
-    if host.db is not None:
-        words += ["--db", host.db]
-    return words
-
-
 def export_file_name(host: str) -> str:
     """The name of the file a host's runs are received in: made from a hash of the inventory
     name, never the name itself, so a host called `../x` or `/etc/passwd` cannot make collect
@@ -70,38 +73,90 @@ def export_file_name(host: str) -> str:
     return f"host-{digest[:32]}.db"
 
 
-def _fetch(
-    host: FleetHost, known: list[str], folder: Path, settings: SshSettings
-) -> tuple[Path | None, HostCollect]:
-    """The node's new runs as a store file in `folder`, or why not."""
-    path = folder / export_file_name(host.name)
-    started = time.monotonic()
-    with path.open("wb") as sink:
-        result = run_remote(
-            host,
-            export_words(host),
-            settings,
-            timeout_s=EXPORT_TIMEOUT_S,
-            input_bytes=json.dumps(known).encode("utf-8"),
-            stdout_to=sink,
-        )
-    if not result.ok:
-        return None, HostCollect(host.name, problem=result.failure())
-    took = time.monotonic() - started
-    return path, HostCollect(host.name, transfer_s=took, transfer_bytes=path.stat().st_size)
-
-
 def collect_fleet(
     conn: sqlite3.Connection, hosts: Sequence[FleetHost], settings: SshSettings
 ) -> list[HostCollect]:
     """Bring every host's new and changed runs into the store `conn`; one row per host."""
     known = {host.name: finished_here(conn, host.name) for host in hosts}
     with tempfile.TemporaryDirectory(prefix="ssdlab-collect-") as scratch:
-        folder = Path(scratch)
-        fetched = on_every_host(
-            hosts, lambda host: _fetch(host, known[host.name], folder, settings), settings.parallel
-        )
+        folder = Path(scratch) / "exports"
+        folder.mkdir()
+        fetched = fetch_exports(hosts, known, folder, settings)
         return [_merge(conn, host.name, known[host.name], *fetched[host.name]) for host in hosts]
+
+
+def fetch_exports(
+    hosts: Sequence[FleetHost],
+    known: Mapping[str, list[str]],
+    folder: Path,
+    settings: SshSettings,
+) -> dict[str, tuple[Path | None, HostCollect]]:
+    """Every host's new runs as a store file in `folder` (named by export_file_name), or why
+    not: the collection's collect playbook, its merge left to this process, run by Ansible
+    with `--parallel` forks; a host that fails or cannot be reached is reported in its row."""
+    play = Play(
+        playbook="collect.yml",
+        inventory={
+            host.name: play_host(host, known[host.name], folder, settings) for host in hosts
+        },
+        forks=max(1, min(settings.parallel, len(hosts))),
+        connect_timeout_s=settings.connect_timeout_s,
+        task_timeout_s=int(EXPORT_TIMEOUT_S),
+        skip_tags=("merge",),
+    )
+    with tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True) as own:
+        outcome = run_play(Path(own), play)
+    return {host.name: _fetched(host.name, folder, outcome) for host in hosts}
+
+
+def play_host(
+    host: FleetHost, known: list[str], folder: Path, settings: SshSettings
+) -> dict[str, object]:
+    """A host's variables in the inventory the play is given: how ssh reaches it, its ssdlab
+    and store, and what the seat holds of it already. The inventory's own ssh arguments go
+    first, as Ansible's `ssh_args`, the only ones its ssh plugin puts before its own
+    ConnectTimeout, Port and User: ssh takes the first value it is given, so an inventory's
+    `-o ConnectTimeout=3` wins over `--connect-timeout`, as in ssdlab's own ssh commands."""
+    words = [*host.ssh_args, "-o", "BatchMode=yes"]
+    words += ["-o", f"ServerAliveInterval={settings.alive_interval_s}"]
+    words += ["-o", f"ServerAliveCountMax={settings.alive_count}"]
+    words += ["-o", "ControlMaster=auto", "-o", "ControlPersist=60s"]
+    found: dict[str, object] = {
+        "ansible_host": host.address,
+        "ansible_ssh_args": ansible_words(words),
+        "ssdlab_command": list(host.command),
+        "ssdlab_known": known,
+        "ssdlab_exports_dir": str(folder),
+    }
+    optional = {
+        "ansible_port": host.port,
+        "ansible_user": host.user,
+        "ansible_ssh_private_key_file": host.key_file,
+        "ssdlab_db": host.db,
+    }
+    found.update({key: value for key, value in optional.items() if value is not None})
+    return found
+
+
+def _fetched(host: str, folder: Path, outcome: PlayOutcome) -> tuple[Path | None, HostCollect]:
+    events = [event for event in outcome.events if event.host == host]
+    for event in events:
+        if event.event in ("failed", "unreachable"):
+            return None, HostCollect(host, problem=_problem(event))
+    path = folder / export_file_name(host)
+    fetches = [event for event in events if event.action.endswith("fetch") and event.event == "ok"]
+    if not fetches or not path.is_file():
+        return None, HostCollect(host, problem=last_words(outcome))
+    took = fetches[-1].time_s - outcome.started_s if outcome.started_s is not None else None
+    return path, HostCollect(host, transfer_s=took, transfer_bytes=path.stat().st_size)
+
+
+def _problem(event: PlayEvent) -> str:
+    said = " ".join(str(event.fields.get("msg") or "no message").split())
+    if event.event == "unreachable":
+        return f"ssh failed: {said}"
+    step = "node export" if event.action.endswith("ssdlab_export") else event.action
+    return f"{step} failed: {said}"
 
 
 @dataclass(frozen=True, slots=True)

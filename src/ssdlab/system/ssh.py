@@ -92,11 +92,12 @@ def multiplexed(settings: SshSettings) -> Iterator[SshSettings]:
             folder,
         )
     finally:
-        _close_masters(folder)
+        close_masters(folder)
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _close_masters(folder: Path) -> None:
+def close_masters(folder: Path) -> None:
+    """Tell the ssh master connections whose control sockets are in `folder` to exit."""
     for socket_path in folder.iterdir():
         if socket_path.is_socket():
             subprocess.run(
@@ -116,14 +117,13 @@ def run_remote(
     *,
     timeout_s: float,
     input_bytes: bytes | None = None,
-    stdout_to: IO[bytes] | None = None,
 ) -> RemoteResult:
     """Run `remote` on `host` to the end or the time limit; never raises for a host that
-    fails. `stdout_to`: write stdout there instead of keeping it (large transfers)."""
+    fails."""
     argv = ssh_argv(host, remote, settings)
     started = time.time()
     stdin = subprocess.PIPE if input_bytes is not None else subprocess.DEVNULL
-    child = spawn_ssh(argv, stdin, stdout_to if stdout_to is not None else subprocess.PIPE)
+    child = spawn_ssh(argv, stdin, subprocess.PIPE)
     try:
         out, err = child.communicate(input_bytes, timeout=timeout_s)
     except subprocess.TimeoutExpired:

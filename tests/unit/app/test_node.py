@@ -23,6 +23,7 @@ from ssdlab.app.node_store import (
     NodeExportRequest,
     NodeStatusRequest,
     export_node_runs,
+    export_node_runs_to,
     finished_uuids,
     node_status,
 )
@@ -116,6 +117,32 @@ def test_export_leaves_out_the_finished_runs_named(tmp_path: Path) -> None:
     exported.write_bytes(sink.getvalue())
     with sqlite3.connect(exported) as conn:
         assert [row[0] for row in conn.execute("SELECT uuid FROM runs")] == uuids[:1]
+
+
+def test_export_to_a_file_replaces_it_whole_for_its_owner_only(tmp_path: Path) -> None:
+    store = tmp_path / "node.db"
+    shutil.copyfile(OLD_STORE, store)
+    conn = open_run_store(store)
+    try:
+        uuids = [row[0] for row in conn.execute("SELECT uuid FROM runs ORDER BY id")]
+    finally:
+        conn.close()
+    folder = tmp_path / "out"
+    folder.mkdir()
+    dest = folder / "export.db"
+    dest.write_bytes(b"an older export")
+    export_node_runs_to(NodeExportRequest(store, tuple(uuids[1:])), dest)
+    with sqlite3.connect(dest) as conn:
+        assert [row[0] for row in conn.execute("SELECT uuid FROM runs")] == uuids[:1]
+    assert dest.stat().st_mode & 0o777 == 0o600
+    assert sorted(path.name for path in folder.iterdir()) == ["export.db"]
+
+
+def test_export_to_a_missing_folder_or_a_folder_says_so(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="does not exist"):
+        export_node_runs_to(NodeExportRequest(tmp_path / "n.db"), tmp_path / "no" / "x.db")
+    with pytest.raises(UsageError, match="is a folder"):
+        export_node_runs_to(NodeExportRequest(tmp_path / "n.db"), tmp_path)
 
 
 def test_status_without_a_store_or_jobs_is_empty(tmp_path: Path) -> None:

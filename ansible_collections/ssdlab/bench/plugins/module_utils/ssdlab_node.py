@@ -52,17 +52,11 @@ def last_line(text):
     return lines[-1] if lines else ""
 
 
-def run_ssdlab(module, words, data=None, binary=False, **result):
+def run_ssdlab(module, words, data=None, **result):
     """Run `<ssdlab> WORDS` on the node; (rc, stdout, stderr). Fails the module, with ssdlab's
     one-line error, when the command cannot be started or exits non-zero."""
     argv = ssdlab_words(module) + list(words)
-    if binary:
-        rc, out, err = module.run_command(
-            argv, data=data, binary_data=True, encoding=None, check_rc=False
-        )
-        err = err.decode("utf-8", "replace") if isinstance(err, bytes) else err
-    else:
-        rc, out, err = module.run_command(argv, data=data, binary_data=True, check_rc=False)
+    rc, out, err = module.run_command(argv, data=data, binary_data=True, check_rc=False)
     if rc != 0:
         said = last_line(err) or "exit status %d" % rc
         module.fail_json(msg=said, rc=rc, cmd=argv, stderr=err, **result)

@@ -36,7 +36,8 @@ options:
     default: []
 notes:
   - Supports check mode (the export is made and compared, nothing is written).
-  - The export passes through the module's memory; the file is as big as the node's runs.
+  - The export is written by C(ssdlab node export --to) beside I(dest), never through the
+    module's memory.
 """
 
 EXAMPLES = r"""
@@ -128,22 +129,23 @@ def main():
     if os.path.isdir(dest):
         module.fail_json(msg="dest: %s is a folder; give a file's path" % dest)
     known = to_bytes(json.dumps(list(module.params["known"])))
-    _rc, out, _err = run_ssdlab(
-        module, ["node", "export"] + store_words(module), data=known, binary=True, dest=dest
-    )
     fd, scratch = tempfile.mkstemp(prefix=".ssdlab-export-", suffix=".db", dir=folder)
+    os.close(fd)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(out)
+        run_ssdlab(
+            module,
+            ["node", "export", "--to", scratch] + store_words(module),
+            data=known,
+            dest=dest,
+        )
         new = runs_of(scratch)
         if new is None:
             module.fail_json(msg="ssdlab node export wrote no store file", dest=dest)
         old = runs_of(dest) if os.path.isfile(dest) else None
         result = dict(dest=dest, runs=new, changed=not _same(old, new))
         if result["changed"] and not module.check_mode:
-            os.chmod(scratch, 0o600)
             os.rename(scratch, dest)
-        result["size"] = os.path.getsize(dest) if os.path.isfile(dest) else len(out)
+        result["size"] = os.path.getsize(dest if os.path.isfile(dest) else scratch)
     finally:
         if os.path.exists(scratch):
             os.unlink(scratch)

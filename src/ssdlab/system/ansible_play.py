@@ -1,0 +1,178 @@
+"""A playbook of ssdlab's Ansible collection (ssdlab.bench) run by ansible-core's own
+`ansible-playbook`, as a child process, with the collection's `ssdlab_events` callback: one
+JSON line per task result and host, read here.
+
+Ansible works on a private temporary folder given by the caller: its home, local temporary
+folder, ssh control sockets, the inventory written for the play and an empty ansible.cfg (the
+user's settings do not change what a fleet command does), so a play writes nothing under
+$HOME. The ssh master connections it leaves behind are told to exit when the play ends.
+"""
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import ssdlab
+from ssdlab.errors import FleetError
+from ssdlab.system.inventory import INSTALL_HINT
+from ssdlab.system.ssh import close_masters
+
+COLLECTION = ("ansible_collections", "ssdlab", "bench")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    """One task result of one host, as the callback printed it."""
+
+    event: str  # ok, failed, unreachable, skipped
+    host: str
+    action: str
+    time_s: float
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOutcome:
+    returncode: int
+    started_s: float | None  # the play's start, by the callback's clock
+    events: tuple[PlayEvent, ...]
+    stderr: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    playbook: str  # a file of the collection's playbooks/, e.g. collect.yml
+    inventory: Mapping[str, Mapping[str, Any]]  # host name → its variables
+    forks: int
+    connect_timeout_s: int
+    task_timeout_s: int
+    skip_tags: tuple[str, ...] = ()
+
+
+def collections_path() -> Path:
+    """The folder that holds `ansible_collections/ssdlab/bench`: the checkout this ssdlab runs
+    from, else where ssdlab's wheel installed it (<prefix>/share/ssdlab, from its RECORD; or
+    share/ssdlab beside the package, as `pip install --target` puts it)."""
+    package = Path(ssdlab.__file__).resolve().parent
+    checkout = package.parents[1]
+    for folder in (checkout, package.parent / "share" / "ssdlab"):
+        if (folder.joinpath(*COLLECTION) / "galaxy.yml").is_file():
+            return folder
+    try:
+        files = metadata.distribution("ssdlab").files or []
+    except metadata.PackageNotFoundError:
+        files = []
+    marker = "/".join(["share", "ssdlab", *COLLECTION, "galaxy.yml"])
+    for entry in files:
+        if str(entry).endswith(marker):
+            found = Path(str(entry.locate())).resolve()
+            if found.is_file():
+                return found.parents[3]
+    raise FleetError(
+        f"ssdlab's Ansible collection ssdlab.bench is neither in the checkout ({checkout}) nor "
+        "where ssdlab's wheel installs it (<prefix>/share/ssdlab); reinstall ssdlab"
+    )
+
+
+def play_environment(private: Path, play: Play) -> dict[str, str]:
+    """The user's environment (the ssh agent, PATH) with Ansible's settings for this play."""
+    cfg = private / "ansible.cfg"
+    cfg.write_text("")
+    settings = {
+        "ANSIBLE_CONFIG": str(cfg),
+        "ANSIBLE_HOME": str(private / "home"),
+        "ANSIBLE_LOCAL_TEMP": str(private / "tmp"),
+        "ANSIBLE_SSH_CONTROL_PATH_DIR": str(private / "cp"),
+        "ANSIBLE_PERSISTENT_CONTROL_PATH_DIR": str(private / "pc"),
+        "ANSIBLE_COLLECTIONS_PATH": str(collections_path()),
+        "ANSIBLE_COLLECTIONS_SCAN_SYS_PATH": "False",
+        "ANSIBLE_STDOUT_CALLBACK": "ssdlab.bench.ssdlab_events",
+        "ANSIBLE_INVENTORY_ENABLED": "yaml",
+        "ANSIBLE_PIPELINING": "True",
+        "ANSIBLE_TIMEOUT": str(play.connect_timeout_s),
+        "ANSIBLE_TASK_TIMEOUT": str(play.task_timeout_s),
+        "ANSIBLE_SSH_ARGS": "-o ControlMaster=auto -o ControlPersist=60s",
+        "ANSIBLE_RETRY_FILES_ENABLED": "False",
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_FORCE_COLOR": "0",
+        "ANSIBLE_DEPRECATION_WARNINGS": "False",
+        "ANSIBLE_PYTHON_INTERPRETER": "python3",
+    }
+    return {**os.environ, **settings}
+
+
+def run_play(private: Path, play: Play) -> PlayOutcome:
+    """Run `play` to its end; every host's results, whatever became of the others. Raises only
+    when ansible-playbook cannot start."""
+    playbook = collections_path().joinpath(*COLLECTION) / "playbooks" / play.playbook
+    inventory = private / "inventory.json"
+    inventory.write_text(json.dumps({"all": {"hosts": {**play.inventory}}}))
+    argv = [sys.executable, "-m", "ansible", "playbook", "-i", str(inventory)]
+    argv += ["--forks", str(play.forks), str(playbook)]
+    if play.skip_tags:
+        argv += ["--skip-tags", ",".join(play.skip_tags)]
+    try:
+        done = subprocess.run(
+            argv,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=play_environment(private, play),
+            cwd=private,
+            check=False,
+        )
+    except OSError as error:
+        raise FleetError(f"cannot start ansible-playbook ({error.strerror})") from error
+    finally:
+        control = private / "cp"
+        if control.is_dir():
+            close_masters(control)
+    stderr = done.stderr.decode("utf-8", "replace")
+    if done.returncode != 0 and b"No module named ansible" in done.stderr:
+        raise FleetError(f"fleet collect runs Ansible's playbooks; {INSTALL_HINT}")
+    started, events = read_events(done.stdout.decode("utf-8", "replace"))
+    return PlayOutcome(done.returncode, started, events, stderr)
+
+
+def read_events(text: str) -> tuple[float | None, tuple[PlayEvent, ...]]:
+    """The callback's lines; anything else on stdout (a module's stray output) is passed over."""
+    started: float | None = None
+    events = []
+    for line in text.splitlines():
+        try:
+            found = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(found, dict):
+            continue
+        if found.get("event") == "start":
+            started = float(found.get("time", 0.0))
+        elif isinstance(found.get("host"), str):
+            events.append(
+                PlayEvent(
+                    str(found.get("event")),
+                    found["host"],
+                    str(found.get("action", "")),
+                    float(found.get("time", 0.0)),
+                    found,
+                )
+            )
+    return started, tuple(events)
+
+
+def last_words(outcome: PlayOutcome) -> str:
+    """Why a play ended without a host's results, in one line."""
+    lines = [line.strip() for line in outcome.stderr.splitlines() if line.strip()]
+    said = lines[-1] if lines else "no message"
+    return f"ansible-playbook exit {outcome.returncode}: {said}"
+
+
+def ansible_words(words: Sequence[str]) -> str:
+    """ssh arguments as one string, as Ansible's ssh plugin splits them again."""
+    return shlex.join(words)
