@@ -160,6 +160,7 @@ def _compare(args: argparse.Namespace, out: Console) -> int:
 # action -> (module under ssdlab.cli, function); deploy and load live in modules of their own
 HANDLERS = {
     "deploy": ("fleet_deploy", "cmd_fleet_deploy"),
+    "wheels": ("fleet_deploy", "cmd_fleet_wheels"),
     "load": ("fleet_load", "cmd_fleet_load"),
 }
 ACTIONS = {

@@ -99,6 +99,19 @@ def add_commands(commands: Commands) -> None:
         action="store_true",
         help="install again on nodes that already have this ssdlab (default: left as they are)",
     )
+    wheels = actions.add_parser(
+        "wheels",
+        help="copy the wheels 'fleet deploy' installs into a folder (for the deploy playbook)",
+        description="Make (or take from the cache) the wheels 'ssdlab fleet deploy' installs: "
+        "ssdlab's own and its dependencies', pinned to the versions installed here, and pip's; "
+        "copy them into DIR with ssdlab-wheels.json naming their version and build. The "
+        "collection's deploy playbook installs them on nodes without network access.",
+        epilog="example:\n  ssdlab fleet wheels ./wheels\n"
+        "  ansible-playbook -i lab.ini ssdlab.bench.deploy -e ssdlab_wheels=$PWD/wheels",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[json_output()],
+    )
+    wheels.add_argument("dir", metavar="DIR", help="a new or empty folder")
     _add_run(actions)
     actions.add_parser(
         "status",

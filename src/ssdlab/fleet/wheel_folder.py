@@ -1,0 +1,66 @@
+"""`ssdlab fleet wheels DIR`: the wheels `fleet deploy` installs (ssdlab's own and its
+dependencies', pinned to the versions installed here, with pip's) copied into a folder of the
+user's, for the ssdlab.bench collection's deploy playbook or a site's own packaging. The folder
+also gets `ssdlab-wheels.json`, naming the version and build they install, which the playbook
+writes on each node as `fleet deploy` does, so either way of deploying sees the other's."""
+
+import json
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ssdlab.errors import UsageError
+from ssdlab.system.wheels import WheelSet, find_source, local_set
+
+WHEELS_NOTE = "ssdlab-wheels.json"
+
+
+@dataclass(frozen=True, slots=True)
+class WheelsRequest:
+    out: Path  # a new or empty folder
+    cache: Path | None = None  # the wheel cache; None: ~/.cache/ssdlab/wheels
+
+
+@dataclass(frozen=True, slots=True)
+class WheelFolder:
+    folder: Path
+    wheels: WheelSet  # as made (or found in the cache) here
+    names: tuple[str, ...]  # the files copied, by name
+
+    @property
+    def size(self) -> int:
+        return sum((self.folder / name).stat().st_size for name in self.names)
+
+
+def write_wheels(request: WheelsRequest, say: Callable[[str], None]) -> WheelFolder:
+    """This ssdlab's wheel set, copied into `request.out`."""
+    out = request.out
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out} is a file; give a new or empty folder for the wheels")
+    if out.is_dir() and any(out.iterdir()):
+        raise UsageError(
+            f"{out} is not empty; give a new or empty folder (wheels of two builds in one "
+            "folder would install either)"
+        )
+    made = local_set(find_source(), say, request.cache)
+    out.mkdir(parents=True, exist_ok=True)
+    for path in made.files:
+        shutil.copy2(path, out / path.name)
+    note = {"version": made.version, "build": made.build, "ssdlab": made.ssdlab.name}
+    (out / WHEELS_NOTE).write_text(json.dumps({**note, "pip": made.pip.name}, indent=2) + "\n")
+    return WheelFolder(out, made, tuple(path.name for path in made.files))
+
+
+def wheels_document(found: WheelFolder) -> dict[str, object]:
+    """`fleet wheels --json`."""
+    return {
+        "format": "ssdlab-fleet-wheels",
+        "format_version": 1,
+        "folder": str(found.folder),
+        "version": found.wheels.version,
+        "build": found.wheels.build,
+        "cached": found.wheels.cached,
+        "files": list(found.names),
+        "bytes": found.size,
+    }
