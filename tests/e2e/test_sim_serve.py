@@ -10,7 +10,9 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +57,21 @@ def served(tmp_path: Path) -> Iterator[ServeSpec]:
     with serving(plan_serve(request)) as spec:
         yield spec
     assert not os.path.ismount(mount)
+
+
+@pytest.fixture
+def loop(served: ServeSpec) -> Iterator[str]:
+    """A loop device over the served drive file (direct I/O), detached after the test."""
+    if os.geteuid() != 0 or shutil.which("losetup") is None:
+        pytest.skip("needs root and losetup for a loop device")
+    attach = ["losetup", "--find", "--show", "--direct-io=on", served.drive_path]
+    done = subprocess.run(attach, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot attach a loop device: {done.stderr.strip()}")
+    try:
+        yield done.stdout.strip()
+    finally:
+        subprocess.run(["losetup", "-d", done.stdout.strip()], capture_output=True, check=False)
 
 
 def _counters(spec: ServeSpec) -> dict[str, int]:
@@ -167,26 +184,47 @@ def test_a_discard_reaches_the_ftl_and_reads_back_zeros(served: ServeSpec) -> No
 @pytest.mark.root
 @pytest.mark.loop
 def test_fio_discards_through_a_loop_device_and_health_reads_it(
-    served: ServeSpec, tmp_path: Path
+    served: ServeSpec, loop: str, tmp_path: Path
 ) -> None:
-    if os.geteuid() != 0 or shutil.which("losetup") is None:
-        pytest.skip("needs root and losetup for a loop device")
-    attach = ["losetup", "--find", "--show", "--direct-io=on", served.drive_path]
-    done = subprocess.run(attach, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        pytest.skip(f"cannot attach a loop device: {done.stderr.strip()}")
-    loop = done.stdout.strip()
-    try:
-        _fio("--name=trim", f"--filename={loop}", "--rw=randtrim", "--bs=64k", "--size=8M")
-        db = str(tmp_path / "db")
-        shown = run_ssdlab("health", loop, "--json", "--db", db)
-    finally:
-        subprocess.run(["losetup", "-d", loop], capture_output=True, check=False)
+    _fio("--name=trim", f"--filename={loop}", "--rw=randtrim", "--bs=64k", "--size=8M")
+    shown = run_ssdlab("health", loop, "--json", "--db", str(tmp_path / "db"))
     assert _counters(served)["trim_bytes"] == 8 * MiB
     assert shown.code == 0, shown.stderr
     sample = json.loads(shown.stdout)["sample"]
     assert sample["identity"]["model"] == "ssdlab virtual drive"
     assert sample["nand_written_bytes"]["value"] == 0  # nothing written since it was served
+
+
+def _stored_samples(db: str) -> list[tuple[str, float]]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT model, nand_written_bytes FROM health_samples ORDER BY id")
+        return [(str(model), float(nand)) for model, nand in rows]
+
+
+@needs_fio
+@pytest.mark.root
+@pytest.mark.loop
+def test_endure_on_a_loop_device_over_the_drive_samples_its_health(
+    served: ServeSpec, loop: str, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "db")
+    endured = run_ssdlab(
+        "endure", loop, "--destroy-data", loop, "--size", "64MiB",
+        "--iteration-bytes", "32MiB", "--until-written", "64MiB", "--health-every", "1s",
+        "--db", db,
+    )  # fmt: skip
+    assert endured.code == 0, endured.stderr
+    samples = _stored_samples(db)
+    assert len(samples) >= 2  # before and after, and any taken while fio ran
+    assert {model for model, _ in samples} == {"ssdlab virtual drive"}
+    assert samples[-1][1] == _counters(served)["nand_write_bytes"]  # nothing written since
+
+
+def test_watch_samples_the_drive_file(served: ServeSpec, tmp_path: Path) -> None:
+    db = str(tmp_path / "db")
+    watched = run_ssdlab("watch", served.drive_path, "--every", "1s", "--count", "2", "--db", db)
+    assert watched.code == 0, watched.stderr
+    assert [model for model, _ in _stored_samples(db)] == ["ssdlab virtual drive"] * 2
 
 
 def test_health_reads_the_drive_file_as_a_drive(served: ServeSpec, tmp_path: Path) -> None:
@@ -219,8 +257,11 @@ def test_serve_stops_on_sigterm_unmounts_and_says_what_was_written(tmp_path: Pat
     )
     try:
         health = mount / "health.json"
+        deadline = time.monotonic() + 60
         while not health.exists():
             assert server.poll() is None, server.communicate()[1]
+            assert time.monotonic() < deadline, "the drive was not mounted in 60 s"
+            time.sleep(0.05)
         with open(mount / "drive", "r+b", buffering=0) as f:
             f.write(b"y" * 8192)
         server.send_signal(signal.SIGTERM)
