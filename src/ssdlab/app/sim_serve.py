@@ -156,7 +156,11 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
     backing = request.backing or tempfile.gettempdir()
     if not os.path.isdir(backing):
         raise UsageError(f"--backing {backing} is not a directory")
-    pe = request.drive.pe_cycles or float(TYPICAL_PE.get(config.bits_per_cell, 3000))
+    pe = request.drive.pe_cycles
+    if pe is None:
+        pe = float(TYPICAL_PE.get(config.bits_per_cell, 3000))
+    elif not (math.isfinite(pe) and pe > 0):
+        raise UsageError(f"--pe-cycles must be positive, not {pe:g}")
     spec = ServeSpec(
         mountpoint=os.path.abspath(request.mountpoint),
         config=config,

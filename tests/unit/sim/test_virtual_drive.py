@@ -16,7 +16,6 @@ from ssdlab.sim.drive_health import DATA_UNIT_BYTES, DriveLabel, health_document
 from ssdlab.sim.ftl import SplitMix64
 from ssdlab.sim.random_config import config_digest, config_json, draw_config
 from ssdlab.sim.virtual_drive import VirtualDrive
-from ssdlab.system.virtual_drive_fs import DriveClock
 
 PAGE = 4096
 MiB = 2**20
@@ -144,12 +143,3 @@ def test_drawn_configurations_are_valid_repeatable_and_differ() -> None:
     assert any(c.slc_dynamic and not c.slc_static_bytes for c in drawn)
     assert any(not c.slc_dynamic and not c.slc_static_bytes for c in drawn)
     assert config_json(drawn[0])["gc_policy"] == drawn[0].gc_policy.value
-
-
-def test_the_drive_clock_serves_one_request_at_a_time_at_the_scaled_model_time() -> None:
-    now = [100.0]
-    clock = DriveClock(10.0, clock=lambda: now[0])
-    assert clock.reserve(0.001) == pytest.approx(100.01)
-    assert clock.reserve(0.002) == pytest.approx(100.03)  # queued behind the first
-    now[0] = 200.0
-    assert clock.reserve(0.0) == 200.0  # idle since: starts at once
