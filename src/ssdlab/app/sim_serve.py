@@ -26,6 +26,7 @@ from ssdlab.app.sim_setup import (
     TYPICAL_PE,
     SimRequest,
     build_config,
+    memory_limit,
     parse_pct,
 )
 from ssdlab.errors import UsageError
@@ -33,9 +34,11 @@ from ssdlab.model.units import format_binary_bytes, format_decimal_bytes
 from ssdlab.model.virtual_drive import DRIVE_NAME, HEALTH_NAME
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.drive_health import DriveLabel, health_document
+from ssdlab.sim.memory import check_memory
 from ssdlab.sim.presets import find_preset
 from ssdlab.sim.random_config import config_digest, config_json, draw_config
 from ssdlab.sim.virtual_drive import DriveCounters, VirtualDrive
+from ssdlab.sim.workload import Workload
 from ssdlab.system.virtual_drive_fs import (
     ServedDrive,
     check_mountpoint,
@@ -106,7 +109,8 @@ class ServeSpec:
         return config_digest(self.config)
 
 
-def _config(request: ServeRequest) -> SimConfig:
+def _config(request: ServeRequest) -> tuple[SimConfig, float | None]:
+    """The drive's configuration, and the rated P/E cycles its preset gives (None: none)."""
     drive = request.drive
     if request.random_config is None:
         if request.secret:
@@ -117,7 +121,7 @@ def _config(request: ServeRequest) -> SimConfig:
         preset = find_preset(drive.preset) if drive.preset else None
         if drive.capacity is None:
             drive = replace(drive, capacity=DEFAULT_SERVE_CAPACITY)
-        return build_config(drive, preset, spare)
+        return build_config(drive, preset, spare), float(preset.pe_cycles) if preset else None
     if not request.secret:
         raise UsageError(
             "--random-config draws a drive to keep hidden: name the file that keeps it, "
@@ -135,7 +139,7 @@ def _config(request: ServeRequest) -> SimConfig:
         )
     if not 0 <= request.random_config < 2**64:
         raise UsageError(f"--random-config must be in 0 … 2^64−1, not {request.random_config}")
-    return draw_config(request.random_config, drive.capacity or DEFAULT_SERVE_CAPACITY)
+    return draw_config(request.random_config, drive.capacity or DEFAULT_SERVE_CAPACITY), None
 
 
 def plan_serve(request: ServeRequest) -> ServeSpec:
@@ -144,7 +148,7 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
     problem = fuse_problem()
     if problem:
         raise UsageError(problem)
-    config = _config(request)
+    config, preset_pe = _config(request)
     if config.logical_bytes > MAX_SERVE_CAPACITY:
         raise UsageError(
             f"a served drive is at most {MAX_SERVE_CAPACITY >> 30} GiB (its FTL is the Python "
@@ -152,11 +156,14 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
         )
     if not (math.isfinite(request.time_scale) and request.time_scale >= 0):
         raise UsageError(f"--time-scale must be 0 or more, not {request.time_scale:g}")
+    limit = memory_limit()
+    if limit is not None:  # the drive's FTL is the Python core's, one page at a time
+        check_memory(config, Workload(kind="uniform"), "python", 1, limit)
     check_mountpoint(request.mountpoint)
     backing = request.backing or tempfile.gettempdir()
     if not os.path.isdir(backing):
         raise UsageError(f"--backing {backing} is not a directory")
-    pe = request.drive.pe_cycles
+    pe = request.drive.pe_cycles if request.drive.pe_cycles is not None else preset_pe
     if pe is None:
         pe = float(TYPICAL_PE.get(config.bits_per_cell, 3000))
     elif not (math.isfinite(pe) and pe > 0):
