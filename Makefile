@@ -4,7 +4,8 @@
 
 VENV ?= .venv
 PY := $(VENV)/bin/python
-APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount
+# fuse3: libfuse 3 and fusermount3, for `ssdlab sim serve` (a simulated drive served through FUSE)
+APT_TOOLS := fio:fio smartctl:smartmontools nvme:nvme-cli losetup:mount fusermount3:fuse3
 # the test suite also opens the HTML report in a real headless browser, and its fleet tests
 # run real sshds (openssh-server) in network namespaces (iproute2); sshd is checked by its
 # path, since /usr/sbin is not on every user's PATH; bench/store_scale.py times the sqlite3 shell

@@ -16,6 +16,7 @@ from ssdlab.app.health_readings import (
     CHECK_PHASE,
     SavedReading,
     checked_elapsed,
+    is_readable_drive,
     new_drive_run,
     read_drive,
     samples_from_file,
@@ -30,7 +31,6 @@ from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.report.health import Section, health_json, health_sections, series_sections
 from ssdlab.runner.session import RunSession
 from ssdlab.store.lifecycle import finish_run
-from ssdlab.system.nvme_nodes import is_drive_path
 
 ONE_SAMPLE = "--elapsed is the time between samples; this input holds only one"
 
@@ -125,6 +125,6 @@ def check_health(session: RunSession, request: HealthRequest) -> HealthOutcome:
     if not request.target and not request.import_log:
         raise UsageError("name a block device or a saved smartctl/nvme-cli file, or --import LOG")
     checked_elapsed(request.saved.elapsed_s)
-    if request.import_log or not is_drive_path(str(request.target)):
+    if request.import_log or not is_readable_drive(str(request.target)):
         return _saved(session, request, str(request.import_log or request.target))
     return _drive(session, request, str(request.target))

@@ -30,7 +30,7 @@ from ssdlab.store.health import add_health_sample
 from ssdlab.store.lifecycle import to_json
 from ssdlab.system.environment import collect_environment, tool_version
 from ssdlab.system.health import HealthReading, read_health
-from ssdlab.system.nvme_nodes import read_drive_identity
+from ssdlab.system.nvme_nodes import is_drive_path, read_drive_identity
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import (
     LOG_FILE_BYTES,
@@ -38,6 +38,7 @@ from ssdlab.system.user_files import (
     read_user_file,
     read_user_text,
 )
+from ssdlab.system.virtual_drive_health import is_virtual_drive, read_virtual_drive
 
 CHECK_PHASE = "check"  # `health` (and `wear`) of a drive read now
 WATCH_PHASE = "watch"
@@ -97,8 +98,17 @@ def samples_from_file(path: str, reading: SavedReading) -> list[HealthSample]:
     )
 
 
+def is_readable_drive(path: str) -> bool:
+    """A drive whose health can be read now: a block device, an NVMe controller, or a virtual
+    drive (`ssdlab sim serve`'s drive file)."""
+    return is_drive_path(path) or is_virtual_drive(path)
+
+
 def read_drive(device: str, names: VendorMap, *, no_wake: bool = False) -> HealthReading:
-    """The health of a drive of this machine, read now."""
+    """The health of a drive of this machine, read now (a virtual drive, or a loop device over
+    one, from its health log)."""
+    if is_virtual_drive(device):
+        return read_virtual_drive(device)
     identity = read_drive_identity(device)
     return read_health(
         os.path.realpath(device),

@@ -19,6 +19,7 @@ from typing import Protocol
 from ssdlab.analysis.alerts import Alert, Thresholds
 from ssdlab.app.health_readings import (
     WATCH_PHASE,
+    is_readable_drive,
     new_drive_run,
     read_drive,
     store_reading,
@@ -37,7 +38,6 @@ from ssdlab.store.listing import RunFilter, runs_matching
 from ssdlab.system.environment import read_boot_id, read_pid_namespace
 from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.hooks import HookResult
-from ssdlab.system.nvme_nodes import is_drive_path
 from ssdlab.system.textfile import write_textfile
 
 POLL_S = 0.5  # the wait between samples looks at the stop flag this often
@@ -91,8 +91,10 @@ def watch_target(request: WatchRequest) -> str:
         return f"replay:{os.path.abspath(request.health_replay)}"
     if not request.device:
         raise UsageError("name the block device to watch, or a log with --health-replay LOG")
-    if not is_drive_path(request.device):
-        raise UsageError(f"{request.device} is not a block device or an NVMe controller")
+    if not is_readable_drive(request.device):
+        raise UsageError(
+            f"{request.device} is not a block device, an NVMe controller or a virtual drive"
+        )
     return os.path.realpath(request.device)
 
 

@@ -13,6 +13,7 @@ from ssdlab.app.health_readings import (
     CHECK_PHASE,
     SavedReading,
     checked_elapsed,
+    is_readable_drive,
     new_drive_run,
     read_drive,
     samples_from_file,
@@ -27,7 +28,6 @@ from ssdlab.report.health import Section, sections_json, wear_sections
 from ssdlab.runner.session import RunSession
 from ssdlab.store.health import load_health_sample
 from ssdlab.store.lifecycle import finish_run
-from ssdlab.system.nvme_nodes import is_drive_path
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ def _sample(session: RunSession, text: str, request: WearRequest) -> tuple[Healt
         if stored is None:
             raise UsageError(f"there is no stored health sample {text}")
         return stored.sample, f"sample {text}"
-    if is_drive_path(text):
+    if is_readable_drive(text):
         names = vendor_map(request.saved.vendor_map)
         conn = session.conn
         run_id = new_drive_run(conn, RunKind.HEALTH, os.path.realpath(text), {})

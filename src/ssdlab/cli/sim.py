@@ -1,7 +1,8 @@
 """`ssdlab sim`, `sim sweep` and `sim presets` (app/sim_setup.py, app/sim.py): a simulated
-drive (or a sweep of drives) stored as a run. The command line keeps the edges: progress on
-stderr, and the signal guard (the first signal stops the simulation at its next check and keeps
-what finished, the run ending `interrupted`; the second exits at once)."""
+drive (or a sweep of drives) stored as a run; `sim serve` (app/sim_serve.py): a simulated drive
+served through FUSE until a signal. The command line keeps the edges: progress on stderr, and
+the signal guard (the first signal stops the simulation at its next check and keeps what
+finished, the run ending `interrupted`; the second exits at once)."""
 
 import argparse
 import json
@@ -15,6 +16,15 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from ssdlab.app.sim import list_presets, simulate
+from ssdlab.app.sim_serve import (
+    DEFAULT_TIME_SCALE,
+    ServeRequest,
+    counters_document,
+    plan_serve,
+    serve,
+    serving_lines,
+    stopped_text,
+)
 from ssdlab.app.sim_setup import SimRequest, plan_simulation
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.run_session import session_for
@@ -24,6 +34,7 @@ from ssdlab.runner.sim import SimPlan
 
 ADVICE = "the run is marked interrupted when ssdlab next starts"
 OPTIONS = {f.name for f in fields(SimRequest)} - {"argv", "database", "sweep"}
+SERVE_DRIVE_OPTIONS = OPTIONS - {"workload", "trace", "trace_format", "write", "interval"}
 
 
 def request_from(args: argparse.Namespace) -> SimRequest:
@@ -79,9 +90,38 @@ def _presets(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def serve_request_from(args: argparse.Namespace) -> ServeRequest:
+    """The options of `sim serve`: the drive as `sim` takes it, and how it is served."""
+    drive = {name: getattr(args, name) for name in SERVE_DRIVE_OPTIONS if hasattr(args, name)}
+    scale = DEFAULT_TIME_SCALE if args.time_scale is None else args.time_scale
+    return ServeRequest(
+        mountpoint=args.mountpoint,
+        drive=SimRequest(**drive),
+        random_config=args.random_config,
+        secret=args.secret,
+        time_scale=scale,
+        backing=args.backing,
+    )
+
+
+def _serve(args: argparse.Namespace, out: Console) -> int:
+    spec = plan_serve(serve_request_from(args))
+    for line in serving_lines(spec):
+        print(f"ssdlab sim serve: {line}", file=sys.stderr, flush=True)
+    counters = serve(spec)
+    summary = counters_document(spec, counters)
+    if args.json:
+        sys.stdout.write(json.dumps(summary, indent=2) + "\n")
+        return 0
+    out.print(stopped_text(counters), highlight=False, markup=False)
+    return 0
+
+
 def cmd_sim(args: argparse.Namespace, out: Console) -> int:
     if args.sim_command == "presets":
         return _presets(args, out)
+    if args.sim_command == "serve":
+        return _serve(args, out)
     spec = plan_simulation(request_from(args))
     if spec.interval_note:
         print(f"ssdlab sim: note: {spec.interval_note}", file=sys.stderr, flush=True)

@@ -8,7 +8,7 @@ from ssdlab.cli.arg_types import size_arg
 from ssdlab.cli.common_options import STORE, Commands, json_output
 
 
-def _add_sim_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
+def _add_drive_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
     drive = parser.add_argument_group("simulated drive (options override --preset)")
     drive.add_argument(
         "--preset", help="a real drive approximated from published data ('ssdlab sim presets')"
@@ -55,6 +55,61 @@ def _add_sim_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
         choices=("empty", "full", "steady"),
         help="start empty (default), sequentially full, or in an analytic steady state",
     )
+
+
+def _add_seed(group: argparse._ArgumentGroup) -> None:
+    group.add_argument("--seed", type=int, help="random seed (default 1)")
+
+
+def _add_serve_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    serve = sub.add_parser(
+        "serve",
+        help="serve a simulated drive as a file through FUSE: fio measures it, health reads it",
+        description="Serve a simulated drive as MOUNTPOINT/drive through FUSE (direct I/O, no "
+        "page cache) until Ctrl-C or SIGTERM: its reads, writes and discards go through the "
+        "FTL, each completes when the model says (times --time-scale), and MOUNTPOINT/"
+        "health.json is its health log, which 'ssdlab health', 'watch' and 'endure' read as a "
+        "drive's. A loop device over the drive file (losetup --direct-io=on) is a block device "
+        "that fio can also discard on, read the same way. Needs /dev/fuse, libfuse 3 (apt-get "
+        "install fuse3) and mfusepy (pip install 'ssdlab[sim-drive]'). A served drive is 1 GiB "
+        "unless --capacity says otherwise.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples (MOUNTPOINT an empty directory; the drive is MOUNTPOINT/drive):\n"
+        "  ssdlab sim serve MOUNTPOINT --capacity 1GiB --spare 12% --slc-dynamic\n"
+        "  ssdlab sim serve MOUNTPOINT --preset samsung-970-evo-500gb --capacity 512MiB\n"
+        "  ssdlab sim serve MOUNTPOINT --random-config 42 --secret SECRET.json\n",
+        parents=[json_output("print the drive's counters as JSON when it stops")],
+    )
+    serve.add_argument("mountpoint", help="an empty directory to mount the drive on")
+    _add_drive_options(serve, sweep=False)
+    _add_seed(serve.add_argument_group("randomness"))
+    served = serve.add_argument_group("serving")
+    served.add_argument(
+        "--random-config",
+        type=int,
+        metavar="SEED",
+        help="draw the whole drive (spare, cache, GC policy, NAND times) from SEED and keep it "
+        "hidden: only its SHA-256 shows; needs --secret (only --capacity is taken)",
+    )
+    served.add_argument(
+        "--secret", metavar="FILE", help="where a drawn configuration is written, for scoring"
+    )
+    served.add_argument(
+        "--time-scale",
+        type=float,
+        help="wall seconds per second of model time (default 10: a small drive "
+        "fills in seconds while the model's times stay above FUSE's own cost; 0: no waits)",
+    )
+    served.add_argument(
+        "--backing",
+        metavar="DIR",
+        help="where the drive's data is kept, in an unlinked sparse file (default: the "
+        "temporary directory)",
+    )
+
+
+def _add_sim_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
+    _add_drive_options(parser, sweep=sweep)
     work = parser.add_argument_group("workload")
     work.add_argument(
         "--workload",
@@ -80,7 +135,7 @@ def _add_sim_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:
         type=size_arg,
         help="host writes per day for the lifetime projection (default: one drive write)",
     )
-    work.add_argument("--seed", type=int, help="random seed (default 1)")
+    _add_seed(work)
     work.add_argument(
         "--core",
         choices=("auto", "python", "rust"),
@@ -111,7 +166,7 @@ def add_commands(commands: Commands) -> None:
         parents=[json_output("print the result as JSON"), STORE],
     )
     _add_sim_options(sim, sweep=False)
-    sub = sim.add_subparsers(dest="sim_command", metavar="{sweep,presets}")
+    sub = sim.add_subparsers(dest="sim_command", metavar="{sweep,presets,serve}")
     sweep = sub.add_parser(
         "sweep",
         help="one parameter over a list: WAF and projected lifetime per point, with plots",
@@ -138,3 +193,4 @@ def add_commands(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[json_output()],
     )
+    _add_serve_parser(sub)

@@ -52,6 +52,7 @@ from ssdlab.system.machine import LoadProbe, check_machine
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.signals import SignalGuard
+from ssdlab.system.virtual_drive_health import is_virtual_drive, read_virtual_drive
 
 FactsReader = Callable[[Target, ProcessRunner], tuple[dict[str, Any], tuple[Capture, ...]]]
 HealthSource = Callable[[], HealthReading]
@@ -250,8 +251,12 @@ class RunSession:
     ) -> HealthSource | None:
         """The device measured, or the one under a file target; None when there is none.
         Read through the run's process runner, or `processes` (a reader that samples while
-        fio runs needs its own, so that a stop signal stops fio, not a health read)."""
+        fio runs needs its own, so that a stop signal stops fio, not a health read). A virtual
+        drive (`ssdlab sim serve`, or a loop device over it) is read from its health log."""
         device = target.device
+        measured = device.path if device is not None else target.path
+        if is_virtual_drive(measured):
+            return functools.partial(read_virtual_drive, measured)
         if device is None:
             return None
         return functools.partial(

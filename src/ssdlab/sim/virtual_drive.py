@@ -1,0 +1,156 @@
+"""A simulated drive driven one host request at a time: what `ssdlab sim serve` serves.
+
+The FTL (the Python core, `sim/ftl.Ftl`) decides where every page goes and what that costs;
+the data itself is kept elsewhere (the served file's backing store). A request is mapped to
+whole pages as a replayed trace is (`sim/engine._trace_arrays`: a request covering part of a
+page costs the whole page), so the same requests replayed through `simulate` as a trace give
+the same counters, page for page.
+
+A request's model time is the NAND work it caused (host and GC reads, native and SLC
+programs, erases: the GC and folding a write triggers are charged to that write, a stall)
+spread over the parallel units, as `engine.build_intervals` times an interval. Pure: no
+clock; randomness only from the configuration's seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ssdlab.errors import UsageError
+from ssdlab.sim.config import SimConfig
+from ssdlab.sim.engine import build_job
+from ssdlab.sim.ftl import Ftl
+from ssdlab.sim.workload import Workload
+
+
+@dataclass(frozen=True, slots=True)
+class DriveCounters:
+    """The drive's lifetime counters since it was served (the initial fill not counted)."""
+
+    host_write_bytes: int
+    host_read_bytes: int
+    trim_bytes: int
+    host_write_commands: int
+    host_read_commands: int
+    trim_commands: int
+    nand_write_bytes: int  # host programs, GC copies and SLC folding
+    slc_write_bytes: int  # the part of it programmed in SLC mode
+    nand_read_bytes: int
+    erases: int
+    erase_count_min: int
+    erase_count_avg: float
+    erase_count_max: int
+    free_blocks: int
+    total_blocks: int
+    slc_used_bytes: int
+    model_time_s: float  # the NAND time of every request, as the model counts it
+
+    @property
+    def waf(self) -> float | None:
+        """NAND bytes ÷ host bytes written; None before the first write."""
+        if self.host_write_bytes == 0:
+            return None
+        return self.nand_write_bytes / self.host_write_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    nand_reads: int
+    native_programs: int
+    slc_programs: int
+    erases: int
+
+
+class VirtualDrive:
+    """The FTL of one served drive. Not thread-safe: the server holds a lock around it."""
+
+    def __init__(self, config: SimConfig) -> None:
+        # the job's workload is never run: requests come from the host, one at a time
+        job = build_job(config, Workload(kind="uniform"), config.page_bytes, config.page_bytes)
+        self.config = config
+        self._ftl = Ftl(job)
+        if job.initial == 1:
+            self._ftl.fill_sequential()
+        elif job.initial == 2:
+            self._ftl.fill_steady()
+        self._ftl.reset_counters()
+        self._writes = self._reads = self._trims = 0
+        self._model_time_s = 0.0
+
+    @property
+    def capacity_bytes(self) -> int:
+        return self.config.logical_bytes
+
+    def _pages(self, offset: int, length: int) -> range:
+        if offset < 0 or length < 0 or offset + length > self.capacity_bytes:
+            raise UsageError(
+                f"request at {offset} B of {length} B is outside the drive's "
+                f"{self.capacity_bytes} B"
+            )
+        if length == 0:
+            return range(0)
+        page = self.config.page_bytes
+        return range(offset // page, (offset + length - 1) // page + 1)
+
+    def _work(self) -> _Work:
+        f = self._ftl
+        return _Work(f.nand_reads, f.native_programs, f.slc_programs, f.erases)
+
+    def _time_since(self, before: _Work) -> float:
+        after = self._work()
+        t = self.config.timing
+        busy_us = (
+            (after.nand_reads - before.nand_reads) * t.page_read_us
+            + (after.native_programs - before.native_programs) * t.page_program_us
+            + (after.slc_programs - before.slc_programs) * t.slc_program_us
+            + (after.erases - before.erases) * t.block_erase_us
+        )
+        seconds = busy_us / t.parallel_units / 1e6
+        self._model_time_s += seconds
+        return seconds
+
+    def _request(self, offset: int, length: int, each: Callable[[int], None]) -> float:
+        pages = self._pages(offset, length)
+        before = self._work()
+        for lpn in pages:
+            each(lpn)
+        return self._time_since(before)
+
+    def write(self, offset: int, length: int) -> float:
+        """Program the pages the request covers; the model time it took, in seconds."""
+        self._writes += 1
+        return self._request(offset, length, self._ftl.write)
+
+    def read(self, offset: int, length: int) -> float:
+        self._reads += 1
+        return self._request(offset, length, self._ftl.read)
+
+    def trim(self, offset: int, length: int) -> float:
+        """Unmap the pages the request covers (TRIM costs no NAND time)."""
+        self._trims += 1
+        return self._request(offset, length, self._ftl.trim)
+
+    def counters(self) -> DriveCounters:
+        f = self._ftl
+        page = self.config.page_bytes
+        erase = f.erase_count
+        return DriveCounters(
+            host_write_bytes=f.host_writes * page,
+            host_read_bytes=f.host_reads * page,
+            trim_bytes=f.trims * page,
+            host_write_commands=self._writes,
+            host_read_commands=self._reads,
+            trim_commands=self._trims,
+            nand_write_bytes=(f.native_programs + f.slc_programs) * page,
+            slc_write_bytes=f.slc_programs * page,
+            nand_read_bytes=f.nand_reads * page,
+            erases=f.erases,
+            erase_count_min=min(erase),
+            erase_count_avg=sum(erase) / len(erase),
+            erase_count_max=max(erase),
+            free_blocks=len(f.free),
+            total_blocks=self.config.total_blocks,
+            slc_used_bytes=f.slc_valid * page,
+            model_time_s=self._model_time_s,
+        )

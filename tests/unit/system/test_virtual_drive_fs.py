@@ -1,0 +1,15 @@
+"""The served drive's clock (system/virtual_drive_fs.py): one request at a time, each for its
+model time times the scale; a fake clock, so nothing here is timed."""
+
+import pytest
+
+from ssdlab.system.virtual_drive_fs import DriveClock
+
+
+def test_the_drive_clock_serves_one_request_at_a_time_at_the_scaled_model_time() -> None:
+    now = [100.0]
+    clock = DriveClock(10.0, clock=lambda: now[0])
+    assert clock.reserve(0.001) == pytest.approx(100.01)
+    assert clock.reserve(0.002) == pytest.approx(100.03)  # queued behind the first
+    now[0] = 200.0
+    assert clock.reserve(0.0) == 200.0  # idle since: starts at once
