@@ -79,3 +79,19 @@ def test_two_nodes_quick_runs_give_fleet_wide_latency_from_merged_histograms(
     assert "latency of 2 drive(s) together, 2 passes merged" in text.stdout
     assert "whole run" in text.stdout
     assert "never an average of the drives' percentiles" in " ".join(text.stdout.split())
+
+    # the fleet's report: the same document as one HTML page (or Markdown) with a chart of
+    # each test's merged latency per second
+    page = tmp_path / "fleet.html"
+    wrote = run_ssdlab("fleet", "compare", "--db", str(seat), "-o", str(page))
+    assert wrote.code == 0, wrote.stderr
+    html = page.read_text()
+    for key in tests:
+        assert f"{key}: latency of 2 drive(s) together, per second" in html
+    markdown = tmp_path / "fleet.md"
+    assert run_ssdlab("fleet", "compare", "--db", str(seat), "-o", str(markdown)).code == 0
+    assert "data:image/svg+xml" in markdown.read_text()
+    refused = run_ssdlab("fleet", "compare", "--db", str(seat), "-o", str(tmp_path / "f.txt"))
+    assert refused.code == 2
+    assert "names no format" in refused.stderr
+    assert not (tmp_path / "f.txt").exists()

@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from ssdlab import __version__
 from ssdlab.cli.render import emit_document
+from ssdlab.cli.report import document_text, file_format
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.errors import UsageError
 from ssdlab.fleet.collect import CollectRequest, MergeRequest, collect_runs, merge_export
@@ -35,6 +36,7 @@ from ssdlab.report.fleet import (
     build_run_document,
     build_status_document,
 )
+from ssdlab.system.write_gate import check_output_path, write_output
 
 
 def reach_from(args: argparse.Namespace) -> FleetReach:
@@ -148,12 +150,25 @@ def _merge(args: argparse.Namespace, out: Console) -> int:
     return 0 if merged.problem is None and not merged.refused else 1
 
 
+# what `fleet compare -o FILE` writes, by the file's suffix
+COMPARE_FILES = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".json": "json"}
+
+
 def _compare(args: argparse.Namespace, out: Console) -> int:
+    fmt = file_format("fleet compare", args.output, COMPARE_FILES) if args.output else None
+    if args.output:
+        check_output_path(args.output, "-o")  # refused before any work
     found = compare_fleet(open_db(args), CompareRequest(args.kind, context_from(args)))
     document = build_fleet_compare_document(
         found.kind, found.groups, found.threshold_pct, found.alpha, found.latency
     )
-    emit_document(out, document, plots=None, as_json=args.json)
+    if fmt is None:
+        emit_document(out, document, plots=None, as_json=args.json)
+        return 0
+    text = document_text(document, fmt, (("written by", f"ssdlab {__version__}"),))
+    write_output(args.output, text, "-o")
+    wrote = f"wrote {args.output} ({len(text.encode()):,} bytes)"
+    out.print(wrote, highlight=False, soft_wrap=True)
     return 0
 
 

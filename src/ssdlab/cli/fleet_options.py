@@ -25,6 +25,8 @@ examples:
   ssdlab fleet collect lab.ini                 every node's runs into this machine's store
   ssdlab fleet merge node1.db --host node1      one node's export file into this store
   ssdlab fleet compare                         drives significantly slower than their siblings
+  ssdlab fleet compare -o fleet.html           the same, with each model's merged latency charted
+  ssdlab fleet wheels ./wheels                 the wheels deploy installs, for deploy.yml
   ssdlab fleet load lab.ini job.fio            one fio job on all nodes at once (combined load)
 """
 
@@ -150,6 +152,13 @@ def add_commands(commands: Commands) -> None:
         default="quick",
         metavar="PROFILE",
         help="compare the latest run of this profile per drive (default: quick)",
+    )
+    compare.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the fleet's report here, as its suffix says: .html (charts of each "
+        "group's merged latency per second), .md or .json",
     )
     _add_load(actions)
 

@@ -3,6 +3,7 @@ with significance and `--fail-if` gates)."""
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -14,7 +15,7 @@ from ssdlab.cli.store_open import open_db
 from ssdlab.errors import UsageError
 from ssdlab.model.units import format_size
 from ssdlab.report.csv_tables import compare_csv
-from ssdlab.report.document import document_json, render_markdown
+from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.html import markdown_chart_image, render_html
 from ssdlab.system.pdf import print_pdf
 from ssdlab.system.write_gate import check_output_path, write_output
@@ -95,19 +96,27 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
 COMPARE_SUFFIXES = {**SUFFIXES, ".json": "json", ".csv": "csv"}
 
 
+def file_format(command: str, output: str, formats: Mapping[str, str]) -> str:
+    """The format `command -o output` writes, by the file's suffix (one of `formats`)."""
+    suffix = Path(output).suffix.lower()
+    fmt = formats.get(suffix)
+    if fmt is None:
+        raise UsageError(
+            f"{command} -o {output}: the suffix {suffix or '(none)'} names no format; give a "
+            f"file ending in one of {', '.join(formats)}"
+        )
+    return fmt
+
+
 def _compare_format(given: str, output: str | None) -> str:
     """--format; a terminal layout is never written to a file: `-o x.html` is HTML."""
     if given != "term" or output in (None, "-"):
         return given
-    suffix = Path(output).suffix.lower()
-    fmt = COMPARE_SUFFIXES.get(suffix)
-    if fmt is None or fmt == "pdf":
-        known = ", ".join(s for s, f in COMPARE_SUFFIXES.items() if f != "pdf")
-        raise UsageError(
-            f"compare -o {output}: the suffix {suffix or '(none)'} names no format; give a "
-            f"file ending in one of {known}, or --format"
-        )
-    return fmt
+    writable = {s: f for s, f in COMPARE_SUFFIXES.items() if f != "pdf"}
+    try:
+        return file_format("compare", output, writable)
+    except UsageError as error:
+        raise UsageError(f"{error}, or --format") from error
 
 
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
@@ -140,14 +149,17 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
 
 
 def _compare_text(compared: Compared, fmt: str) -> str:
-    document = compared.document
+    if fmt == "csv":
+        return compare_csv(compared.document.data)
+    return document_text(compared.document, fmt, report_provenance(compared.runs))
+
+
+def document_text(document: Document, fmt: str, provenance: Sequence[tuple[str, str]] = ()) -> str:
+    """A document as a file: json, md (its charts as SVG images) or html (one page, its
+    sections up front, charts drawn by the page)."""
     if fmt == "json":
         return document_json(document)
     if fmt == "md":  # charts as SVG data: images, like the Markdown report
         images = {chart.key: markdown_chart_image(chart) for chart in document.charts}
         return render_markdown(document, chart_links=images)
-    if fmt == "csv":
-        return compare_csv(document.data)
-    return render_html(
-        document.title, [], front=document.sections, provenance=report_provenance(compared.runs)
-    )
+    return render_html(document.title, [], front=document.sections, provenance=provenance)

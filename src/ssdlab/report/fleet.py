@@ -13,6 +13,7 @@ from ssdlab.model.units import format_decimal_bytes, format_number, format_time
 from ssdlab.report import document as doc
 from ssdlab.report.compare import format_metric_value, format_ratio
 from ssdlab.report.merged_latency_rows import LATENCY_COLUMNS, merged_latency_rows
+from ssdlab.report.profile_common import zero_or_log
 from ssdlab.report.tail_text import TAIL_NOTE, tail_cell
 
 FORMAT_VERSION = 1
@@ -292,6 +293,48 @@ def _latency_table(test: GroupLatency) -> doc.Table:
     )
 
 
+def _pct_name(pct: float) -> str:
+    return f"p{pct:g}"
+
+
+def _latency_chart(group: DriveGroup, test: GroupLatency) -> doc.Chart | None:
+    """The group's merged latency over the seconds of its passes: per direction p50, p99 and
+    p99.9, each second drawn only where its I/Os support that percentile (a gap otherwise,
+    never a number n cannot carry); None when no second has one."""
+    series = []
+    for name, merged in test.directions.items():
+        for index, (pct, _) in enumerate(merged.percentiles_ns):
+            points = [
+                (float(second.second), value / 1000.0)
+                for second in merged.seconds
+                if (value := second.percentiles_ns[index][1]) is not None
+            ]
+            if points:
+                xs, ys = zip(*points, strict=True)
+                style = "line" if pct == 50.0 else "points"
+                series.append(doc.Series(f"{name} {_pct_name(pct)}", xs, ys, style=style))
+    if not series:
+        return None
+    slug = "-".join(
+        "".join(c if c.isalnum() or c == "-" else "_" for c in part)
+        for part in (group.model or "unknown", group.firmware or "unknown", test.test)
+    )
+    y_log, y_zero = zero_or_log(y for one in series for y in one.ys)
+    return doc.Chart(
+        key=f"fleet-latency-{slug}",
+        title=f"{test.test}: latency of {test.drives} drive(s) together, per second",
+        x_label="time into the pass",
+        y_label="completion latency",
+        x_unit="s",
+        y_unit="µs",
+        y_log=y_log,
+        y_zero=y_zero,
+        series=tuple(series),
+        caption="merged per-second histograms of every drive of the group; p99 and p99.9 "
+        "drawn only in the seconds whose I/Os support them",
+    )
+
+
 def _latency_data(test: GroupLatency) -> dict[str, Any]:
     return {
         "test": test.test,
@@ -330,7 +373,8 @@ def _group_section(group: DriveGroup, latency: Sequence[GroupLatency] = ()) -> d
     if tests:
         notes = (*notes, LATENCY_NOTE, TAIL_NOTE)
     tables = (drives, slower, *(_latency_table(t) for t in tests))
-    return doc.Section(_group_title(group), tables=tables, notes=notes)
+    charts = tuple(c for t in tests if (c := _latency_chart(group, t)) is not None)
+    return doc.Section(_group_title(group), tables=tables, charts=charts, notes=notes)
 
 
 def _group_data(group: DriveGroup, latency: Sequence[GroupLatency] = ()) -> dict[str, Any]:
