@@ -1,0 +1,88 @@
+"""The standard SMART / Health log (OCP Datacenter NVMe SSD Spec v2.0 §4.8.1): that the drive
+answers it, and that its Percentage Used never goes back (STD-LOG-3, "under no conditions shall
+the Percentage Used field … be reset"), across the readings of this drive in the store."""
+
+from itertools import pairwise
+
+from ssdlab.analysis.conformance.requirement import (
+    Answer,
+    Requirement,
+    failed,
+    inconclusive,
+    not_checkable,
+    passed,
+)
+from ssdlab.model.conformance import DriveEvidence, Evidence, WearReading
+
+GROUP = "SMART / Health log"
+
+
+def _reading(reading: WearReading) -> str:
+    which = "now" if reading.sample_id is None else f"sample {reading.sample_id}"
+    return f"{reading.wear_used_pct:g} % ({which})"
+
+
+def _answered(evidence: DriveEvidence) -> Answer:
+    health = evidence.health
+    if health is None:
+        return not_checkable(
+            "no SMART / Health log was read: name the device, or give `smartctl -x -j` or "
+            "`nvme smart-log -o json` output with --from"
+        )
+    used = health.wear_used_pct
+    if used.value is None or used.provenance is None:
+        return inconclusive(
+            "a health reading was read, but no SMART / Health log field in it",
+            Evidence("health reading", "no Percentage Used", evidence.health_source),
+        )
+    return passed(
+        "the drive answered the SMART / Health log",
+        Evidence(used.provenance.source, f"{used.value:g} %", evidence.health_source),
+    )
+
+
+def _never_reset(evidence: DriveEvidence) -> Answer:
+    history = evidence.wear_history
+    if len(history) < 2:
+        return not_checkable(
+            f"needs two readings of this drive's Percentage Used (stored ones and the one now), "
+            f"there are {len(history)}: store one now and later with `ssdlab health DEV`"
+        )
+    first, last = history[0], history[-1]
+    span = Evidence(
+        "Percentage Used, first and last stored reading",
+        f"{_reading(first)} → {_reading(last)}, {len(history)} readings",
+        evidence.wear_history_source,
+    )
+    for before, after in pairwise(history):
+        if after.wear_used_pct < before.wear_used_pct:
+            return failed(
+                "Percentage Used went back",
+                Evidence(
+                    "Percentage Used",
+                    f"{_reading(before)} → {_reading(after)}",
+                    evidence.wear_history_source,
+                ),
+                span,
+            )
+    return passed(f"never went back over {len(history)} stored readings", span)
+
+
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement(
+        "STD-LOG-2",
+        "SMART / Health Information log (02h) supported",
+        "§4.8.1",
+        GROUP,
+        "the SMART / Health log (smartctl or nvme smart-log)",
+        _answered,
+    ),
+    Requirement(
+        "STD-LOG-3",
+        "Percentage Used is never reset",
+        "§4.8.1",
+        GROUP,
+        "two or more stored readings of the drive (ssdlab health, watch, endure)",
+        _never_reset,
+    ),
+)
