@@ -1,8 +1,9 @@
 """`ssdlab conformance`: a drive held against the OCP Datacenter NVMe SSD Specification by
 requirement ID. The evidence is read from the drive now (smartctl and nvme-cli, read-only
 commands), from saved outputs given with --from, and from the store: this drive's stored
-health readings (STD-LOG-3) and the `qos` runs named with --run. Nothing is written to the
-store. The checks are analysis/conformance/'s; the document report/conformance.py's."""
+health readings (STD-LOG-3) and the `qos` runs named with --run. The command keeps nothing in
+the store (`ssdlab health` keeps readings). The checks are analysis/conformance/'s; the document
+report/conformance.py's."""
 
 import dataclasses
 import os
