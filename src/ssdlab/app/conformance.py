@@ -7,6 +7,7 @@ report/conformance.py's."""
 
 import dataclasses
 import os
+import re
 import shutil
 import sqlite3
 from collections.abc import Sequence
@@ -187,9 +188,12 @@ def _qos_items(body: Any, run_id: int) -> list[QosJudged]:
     ]
 
 
-def _qos(conn: sqlite3.Connection, runs: Sequence[str]) -> tuple[list[QosJudged], list[int]]:
+def _qos(
+    conn: sqlite3.Connection, runs: Sequence[str]
+) -> tuple[list[QosJudged], list[int], list[str]]:
     judged: list[QosJudged] = []
     ids: list[int] = []
+    targets: list[str] = []
     for text in runs:
         stored = stored_run(conn, run_id_of(conn, text))
         run = stored.run
@@ -204,16 +208,20 @@ def _qos(conn: sqlite3.Connection, runs: Sequence[str]) -> tuple[list[QosJudged]
                 f"`ssdlab resume {run.run_id}`"
             )
         ids.append(run.run_id)
+        targets.append(run.target_path)
         judged.extend(_qos_items(body, run.run_id))
-    return judged, ids
+    return judged, ids, targets
 
 
-def _drive_name(health: HealthSample | None, outputs: Sequence[DriveOutput]) -> str:
+def _drive_name(
+    health: HealthSample | None, outputs: Sequence[DriveOutput], device: str | None
+) -> str:
     identity = health.identity if health else None
     identify = next((o.identify for o in outputs if o.identify is not None), None)
     model = (identity.model if identity else None) or (identify.model if identify else None)
     serial = (identity.serial if identity else None) or (identify.serial if identify else None)
-    return " ".join(part for part in (model, serial) if part) or "a drive not named by its inputs"
+    named = " ".join(part for part in (model, serial) if part)
+    return named or device or "a drive not named by its inputs"
 
 
 def gather_evidence(
@@ -222,13 +230,14 @@ def gather_evidence(
     conn: sqlite3.Connection | None = None,
     runs: Sequence[str] = (),
     db: Path | None = None,
+    device: str | None = None,
 ) -> DriveEvidence:
     """The evidence of the outputs read, this drive's stored readings and the qos runs."""
     health, health_source = _health(outputs)
     history, history_source = _wear_history(conn, health, db)
-    qos, qos_runs = _qos(conn, runs) if conn is not None and runs else ([], [])
+    qos, qos_runs, qos_targets = _qos(conn, runs) if conn is not None and runs else ([], [], [])
     return DriveEvidence(
-        drive=_drive_name(health, outputs),
+        drive=_drive_name(health, outputs, device),
         sources=tuple(o.source for o in outputs),
         health=health,
         health_source=health_source,
@@ -241,7 +250,29 @@ def gather_evidence(
         wear_history_source=history_source,
         qos=tuple(qos),
         qos_runs=tuple(qos_runs),
+        qos_targets=tuple(qos_targets),
     )
+
+
+_NVME_NODE = re.compile(r"/dev/(nvme\d+)(?:n\d+)?(?:p\d+)?")
+
+
+def _drive_of(path: str) -> str:
+    """The drive a path names: an NVMe controller for any of its namespaces and partitions."""
+    real = os.path.realpath(path)
+    found = _NVME_NODE.fullmatch(real)
+    return found[1] if found else real
+
+
+def other_drive_runs(device: str, evidence: DriveEvidence) -> list[str]:
+    """A note for each qos run that measured something other than the device read: its
+    verdicts are still reported, as the run's, but the reader should know."""
+    drive = _drive_of(device)
+    return [
+        f"run {run_id} measured {target}, not {device}: its verdicts are its own"
+        for run_id, target in zip(evidence.qos_runs, evidence.qos_targets, strict=True)
+        if _drive_of(target) != drive
+    ]
 
 
 def _store(request: ConformanceRequest) -> sqlite3.Connection | None:
@@ -269,10 +300,14 @@ def check_conformance(request: ConformanceRequest) -> ConformanceOutcome:
     outputs.extend(_file_output(path) for path in request.files)
     conn = _store(request)
     try:
-        evidence = gather_evidence(outputs, conn=conn, runs=request.runs, db=request.db)
+        evidence = gather_evidence(
+            outputs, conn=conn, runs=request.runs, db=request.db, device=request.device
+        )
     finally:
         if conn is not None:
             conn.close()
+    if request.device:
+        notes.extend(other_drive_runs(request.device, evidence))
     results = check_drive(evidence)
     document = build_conformance_document(evidence, results, notes)
     return ConformanceOutcome(results, evidence, document, tuple(notes))

@@ -98,3 +98,4 @@ class DriveEvidence:
     wear_history_source: str = ""
     qos: tuple[QosJudged, ...] = ()
     qos_runs: tuple[int, ...] = ()
+    qos_targets: tuple[str, ...] = ()  # what each of `qos_runs` measured (its target path)

@@ -22,6 +22,7 @@ from ssdlab.model.conformance import (
 from ssdlab.parse.drive_outputs import read_drive_output, read_json_output
 from tests.conformance_evidence import (
     AUTOVAL_C0_JSON,
+    DATA,
     NVME_SMART_LOG,
     PM1733_ID_CTRL,
     QEMU_C0_HEXDUMP,
@@ -39,6 +40,7 @@ from tests.conformance_evidence import (
 )
 from tests.ocp_pages import C0_GUID_TEXT, c3_json, compose_c3_page
 
+VDA_SMARTCTL = DATA / "smart" / "local-vda-x-j-unable-to-detect.json"  # no SMART at all
 PASS, FAIL, INCONCLUSIVE = Verdict.PASS, Verdict.FAIL, Verdict.INCONCLUSIVE
 NOT_CHECKABLE = Verdict.NOT_CHECKABLE
 
@@ -167,6 +169,7 @@ CASES = (
     # the SMART / Health log
     Case("STD-LOG-2", PASS, lambda: evidence(read(QEMU_SMARTCTL)), "answered"),
     Case("STD-LOG-2", PASS, lambda: evidence(read(NVME_SMART_LOG)), "answered"),
+    Case("STD-LOG-2", NOT_CHECKABLE, lambda: evidence(read(VDA_SMARTCTL)), "no NVMe SMART"),
     Case("STD-LOG-3", PASS, _wear(3, 3, 4), "never went back over 3"),
     Case("STD-LOG-3", FAIL, _wear(3, 4, 0), "went back"),
     Case("STD-LOG-3", NOT_CHECKABLE, _wear(3), "needs two readings"),

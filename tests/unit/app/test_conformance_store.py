@@ -1,6 +1,7 @@
 """`ssdlab conformance` on the application floor with a store: the drive's stored health readings
 answer STD-LOG-3 together with the reading given now, and stored `qos` runs named with --run
-answer CTO-3 and TRIM-6/7 from the verdicts they stored; a run of another profile is refused."""
+answer CTO-3 and TRIM-6/7 from the verdicts they stored; a run of another profile is refused,
+and a qos run of another drive is noted."""
 
 import time
 from pathlib import Path
@@ -8,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from ssdlab.analysis.profiles.qos import QosVerdict
-from ssdlab.app.conformance import ConformanceRequest, check_conformance
+from ssdlab.app.conformance import ConformanceRequest, check_conformance, other_drive_runs
 from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import UsageError
+from ssdlab.model.conformance import DriveEvidence
 from ssdlab.model.finding_names import QOS_VERDICT
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.target import TargetKind
@@ -96,3 +98,12 @@ def test_a_run_of_another_profile_is_refused(tmp_path: Path) -> None:
 def test_nothing_to_read_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="name an NVMe device, or saved outputs with --from"):
         check_conformance(ConformanceRequest())
+
+
+def test_a_qos_run_of_another_drive_is_noted() -> None:
+    runs = DriveEvidence(qos_runs=(3, 4, 5), qos_targets=("/dev/nvme0n1", "/dev/nvme10n1", "/mnt"))
+    assert other_drive_runs("/dev/nvme0", runs) == [
+        "run 4 measured /dev/nvme10n1, not /dev/nvme0: its verdicts are its own",
+        "run 5 measured /mnt, not /dev/nvme0: its verdicts are its own",
+    ]
+    assert other_drive_runs("/dev/nvme0n1p2", runs)[0].startswith("run 4 ")

@@ -8,7 +8,6 @@ from ssdlab.analysis.conformance.requirement import (
     Answer,
     Requirement,
     failed,
-    inconclusive,
     not_checkable,
     passed,
 )
@@ -31,9 +30,9 @@ def _answered(evidence: DriveEvidence) -> Answer:
         )
     used = health.wear_used_pct
     if used.value is None or used.provenance is None:
-        return inconclusive(
-            "a health reading was read, but no SMART / Health log field in it",
-            Evidence("health reading", "no Percentage Used", evidence.health_source),
+        return not_checkable(
+            f"the health reading ({evidence.health_source}) holds no SMART / Health log "
+            "Percentage Used: the drive answered no NVMe SMART / Health log"
         )
     return passed(
         "the drive answered the SMART / Health log",
