@@ -124,7 +124,7 @@ def _health(outputs: Sequence[DriveOutput]) -> tuple[HealthSample | None, str]:
 
 
 def _counters(outputs: Sequence[DriveOutput]) -> ThermalCounters | None:
-    read = [o.counters for o in outputs if o.counters is not None]
+    read = [dataclasses.replace(o.counters, source=o.source) for o in outputs if o.counters]
     if not read:
         return None
     merged = read[0]
@@ -143,7 +143,12 @@ def _limits(outputs: Sequence[DriveOutput]) -> ThermalLimits | None:
         identify = output.identify
         if identify is not None and (identify.wctemp_k or identify.cctemp_k):
             return ThermalLimits(identify.wctemp_k, identify.cctemp_k, identify.source)
-    return next((o.limits for o in outputs if o.limits is not None), None)
+    given = next((o for o in outputs if o.limits is not None), None)
+    return (
+        None
+        if given is None or given.limits is None
+        else (dataclasses.replace(given.limits, source=given.source))
+    )
 
 
 def _page(outputs: Sequence[DriveOutput], kind: str) -> LogPage | None:

@@ -81,9 +81,10 @@ def _media_written(log: OcpSmartLog, page: LogPage, evidence: DriveEvidence) -> 
     resolution = (host.provenance.resolution if host.provenance else None) or 0.0
     source = host.provenance.source if host.provenance else "SMART / Health log"
     shown = Evidence(
-        "host bytes written", f"{host.value:,.0f} B (resolution {resolution:,.0f} B)",
-        f"{evidence.health_source}: {source}",
-    )  # fmt: skip
+        f"host bytes written ({source})",
+        f"{host.value:,.0f} B (resolution {resolution:,.0f} B)",
+        evidence.health_source,
+    )
     if written >= host.value:
         return passed(
             f"the media took {written / host.value:.3f}× the host's bytes: usable for WAF"
