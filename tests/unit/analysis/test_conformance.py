@@ -41,6 +41,7 @@ from tests.conformance_evidence import (
 from tests.ocp_pages import C0_GUID_TEXT, c3_json, compose_c3_page
 
 VDA_SMARTCTL = DATA / "smart" / "local-vda-x-j-unable-to-detect.json"  # no SMART at all
+JSON_C_STRINGS = DATA / "smart" / "nvme-cli-2.x-json-c-strings.json"  # spare 8 % below 10 %
 PASS, FAIL, INCONCLUSIVE = Verdict.PASS, Verdict.FAIL, Verdict.INCONCLUSIVE
 NOT_CHECKABLE = Verdict.NOT_CHECKABLE
 
@@ -173,6 +174,26 @@ CASES = (
     Case("STD-LOG-3", PASS, _wear(3, 3, 4), "never went back over 3"),
     Case("STD-LOG-3", FAIL, _wear(3, 4, 0), "went back"),
     Case("STD-LOG-3", NOT_CHECKABLE, _wear(3), "needs two readings"),
+    Case(
+        "EOL-5",
+        PASS,
+        lambda: evidence(read(JSON_C_STRINGS)),
+        "below its threshold (10 %): bit 0 set",
+    ),
+    Case(
+        "EOL-5",
+        PASS,
+        lambda: evidence(
+            changed_json(
+                QEMU_SMARTCTL,
+                "critical warning 0Ch",
+                nvme_smart_health_information_log__critical_warning=0x0C,
+            )
+        ),
+        "bits 2 and 3 set",
+    ),
+    Case("EOL-5", FAIL, lambda: evidence(read(QEMU_SMARTCTL)), "bits 0x0c are clear"),
+    Case("EOL-5", INCONCLUSIVE, lambda: evidence(read(NVME_SMART_LOG)), "not due"),
     # Identify Controller: the PM1733's real output, and the OCP values composed
     Case("NVMe-CFG-2", PASS, _pm1733, "at least 1,024 KiB"),
     Case("NVMe-CFG-2", INCONCLUSIVE, _ocp_identify("MDTS 5", mdts=5), "CAP.MPSMIN"),

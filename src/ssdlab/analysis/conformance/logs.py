@@ -1,6 +1,7 @@
 """The standard SMART / Health log (OCP Datacenter NVMe SSD Spec v2.0 §4.8.1): that the drive
 answers it, and that its Percentage Used never goes back (STD-LOG-3, "under no conditions shall
-the Percentage Used field … be reset"), across the readings of this drive in the store."""
+the Percentage Used field … be reset"), across the readings of this drive in the store; and
+what its Critical Warning must say of its spare (§7.4 EOL-5)."""
 
 from itertools import pairwise
 
@@ -8,12 +9,16 @@ from ssdlab.analysis.conformance.requirement import (
     Answer,
     Requirement,
     failed,
+    inconclusive,
+    judged,
     not_checkable,
     passed,
 )
 from ssdlab.model.conformance import DriveEvidence, Evidence, WearReading
 
 GROUP = "SMART / Health log"
+SPARE_BELOW_THRESHOLD = 1 << 0  # Critical Warning bit 0
+READ_ONLY_BITS = (1 << 2) | (1 << 3)  # bit 2 reliability degraded, bit 3 read-only
 
 
 def _reading(reading: WearReading) -> str:
@@ -67,6 +72,48 @@ def _never_reset(evidence: DriveEvidence) -> Answer:
     return passed(f"never went back over {len(history)} stored readings", span)
 
 
+def _spare_warning(evidence: DriveEvidence) -> Answer:
+    health = evidence.health
+    if health is None:
+        return not_checkable("no SMART / Health log was read")
+    spare = health.available_spare_pct.value
+    threshold = health.available_spare_threshold_pct.value
+    warning = health.critical_warning.value
+    if spare is None or threshold is None or warning is None:
+        return not_checkable(
+            "the SMART / Health log read lacks Available Spare, its threshold or Critical Warning"
+        )
+    bits = int(warning)
+    shown = (
+        Evidence(
+            "Available Spare, Available Spare Threshold",
+            f"{spare:g} %, {threshold:g} %",
+            evidence.health_source,
+        ),
+        Evidence("Critical Warning", f"{bits:#04x}", evidence.health_source),
+    )
+    if spare >= threshold and spare > 0:
+        return inconclusive(
+            f"the spare ({spare:g} %) is not below its threshold ({threshold:g} %): the warning "
+            "the requirement asks for is not due",
+            *shown,
+        )
+    wanted = SPARE_BELOW_THRESHOLD if spare < threshold else 0
+    if spare == 0:
+        wanted |= READ_ONLY_BITS
+    missing = wanted & ~bits
+    if spare == 0:
+        said = "the spare is 0 %: read-only, with Critical Warning bits 2 and 3"
+        said += " and bit 0" if spare < threshold else ""
+    else:
+        said = f"the spare ({spare:g} %) is below its threshold ({threshold:g} %): bit 0"
+    return judged(
+        not missing,
+        said + (" set" if not missing else f", but bits {missing:#04x} are clear"),
+        *shown,
+    )
+
+
 REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "STD-LOG-2",
@@ -83,5 +130,13 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         GROUP,
         "two or more stored readings of the drive (ssdlab health, watch, endure)",
         _never_reset,
+    ),
+    Requirement(
+        "EOL-5",
+        "Critical Warning bit 0 below the spare threshold; bits 2 and 3 (read-only) at 0 % spare",
+        "§7.4",
+        GROUP,
+        "the SMART / Health log (Available Spare, its threshold, Critical Warning)",
+        _spare_warning,
     ),
 )
