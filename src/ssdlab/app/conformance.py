@@ -20,12 +20,13 @@ from ssdlab.analysis.conformance.qos import requirement_of
 from ssdlab.app.health_readings import read_drive, vendor_map
 from ssdlab.app.run_store import open_store_to_read
 from ssdlab.app.runs import run_id_of, stored_run
-from ssdlab.errors import ParseError, UsageError
+from ssdlab.errors import ParseError, ToolError, UsageError
 from ssdlab.model.conformance import (
     DriveEvidence,
     LogPage,
     QosJudged,
     RequirementResult,
+    Verdict,
     WearReading,
 )
 from ssdlab.model.finding_names import QOS_VERDICT
@@ -65,7 +66,7 @@ class ConformanceOutcome:
 
     @property
     def failed(self) -> bool:
-        return any(r.verdict == "fail" for r in self.results)
+        return any(r.verdict is Verdict.FAIL for r in self.results)
 
 
 def _captured(capture: Capture) -> DriveOutput | None:
@@ -100,8 +101,12 @@ def _device_outputs(device: str) -> tuple[list[DriveOutput], list[str]]:
         asked = {c.argv for c in captures}
         for command in _NVME_EXTRA:
             argv = ("nvme", command[0], path, *command[1:])
-            if argv not in asked:
+            if argv in asked:
+                continue
+            try:
                 captures.append(runner.run(argv, tool="nvme", timeout_s=smartctl_timeout_s()))
+            except ToolError as error:
+                notes.append(str(error))
     outputs = [found for c in captures if (found := _captured(c)) is not None]
     return outputs, notes
 
