@@ -8,6 +8,7 @@ report/conformance.py's."""
 import dataclasses
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 from collections.abc import Sequence
@@ -304,7 +305,8 @@ def check_conformance(request: ConformanceRequest) -> ConformanceOutcome:
     if request.device:
         if not is_drive_path(request.device):
             raise UsageError(
-                f"{request.device} is not a drive; give saved outputs with --from FILE"
+                f"{request.device} is not a drive; a saved output is given with --from: "
+                f"'ssdlab conformance --from {shlex.quote(request.device)}'"
             )
         outputs, notes = _device_outputs(request.device)
     outputs.extend(_file_output(path) for path in request.files)

@@ -98,6 +98,8 @@ def test_a_run_of_another_profile_is_refused(tmp_path: Path) -> None:
 def test_nothing_to_read_is_a_usage_error() -> None:
     with pytest.raises(UsageError, match="name an NVMe device, or saved outputs with --from"):
         check_conformance(ConformanceRequest())
+    with pytest.raises(UsageError, match=f"'ssdlab conformance --from {QEMU_SMARTCTL}'"):
+        check_conformance(ConformanceRequest(device=str(QEMU_SMARTCTL)))
 
 
 def test_a_qos_run_of_another_drive_is_noted() -> None:
