@@ -14,6 +14,7 @@ latency          cli/latency.py  fio latency logs -> percentiles, histogram, per
 spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
+conformance      cli/conformance.py  OCP Datacenter NVMe SSD requirements checked by ID
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
 fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible inventory
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
@@ -75,6 +76,7 @@ OPTIONS_MODULES = (
     "latency_options",  # latency (fio latency logs, no store)
     "specs_options",  # spec
     "health_options",  # health, wear, watch
+    "conformance_options",  # conformance
     "sim_options",  # sim
     "doctor_options",  # doctor
     "fleet_options",  # fleet (many hosts)
@@ -135,6 +137,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "health": ("health", "cmd_health"),
     "wear": ("health", "cmd_wear"),
     "watch": ("health", "cmd_watch"),
+    "conformance": ("conformance", "cmd_conformance"),
     "sim": ("sim", "cmd_sim"),
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
