@@ -44,12 +44,14 @@ from ssdlab.cli import fleet_options
 from tests.abuse.probes import ssdlab_in_process
 from tests.e2e.conftest import ROOT, LoopLab, _can_loop, run_ssdlab
 from tests.e2e.documented_examples import Example, every_example
+from tests.ocp_pages import compose_c3_page
 
 EXAMPLES = every_example()
 DATA = ROOT / "tests" / "data"
 STORE = DATA / "store" / "main-98b38bc.sqlite"
 SMART_JSON = DATA / "smart" / "ata-crucial-mx500-devstat-wrap.json"  # sample 103 of STORE
 NVME_JSON = DATA / "devices" / "smartctl-x-j-nvme0n1.json"
+OCP = DATA / "nvme-ocp"
 PER_IO = DATA / "fio" / "logs" / "per-io"
 CDM8 = ROOT / "tests" / "corpus" / "bench" / "cdm8.0.0-uwp_2020-12-13_ct240bx200.txt"
 CORPUS = ROOT / "tests" / "corpus" / "bench"
@@ -79,7 +81,7 @@ PARSED_ONLY = {
     "node": "",  # run, except what starts or follows a job (below)
 }
 # exit codes the documentation gives an example besides 0
-DOCUMENTED_EXITS = {"--fail-if": {4}, "--fail-on-regression": {4}}
+DOCUMENTED_EXITS = {"--fail-if": {4}, "--fail-on-regression": {4}, "conformance": {4}}
 # a run an example names, as a run of the kind it needs in STORE (1, 2: quick; 3: a quick run
 # that was stopped; 9: an import; 11: a simulated drive, stored as a cache run with its cliff;
 # 12: health; 14: endurance)
@@ -153,9 +155,16 @@ def _lay_out(folder: Path) -> None:
         "my-targets.toml": ROOT / "src" / "ssdlab" / "profiles" / "qos_targets.toml",
         "shared.fio": DATA / "fio" / "randread-4k-json.fio",
         "job.fio": DATA / "fio" / "randread-4k-json.fio",
+        # conformance's saved outputs: an OCP C0h as nvme-cli 2.16 prints it and as the raw
+        # page's hex dump, a real drive's Identify Controller, smartctl of an NVMe drive
+        "smart-add-log.json": OCP / "qemu-ocp-c0-nvme-cli-2.16.json",
+        "c0-page.txt": OCP / "qemu-ocp-c0-composed.hexdump.txt",
+        "id-ctrl.txt": DATA / "conformance" / "samsung-pm1733-id-ctrl-H.txt",
+        "smartctl-x.json": NVME_JSON,
     }
     for name, source in copies.items():
         shutil.copyfile(source, folder / name)
+    (folder / "c3-page.bin").write_bytes(compose_c3_page())  # no real C3h page was found
     for log in ("job.json", *(p.name for p in PER_IO.glob("job_*.log"))):
         shutil.copyfile(PER_IO / log, folder / log)
         shutil.copyfile(PER_IO / log, folder / log.replace("job", "randread", 1))
@@ -285,6 +294,8 @@ def _parsed_only(example: Example) -> str | None:
         return PARSED_ONLY["resume"]
     if words[:2] in (("node", "start"), ("node", "follow")):
         return "starts or follows a detached job (test_node_cli.py runs them)"
+    if words[0] == "conformance" and "--run" in words:
+        return "needs stored `run qos` runs of the drive (test_conformance_loop.py runs one)"
     if words[0] == "sim" and "4TB" in words:
         return "simulates 4 TB of writes on a 256 GiB drive, minutes of work (test_sim_cli.py)"
     return None

@@ -8,7 +8,7 @@ EPILOG = """\
 examples:
   ssdlab conformance /dev/nvme0
   ssdlab conformance /dev/nvme0 --run 12 --run 15 --html conformance.html
-  ssdlab conformance --from smart-add-log.json --from id-ctrl.json --from smartctl-x.json
+  ssdlab conformance --from smart-add-log.json --from id-ctrl.txt --from smartctl-x.json
   ssdlab conformance --from c0-page.txt --from c3-page.bin --json
 
 --from takes what smartctl and nvme-cli print: smartctl -x -j, nvme smart-log -o json,
