@@ -599,7 +599,8 @@ class ProfileRunner(RunnerBase):
         text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
         self._before_pass()
         before = None if self._machine is None else self._machine.before_pass()
-        sampler = None if self._thermal is None else self._thermal.sampler()
+        # the passes kept as results: a preparation pass's readings would have no step to go with
+        sampler = None if self._thermal is None or not step.keep_result else self._thermal.sampler()
         try:
             run = self._start_fio(step, text)
         finally:

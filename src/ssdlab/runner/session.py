@@ -376,7 +376,9 @@ class RunSession:
             return ThermalWatch(None, "", source)
         read = functools.partial(read_temperatures, source, self.thermal_processes)
         limits = functools.partial(read_limits, source, self.thermal_processes)
-        return ThermalWatch(read, source.text, read_limits=limits)
+        return ThermalWatch(
+            read, source.text, read_limits=limits, cancel=self.thermal_processes.kill
+        )
 
     def guard(
         self,

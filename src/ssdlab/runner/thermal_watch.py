@@ -3,10 +3,11 @@
 `ThermalWatch.probe()` takes one reading before the first pass: a drive that gives none (a file
 on a virtual disk, a loop device, no SMART, no tool) is recorded once as having no temperature
 and is never read again; the run goes on. Otherwise `start()` begins a sampler right before fio
-starts and `PassSampler.stop()` ends it as fio has ended: the sampler's thread is joined there,
-so it never outlives its pass. A reading is one subprocess with a short time limit
-(system/temperature.py), through a process runner of the sampler's own, so a stop signal
-reaches fio and not a reading; a reading that fails is counted, never fatal.
+starts and `PassSampler.stop()` ends it as fio has ended: a reading under way is killed and the
+sampler's thread joined there, so it never outlives its pass and the next pass never waits for
+it. A reading is one subprocess with a short time limit (system/temperature.py), through a
+process runner of the sampler's own, so a stop signal reaches fio and not a reading; a reading
+that fails is counted, never fatal.
 """
 
 import threading
@@ -57,8 +58,10 @@ class PassSampler:
         read: Read,
         period_s: float = PERIOD_S,
         clock: Callable[[], float] = time.monotonic,
+        cancel: Callable[[], None] | None = None,
     ) -> None:
         self._read = read
+        self._cancel = cancel
         self._period_s = period_s
         self._clock = clock
         self._stop = threading.Event()
@@ -83,6 +86,8 @@ class PassSampler:
             except Exception as error:  # a reading never ends the pass: it is counted
                 reading = TemperatureRead(None, None, None, f"{type(error).__name__}: {error}")
             after = self._clock()
+            if self._stop.is_set() and reading.temperatures is None:
+                break  # the reading the pass's end cut short: not a failed one
             self._keep(reading, (before + after) / 2 - self._began)
             due += self._period_s
             if due < after:  # a slow reading: the next one a period after it, none queued
@@ -100,8 +105,11 @@ class PassSampler:
             self._counters.append(reading.counters)
 
     def stop(self) -> PassTemperatures:
-        """End the sampler (waiting for a reading under way, bounded by its time limit)."""
+        """End the sampler as its pass has ended: a reading under way is ended too (its call
+        killed), so the next pass never waits for it; then the thread is joined."""
         self._stop.set()
+        if self._cancel is not None:
+            self._cancel()
         if self._thread.is_alive() or self._thread.ident is not None:
             self._thread.join()
         counters = self._counters
@@ -124,9 +132,11 @@ class ThermalWatch:
         why_not: str = "",
         period_s: float = PERIOD_S,
         read_limits: ReadLimits | None = None,
+        cancel: Callable[[], None] | None = None,
     ) -> None:
         self._read = read
         self._read_limits = read_limits
+        self._cancel = cancel  # ends a reading under way (its process runner's kill)
         self._source = source
         self._why_not = why_not
         self._period_s = period_s
@@ -164,4 +174,4 @@ class ThermalWatch:
         """A sampler for the pass about to start; None when the drive gives no temperatures."""
         if self._read is None or not self.probe().sampled:
             return None
-        return PassSampler(self._read, self._period_s).start()
+        return PassSampler(self._read, self._period_s, cancel=self._cancel).start()

@@ -4,6 +4,7 @@ that replay captured real outputs: nvme-cli's smart-log of QEMU's emulated NVMe
 smartctl JSON from ../shared/testdata/smart (skipped when absent). The runner's passes run real
 fio on the null ioengine (no I/O reaches a disk)."""
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,29 @@ def test_real_smartctl_json_gives_the_composite_and_the_sensors(
     assert smartctl_temperatures(doc) == (composite, sensors)
 
 
+@pytest.mark.parametrize(
+    ("path", "composite"),
+    [
+        (DATA / "smart" / "local-vda-x-j-unable-to-detect.json", None),  # this VM's disk
+        (DATA / "devices" / "smartctl-x-j-scsi-virtio.json", None),  # 0 °C: no temperature page
+        (DATA / "devices" / "smartctl-x-j-sata-ahci.json", 31.0),  # QEMU's emulated SATA
+    ],
+)
+def test_a_virtual_disk_gives_no_temperature_and_the_run_is_told_why(
+    path: Path, composite: float | None
+) -> None:
+    vda = DeviceIdentity("vda", "/dev/vda", transport="virtio")
+    source = temperature_source(vda, which=lambda tool: f"/usr/sbin/{tool}")
+    assert isinstance(source, TemperatureSource)
+    assert source.argv == ("smartctl", "-A", "-j", "/dev/vda")
+    reading = reading_of(source, _capture(path, source.argv))
+    if composite is None:
+        assert reading.temperatures is None
+        assert reading.problem == "smartctl reports no temperature for this drive"
+    else:
+        assert reading.temperatures == (composite, ())
+
+
 def test_a_reading_without_json_or_temperature_is_no_reading() -> None:
     source = _source()
     broken = reading_of(source, Capture("nvme", source.argv, 1, "", "open: No such device\n", 0, 0))
@@ -131,6 +155,28 @@ def test_the_sampler_keeps_every_reading_and_is_joined_when_stopped() -> None:
     assert elapsed[0] >= 0
     assert taken.counters_before is not None
     assert taken.counters_after is not None
+
+
+def test_stopping_ends_a_reading_under_way_and_does_not_count_it_failed() -> None:
+    first = _replay(QEMU_SMART_LOG)
+    hung = threading.Event()
+    killed = threading.Event()
+    calls: list[int] = []
+
+    def read() -> TemperatureRead:
+        calls.append(1)
+        if len(calls) == 1:
+            return first
+        hung.set()
+        killed.wait()  # a drive that does not answer, until the call is killed
+        return TemperatureRead(None, None, None, "nvme printed no JSON: killed")
+
+    sampler = PassSampler(read, period_s=0.0, cancel=killed.set).start()
+    hung.wait()
+    taken = sampler.stop()
+    assert not sampler._thread.is_alive()
+    assert [s.composite_c for s in taken.samples] == [50.0]
+    assert taken.failed_reads == 0
 
 
 def test_a_drive_without_temperature_is_probed_once_and_never_sampled() -> None:
