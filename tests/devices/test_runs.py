@@ -52,6 +52,13 @@ def test_quick_on_nvme(guest: Guest) -> None:
             "--interval", "0", "--preset", "real", "--json")
     )  # fmt: skip
     assert doc, "quick printed its result"
+    # the drive's temperature read during every pass (runner/thermal_watch.py, docs/thermal.md)
+    thermal = doc["thermal"]
+    assert thermal["source"].startswith("nvme smart-log /dev/nvme0n1 ")
+    assert thermal["passes"]
+    assert all(p["readings"] >= 1 and p["failed_reads"] == 0 for p in thermal["passes"])
+    assert {p["max_c"] for p in thermal["passes"]} == {50.0}  # QEMU's controller: 323 K
+    assert thermal["limits"]["wctemp_k"] == 343  # QEMU's WCTEMP, read once with nvme id-ctrl
 
 
 def test_cache_on_nvme(guest: Guest) -> None:

@@ -1,10 +1,11 @@
 """The charts of every report as a reader's browser draws them: HTML reports of quick, fill,
 align, simulated-drive, health and endurance runs (`ssdlab report` on a store an earlier
 ssdlab wrote), of cache, cachefit, sweep, trim and PTS runs (their reports built from the
-profile tests' fixtures) and `ssdlab compare`, each opened in headless Chromium 1280 and
-390 px wide. Every chart is drawn by vega-embed from the page's own script, nothing is
-fetched, nothing is logged to the console, no two texts of a chart overlap, and hovering a
-mark shows its value. A screenshot of every report at each width is kept as a test artefact.
+profile tests' fixtures), of a run with a thermal chart (two value axes) and `ssdlab
+compare`, each opened in headless Chromium 1280 and 390 px wide. Every chart is drawn by
+vega-embed from the page's own script, nothing is fetched, nothing is logged to the console,
+no two texts of a chart overlap, and hovering a mark shows its value. A screenshot of every
+report at each width is kept as a test artefact.
 
 No fio: the runs come from fixtures, so this takes seconds, not minutes."""
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 pytestmark = [needs_browser]
 WIDTHS = (1280, 390)
 STORE_RUNS = ("1", "4", "5", "11", "13", "14")  # quick, fill, align, sim, health, endurance
-FIXTURE_REPORTS = ("cache", "cachefit", "sweep", "trim", "pts")
+FIXTURE_REPORTS = ("cache", "cachefit", "sweep", "trim", "pts", "thermal")
 NOTED = ("error", "warning")  # console messages that fail the test (vega logs its warnings)
 
 

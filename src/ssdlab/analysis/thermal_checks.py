@@ -71,7 +71,7 @@ def onset_check(series: ThermalSeries) -> RequirementCheck:
         return RequirementCheck(
             "TTHROTTLE-5", question, State.INCONCLUSIVE, f"no throttling in the series ({seen})"
         )
-    text = ", ".join(_bracket(b.low, b.high) for b in brackets)
+    text = ", ".join(dict.fromkeys(_bracket(b.low, b.high) for b in brackets))
     if any(b.high is not None and b.high < ONSET_C for b in brackets):
         state = State.NO
     elif all(b.low is not None and b.low >= ONSET_C for b in brackets):
@@ -92,7 +92,7 @@ def exit_check(series: ThermalSeries) -> RequirementCheck:
         return RequirementCheck(
             "TTHROTTLE-7", question, State.INCONCLUSIVE, "no throttling ended within the series"
         )
-    text = ", ".join(_bracket(b.low, b.high) for b in brackets)
+    text = ", ".join(dict.fromkeys(_bracket(b.low, b.high) for b in brackets))
     if any(b.low is not None and b.low > EXIT_C for b in brackets):
         state = State.NO
     elif all(b.high is not None and b.high <= EXIT_C for b in brackets):

@@ -18,3 +18,5 @@ BASELINE = "baseline"  # a quick run made with --baseline NAME: reference, or ju
 TARGET_FACTS = "target-facts"  # what a profile run found about its target when it started
 SIM_RESULT = "sim-result"  # one per simulated drive: "-<point key>" after it
 QOS_VERDICT = "qos-verdict"  # a qos run's targets judged
+THERMAL = "thermal"  # whether a run's drive gave temperatures during its passes, and from what
+THERMAL_PASS = "thermal-pass"  # one per pass read: ":<step key>:<round>" after it

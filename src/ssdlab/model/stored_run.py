@@ -2,14 +2,15 @@
 of a run (show, export, report, compare, card, baselines, fleet compare) builds its document
 or its metrics from.
 
-The run row, its parsed steps with their series, its findings, its health samples and the
-wall-clock times of its captures are read at once; what is heavy, or needed by few readers,
-is read from the store on first use through `evidence` (the plan decoded from its JSON, fio's
-raw outputs, the job files), so showing a quick run reads no fio output and decodes no plan.
+The run row, its parsed steps with their series, its findings, its health samples, the
+temperatures read during its passes and the wall-clock times of its captures are read at
+once; what is heavy, or needed by few readers, is read from the store on first use through
+`evidence` (the plan decoded from its JSON, fio's raw outputs, the job files), so showing a
+quick run reads no fio output and decodes no plan.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ssdlab.model.finding_names import BASELINE, TARGET_FACTS
@@ -17,6 +18,7 @@ from ssdlab.model.health import HealthSample
 from ssdlab.model.profile import ProfilePlan, ProfileResults
 from ssdlab.model.run import RunRecord
 from ssdlab.model.step import StepResult
+from ssdlab.model.thermal import TemperatureSample
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class StoredRun:
     health: tuple[tuple[str, HealthSample], ...]  # (phase, sample), oldest first
     capture_times: Mapping[int, tuple[float, float]]  # capture id -> (started, ended)
     evidence: RunEvidence
+    # the drive's temperatures read each second of a pass, by the pass's capture id (schema 11)
+    temperatures: Mapping[int, tuple[TemperatureSample, ...]] = field(default_factory=dict)
 
     @property
     def run_id(self) -> int:

@@ -42,3 +42,14 @@ class ThermalCounters:
     ocp_throttling_events: int | None = None  # OCP C0h SMART-12 thermal throttling count
     power_on_hours: int | None = None
     source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TemperatureSample:
+    """One reading taken while a pass ran: seconds from the pass's start (the middle of the
+    reading's call), the composite temperature and the drive's temperature sensors 1-8 as it
+    reports them (°C; () when it reports none)."""
+
+    elapsed_s: float
+    composite_c: float
+    sensors_c: tuple[float, ...] = ()

@@ -30,6 +30,14 @@ TextOf = Callable[[StoredRun], str]
 MetricsOf = Callable[[StoredRun, int | None], "tuple[MetricSamples, ...]"]
 
 
+def _with_thermal(document: Document, stored: StoredRun) -> Document:
+    """Every kind's document, with the run's thermal section when it has one (loaded with the
+    documents, not with the command line)."""
+    from ssdlab.report.thermal import with_thermal
+
+    return with_thermal(document, stored)
+
+
 def measured_steps(stored: StoredRun, window: int | None) -> "tuple[MetricSamples, ...]":
     """Every measured step's throughput and latency over its passes, or over the last `window`
     rounds of a step that ran in rounds."""
@@ -84,13 +92,15 @@ class KindRecord:
         return self.load()
 
     def document(self, stored: StoredRun, specs: Sequence[SpecSheet] = ()) -> Document:
-        """The run's whole document (what `report` lays out)."""
-        return self.load().document(stored, specs)
+        """The run's whole document (what `report` lays out), with its thermal section when
+        its drive gave temperatures during its passes (report/thermal.py)."""
+        return _with_thermal(self.load().document(stored, specs), stored)
 
     def shown(self, stored: StoredRun) -> Document:
         """What `show` prints and `export --format json` writes."""
         parts = self.load()
-        return parts.document(stored, ()) if parts.shown is None else parts.shown(stored)
+        shown = parts.document(stored, ()) if parts.shown is None else parts.shown(stored)
+        return _with_thermal(shown, stored)
 
     def metrics(self, stored: StoredRun) -> "tuple[MetricSamples, ...]":
         """The run's headline metrics, each with every sample behind it."""

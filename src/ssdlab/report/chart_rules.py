@@ -1,5 +1,6 @@
-"""The data-level rules every report chart keeps, stated once: units on quantity axes, rates and
-counts from zero, log axes only where the values need them, series whose lists line up.
+"""The data-level rules every report chart keeps, stated once: units on quantity axes (a second
+y axis's too), rates and counts from zero, log axes only where the values need them, series
+whose lists line up.
 
 `chart_problems` is pure and says in words what a chart breaks; the chart builders' tests run it
 over every chart of every profile's report.
@@ -11,6 +12,18 @@ from ssdlab.report.document import LOG_AXIS_DECADES, Chart, spans_decades
 ZERO_BASED_UNITS = frozenset(
     {"MB/s", "GB/s", "KB/s", "MiB/s", "GiB/s", "KiB/s", "B/s", "IOPS", "KIOPS", "MIOPS", "count"}
 )
+
+
+def _second_axis_problems(chart: Chart, where: str) -> list[str]:
+    """The rules of a second y axis, for the series read against it (axis y2)."""
+    if not any(s.axis == "y2" for s in chart.series):
+        return []
+    problems = []
+    if not chart.y2_unit:
+        problems.append(f"{where} the second y axis ({chart.y2_label or 'unnamed'}) has no unit")
+    if chart.y2_unit in ZERO_BASED_UNITS and not chart.y2_zero:
+        problems.append(f"{where} a {chart.y2_unit} axis must start at zero (y2_zero)")
+    return problems
 
 
 def chart_problems(chart: Chart) -> tuple[str, ...]:
@@ -30,9 +43,10 @@ def chart_problems(chart: Chart) -> tuple[str, ...]:
         problems.append(f"{where} the y axis ({chart.y_label or 'unnamed'}) has no unit")
     if chart.y_unit in ZERO_BASED_UNITS and not chart.y_log and not chart.y_zero:
         problems.append(f"{where} a {chart.y_unit} axis must start at zero (y_zero)")
+    problems.extend(_second_axis_problems(chart, where))
     for axis, log, values in (
         ("x", chart.x_log, [x for s in chart.series for x in s.xs]),
-        ("y", chart.y_log, [y for s in chart.series for y in s.ys]),
+        ("y", chart.y_log, [y for s in chart.series if s.axis != "y2" for y in s.ys]),
     ):
         if log and not spans_decades(values):
             problems.append(

@@ -13,6 +13,7 @@ import math
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ssdlab.report.document import Chart, Heat, Series
@@ -304,9 +305,78 @@ def _tooltips(
 
 
 def _xy_spec(chart: Chart) -> dict[str, Any]:
+    if any(s.axis == "y2" for s in chart.series):
+        return _two_axes_spec(chart)
     categorical = _categorical(chart)
     domain = _legend_domain(chart)
     x_enc, y_enc, colour = _x_encoding(chart), _y_encoding(chart), _colour(domain)
+    layers = _plot_layers(chart, x_enc, y_enc, colour)
+    if not layers:  # a chart with nothing to draw still gets its axes
+        layers.append({"mark": {"type": "point", "opacity": 0},
+                       "encoding": {"x": x_enc, "y": y_enc}})  # fmt: skip
+    params: list[dict[str, Any]] = []
+    if domain:
+        params.append(
+            {"name": "legend", "select": {"type": "point", "fields": ["series"]}, "bind": "legend"}
+        )
+    zoom = ["y"] if categorical else ["x", "y"]
+    params.append(
+        {"name": "zoom", "select": {"type": "interval", "encodings": zoom}, "bind": "scales"}
+    )
+    layers[0] = {"params": params, **layers[0]}
+    if not domain:  # no legend: nothing refers to the legend selection
+        for layer in layers:
+            layer["encoding"].pop("opacity", None)
+    return {"data": {"values": _rows(chart)}, "layer": layers}
+
+
+def _two_axes_spec(chart: Chart) -> dict[str, Any]:
+    """A chart with a second value axis (temperature beside throughput): the series of each
+    axis layered over the same x, each read against its own y scale (the second's axis on the
+    right); one legend, one colour per series; zoom and pan along x."""
+    left = replace(chart, series=tuple(s for s in chart.series if s.axis != "y2"))
+    right = replace(
+        chart,
+        series=tuple(s for s in chart.series if s.axis == "y2"),
+        markers=(),
+        y_label=chart.y2_label,
+        y_unit=chart.y2_unit,
+        y_zero=chart.y2_zero,
+        y_log=False,
+    )
+    x_enc, colour = _x_encoding(chart), _colour(_legend_domain(chart))
+    right_y = _y_encoding(right)
+    right_y["axis"] = {**right_y["axis"], "orient": "right"}
+    sides = []
+    for side, y_enc, test in (
+        (left, _y_encoding(left), "datum.axis !== 'y2'"),
+        (right, right_y, "datum.axis === 'y2'"),
+    ):
+        layers = _plot_layers(side, x_enc, y_enc, colour)
+        for layer in layers:
+            layer["transform"] = [{"filter": test}, *layer.get("transform", [])]
+        if not layers:
+            layers.append({"mark": {"type": "point", "opacity": 0},
+                           "encoding": {"x": x_enc, "y": y_enc}})  # fmt: skip
+        sides.append({"layer": layers})
+    params = [
+        {"name": "legend", "select": {"type": "point", "fields": ["series"]}, "bind": "legend"},
+        {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales"},
+    ]
+    sides[0]["layer"][0] = {"params": params, **sides[0]["layer"][0]}
+    rows = _rows(left) + [{**row, "axis": "y2"} for row in _rows(right)]
+    return {
+        "data": {"values": rows},
+        "layer": sides,
+        "resolve": {"scale": {"y": "independent"}},
+    }
+
+
+def _plot_layers(
+    chart: Chart, x_enc: dict[str, Any], y_enc: dict[str, Any], colour: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The layers that draw a chart's series and markers against `x_enc` and `y_enc`."""
+    categorical = _categorical(chart)
     tooltip, errors_tooltip = _tooltips(x_enc, y_enc)
     if not any(s.errors for s in chart.series):  # no whisker: no low and high to hover
         errors_tooltip = tooltip
@@ -340,23 +410,7 @@ def _xy_spec(chart: Chart) -> dict[str, Any]:
 
     layers = _series_layers(chart, encoding, errors_tooltip, offset, dot_offset)
     layers.extend(_marker_layers(chart, x_enc, y_enc, colour))
-    if not layers:  # a chart with nothing to draw still gets its axes
-        layers.append({"mark": {"type": "point", "opacity": 0},
-                       "encoding": {"x": x_enc, "y": y_enc}})  # fmt: skip
-    params: list[dict[str, Any]] = []
-    if domain:
-        params.append(
-            {"name": "legend", "select": {"type": "point", "fields": ["series"]}, "bind": "legend"}
-        )
-    zoom = ["y"] if categorical else ["x", "y"]
-    params.append(
-        {"name": "zoom", "select": {"type": "interval", "encodings": zoom}, "bind": "scales"}
-    )
-    layers[0] = {"params": params, **layers[0]}
-    if not domain:  # no legend: nothing refers to the legend selection
-        for layer in layers:
-            layer["encoding"].pop("opacity", None)
-    return {"data": {"values": _rows(chart)}, "layer": layers}
+    return layers
 
 
 def _series_layers(

@@ -31,6 +31,7 @@ class Series:
     errors: tuple[tuple[float, float], ...] = ()
     # per point a short text drawn beside it, e.g. "QD32"; () = none
     point_labels: tuple[str, ...] = ()
+    axis: str = "y"  # y | y2: read against the chart's second value axis (on the right)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,11 @@ class Chart:
     x_unit: str = ""
     y_unit: str = ""
     y_zero: bool = False  # the y axis starts at zero (throughput, IOPS, counts)
+    # a second value axis, on the right, for the series with axis "y2" (temperature beside
+    # throughput): its quantity and unit, and whether it starts at zero
+    y2_label: str = ""
+    y2_unit: str = ""
+    y2_zero: bool = False
 
 
 LOG_AXIS_DECADES = 2.0

@@ -38,7 +38,9 @@ from ssdlab.runner.events import (
 )
 from ssdlab.runner.lifecycle import RunnerBase, fio_failure
 from ssdlab.runner.machine_watch import SAME_DEVICE_NOTICE, MachineWatch
+from ssdlab.runner.pass_thermal import ThermalRecord
 from ssdlab.runner.run_row import RunHeader
+from ssdlab.runner.thermal_watch import PassSampler, PassTemperatures, ThermalWatch
 from ssdlab.store.captures import add_capture, load_fio_outputs
 from ssdlab.store.findings import add_finding, load_findings
 from ssdlab.store.lifecycle import reopen_run, replace_run_environment, to_json
@@ -137,6 +139,7 @@ class ProfileRunner(RunnerBase):
 
     _machine: MachineWatch | None = None
     _environment: dict[str, Any] | None = None
+    _thermal: ThermalRecord | None = None
 
     def execute(
         self,
@@ -153,9 +156,12 @@ class ProfileRunner(RunnerBase):
         kind: RunKind = RunKind.PROFILE,
         preset: str | None = None,
         machine: MachineWatch | None = None,
+        thermal: ThermalWatch | None = None,
     ) -> ProfileOutcome:
-        """Run a plan as a new run of `kind` ('quick' runs record their preset)."""
+        """Run a plan as a new run of `kind` ('quick' runs record their preset); with a
+        thermal watch, the drive's temperatures are read each second of every fio pass."""
         self._machine = machine
+        self._thermal = None if thermal is None else ThermalRecord(thermal)
         stored_environment: dict[str, Any] = encode(environment)
         if machine is not None:
             stored_environment = machine.environment(stored_environment)
@@ -198,6 +204,7 @@ class ProfileRunner(RunnerBase):
         analyse: Analyse | None = None,
         check_round: RoundCheck | None = None,
         machine: MachineWatch | None = None,
+        thermal: ThermalWatch | None = None,
     ) -> ProfileOutcome:
         """Continue an interrupted run: finished steps and rounds are kept, a round that was
         cut short is run again from its start (its partial results are set aside, their raw
@@ -215,6 +222,7 @@ class ProfileRunner(RunnerBase):
         reopen_run(self._conn, run_id, os.getpid(), read_boot_id(), read_pid_namespace())
         self._emit(ProfileRunStarted(run_id, plan, estimate_profile_seconds(plan)))
         self._machine = machine
+        self._thermal = None if thermal is None else ThermalRecord(thermal)
         stored = load_run(self._conn, run_id)
         self._environment = dict(stored.environment) if stored is not None else {}
         if machine is not None:
@@ -270,6 +278,8 @@ class ProfileRunner(RunnerBase):
             outputs.update(load_fio_outputs(self._conn, run_id))
 
         def work(rid: int) -> tuple[RunStatus, str | None]:
+            if self._thermal is not None:
+                self._thermal.begin(self._conn, rid)
             point = resume if resume is None else self._set_aside_passes(plan, rid, steps, resume)
             check = check_round if check_round is not None else self.own_round_check()
             status, reason = self._run_plan(plan, rid, steps, outputs, point, check)
@@ -589,7 +599,12 @@ class ProfileRunner(RunnerBase):
         text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
         self._before_pass()
         before = None if self._machine is None else self._machine.before_pass()
-        run = self._start_fio(step, text)
+        # the passes kept as results: a preparation pass's readings would have no step to go with
+        sampler = None if self._thermal is None or not step.keep_result else self._thermal.sampler()
+        try:
+            run = self._start_fio(step, text)
+        finally:
+            temperatures = _stopped(sampler)
         if isinstance(run, str):
             return run
         if self._machine is not None and before is not None:
@@ -633,8 +648,16 @@ class ProfileRunner(RunnerBase):
         )
         # a warm-up's histograms are left in its raw logs: nothing merges them
         kept = histograms if step.role is StepRole.MEASURE else ()
-        add_step_result(self._conn, run_id, step_result, kept)
+        samples = () if temperatures is None else temperatures.samples
+        add_step_result(self._conn, run_id, step_result, kept, samples)
+        if self._thermal is not None and temperatures is not None:
+            self._thermal.add_pass(self._conn, run_id, step_result, temperatures)
         return step_result
+
+
+def _stopped(sampler: PassSampler | None) -> PassTemperatures | None:
+    """A pass's sampler ended as its fio has (its thread joined: it never outlives the pass)."""
+    return None if sampler is None else sampler.stop()
 
 
 def _round_done(loop: RoundLoop, round_index: int, done: frozenset[tuple[str, int]]) -> bool:

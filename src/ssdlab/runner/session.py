@@ -43,15 +43,18 @@ from ssdlab.runner.events import Event, ProfileRunStarted
 from ssdlab.runner.machine_watch import MachineWatch
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
+from ssdlab.runner.thermal_watch import ThermalWatch
 from ssdlab.store.devices import upsert_device
 from ssdlab.system.devicetarget import check_device_writes
 from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import FioTool, check_ioengine, find_fio
 from ssdlab.system.health import HealthReading, read_health
+from ssdlab.system.health_replay import HealthReplay
 from ssdlab.system.machine import LoadProbe, check_machine
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.signals import SignalGuard
+from ssdlab.system.temperature import read_limits, read_temperatures, temperature_source
 from ssdlab.system.virtual_drive_health import is_virtual_drive, read_virtual_drive
 
 FactsReader = Callable[[Target, ProcessRunner], tuple[dict[str, Any], tuple[Capture, ...]]]
@@ -219,6 +222,8 @@ class RunSession:
         self._open_store = open_store
         self._edges = edges
         self.processes = processes or ProcessRunner()
+        # the temperature readings' own: a stop signal stops fio, never a reading
+        self.thermal_processes = ProcessRunner()
         self.run_id: int | None = None  # the run under way, once the runner made its row
 
     @functools.cached_property
@@ -309,6 +314,7 @@ class RunSession:
                 kind=calls.kind,
                 preset=preset,
                 machine=machine,
+                thermal=self.thermal_watch(target, replayed=isinstance(health, HealthReplay)),
             )
 
     def wait_for_start(
@@ -353,6 +359,7 @@ class RunSession:
                 analyse=calls.analyse,
                 check_round=calls.check_round,
                 machine=self.machine_watch(target),
+                thermal=self.thermal_watch(target),
             )
 
     def machine_watch(self, target: Target) -> MachineWatch:
@@ -360,6 +367,23 @@ class RunSession:
         devices of the target and the store) and the sampler of its passes."""
         check = check_machine(target, self.database)
         return MachineWatch(check, LoadProbe(check.target_device).snapshot)
+
+    def thermal_watch(self, target: Target, *, replayed: bool = False) -> ThermalWatch:
+        """The reading of the target's drive's temperatures each second of every pass, or the
+        reason it has none (docs/thermal.md); none when the run's health is a replay of
+        another drive's (`--health-replay`), whose temperatures these would not be."""
+        if replayed:
+            return ThermalWatch(
+                None, "", "the drive's health is replayed: its temperatures are not read"
+            )
+        source = temperature_source(target.device)
+        if isinstance(source, str):
+            return ThermalWatch(None, "", source)
+        read = functools.partial(read_temperatures, source, self.thermal_processes)
+        limits = functools.partial(read_limits, source, self.thermal_processes)
+        return ThermalWatch(
+            read, source.text, read_limits=limits, cancel=self.thermal_processes.kill
+        )
 
     def guard(
         self,

@@ -4,8 +4,8 @@ runs of a lab node, and what a node does to send them (`export_runs`).
 A run is known in every store by its UUID (schema 7), so collecting the same run twice stores
 it once. Every row id is the receiving store's own: runs, devices (found again by their
 identity), captures, step results, test files, health samples and findings get new ids, and
-every reference to one is remapped — a step result's capture, a series point's and a step
-histogram's step result, a
+every reference to one is remapped — a step result's capture, a series point's, a step
+histogram's and a pass temperature's step result, a
 health sample's capture ids (`capture_ids_json`) and the capture ids a finding body records
 (`FINDING_CAPTURE_KEYS`: the capture of a system-tool step, the last capture kept when a
 resumed run set a round aside). A run's JSON columns hold no row ids of their own store, with
@@ -183,7 +183,11 @@ def _captures(
 
 
 # the tables whose rows belong to a step result, and what a message calls one of them
-STEP_ROWS = (("series", "a series point"), ("step_histograms", "a step histogram"))
+STEP_ROWS = (
+    ("series", "a series point"),
+    ("step_histograms", "a step histogram"),
+    ("step_temperatures", "a pass's temperature"),
+)
 
 
 def _steps(
@@ -292,6 +296,8 @@ def _add_run(
 _DELETES = (
     "DELETE FROM series WHERE step_result_id IN (SELECT id FROM step_results WHERE run_id = ?)",
     "DELETE FROM step_histograms"
+    " WHERE step_result_id IN (SELECT id FROM step_results WHERE run_id = ?)",
+    "DELETE FROM step_temperatures"
     " WHERE step_result_id IN (SELECT id FROM step_results WHERE run_id = ?)",
     "DELETE FROM step_results WHERE run_id = ?",
     "DELETE FROM capture_files WHERE capture_id IN (SELECT id FROM captures WHERE run_id = ?)",

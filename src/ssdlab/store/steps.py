@@ -9,8 +9,10 @@ from ssdlab.errors import StoreError
 from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.step import StepResult
 from ssdlab.model.step_histogram import SecondHistogram
+from ssdlab.model.thermal import TemperatureSample
 from ssdlab.store.codec import STEP_METRICS, from_blob, to_blob
 from ssdlab.store.step_histograms import add_step_histograms
+from ssdlab.store.step_temperatures import add_step_temperatures
 from ssdlab.store.transaction import transaction
 
 
@@ -19,9 +21,11 @@ def add_step_result(
     run_id: int,
     step: StepResult,
     histograms: Sequence[SecondHistogram] = (),
+    temperatures: Sequence[TemperatureSample] = (),
 ) -> int:
-    """Store one parsed measurement, its per-interval series and its per-second latency
-    histograms (store/step_histograms.py) in one transaction."""
+    """Store one parsed measurement, its per-interval series, its per-second latency
+    histograms (store/step_histograms.py) and the drive's temperatures read while it ran
+    (store/step_temperatures.py) in one transaction."""
     with transaction(conn):
         cursor = conn.execute(
             "INSERT INTO step_results (run_id, capture_id, step_key, step_label, direction,"
@@ -52,6 +56,7 @@ def add_step_result(
             ],
         )
         add_step_histograms(conn, step_id, histograms)
+        add_step_temperatures(conn, step_id, temperatures)
         return step_id
 
 

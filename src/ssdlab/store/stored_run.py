@@ -1,6 +1,6 @@
-"""A whole stored run in one call: the run row with its steps, findings, health samples and
-capture times, and the rest (plan, fio outputs, job files) read from the same connection when
-first asked for (model/stored_run.py)."""
+"""A whole stored run in one call: the run row with its steps, findings, health samples,
+pass temperatures and capture times, and the rest (plan, fio outputs, job files) read from
+the same connection when first asked for (model/stored_run.py)."""
 
 import sqlite3
 from collections.abc import Mapping
@@ -13,6 +13,7 @@ from ssdlab.store.findings import load_findings
 from ssdlab.store.health import load_health_samples
 from ssdlab.store.profile_runs import profile_plan_of
 from ssdlab.store.run_rows import load_run
+from ssdlab.store.step_temperatures import run_step_temperatures
 from ssdlab.store.steps import load_step_results
 
 
@@ -59,4 +60,5 @@ def read_run(conn: sqlite3.Connection, run_id: int) -> StoredRun | None:
         health=tuple((s.phase, s.sample) for s in load_health_samples(conn, run_id=run_id)),
         capture_times=capture_times(conn, run_id),
         evidence=_Evidence(conn, run),
+        temperatures=run_step_temperatures(conn, run_id),
     )

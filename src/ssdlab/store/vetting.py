@@ -5,7 +5,8 @@ this machine's store, or the commands that read it, unusable.
 Every row of a collected run is checked before it is written (`vetting_sink`): a run UUID in
 its canonical form, text no longer than the kind of column holds, JSON columns that parse,
 raw outputs that decompress within `raw.MAX_RAW_BYTES`, no binary data where text is kept, step
-histograms in fio's fixed buckets with bounded seconds and counts, and no more rows of a kind
+histograms in fio's fixed buckets with bounded seconds and counts, pass temperatures with
+bounded seconds and plausible degrees, and no more rows of a kind
 than a real run has. A run that fails is refused whole (`RunRefused`,
 its transaction rolled back) with a reason that quotes nothing of the node's at length.
 
@@ -23,6 +24,7 @@ from typing import Any
 from ssdlab.errors import StoreError
 from ssdlab.store.raw import check_raw
 from ssdlab.store.step_histograms import histogram_problem
+from ssdlab.store.step_temperatures import temperature_problem
 
 Row = dict[str, Any]
 Sink = Callable[[str, Row], int]
@@ -38,7 +40,7 @@ MAX_JSON_CHARS = 16 * 2**20
 MAX_TEXT_CHARS = 64 * 2**10
 # rows of one table in one run: a year of health samples every ten minutes is 52,560; a
 # year of one-second series points is 31,536,000
-MAX_ROWS = {"series": 100_000_000, "step_histograms": 100_000_000}
+MAX_ROWS = {"series": 100_000_000, "step_histograms": 100_000_000, "step_temperatures": 100_000_000}
 MAX_ROWS_OTHER = 1_000_000
 QUOTE_CHARS = 60  # what a message quotes of a node's text at most
 
@@ -94,6 +96,18 @@ def _check_histogram(row: Mapping[str, Any]) -> None:
         raise RunRefused(f"a step histogram is not one ssdlab writes: {problem}")
 
 
+def _check_temperature(row: Mapping[str, Any]) -> None:
+    """A pass's temperature must be a reading as ssdlab writes it: it is analysed and drawn
+    (store/step_temperatures.temperature_problem)."""
+    try:
+        sensors = json.loads(row.get("sensors_json") or "")
+    except (TypeError, ValueError, RecursionError):
+        raise RunRefused("a pass temperature's sensors are not JSON ssdlab can read") from None
+    problem = temperature_problem(row.get("elapsed_s"), row.get("composite_c"), sensors)
+    if problem is not None:
+        raise RunRefused(f"a pass temperature is not one ssdlab writes: {problem}")
+
+
 def check_row(source: sqlite3.Connection, table: str, row: Mapping[str, Any]) -> None:
     """Refuse (`RunRefused`) a row of `table` holding a value no run of ssdlab's would."""
     for column, value in row.items():
@@ -108,6 +122,8 @@ def check_row(source: sqlite3.Connection, table: str, row: Mapping[str, Any]) ->
             raise RunRefused(f"{table}.{column} holds binary data where ssdlab keeps text")
     if table == "step_histograms":  # after its text is bounded and known to be JSON
         _check_histogram(row)
+    if table == "step_temperatures":
+        _check_temperature(row)
 
 
 def vetting_sink(source: sqlite3.Connection, sink: Sink) -> Sink:

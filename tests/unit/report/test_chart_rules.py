@@ -29,6 +29,7 @@ from ssdlab.store.db import open_store
 from tests.conftest import ROOT
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET
 from tests.unit.report.stored_findings import with_stored_verdicts
+from tests.unit.report.thermal_run import thermal_document
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
 STORE_RUNS = {1: "quick", 2: "quick-read", 4: "fill", 5: "align", 9: "import-cdm",
@@ -144,6 +145,7 @@ def chart_documents() -> dict[str, Document]:
         ("trim", _trim_document),
         ("pts", _pts_document),
         ("compare", _compare_document),
+        ("thermal", thermal_document),
     ):
         documents[name] = build()
     return documents
@@ -160,7 +162,7 @@ def test_every_profile_has_charts() -> None:
 
 
 REPORTS = [*sorted(STORE_RUNS.values()), "cache", "cachefit", "sweep", "trim", "pts", "compare",
-           "quick-fixture"]  # fmt: skip
+           "quick-fixture", "thermal"]  # fmt: skip
 
 
 @pytest.mark.parametrize("name", REPORTS)
