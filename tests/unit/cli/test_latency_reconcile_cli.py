@@ -162,3 +162,25 @@ def test_one_read_alone_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
     code, _, err = _run(capsys, str(_synthetic_log(tmp_path)), "--c3-before", str(before))
     assert code == 2
     assert "give both C3h reads: ssdlab latency LOG… --c3-before" in err
+
+
+@pytest.mark.parametrize(
+    ("log", "says"),
+    [
+        (
+            PER_IO.parent / "avg" / "avg_lat.1.log",
+            "the logs hold window means (log_avg_msec), not one latency per I/O",
+        ),
+        (
+            PER_IO / "job_slat.1.log",
+            "a submission latency (slat) log does not hold the command's latency",
+        ),
+    ],
+)
+def test_logs_without_each_ios_latency_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], log: Path, says: str
+) -> None:
+    before, after = _write_pair(tmp_path, {}, as_json=True)
+    code, _, err = _run(capsys, str(log), "--c3-before", str(before), "--c3-after", str(after))
+    assert code == 2
+    assert says in err.strip().splitlines()[-1]
