@@ -102,3 +102,33 @@ def c3_json(page: bytes) -> dict[str, Any]:
     doc["Log Page Version"] = le(0x1EE, 2)
     doc["Log Page GUID"] = page[0x1F0:0x200][::-1].hex().upper()
     return doc
+
+
+C3_ACTIVE_COUNTERS = 0x20
+C3_OPERATION_INDEX = {"trim": 0, "write": 1, "read": 2}  # j in the page's [bucket][1 + j]
+
+
+def compose_c3_counts(
+    deltas: dict[tuple[int, str], int] | None = None,
+    *,
+    timer: int = 12,
+    thresholds: tuple[int, int, int, int] = (0x00, 0x01, 0x12, 0xFF),
+    version: int = 4,
+    enabled: bool = True,
+    counts: dict[tuple[int, str], int] | None = None,
+) -> bytes:
+    """compose_c3_page with the active counters of (bucket, operation) raised by `deltas` (or
+    set to `counts`), the Active Bucket Timer (5-minute units) and thresholds A-D (raw bytes:
+    (value + 1) x 5 ms) chosen: the "after" page of a run whose "before" page is the same call
+    without deltas."""
+    page = bytearray(compose_c3_page(version))
+    page[0] = 0x07 if enabled else 0x06
+    page[2:4] = timer.to_bytes(2, "little")
+    page[6:10] = bytes(thresholds)
+    for changes, add in ((deltas or {}, True), (counts or {}, False)):
+        for (bucket, operation), value in changes.items():
+            j = C3_OPERATION_INDEX[operation]
+            at = C3_ACTIVE_COUNTERS + 16 * bucket + 4 * (j + 1)
+            base = int.from_bytes(page[at : at + 4], "little") if add else 0
+            page[at : at + 4] = (base + value).to_bytes(4, "little")
+    return bytes(page)

@@ -44,7 +44,7 @@ from ssdlab.cli import fleet_options
 from tests.abuse.probes import ssdlab_in_process
 from tests.e2e.conftest import ROOT, LoopLab, _can_loop, run_ssdlab
 from tests.e2e.documented_examples import Example, every_example
-from tests.ocp_pages import compose_c3_page
+from tests.ocp_pages import c3_json, compose_c3_counts, compose_c3_page
 
 EXAMPLES = every_example()
 DATA = ROOT / "tests" / "data"
@@ -165,6 +165,10 @@ def _lay_out(folder: Path) -> None:
     for name, source in copies.items():
         shutil.copyfile(source, folder / name)
     (folder / "c3-page.bin").write_bytes(compose_c3_page())  # no real C3h page was found
+    # a C3h pair around the job's run, as nvme-cli prints it: two reads the drive counted >= A
+    (folder / "c3-before.json").write_text(json.dumps(c3_json(compose_c3_counts())))
+    after = compose_c3_counts({(0, "read"): 2}, timer=13)
+    (folder / "c3-after.json").write_text(json.dumps(c3_json(after)))
     for log in ("job.json", *(p.name for p in PER_IO.glob("job_*.log"))):
         shutil.copyfile(PER_IO / log, folder / log)
         shutil.copyfile(PER_IO / log, folder / log.replace("job", "randread", 1))

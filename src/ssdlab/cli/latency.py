@@ -1,5 +1,6 @@
 """`ssdlab latency LOG…` (app/latency.py): fio latency logs reduced to percentiles, a histogram
-and a per-second series, printed as a table or as JSON; nothing is stored."""
+and a per-second series, printed as a table or as JSON; nothing is stored. With the OCP
+Latency Monitor log read before and after the run, reconciled with the drive's counts."""
 
 import argparse
 
@@ -10,6 +11,8 @@ from ssdlab.cli.render import emit_document
 
 
 def cmd_latency(args: argparse.Namespace, out: Console) -> int:
-    document = latency_of_logs(LatencyRequest(tuple(args.logs), args.core, args.averaged))
+    document = latency_of_logs(
+        LatencyRequest(tuple(args.logs), args.core, args.averaged, args.c3_before, args.c3_after)
+    )
     emit_document(out, document, plots=args.plots, as_json=args.json)
     return 0

@@ -45,9 +45,23 @@ def add_commands(commands: Commands) -> None:
         "  ssdlab latency job_clat.*.log           merge every job's completion latency log\n"
         "  ssdlab latency job_lat.1.log --json     the numbers as JSON\n"
         "  ssdlab latency job_lat.1.log.fz         a log fio stored compressed\n"
-        "  ssdlab latency job_lat.1.log --plots charts   percentile, histogram, series charts\n",
+        "  ssdlab latency job_lat.1.log --plots charts   percentile, histogram, series charts\n"
+        "  ssdlab latency job_lat.*.log --c3-before c3-before.json --c3-after c3-after.json\n"
+        "      the host's outliers against the drive's OCP latency monitor (docs/ocp.md)\n",
         parents=[json_output("print the result as JSON")],
     )
     latency.add_argument("logs", nargs="+", metavar="LOG", help="fio latency log files or globs")
     latency.add_argument("--plots", metavar="DIR", help="also write the charts here as SVG and PNG")
     add_log_reading(latency)
+    latency.add_argument(
+        "--c3-before",
+        metavar="FILE",
+        help="the OCP Latency Monitor log (C3h) read before the run: 'nvme ocp "
+        "latency-monitor-log DEV -o json', its hex dump or the raw page",
+    )
+    latency.add_argument(
+        "--c3-after",
+        metavar="FILE",
+        help="the same log read after the run; with --c3-before, every host I/O above "
+        "threshold A is matched to the drive's buckets or attributed to the host",
+    )
