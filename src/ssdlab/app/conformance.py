@@ -1,7 +1,8 @@
 """`ssdlab conformance`: a drive held against the OCP Datacenter NVMe SSD Specification by
 requirement ID. The evidence is read from the drive now (smartctl and nvme-cli, read-only
 commands), from saved outputs given with --from, and from the store: this drive's stored
-health readings (STD-LOG-3) and the `qos` runs named with --run. The command keeps nothing in
+health readings (STD-LOG-3) and the runs named with --run (a `qos` run's verdicts, every
+pass's thermal checks). The command keeps nothing in
 the store (`ssdlab health` keeps readings). The checks are analysis/conformance/'s; the document
 report/conformance.py's."""
 
@@ -11,7 +12,7 @@ import re
 import shlex
 import shutil
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,13 @@ from ssdlab.errors import ParseError, ToolError, UsageError
 from ssdlab.model.conformance import (
     DriveEvidence,
     LogPage,
+    PassCheck,
     QosJudged,
     RequirementResult,
     Verdict,
     WearReading,
 )
-from ssdlab.model.finding_names import QOS_VERDICT
+from ssdlab.model.finding_names import QOS_VERDICT, THERMAL_PASS
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import Capture
 from ssdlab.model.thermal import ThermalCounters, ThermalLimits
@@ -199,29 +201,62 @@ def _qos_items(body: Any, run_id: int) -> list[QosJudged]:
     ]
 
 
-def _qos(
-    conn: sqlite3.Connection, runs: Sequence[str]
-) -> tuple[list[QosJudged], list[int], list[str]]:
-    judged: list[QosJudged] = []
-    ids: list[int] = []
-    targets: list[str] = []
+def _pass_checks(findings: Mapping[str, Any], run_id: int) -> list[PassCheck]:
+    """The thermal checks each pass of a run stored (`thermal-pass:…` findings)."""
+    found = []
+    for name, body in findings.items():
+        if not name.startswith(THERMAL_PASS + ":") or not isinstance(body, Mapping):
+            continue
+        label = f"run {run_id} {body.get('label', '?')} #{body.get('round', '?')}"
+        for check in body.get("checks") or ():
+            if isinstance(check, Mapping) and isinstance(check.get("requirement"), str):
+                state = check.get("state")
+                found.append(
+                    PassCheck(
+                        run_id,
+                        label,
+                        check["requirement"],
+                        state if isinstance(state, str) else None,
+                        str(check.get("evidence", "")),
+                    )
+                )
+    return found
+
+
+@dataclass(slots=True)
+class _FromRuns:
+    qos: list[QosJudged] = dataclasses.field(default_factory=list)
+    passes: list[PassCheck] = dataclasses.field(default_factory=list)
+    ids: list[int] = dataclasses.field(default_factory=list)
+    targets: list[str] = dataclasses.field(default_factory=list)
+
+
+def _from_runs(conn: sqlite3.Connection, runs: Sequence[str]) -> _FromRuns:
+    """What the runs named with --run judged: a qos run's verdicts, and the thermal checks of
+    every pass that read the drive's temperature (any run since store schema 11)."""
+    found = _FromRuns()
     for text in runs:
         stored = stored_run(conn, run_id_of(conn, text))
         run = stored.run
-        if run.profile != QOS_PROFILE:
-            raise UsageError(
-                f"run {run.run_id} is a {run.profile} run; --run takes `ssdlab run qos` runs"
-            )
+        passes = _pass_checks(stored.findings, run.run_id)
         body = stored.findings.get(QOS_VERDICT)
-        if body is None:
+        if run.profile == QOS_PROFILE and body is None:
             raise UsageError(
                 f"run {run.run_id} has no qos verdict (it is {run.status}); finish it with "
                 f"`ssdlab resume {run.run_id}`"
             )
-        ids.append(run.run_id)
-        targets.append(run.target_path)
-        judged.extend(_qos_items(body, run.run_id))
-    return judged, ids, targets
+        if run.profile != QOS_PROFILE and not passes:
+            raise UsageError(
+                f"run {run.run_id} is a {run.profile} run whose passes read no temperature; "
+                "--run takes `ssdlab run qos` runs and runs that read their drive's "
+                "temperature (docs/thermal.md)"
+            )
+        found.ids.append(run.run_id)
+        found.targets.append(run.target_path)
+        found.passes.extend(passes)
+        if body is not None:
+            found.qos.extend(_qos_items(body, run.run_id))
+    return found
 
 
 def _drive_name(
@@ -246,7 +281,7 @@ def gather_evidence(
     """The evidence of the outputs read, this drive's stored readings and the qos runs."""
     health, health_source = _health(outputs)
     history, history_source = _wear_history(conn, health, db)
-    qos, qos_runs, qos_targets = _qos(conn, runs) if conn is not None and runs else ([], [], [])
+    given = _from_runs(conn, runs) if conn is not None and runs else _FromRuns()
     return DriveEvidence(
         drive=_drive_name(health, outputs, device),
         sources=tuple(o.source for o in outputs),
@@ -259,9 +294,10 @@ def gather_evidence(
         latency_page=_page(outputs, C3),
         wear_history=history,
         wear_history_source=history_source,
-        qos=tuple(qos),
-        qos_runs=tuple(qos_runs),
-        qos_targets=tuple(qos_targets),
+        qos=tuple(given.qos),
+        qos_runs=tuple(given.ids),
+        qos_targets=tuple(given.targets),
+        passes=tuple(given.passes),
     )
 
 

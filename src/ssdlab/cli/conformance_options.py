@@ -14,7 +14,8 @@ examples:
 --from takes what smartctl and nvme-cli print: smartctl -x -j, nvme smart-log -o json,
 nvme id-ctrl (-o json or text), nvme ocp smart-add-log / latency-monitor-log -o json, and
 the OCP C0h/C3h pages from nvme get-log (hex dump, or the 512 bytes -b writes).
---run takes stored `ssdlab run qos` runs (CTO-3, TRIM-6/7, App. A.2.1).
+--run takes stored `ssdlab run qos` runs (CTO-3, TRIM-6/7, App. A.2.1) and any run whose
+passes read the drive's temperature each second (TTHROTTLE-5, -7, -11).
 exit status: 0 when no requirement fails, 4 when one does (as 'compare --fail-if').
 every check and its source: docs/conformance.md
 """
@@ -43,8 +44,8 @@ def add_commands(commands: Commands) -> None:
         action="append",
         default=[],
         metavar="ID",
-        help="a stored qos run (an id or 'last') whose verdicts answer CTO-3, TRIM-6/7 and "
-        "App. A.2.1 (repeat for several)",
+        help="a stored run (an id or 'last'): a qos run's verdicts answer CTO-3, TRIM-6/7 and "
+        "App. A.2.1, the temperatures its passes read TTHROTTLE-5/7/11 (repeat for several)",
     )
     parser.add_argument(
         "--html", dest="output", metavar="FILE", help="also write the report as one HTML file"

@@ -81,6 +81,19 @@ class QosJudged:
 
 
 @dataclass(frozen=True, slots=True)
+class PassCheck:
+    """One thermal requirement as one stored pass's per-second temperature and throughput
+    series answered it (runner/pass_thermal.py, analysis/thermal_checks.py): `state` yes, no
+    or inconclusive, None when it cannot be checked on this drive (`evidence` says why)."""
+
+    run_id: int
+    label: str  # the pass, e.g. "seq1m-q8t1-write #1"
+    requirement: str
+    state: str | None
+    evidence: str
+
+
+@dataclass(frozen=True, slots=True)
 class DriveEvidence:
     """What the checks read; None (or empty) where the input did not have it. `sources` lists
     every input read, in order; `health_source` the one the SMART / Health values came from."""
@@ -97,5 +110,6 @@ class DriveEvidence:
     wear_history: tuple[WearReading, ...] = ()
     wear_history_source: str = ""
     qos: tuple[QosJudged, ...] = ()
-    qos_runs: tuple[int, ...] = ()
+    qos_runs: tuple[int, ...] = ()  # every run given with --run (qos or not)
     qos_targets: tuple[str, ...] = ()  # what each of `qos_runs` measured (its target path)
+    passes: tuple[PassCheck, ...] = ()  # the thermal checks of those runs' passes

@@ -12,13 +12,18 @@ import pytest
 from ssdlab.analysis.conformance import REQUIREMENTS, automated_ids, check_drive
 from ssdlab.analysis.conformance.qos import requirement_of
 from ssdlab.analysis.profiles.qos import QosVerdict
+from ssdlab.analysis.thermal import ThermalPoint, find_throttling
+from ssdlab.analysis.thermal_checks import thermal_checks
 from ssdlab.model.conformance import (
     DriveEvidence,
+    PassCheck,
     QosJudged,
     RequirementResult,
     Verdict,
     WearReading,
 )
+from ssdlab.model.json_fields import encode
+from ssdlab.model.thermal import ThermalCounters, ThermalLimits
 from ssdlab.parse.drive_outputs import read_drive_output, read_json_output
 from tests.conformance_evidence import (
     AUTOVAL_C0_JSON,
@@ -39,6 +44,7 @@ from tests.conformance_evidence import (
     trim_verdict,
 )
 from tests.ocp_pages import C0_GUID_TEXT, c3_json, compose_c3_page
+from tests.unit.analysis.thermal_series import drive_series, flat_series
 
 VDA_SMARTCTL = DATA / "smart" / "local-vda-x-j-unable-to-detect.json"  # no SMART at all
 JSON_C_STRINGS = DATA / "smart" / "nvme-cli-2.x-json-c-strings.json"  # spare 8 % below 10 %
@@ -102,6 +108,44 @@ def _throttling(status: int, events: int, warning: int) -> Callable[[], DriveEvi
             nvme_smart_health_information_log__critical_warning=warning,
         )
         return evidence(page, smart)
+
+    return made
+
+
+OCP_LIMITS = ThermalLimits(0x15E, 0x166, "nvme id-ctrl")
+
+
+def _hot(seconds: int, hot_from: int, hot_for: int) -> list[ThermalPoint]:
+    """`hot_for` seconds at 78 °C (over WCTEMP), the rest at 70 °C, full speed throughout."""
+    return [
+        ThermalPoint(float(i), 78.0 if hot_from <= i < hot_from + hot_for else 70.0, 1e9)
+        for i in range(seconds)
+    ]
+
+
+def _passes(
+    *series: list[ThermalPoint], moved_min: int | None = None
+) -> Callable[[], DriveEvidence]:
+    """Runs' passes as a stored pass finding holds them: each replayed series analysed by
+    analysis/thermal.py and judged by analysis/thermal_checks.py, then read back as
+    app/conformance.py reads a `thermal-pass` finding (with the warning time counter moved
+    by `moved_min` over each pass, None: not read)."""
+
+    def made() -> DriveEvidence:
+        checks = []
+        for index, points in enumerate(series):
+            before = ThermalCounters(warning_temp_time_min=10) if moved_min is not None else None
+            after = (
+                ThermalCounters(warning_temp_time_min=10 + moved_min)
+                if moved_min is not None
+                else None
+            )
+            found = thermal_checks(points, find_throttling(points), OCP_LIMITS, before, after)
+            checks.extend(
+                PassCheck(8, f"run 8 seq #{index}", c["requirement"], c["state"], c["evidence"])
+                for c in encode(found)
+            )
+        return DriveEvidence(passes=tuple(checks), qos_runs=(8,))
 
     return made
 
@@ -228,6 +272,19 @@ CASES = (
     Case("TTHROTTLE-2", INCONCLUSIVE, _qemu_page, "not throttling when read"),
     Case("TTHROTTLE-2", PASS, _throttling(1, 3, 0x02), "warning bit set"),
     Case("TTHROTTLE-2", FAIL, _throttling(1, 3, 0x00), "bit 1 is clear"),
+    Case("TTHROTTLE-5", PASS, _passes(drive_series(4)), "1 of 1 passes answer yes"),
+    Case(
+        "TTHROTTLE-5",
+        FAIL,
+        _passes(drive_series(4), drive_series(4, onset_c=72.0, exit_c=70.0, cools_to_c=55.0)),
+        "1 of 2 passes answer no",
+    ),
+    Case("TTHROTTLE-5", INCONCLUSIVE, _passes(flat_series(0)), "cannot decide"),
+    Case("TTHROTTLE-7", PASS, _passes(drive_series(4)), "answer yes"),
+    Case("TTHROTTLE-7", FAIL, _passes(drive_series(4, onset_c=79.0, exit_c=77.0)), "answer no"),
+    Case("TTHROTTLE-11", PASS, _passes(_hot(600, 100, 250), moved_min=4), "answer yes"),
+    Case("TTHROTTLE-11", FAIL, _passes(_hot(600, 100, 250), moved_min=0), "answer no"),
+    Case("TTHROTTLE-11", NOT_CHECKABLE, _passes(_hot(600, 100, 250)), "no pass could check"),
     Case("TTHROTTLE-9", FAIL, _pm1733, "is WCTEMP"),
     Case("TTHROTTLE-9", PASS, _ocp_identify(), "is WCTEMP"),
     Case("TTHROTTLE-10", PASS, _pm1733, "is CCTEMP"),
@@ -295,7 +352,8 @@ def test_without_evidence_every_requirement_says_what_to_give() -> None:
     assert "nvme ocp smart-add-log" in reasons["SMART-12"]
     assert "nvme id-ctrl" in reasons["TRIM-1"]
     assert "ssdlab run qos TARGET --workload CTO-3" in reasons["CTO-3"]
-    assert "per-second" in reasons["TTHROTTLE-5"]
+    assert "--run" in reasons["TTHROTTLE-5"]
+    assert "each second" in reasons["TTHROTTLE-11"]
 
 
 def test_every_piece_of_evidence_names_its_input() -> None:

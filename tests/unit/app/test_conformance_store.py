@@ -9,18 +9,23 @@ from pathlib import Path
 import pytest
 
 from ssdlab.analysis.profiles.qos import QosVerdict
+from ssdlab.analysis.thermal import find_throttling
+from ssdlab.analysis.thermal_checks import thermal_checks
 from ssdlab.app.conformance import ConformanceRequest, check_conformance, other_drive_runs
 from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import UsageError
 from ssdlab.model.conformance import DriveEvidence
-from ssdlab.model.finding_names import QOS_VERDICT
+from ssdlab.model.finding_names import QOS_VERDICT, THERMAL_PASS
+from ssdlab.model.json_fields import encode
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.target import TargetKind
+from ssdlab.model.thermal import ThermalLimits
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.store.findings import add_finding
 from ssdlab.store.health import add_health_sample
 from ssdlab.store.lifecycle import finish_run
 from tests.conformance_evidence import QEMU_SMARTCTL, changed_json, cto3_verdict, trim_verdict
+from tests.unit.analysis.thermal_series import drive_series
 
 
 def _run(db: Path, profile: str, verdict: QosVerdict | None = None) -> int:
@@ -87,12 +92,44 @@ def test_a_run_of_another_profile_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "store.db"
     other = _run(db, "cache")
     request = ConformanceRequest(files=(str(QEMU_SMARTCTL),), runs=(str(other),), db=db)
-    with pytest.raises(UsageError, match=f"run {other} is a cache run"):
+    with pytest.raises(UsageError, match=f"run {other} is a cache run whose passes read no"):
         check_conformance(request)
     unfinished = _run(db, "qos")
     request = ConformanceRequest(files=(str(QEMU_SMARTCTL),), runs=(str(unfinished),), db=db)
     with pytest.raises(UsageError, match="has no qos verdict"):
         check_conformance(request)
+
+
+def _thermal_run(db: Path, onset_c: float) -> int:
+    """A cache run whose one pass read the drive's temperature: its `thermal-pass` finding
+    holds the OCP checks of a replayed series that throttles at `onset_c`, as
+    runner/pass_thermal.py stores them."""
+    conn = open_run_store(db)
+    header = RunHeader(RunKind.PROFILE, "cache", 1, None, TargetKind.FILE, "/x", "{}", "{}")
+    run_id = create_run(conn, header)
+    points = drive_series(4, onset_c=onset_c, exit_c=onset_c - 2, cools_to_c=onset_c - 20)
+    limits = ThermalLimits(0x15E, 0x166, "nvme id-ctrl")
+    checks = thermal_checks(points, find_throttling(points), limits, None, None)
+    body = {"step": "cache", "round": 1, "label": "cache fill", "checks": encode(checks)}
+    add_finding(conn, run_id, f"{THERMAL_PASS}:cache:1", "verdict", body, time.time())
+    finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())
+    conn.close()
+    return run_id
+
+
+def test_a_run_whose_passes_read_temperatures_answers_tthrottle_5_and_7(tmp_path: Path) -> None:
+    db = tmp_path / "store.db"
+    early = _thermal_run(db, onset_c=72.0)
+    request = ConformanceRequest(files=(str(QEMU_SMARTCTL),), runs=(str(early),), db=db)
+    verdicts = {r.requirement: r for r in check_conformance(request).results}
+    assert verdicts["TTHROTTLE-5"].verdict.value == "fail"
+    assert "72 °C" in verdicts["TTHROTTLE-5"].evidence[0].value
+    assert verdicts["TTHROTTLE-5"].evidence[0].source == f"run {early}"
+    assert verdicts["TTHROTTLE-7"].verdict.value == "pass"
+    assert verdicts["CTO-3"].verdict.value == "not checkable"  # not a qos run
+    on_time = _thermal_run(db, onset_c=77.0)
+    request = ConformanceRequest(files=(str(QEMU_SMARTCTL),), runs=(str(on_time),), db=db)
+    assert _verdicts(request)["TTHROTTLE-5"] == "pass"
 
 
 def test_nothing_to_read_is_a_usage_error() -> None:

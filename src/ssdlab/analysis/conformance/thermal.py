@@ -1,6 +1,7 @@
-"""The thermal requirements one reading can check (OCP Datacenter NVMe SSD Spec v2.0 §8.2
-TTHROTTLE, §6.5 REL), through analysis/thermal_checks.py where it already answers them; and
-the ones that need a run's per-second temperature series, listed with that reason."""
+"""The thermal requirements (OCP Datacenter NVMe SSD Spec v2.0 §8.2 TTHROTTLE, §6.5 REL): those
+one reading can check, through analysis/thermal_checks.py; and those that need a run's
+per-second temperature series (TTHROTTLE-5, -7, -11), from the checks every pass of a run
+given with --run stored (runner/pass_thermal.py), taken together."""
 
 from collections.abc import Callable
 
@@ -24,8 +25,8 @@ _VERDICTS = {
     State.INCONCLUSIVE: Verdict.INCONCLUSIVE,
 }
 _NEEDS_SERIES = (
-    "needs a run's per-second composite temperature and throughput series, which runs do "
-    "not store yet (docs/thermal.md)"
+    "needs a run whose passes read the drive's temperature each second: give its id with "
+    "--run (every run on a drive with a temperature reads it, docs/thermal.md)"
 )
 _PREFIX = "cannot be checked on this drive: "
 
@@ -94,9 +95,38 @@ def _throttle_warning(evidence: DriveEvidence) -> Answer:
     )
 
 
-def _series_only(evidence: DriveEvidence) -> Answer:
-    del evidence
-    return not_checkable(_NEEDS_SERIES)
+_STATES = {"yes": Verdict.PASS, "no": Verdict.FAIL, "inconclusive": Verdict.INCONCLUSIVE}
+
+
+def _from_passes(requirement: str) -> Callable[[DriveEvidence], Answer]:
+    """The requirement over every stored pass that read the drive's temperature: failed when
+    any pass answers no, passed when one answers yes and none no, inconclusive when the
+    passes that could answer could not decide, not checkable when none could."""
+
+    def check(evidence: DriveEvidence) -> Answer:
+        found = [p for p in evidence.passes if p.requirement == requirement]
+        if not found:
+            return not_checkable(_NEEDS_SERIES)
+        answered = [p for p in found if p.state in _STATES]
+        if not answered:
+            return not_checkable(
+                f"no pass could check it: {found[0].evidence.removeprefix(_PREFIX)}",
+                *(Evidence(p.label, p.evidence, f"run {p.run_id}") for p in found[:3]),
+            )
+        verdicts = {_STATES[str(p.state)] for p in answered}
+        verdict = next(
+            v for v in (Verdict.FAIL, Verdict.PASS, Verdict.INCONCLUSIVE) if v in verdicts
+        )
+        shown = [p for p in answered if _STATES[str(p.state)] == verdict]
+        said = {
+            Verdict.FAIL: f"{len(shown)} of {len(found)} passes answer no",
+            Verdict.PASS: f"{len(shown)} of {len(found)} passes answer yes, none no",
+            Verdict.INCONCLUSIVE: f"{len(shown)} of {len(found)} passes cannot decide",
+        }[verdict]
+        evidence_items = (Evidence(p.label, p.evidence, f"run {p.run_id}") for p in shown[:5])
+        return Answer(verdict, said, tuple(evidence_items))
+
+    return check
 
 
 def _record(
@@ -124,16 +154,14 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "Throttling starts at composite 77 °C",
         "§8.2",
         "a per-second temperature and throughput series",
-        _series_only,
-        automated=False,
+        _from_passes("TTHROTTLE-5"),
     ),
     _record(
         "TTHROTTLE-7",
         "Throttling ends below 75 °C",
         "§8.2",
         "a per-second temperature and throughput series",
-        _series_only,
-        automated=False,
+        _from_passes("TTHROTTLE-7"),
     ),
     _record(
         "TTHROTTLE-9",
@@ -154,8 +182,7 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "Warning Composite Temperature Time advances each minute at or above 77 °C",
         "§8.2",
         "a per-second temperature series with the counter read before and after",
-        _series_only,
-        automated=False,
+        _from_passes("TTHROTTLE-11"),
     ),
     _record(
         "REL-5",
