@@ -211,7 +211,8 @@ def _alpha_value(gc_class: str, point: WafPoint) -> float | None:
 
 
 def _meet(ranges: Sequence[tuple[float, float | None]]) -> tuple[float, float | None] | None:
-    low = max(r[0] for r in ranges)
+    """The α every range allows, and a drive can have (α > 1: it holds its logical pages)."""
+    low = max(1.0, *(r[0] for r in ranges))
     highs = [r[1] for r in ranges if r[1] is not None]
     high = min(highs) if highs else None
     return None if high is not None and high < low else (low, high)
@@ -310,7 +311,8 @@ def waf_command(target: str, capacity: int | None, fraction: float) -> str:
     if capacity is None:
         size, written = f"<{fraction:.0%} of the capacity>", "<10 × that>"
     else:
-        region = int(capacity * fraction) // MiB * MiB
+        unit = GiB if capacity * fraction >= 10 * GiB else MiB  # a round size to type
+        region = int(capacity * fraction) // unit * unit
         size, written = _size_arg(region), _size_arg(10 * region)
     return (
         f"blkdiscard {target} && ssdlab run endurance {target} --destroy-data --size {size} "
@@ -339,14 +341,14 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
         why = first.reason or "no cliff in the write"
         note = (
             f"no cache cliff found ({why}): no cache, or one larger than the write; "
-            f"the sustained rate is {_rate(first.sustained_bw_bytes_per_s)}"
+            f"the write's median rate is {_rate(_median_rate(first))}"
         )
         return [
             Estimate("cache size", None, None, None, "B", src, needs, note),
             Estimate("SLC write rate", None, None, None, "B/s", src, None, note),
             Estimate(
                 "native write rate",
-                first.sustained_bw_bytes_per_s,
+                _median_rate(first),
                 None,
                 None,
                 "B/s",
@@ -391,11 +393,16 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
 
 
 def _log_step(verdict: CacheCliffVerdict) -> float:
-    """The bytes one log interval holds (the median over the write): a cliff is placed to
-    about one interval."""
+    """The bytes one log interval holds before the cliff (the median there): the interval
+    straddling the cliff is put on one side, so the cliff is placed to about that much."""
     ends = [b for b, _ in verdict.series]
-    steps = [b - a for a, b in pairwise([0.0, *ends])]
+    steps = [b - a for a, b in pairwise([0.0, *ends]) if b <= (verdict.cliff_bytes or 0.0)]
     return statistics.median(steps) if steps else 0.0
+
+
+def _median_rate(verdict: CacheCliffVerdict) -> float | None:
+    rates = [bw for _, bw in verdict.series]
+    return statistics.median(rates) if rates else None
 
 
 def _rate(value: float | None) -> str:

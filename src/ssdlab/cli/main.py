@@ -15,6 +15,7 @@ spec             cli/specs.py    vendor spec sheets, shipped and added
 doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, cleanup
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
+model fit        cli/model.py    the simulator fitted to a drive's stored runs, with intervals
 fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible inventory
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
@@ -76,6 +77,7 @@ OPTIONS_MODULES = (
     "specs_options",  # spec
     "health_options",  # health, wear, watch
     "sim_options",  # sim
+    "model_options",  # model fit
     "doctor_options",  # doctor
     "fleet_options",  # fleet (many hosts)
     "node_options",  # node (what 'ssdlab fleet' calls on each node)
@@ -136,6 +138,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "wear": ("health", "cmd_wear"),
     "watch": ("health", "cmd_watch"),
     "sim": ("sim", "cmd_sim"),
+    "model": ("model", "cmd_model"),
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
     "metrics": ("metrics", "cmd_metrics"),
