@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from ssdlab.app.listing import ListingRequest, list_stored_runs, run_label
 from ssdlab.app.model_fit import FitRequest, fit_runs
 from ssdlab.app.run_store import open_run_store
 from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import UsageError
+from ssdlab.store.listing import UnreadableRun
 from tests.conftest import ROOT
 
 OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
@@ -68,6 +70,9 @@ def test_the_fit_is_a_run_linked_to_its_inputs_and_reads_back_as_fitted(
     document = run_document(stored)
     assert document.data["parameters"] == outcome.body["parameters"]
     assert document.sections[0].tables[0].columns[-1] == "needs (the run to add)"
+    newest = list_stored_runs(conn, ListingRequest(limit=1)).runs[0]
+    assert not isinstance(newest, UnreadableRun)
+    assert run_label(newest) == "model-fit"  # `ssdlab runs` names it, not 'sim'
 
 
 def test_runs_it_cannot_read_are_refused_with_what_it_reads(conn: sqlite3.Connection) -> None:
