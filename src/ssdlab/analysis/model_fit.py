@@ -23,14 +23,18 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from ssdlab.analysis.cliff import CacheCliffVerdict
 from ssdlab.analysis.cliff_uncertainty import CliffUncertainty, cliff_uncertainty
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
 from ssdlab.model.units import GiB, MiB
 from ssdlab.sim.analytic import wa_fifo, wa_greedy, wa_random
+
+if TYPE_CHECKING:  # the simulator runs only when a skewed run is fitted
+    from ssdlab.analysis.model_fit_joint import Measured
 
 MODEL_TOLERANCE = 0.04
 """Relative error allowed between a closed form and a drive it describes: the simulator's own
@@ -110,6 +114,7 @@ class WafPoint:
     fills: float  # host writes over the whole run, in fills of the range
     window_readings: int
     reason: str | None = None
+    window_start: float = WARMUP_FILLS  # fills of the range written when the window starts
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +165,8 @@ def waf_point(data: WafInput) -> WafPoint:
         return WafPoint(data.source, fraction, None, None, fills, len(steps), reason)
     waf = (window[-1][1] - window[0][1]) / (window[-1][0] - window[0][0])
     interval = mean_interval(sample_of_seconds(waf, steps))
-    return WafPoint(data.source, fraction, waf, interval, fills, len(steps))
+    start_fills = (window[0][0] - host0) / data.range_bytes
+    return WafPoint(data.source, fraction, waf, interval, fills, len(steps), None, start_fills)
 
 
 def _invert(curve: Callable[[float], float], waf: float) -> float | None:
@@ -294,6 +300,7 @@ class FitInputs:
     wafs: tuple[WafInput, ...] = ()
     target: str = "TARGET"  # the drive, as the advice's commands name it
     capacity_bytes: int | None = None  # the drive's, for the sizes in the advice
+    skews: tuple[WafInput, ...] = ()  # JESD219 runs: spare and GC class fitted jointly
 
 
 def _interval_ends(interval: Interval | None) -> tuple[float | None, float | None]:
@@ -435,10 +442,15 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     estimates = _cache_estimates(inputs.cliffs, target)
     estimates.append(_cache_kind(inputs.cliffs, target))
     points = tuple(waf_point(w) for w in inputs.wafs)
-    notes = [f"{p.source.label}: {p.reason}" for p in points if p.reason]
-    spare, gc, classes = _spare_and_class(
-        [p for p in points if p.waf is not None], target, capacity
-    )
+    skews = tuple(waf_point(w) for w in inputs.skews)
+    notes = [f"{p.source.label}: {p.reason}" for p in (*points, *skews) if p.reason]
+    usable = [p for p in points if p.waf is not None]
+    spare, gc, classes = _spare_and_class(usable, target, capacity)
+    skewed = [p for p in skews if p.waf is not None]
+    if skewed and usable:
+        spare, gc, classes = _joint(usable, skewed[0])
+    elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
+        gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     estimates += [spare, gc]
     estimates.append(
         Estimate(
@@ -452,7 +464,61 @@ def fit_model(inputs: FitInputs) -> ModelFit:
             "the simulator models no idle time, and the fit reads no idle recovery yet",
         )
     )
-    return ModelFit(tuple(estimates), classes, points, tuple(notes))
+    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes))
+
+
+def skew_command(target: str, capacity: int | None) -> str:
+    """The skewed run that tells greedy from FIFO: JESD219 over the whole drive, ten fills,
+    from a discarded drive."""
+    written = "<10 × the capacity>" if capacity is None else _size_arg(capacity // MiB * MiB * 10)
+    return (
+        f"blkdiscard {target} && ssdlab run endurance {target} --destroy-data "
+        f"--workload jesd219-enterprise --until-written {written}"
+    )
+
+
+def _measured(point: WafPoint, kind: str) -> Measured:
+    from ssdlab.analysis.model_fit_joint import Measured
+
+    assert point.waf is not None
+    low, high = _interval_ends(point.interval)
+    half = 0.0 if low is None or high is None else (high - low) / 2.0 / point.waf
+    return Measured(kind, point.active_fraction, point.waf, half, point.window_start, point.fills)
+
+
+def _joint(
+    uniform: Sequence[WafPoint], skewed: WafPoint
+) -> tuple[Estimate, Estimate, tuple[str, ...]]:
+    """Spare and GC class fitted together over the uniform and the JESD219 points, the
+    simulator as the forward model (model_fit_joint.py)."""
+    from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, joint_fit
+
+    fit = joint_fit([*(_measured(p, "uniform") for p in uniform), _measured(skewed, "jesd219")])
+    sources = (*(p.source for p in uniform), skewed.source)
+    misfits = ", ".join(f"{f.policy.value} {100 * f.misfit:.1f} %" for f in fit.fits)
+    how = (
+        "spare and GC policy fitted together over the uniform and JESD219 runs with the "
+        f"simulator as the forward model; each policy's worst misfit at its best α: {misfits}"
+    )
+    best = fit.best
+    spare = Estimate(
+        "spare (of logical)",
+        best.alpha - 1.0,
+        fit.alpha_low - 1.0,
+        fit.alpha_high - 1.0,
+        "",
+        sources,
+        None,
+        f"{how}; the value is {best.policy.value}'s α",
+    )
+    name = fit.gc_class or GcClass.INCONCLUSIVE
+    note = (
+        f"best: {best.policy.value}; {how}"
+        if fit.gc_class
+        else f"neither class fits {CLASS_MARGIN:.0%} better than the other; {how}"
+    )
+    classes = (fit.gc_class,) if fit.gc_class else (GcClass.GREEDY, GcClass.FIFO)
+    return spare, Estimate("GC class", name, None, None, "", sources, None, note), classes
 
 
 def _spare_and_class(

@@ -8,7 +8,9 @@ What each kind of run gives:
 - an `endurance` profile run with the `randwrite-4k` workload: its health readings (host and
   NAND bytes written) → steady-state WAF over its active range, which is the run's test region
   (`--size`, stored in its plan) over the capacity of the drive it ran on. The fit assumes the
-  drive held nothing outside the range (discarded before the run: the advice's `blkdiscard`).
+  drive held nothing outside the range (discarded before the run: the advice's `blkdiscard`);
+- an `endurance` run with the `jesd219-enterprise` workload: its WAF, which with the uniform
+  runs fits spare and GC class together (analysis/model_fit_joint.py).
 
 The fit is stored as a run of kind `sim`, profile `model-fit` (the fitted model is a simulator
 configuration; no store migration): its settings name the input runs (ids and UUIDs), its
@@ -38,6 +40,7 @@ from ssdlab.store.lifecycle import finish_run, to_json
 
 FINDING = "model-fit"
 UNIFORM_WORKLOAD = "randwrite-4k"
+SKEWED_WORKLOAD = "jesd219-enterprise"
 # the drive's host writes may exceed fio's by this factor (rounding of its counter, metadata)
 OTHER_WRITES = 1.1
 
@@ -93,10 +96,10 @@ def _cliff_input(stored: StoredRun) -> CliffInput | None:
 def _waf_input(stored: StoredRun, notes: list[str]) -> WafInput | None:
     source = _source(stored)
     workload = stored.run.settings.get("workload")
-    if workload != UNIFORM_WORKLOAD:
+    if workload not in (UNIFORM_WORKLOAD, SKEWED_WORKLOAD):
         notes.append(
-            f"{source.label}: workload {workload}, not uniform random {UNIFORM_WORKLOAD}: not "
-            "used for spare (the closed forms are for uniform random writes)"
+            f"{source.label}: workload {workload}: the fit reads {UNIFORM_WORKLOAD} (spare) "
+            f"and {SKEWED_WORKLOAD} (GC class) endurance runs only"
         )
         return None
     region, capacity = _region_bytes(stored), _capacity(stored)
@@ -136,6 +139,7 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
     """The fit's inputs from stored runs, notes on what was left out, and what each run gave."""
     cliffs: list[CliffInput] = []
     wafs: list[WafInput] = []
+    skews: list[WafInput] = []
     notes: list[str] = []
     used: list[dict[str, Any]] = []
     for stored in runs:
@@ -150,20 +154,24 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
                 notes.append(f"cache run {run.run_id}: no write was stored")
         elif run.kind is RunKind.PROFILE and run.profile == "endurance":
             waf = _waf_input(stored, notes)
+            skewed = stored.run.settings.get("workload") == SKEWED_WORKLOAD
             if waf is not None:
-                wafs.append(waf)
-                gave = f"steady-state WAF over {waf.active_fraction:.0%} of the drive"
+                (skews if skewed else wafs).append(waf)
+                what = "JESD219" if skewed else "uniform random"
+                gave = f"{what} WAF over {waf.active_fraction:.0%} of the drive"
         else:
             raise UsageError(
                 f"run {run.run_id} is a {run.kind.value} {run.profile} run; 'ssdlab model fit' "
                 "reads cache runs (ssdlab run cache DRIVE) and endurance runs (ssdlab run "
-                "endurance DRIVE --workload randwrite-4k --size SIZE)"
+                "endurance DRIVE --workload randwrite-4k --size SIZE, or --workload "
+                "jesd219-enterprise)"
             )
         used.append({"run_id": run.run_id, "uuid": run.uuid, "profile": run.profile, "gave": gave})
     first = runs[0] if runs else None
     target = drive_of(first) if first is not None else "TARGET"
     capacities = [c for c in (_capacity(s) for s in runs) if c is not None]
-    inputs = FitInputs(tuple(cliffs), tuple(wafs), target, capacities[0] if capacities else None)
+    capacity = capacities[0] if capacities else None
+    inputs = FitInputs(tuple(cliffs), tuple(wafs), target, capacity, tuple(skews))
     return inputs, notes, used
 
 

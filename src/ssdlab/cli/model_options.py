@@ -10,9 +10,11 @@ def add_commands(commands: Commands) -> None:
         "model",
         help="fit the simulator to a drive from its stored runs",
         description="Fit the simulator's parameters to a drive from stored runs of it: cache "
-        "size and SLC/native write rates from a cache run, effective spare and GC policy class "
-        "from endurance runs (randwrite-4k) at two active ranges, each with its 95 % interval "
-        "and the run it came from; a parameter without its input names the run to add. The "
+        "size and SLC/native write rates from a cache run, effective spare from endurance runs "
+        "(randwrite-4k) at two active ranges, GC policy class from one more with "
+        "jesd219-enterprise (then fitted with the spare through the simulator), each with its "
+        "95 % interval and the run it came from; a parameter without its input names the run "
+        "to add. The "
         "fit is stored as a run linked to its inputs (docs/model-fit.md).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"

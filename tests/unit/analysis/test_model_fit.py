@@ -2,7 +2,9 @@
 configurations of the simulator (sim/random_config.py), measured by running the simulator in
 process — a sequential write from empty for the cache cliff, uniform 4 KiB random writes over
 100 % and 80 % of the LBAs of an empty drive for WAF (ten fills each, a reading every tenth
-of a fill), as `ssdlab run cache` and `ssdlab run endurance --size` would measure them."""
+of a fill), as `ssdlab run cache` and `ssdlab run endurance --size` would measure them; and
+JESD219 writes over the whole drive (`--workload jesd219-enterprise`) for the joint fit of
+spare and GC class."""
 
 from functools import cache
 
@@ -29,17 +31,17 @@ CAPACITY = 64 * 2**20
 SEEDS = (1, 2, 3, 4, 5, 6)
 
 
-def waf_input(config: SimConfig, fraction: float) -> WafInput:
+def waf_input(config: SimConfig, fraction: float, kind: str = "uniform") -> WafInput:
     span = config.logical_bytes * fraction
     result = simulate(
         config,
-        Workload(span_fraction=fraction),
+        Workload(kind=kind, span_fraction=fraction),
         host_bytes=int(span * 10),
         interval_bytes=int(span / 10),
     )
     counters = [(float(i.host_write_bytes), float(i.nand_write_bytes)) for i in result.intervals]
     readings = ((0.0, 0.0), *counters)
-    return WafInput(Source(None, None, f"random writes over {fraction:.0%}"), span,
+    return WafInput(Source(None, None, f"{kind} writes over {fraction:.0%}"), span,
                     config.logical_bytes, readings)  # fmt: skip
 
 
@@ -118,6 +120,45 @@ def test_cache_size_within_five_percent_and_covered(seed: int) -> None:
     assert isinstance(slc.value, float)
     assert isinstance(native.value, float)
     assert slc.value > native.value
+
+
+# a cost-benefit, a d-choices, a greedy and three FIFO drives (seeds 1–25 in docs/model-fit.md)
+JOINT_SEEDS = (1, 2, 3, 7, 8, 11)
+
+
+@cache
+def fitted_with_skew(seed: int) -> tuple[SimConfig, ModelFit]:
+    """The two uniform runs and a JESD219 run over the whole drive (ten fills from empty)."""
+    config = draw_config(seed, CAPACITY)
+    uniform = (waf_input(config, 1.0), waf_input(config, 0.8))
+    skewed = (waf_input(config, 1.0, "jesd219"),)
+    return config, fit_model(FitInputs((), uniform, "/dev/loop0", CAPACITY, skewed))
+
+
+@pytest.mark.parametrize("seed", JOINT_SEEDS)
+def test_a_skewed_run_names_the_gc_class(seed: int) -> None:
+    config, fit = fitted_with_skew(seed)
+    truth = GcClass.FIFO if config.gc_policy.value == "fifo" else GcClass.GREEDY
+    gc = fit.estimate("GC class")
+    assert gc.value == truth
+    assert fit.gc_classes == (truth,)
+    assert [s.label for s in gc.sources][-1] == "jesd219 writes over 100%"
+    spare = fit.estimate("spare (of logical)")
+    assert isinstance(spare.value, float)
+    assert abs(spare.value - config.spare_of_logical) <= 0.025
+    assert spare.low is not None
+    assert spare.high is not None
+    assert spare.low <= config.spare_of_logical <= spare.high
+
+
+def test_without_a_skewed_run_the_gc_class_asks_for_one() -> None:
+    _config, fit = fitted(1)
+    gc = fit.estimate("GC class")
+    assert gc.value == GcClass.INCONCLUSIVE
+    assert gc.needs == (
+        "blkdiscard /dev/loop0 && ssdlab run endurance /dev/loop0 --destroy-data "
+        "--workload jesd219-enterprise --until-written 640MiB"
+    )
 
 
 def test_missing_inputs_name_the_runs_to_add() -> None:
