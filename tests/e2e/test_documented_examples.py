@@ -84,7 +84,7 @@ PARSED_ONLY = {
 DOCUMENTED_EXITS = {"--fail-if": {4}, "--fail-on-regression": {4}, "conformance": {4}}
 # a run an example names, as a run of the kind it needs in STORE (1, 2: quick; 3: a quick run
 # that was stopped; 9: an import; 11: a simulated drive, stored as a cache run with its cliff;
-# 12: health; 14: endurance)
+# 7: a cache run; 12: health; 14: endurance)
 RUN_OF = {
     "card": {"last": "1", "12": "1", "3": "1"},
     "export": {"last": "1", "3": "1", "12": "12", "14": "14"},
@@ -93,6 +93,8 @@ RUN_OF = {
     "status": {"last": "14", "12": "14"},
     "run": {"12": "11"},  # cachefit --from-run: a run with a cache cliff (the sim)
     "show": {},
+    # a cache run kept without its log (7) and the endurance run (14): what each lacks
+    "model": {"12": "7", "13": "14", "14": "14", "15": "14"},
     "wear": {"12": "103"},  # a stored health sample of the drive SMART_JSON read
 }
 

@@ -53,8 +53,8 @@ def run_label(run: RunListing) -> str:
             major = words[1].split(".")[0] if len(words) > 1 else ""
             tool = f"{_TOOL_SHORT[words[0]]} {major}".strip()
         return f"import ({tool})"
-    if run.kind is RunKind.PROFILE:
-        return run.profile
+    if run.kind is RunKind.PROFILE or (run.kind is RunKind.SIM and run.profile == "model-fit"):
+        return run.profile  # a fitted model is stored as a sim run (app/model_fit.py)
     return run.kind.value
 
 

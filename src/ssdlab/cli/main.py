@@ -16,6 +16,7 @@ doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, clea
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 conformance      cli/conformance.py  OCP Datacenter NVMe SSD requirements checked by ID
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
+model fit        cli/model.py    the simulator fitted to a drive's stored runs, with intervals
 fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible inventory
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 
@@ -78,6 +79,7 @@ OPTIONS_MODULES = (
     "health_options",  # health, wear, watch
     "conformance_options",  # conformance
     "sim_options",  # sim
+    "model_options",  # model fit
     "doctor_options",  # doctor
     "fleet_options",  # fleet (many hosts)
     "node_options",  # node (what 'ssdlab fleet' calls on each node)
@@ -139,6 +141,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("health", "cmd_watch"),
     "conformance": ("conformance", "cmd_conformance"),
     "sim": ("sim", "cmd_sim"),
+    "model": ("model", "cmd_model"),
     "fleet": ("fleet", "cmd_fleet"),
     "node": ("node", "cmd_node"),
     "metrics": ("metrics", "cmd_metrics"),
