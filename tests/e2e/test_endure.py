@@ -318,13 +318,13 @@ def test_endure_the_spelling_before_still_works_and_names_the_new_one(tmp_path: 
     db, target = tmp_path / "db", tmp_path / "e.dat"
     child = start_ssdlab("endure", str(target), *TINY, "--iteration-time", "0.3", "--for", "60",
                          "--db", str(db))  # fmt: skip
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_S
     while not _safe_rows(db):
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline, "no iteration stored"
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     said = [line for line in stderr.splitlines() if "deprecated" in line]
     assert said == [
@@ -346,13 +346,13 @@ def test_resume_continues_an_interrupted_endurance_run_as_the_hint_says(tmp_path
     db, target = tmp_path / "db", tmp_path / "e.dat"
     child = start_ssdlab("run", "endurance", str(target), *TINY, "--iteration-time", "0.3",
                          "--for", "60", "--db", str(db))  # fmt: skip
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_S
     while not _safe_rows(db):
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline, "no iteration stored"
         time.sleep(0.05)
     child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, stderr
     assert "deprecated" not in stderr
     command = hinted(stderr, "resume")
@@ -383,13 +383,13 @@ def test_a_full_store_names_the_resume_that_continues_the_run(tmp_path: Path, la
     db = mount / "db"
     child = start_ssdlab("run", "endurance", str(tmp_path / "e.dat"), *TINY,
                          "--iteration-time", "0.5", "--for", "60", "--db", str(db))  # fmt: skip
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG_S
     while len(_safe_rows(db)) < 2:
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline, "no 2 iterations stored"
         time.sleep(0.05)
     filler = _fill(mount)  # the next iteration's raw output no longer fits
-    _, stderr = child.communicate(timeout=120)
+    _, stderr = child.communicate(timeout=HANG_S)
     assert child.returncode == 1, stderr
     (said,) = [line for line in stderr.splitlines() if line.startswith("ssdlab: error:")]
     assert "cannot write to the run store" in said

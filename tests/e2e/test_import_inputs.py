@@ -199,8 +199,10 @@ def test_every_import_shows_exports_and_reports(tmp_path: Path, kind: str) -> No
     imported = run_ssdlab("import", str(source), "--db", str(db), "--json")
     assert imported.code == 0, imported.stderr
     run = str(json.loads(imported.stdout)["run"])
+    said: dict[str, str] = {}
     for name, argv in OUTPUTS.items():
         done = run_ssdlab(argv[0], run, *argv[1:], "--db", str(db))
+        said[name] = done.stdout
         assert done.code == 0, (name, done.stderr)
         assert "Traceback" not in done.stderr, (name, done.stderr)
         if name in ("show", "export md", "export cdm"):
@@ -224,8 +226,7 @@ def test_every_import_shows_exports_and_reports(tmp_path: Path, kind: str) -> No
         md = (tmp_path / "report.md").read_text(encoding="utf-8")
         assert "fio job(s) as written by hand" in md
     if kind == "fio-odd-shape":
-        cdm = run_ssdlab("export", run, "--format", "cdm", "--db", str(db)).stdout
-        assert "my odd job:" in cdm
+        assert "my odd job:" in said["export cdm"]
     with sqlite3.connect(db) as conn:
         (status,) = conn.execute("SELECT status FROM runs WHERE id = ?", (int(run),)).fetchone()
     assert status == "complete"

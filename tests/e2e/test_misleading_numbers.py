@@ -15,6 +15,8 @@ from tests.e2e.conftest import FAST, LoopLab, needs_loop, run_ssdlab
 
 pytestmark = [needs_fio]
 SIZE = 32 * 2**20
+# reads only where a test is about what a run is called or whether it may start: the label
+# comes from the target, not the tests run on it (5 fio runs a quick instead of 13)
 READ = [*FAST, "--mode", "read"]
 
 
@@ -70,7 +72,7 @@ def test_an_engine_that_does_no_storage_io_is_refused(tmp_path: Path, engine: st
 def test_a_known_ioengine_without_options_is_accepted(tmp_path: Path) -> None:
     # 'fio --enghelp=psync' exits 1 ("has no options"): its words decide, not its status
     result = run_ssdlab(
-        "quick", str(tmp_path), *FAST, "--ioengine", "psync", "--db", str(tmp_path / "db")
+        "quick", str(tmp_path), *READ, "--ioengine", "psync", "--db", str(tmp_path / "db")
     )
     assert result.code == 0, result.stderr
 
@@ -98,7 +100,7 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
 
 def test_a_file_on_tmpfs_is_labelled_as_measuring_memory(tmp_path: Path, tmpfs: Path) -> None:
     db = tmp_path / "db"
-    terminal = run_ssdlab("quick", str(tmpfs), *FAST, "--buffered", "--db", str(db))
+    terminal = run_ssdlab("quick", str(tmpfs), *READ, "--buffered", "--db", str(db))
     assert terminal.code == 0, terminal.stderr
     assert "MEASURES MEMORY" in terminal.stdout
     shown = run_ssdlab("export", "last", "--format", "json", "--db", str(db))
@@ -182,7 +184,7 @@ def test_a_file_on_a_filesystem_over_a_file_backed_loop_measures_memory(
         pytest.skip("this loop device does not report loop/dio = 0")
     mount_point = lab.mount_new_ext4(loop.path)
     db = tmp_path / "db"
-    result = run_ssdlab("quick", str(mount_point), *FAST, "--db", str(db), "--json")
+    result = run_ssdlab("quick", str(mount_point), *READ, "--db", str(db), "--json")
     assert result.code == 0, result.stderr
     doc = json.loads(result.stdout)
     assert doc["measures_memory"] is True

@@ -74,7 +74,7 @@ def test_a_second_signal_names_the_resume_that_continues_a_kept_run(tmp_path: Pa
     db, folder = tmp_path / "runs.db", tmp_path / "t"
     folder.mkdir()
     child = start_ssdlab("quick", str(folder), *QUICK, "--db", str(db))
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + HANG_S
     while len(results(db)) < 2:
         assert child.poll() is None, child.communicate()
         assert time.monotonic() < deadline
@@ -83,7 +83,7 @@ def test_a_second_signal_names_the_resume_that_continues_a_kept_run(tmp_path: Pa
     # two different signals: two of the same may reach the process as one
     child.send_signal(signal.SIGINT)
     child.send_signal(signal.SIGTERM)
-    _out, err = child.communicate(timeout=60)
+    _out, err = child.communicate(timeout=HANG_S)
     assert child.returncode == 130, err
     command = hinted(err, "resume")  # the advice it ended with at once, copied
     assert command == ["resume", "1", "--db", str(db)]

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import HANG_S
 from tests.e2e.conftest import ROOT, run_ssdlab, ssdlab_argv, ssdlab_env
 
 LINE = "ssdlab: interrupted\n"
@@ -73,7 +74,7 @@ def _try_once(argv: list[str], delay: float, twice: bool, completes_with: int) -
         child.send_signal(signal.SIGINT)
         if twice:
             child.send_signal(signal.SIGINT)
-    _, stderr = child.communicate(timeout=300)
+    _, stderr = child.communicate(timeout=HANG_S)
     return _outcome(child.returncode, stderr, completes_with)
 
 
