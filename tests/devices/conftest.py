@@ -26,6 +26,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 TIMINGS = ROOT / "tests" / "artefacts" / "device-tier-timings.json"
 TIER_ENV = "SSDLAB_DEVICE_TIER"
+# folders the guest mounts afresh over the host's root (tests/devices/guest_init.py)
+GUEST_OWN_FOLDERS = tuple(Path(p) for p in ("/tmp", "/run", "/dev/shm", "/proc", "/sys"))
 
 
 def _named_on_command_line(config: pytest.Config) -> bool:
@@ -59,6 +61,13 @@ def guest() -> Iterator[Guest]:
         )
     if "skip" in _guest_state:
         pytest.skip(str(_guest_state["skip"]))
+    hidden = next((d for d in GUEST_OWN_FOLDERS if d == ROOT or d in ROOT.parents), None)
+    if hidden is not None:  # the guest would not find this checkout: its init would die
+        pytest.exit(
+            f"DEVICE TIER: this checkout ({ROOT}) is under {hidden}, which the guest mounts as "
+            "a tmpfs of its own over the host's root; clone it elsewhere (e.g. under $HOME)",
+            returncode=1,
+        )
     image = prepare()
     folder = Path(tempfile.mkdtemp(prefix="ssdlab-guest-"))
     try:
