@@ -64,7 +64,7 @@ def cmd_fleet_wheels(args: argparse.Namespace, out: Console) -> int:
     out.print(
         escape(
             "deploy them: ansible-playbook -i INVENTORY ssdlab.bench.deploy "
-            f"-e ssdlab_wheels={found.folder.resolve()}"
+            f"-e ssdlab_wheels={found.folder}"
         ),
         highlight=False,
         soft_wrap=True,

@@ -24,7 +24,7 @@ class WheelsRequest:
 
 @dataclass(frozen=True, slots=True)
 class WheelFolder:
-    folder: Path
+    folder: Path  # absolute, as the playbook's ssdlab_wheels needs it
     wheels: WheelSet  # as made (or found in the cache) here
     names: tuple[str, ...]  # the files copied, by name
 
@@ -47,9 +47,14 @@ def write_wheels(request: WheelsRequest, say: Callable[[str], None]) -> WheelFol
     out.mkdir(parents=True, exist_ok=True)
     for path in made.files:
         shutil.copy2(path, out / path.name)
-    note = {"version": made.version, "build": made.build, "ssdlab": made.ssdlab.name}
-    (out / WHEELS_NOTE).write_text(json.dumps({**note, "pip": made.pip.name}, indent=2) + "\n")
-    return WheelFolder(out, made, tuple(path.name for path in made.files))
+    note = {
+        "version": made.version,
+        "build": made.build,
+        "ssdlab": made.ssdlab.name,
+        "pip": made.pip.name,
+    }
+    (out / WHEELS_NOTE).write_text(json.dumps(note, indent=2) + "\n")
+    return WheelFolder(out.resolve(), made, tuple(path.name for path in made.files))
 
 
 def wheels_document(found: WheelFolder) -> dict[str, object]:
