@@ -124,6 +124,13 @@ STEPS = (
         "quick run (`--quick-default`, nearly 8 minutes)",
     ),
     Step(
+        "model-fit",
+        "model_fit_campaign.py",
+        ("--results", str(RESULTS)),
+        "<!-- BEGIN bench/model_fit_campaign.py",
+        "as by default (seeds 1-25, 64 MiB drives)",
+    ),
+    Step(
         "metrics-scale",
         "metrics_scale.py",
         ("--drives", "200", "--rounds", "3", "--quiet-wait", "0", "--results", str(RESULTS)),
