@@ -32,7 +32,7 @@ from ssdlab.system.temperature import (
     reading_of,
     temperature_source,
 )
-from tests.conftest import load_json_object, needs_fio, shared_smart_sample
+from tests.conftest import HANG_S, load_json_object, needs_fio, shared_smart_sample
 
 DATA = Path(__file__).parents[2] / "data"
 QEMU_SMART_LOG = DATA / "devices" / "nvme-smart-log-nvme1n1.json"  # 323 K, no sensors
@@ -134,16 +134,18 @@ def test_id_ctrl_limits_are_read_from_a_stored_call() -> None:
 def test_the_sampler_keeps_every_reading_and_is_joined_when_stopped() -> None:
     readings = [_replay(QEMU_SMART_LOG), _replay(DRIVE_SMART_LOG)]
     calls: list[int] = []
+    six = threading.Event()
 
     def read() -> TemperatureRead:
         calls.append(1)
+        if len(calls) >= 6:
+            six.set()
         if len(calls) == 3:
             raise OSError("the reading's own trouble")  # counted, never fatal
         return readings[len(calls) % 2]
 
     sampler = PassSampler(read, period_s=0.0).start()
-    while len(calls) < 6:  # wait for readings, not for time
-        pass
+    assert six.wait(HANG_S), "the sampler stopped reading"  # readings, not time
     taken = sampler.stop()
     assert not sampler._thread.is_alive()  # it never outlives its pass
     assert taken.failed_reads == 1
