@@ -1,8 +1,9 @@
 """Compare runs metric by metric: a ratio, and whether the difference is real or noise.
 
 A change is flagged only when it is both larger than a factor (practical significance) and
-supported by the samples (statistical significance: Welch's t-test on the passes or rounds
-of each run, two-sided). This is asv's rule (`_is_result_better` + `~`), with Welch's test
+supported by the samples (statistical significance: Welch's t-test on the logarithms of the
+passes or rounds of each run, two-sided — the scale of the ratio's interval, so the test and the
+interval never disagree). This is asv's rule (`_is_result_better` + `~`), with Welch's test
 instead of Mann–Whitney U because quick runs have 3 to 5 passes: with three passes a side
 Mann–Whitney's smallest two-sided p is 0.1 and it could never call anything significant.
 
@@ -137,6 +138,15 @@ def welch_p_value(a: Sequence[float], b: Sequence[float]) -> float | None:
     return None if math.isnan(p) else p
 
 
+def _test_scale(a: Sequence[float], b: Sequence[float]) -> tuple[Sequence[float], Sequence[float]]:
+    """The passes on the scale the ratio's interval is built on: their logarithms when every
+    value is positive (so p < alpha exactly when the interval excludes 1, and a test whose
+    whole interval is past the threshold is never called not significant), else as measured."""
+    if all(v > 0 for v in (*a, *b)):
+        return [math.log(v) for v in a], [math.log(v) for v in b]
+    return a, b
+
+
 def compare_metric(
     baseline: MetricSamples | None,
     other: MetricSamples | None,
@@ -163,7 +173,7 @@ def compare_metric(
         )
     ratio = other.mean / baseline.mean if baseline.mean != 0 else None
     change_pct = None if ratio is None else (ratio - 1) * 100
-    p = welch_p_value(baseline.values, other.values)
+    p = welch_p_value(*_test_scale(baseline.values, other.values))
     interval = None
     if ratio is not None and len(baseline.values) >= 2 and len(other.values) >= 2:
         interval = ratio_interval(

@@ -252,3 +252,36 @@ def test_kept_figure(
     assert kept_figure(kind, profile, source, preset) == kept
     marked = with_kept_figure([mbps("k", 1)], kept)
     assert marked[0].summary == kept
+
+
+def test_a_change_wholly_past_the_threshold_is_worse_not_not_significant() -> None:
+    """Three passes a side where Welch's test on the values as measured gives p = 0.093 while
+    the ratio's interval on the logarithms is 0.24–0.86: the test is on the logarithms, p < 0.05,
+    so the verdict agrees with the interval (a regression a baseline gate fails is "worse")."""
+    assert welch_p_value([150.0, 84.0, 93.0], [40.0, 56.0, 50.0]) == pytest.approx(0.0934, abs=1e-4)
+    change = compare_metric(mbps("k", 150.0, 84.0, 93.0), mbps("k", 40.0, 56.0, 50.0))
+    assert change.ratio_interval is not None
+    assert change.ratio_interval.high is not None
+    assert change.ratio_interval.high == pytest.approx(0.864, abs=1e-3)
+    assert change.p_value == pytest.approx(0.0292, abs=1e-4)
+    assert change.verdict is Verdict.WORSE
+
+
+@given(
+    st.lists(st.floats(1.0, 1e4), min_size=2, max_size=6),
+    st.lists(st.floats(1.0, 1e4), min_size=2, max_size=6),
+)
+def test_the_verdict_agrees_with_the_interval(a: list[float], b: list[float]) -> None:
+    """p < alpha exactly when the ratio's interval excludes 1; so a change whose whole interval
+    is past the threshold is worse or better, never "not significant"."""
+    change = compare_metric(mbps("k", *a), mbps("k", *b))
+    interval = change.ratio_interval
+    assert interval is not None
+    assert interval.low is not None
+    assert interval.high is not None
+    assert change.p_value is not None
+    excludes_one = interval.high < 1 or interval.low > 1
+    if abs(math.log(interval.high) if interval.high < 1 else math.log(interval.low)) > 1e-9:
+        assert excludes_one == (change.p_value < 0.05)
+    if interval.high < 0.94 and change.change_pct is not None and change.change_pct < -5:
+        assert change.verdict is Verdict.WORSE
