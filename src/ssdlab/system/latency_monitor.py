@@ -39,7 +39,12 @@ def get_log_argv(device: str) -> list[str]:
 
 def page_bytes(capture: Capture) -> bytes:
     """The raw page a get-log capture holds (stdout read as latin-1)."""
-    return capture.stdout.encode(RAW_ENCODING, errors="replace")
+    return page_bytes_of(capture.stdout)
+
+
+def page_bytes_of(stdout: str) -> bytes:
+    """The bytes of a binary output kept as latin-1 text (ProcessRunner's binary_stdout)."""
+    return stdout.encode(RAW_ENCODING, errors="replace")
 
 
 def nvme_said(capture: Capture) -> str:

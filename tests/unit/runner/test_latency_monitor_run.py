@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from ssdlab.app.conformance import run_c3_pages
 from ssdlab.app.latency_monitor import plan_refusal, prepare_latency_monitor, target_refusal
 from ssdlab.app.runs import shown_document, stored_run
 from ssdlab.errors import ToolError, UsageError
@@ -235,6 +236,14 @@ def test_a_measured_pass_is_reconciled_from_raw_pages_and_its_per_io_log(
     assert shown.data["latency_monitor"]["passes"][0]["reconciliation"] == found
     assert any(label == "C3h read ≥ A" for label, _ in shown.headline)
     assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("ssdlab-fio-*/ssdlab-c3_*"))
+
+    # `conformance --run`: the LMDATA checks answer from the run's last page read
+    pages = run_c3_pages(conn, findings, run_id)
+    assert [p.page.page for p in pages if p.page is not None] == [after, before, before]
+    assert pages[0].source == (
+        f"run {run_id}, capture {body['c3_after_capture_id']}: "
+        "nvme get-log --log-id=0xc3 --raw-binary"
+    )
 
 
 @needs_fio
