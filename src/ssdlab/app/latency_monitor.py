@@ -1,6 +1,6 @@
 """`--latency-monitor` and `--latency-monitor-enable` of `run PROFILE` and `quick`: before
-anything of the run is stored, the target checked (an NVMe namespace, a plan with a pass that
-can keep a per-I/O log), Feature C5h set when asked (a change to the drive's configuration:
+anything of the run is stored, the target checked (an NVMe namespace, a plan with a measured
+pass), Feature C5h set when asked (a change to the drive's configuration:
 only with its own option) and the drive's C3h read once (docs/ocp.md).
 
 A drive without the page (QEMU's emulated NVMe answers get-log C3h with an error status) runs
@@ -37,19 +37,11 @@ def target_refusal(target: Target) -> str | None:
 
 
 def plan_refusal(plan: ProfilePlan) -> str | None:
-    """Why no pass of the plan can be reconciled, or None: a measured pass needs a per-I/O
-    log, and fio writes one log_avg_msec per job (a pass with a per-second series has none)."""
+    """Why the plan has no measured pass to read C3h around, or None."""
     steps = (*plan.steps, *(s for loop in plan.loops for s in loop.steps), *plan.after)
-    if any(
-        s.role is StepRole.MEASURE and s.job is not None and s.log_interval_ms is None
-        for s in steps
-    ):
+    if any(s.role is StepRole.MEASURE and s.job is not None for s in steps):
         return None
-    return (
-        f"--latency-monitor: {plan.profile}'s measured passes keep a per-second series, and fio "
-        "writes one log_avg_msec per job, so they have no per-I/O latency log to reconcile the "
-        "drive's C3h with; use it with 'ssdlab run qos'"
-    )
+    return f"--latency-monitor: {plan.profile} has no measured fio pass to read C3h around"
 
 
 def prepare_latency_monitor(

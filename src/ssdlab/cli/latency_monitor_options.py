@@ -25,7 +25,7 @@ def add_latency_monitor_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
         "OCP latency monitor (NVMe)",
         "the drive's own count of slow commands (log page C3h), read before and after each\n"
-        "measured pass without a per-second series (run qos) and reconciled with the pass's\n"
+        "measured pass; a pass without a per-second series (run qos) is reconciled with its\n"
         "per-I/O latencies: which outliers the drive caused, which the host added",
     )
     group.add_argument(

@@ -9,7 +9,7 @@ from typing import Any
 
 from ssdlab.model.finding_names import LATENCY_MONITOR, LATENCY_MONITOR_PASS
 from ssdlab.model.stored_run import StoredRun
-from ssdlab.report.document import Document, Section, with_part
+from ssdlab.report.document import Document, Section, Table, with_part
 from ssdlab.report.latency_reconcile import reconciliation_headline, reconciliation_section
 
 
@@ -29,9 +29,47 @@ def _passes(stored: StoredRun) -> list[Mapping[str, Any]]:
     return [*ordered, *found.values()]
 
 
+def _count(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else "?"
+
+
+def _device_only_section(title: str, data: Mapping[str, Any], reason: str) -> Section:
+    """A pass without a per-I/O log: the drive's counter increases alone."""
+    thresholds = data["thresholds_ms"]
+    names = list(thresholds)
+    ranges = [
+        f"{thresholds[n]:g}–{thresholds[names[i + 1]]:g} ms" if i < 3 else f"≥ {thresholds[n]:g} ms"
+        for i, n in enumerate(names)
+    ]
+    rows = tuple(
+        (operation, *(_count(v) for v in counts))
+        for operation, counts in data["device_commands"].items()
+    )
+    verdict = "conclusive" if data["conclusive"] else f"inconclusive: {data['reason']}"
+    return Section(
+        f"OCP latency monitor (C3h), the drive's counts: {title}",
+        facts=(
+            ("C3h before", str(data["c3_before"])),
+            ("C3h after", str(data["c3_after"])),
+            ("counts", verdict),
+        ),
+        tables=(
+            Table(
+                "commands the drive counted per bucket during the pass",
+                ("operation", *ranges),
+                rows,
+            ),
+        ),
+        notes=(reason,),
+    )
+
+
 def _pass_section(body: Mapping[str, Any]) -> Section:
     title = f"{body.get('label', '?')} #{body.get('round', '?')}"
     data = body.get("reconciliation")
+    device_only = body.get("device_only")
+    if isinstance(device_only, Mapping):
+        return _device_only_section(title, device_only, str(body.get("problem")))
     if not isinstance(data, Mapping):
         return Section(
             f"OCP latency monitor (C3h): {title}",

@@ -4,8 +4,7 @@ host's per-I/O latencies of the same pass (`--latency-monitor`, docs/ocp.md).
 Before the run, the application read the page once (and set Feature C5h when asked): that
 reading and the setting's captures are stored first, as the `latency-monitor` finding says
 whether the drive has the page (a drive without it is recorded once; the run goes on). Then,
-for every measured pass that keeps no per-second series (fio writes one `log_avg_msec` per job,
-so a pass with interval logs has no per-I/O log):
+for every measured pass that keeps no per-second series (`run qos`):
 
   C3h read (raw page stored) → fio, with a per-I/O total-latency log (`write_lat_log`,
   `log_avg_msec=0`, compressed by fio as it runs: `log_store_compressed`) → the log counted
@@ -13,6 +12,11 @@ so a pass with interval logs has no per-I/O log):
   folder (only the counts are kept: a pass of 10^7 I/Os would store hundreds of MB) →
   C3h read again (raw page stored) → the reconciliation (analysis/latency_reconcile.py) as the
   `latency-monitor-pass:<step>:<round>` finding, with the ids of both pages' captures.
+
+A measured pass that keeps a per-second series (`quick`, the characterisation profiles) cannot
+have a per-I/O log too: fio writes one `log_avg_msec` per job, for its bw, iops and lat logs
+alike. Its pages are read and stored all the same, and its finding keeps what is exact: the
+drive's own counter increases (`device_only`), not reconciled, with the reason said.
 """
 
 import sqlite3
@@ -23,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from ssdlab.analysis.latency_reconcile import (
+    DeviceCounts,
     HostLatencyCounts,
     ReconcileRefusal,
+    device_counts,
     reconcile_latency,
     threshold_bounds_ns,
 )
@@ -48,9 +54,9 @@ PER_IO_OPTIONS = (
     ("log_compression", "4M"),  # fio compresses the samples in memory as they come
     ("log_store_compressed", "1"),  # and writes them so: a .fz file (parse/fio_lat_log.py)
 )
-INTERVAL_NOTE = (
-    "passes that keep a per-second series are not reconciled: fio writes one log_avg_msec "
-    "per job, so they have no per-I/O latency log"
+NO_PER_IO = (
+    "this pass keeps a per-second series and fio writes one log_avg_msec per job, so it has no "
+    "per-I/O latency log: the drive's counts are kept alone, not reconciled"
 )
 
 ReadPage = Callable[[], PageRead]
@@ -110,36 +116,64 @@ def count_folder(folder: Path, bounds_ns: tuple[int, int, int, int], into: HostC
         path.unlink(missing_ok=True)
 
 
+def _span_s(before: PageRead, after: PageRead) -> float | None:
+    """Seconds between the two reads (the pass in between), when both ran."""
+    if before.capture is None or after.capture is None:
+        return None
+    return max(0.0, after.capture.started_at_s - before.capture.ended_at_s)
+
+
+def device_only_data(found: DeviceCounts, capture_ids: tuple[int, int]) -> dict[str, Any]:
+    """The drive's counts of a pass without a per-I/O log, as JSON."""
+    return {
+        "c3_before": f"run capture {capture_ids[0]}",
+        "c3_after": f"run capture {capture_ids[1]}",
+        "thresholds_ms": {
+            name: round(t * 1000, 3) for name, t in zip("ABCD", found.thresholds_s, strict=True)
+        },
+        "conclusive": found.conclusive,
+        "reason": found.reason,
+        "device_commands": {op: list(counts) for op, counts in found.increases.items()},
+    }
+
+
 def pass_body(
     step: StepResult,
-    before: PageRead,
-    after: PageRead,
-    host: HostCount,
+    reads: tuple[PageRead, PageRead],
+    host: HostCount | None,
     capture_ids: tuple[int, int],
 ) -> dict[str, Any]:
-    """One pass's finding (pure): the reconciliation, or why there is none."""
+    """One pass's finding (pure): the reconciliation, or, for a pass without a per-I/O log
+    (`host` None), the drive's counts alone; else why there is neither."""
+    before, after = reads
     body: dict[str, Any] = {
         "step": step.step_key,
         "round": step.round_index,
         "label": step.step_label,
         "c3_before_capture_id": capture_ids[0],
         "c3_after_capture_id": capture_ids[1],
-        "host_log_files": host.files,
-        "host_log_stored_bytes": host.stored_bytes,
+        "host_log_files": 0 if host is None else host.files,
+        "host_log_stored_bytes": None if host is None else host.stored_bytes,
         "reconciliation": None,
+        "device_only": None,
         "problem": None,
     }
-    problem = before.problem or after.problem or host.problem
-    if before.log is None or after.log is None or host.counts is None:
+    problem = before.problem or after.problem or (None if host is None else host.problem)
+    if before.log is None or after.log is None or (host is not None and host.counts is None):
         body["problem"] = problem or "the C3h page was not read"
         return body
     try:
-        found = reconcile_latency(before.log, after.log, host.counts)
+        if host is None or host.counts is None:
+            found = device_counts(before.log, after.log, _span_s(before, after))
+            body["device_only"] = device_only_data(found, capture_ids)
+            body["problem"] = NO_PER_IO
+            return body
+        reconciled = reconcile_latency(before.log, after.log, host.counts)
     except ReconcileRefusal as error:
         body["problem"] = str(error)
         return body
     names = (f"run capture {capture_ids[0]}", f"run capture {capture_ids[1]}")
-    body["reconciliation"] = reconciliation_data(found, names, "lat")
+    body["reconciliation"] = reconciliation_data(reconciled, names, "lat")
     return body
 
 
@@ -177,7 +211,7 @@ class LatencyMonitorRecord:
             "timer_threshold": None if start.setting is None else start.setting.timer_threshold,
             "enable_capture_ids": enable_ids,
             "probe_capture_id": probe_id,
-            "note": INTERVAL_NOTE,
+            "note": NO_PER_IO,
         }
         add_finding(conn, run_id, LATENCY_MONITOR, "facts", body, time.time())
 
@@ -188,7 +222,6 @@ class LatencyMonitorRecord:
             and step.role is StepRole.MEASURE
             and step.keep_result
             and step.job is not None
-            and step.log_interval_ms is None
         )
 
     def start_pass(
@@ -200,7 +233,7 @@ class LatencyMonitorRecord:
             return None
         before = self._read()
         before_id = 0 if before.capture is None else add_capture(conn, run_id, before.capture)
-        return PassReads(before, before_id)
+        return PassReads(before, before_id, per_io=step.log_interval_ms is None)
 
     def add_pass(
         self, conn: sqlite3.Connection, run_id: int, step: StepResult, reads: "PassReads"
@@ -208,7 +241,8 @@ class LatencyMonitorRecord:
         """The "after" page read and stored, then the pass's reconciliation."""
         after = self._read()
         after_id = 0 if after.capture is None else add_capture(conn, run_id, after.capture)
-        body = pass_body(step, reads.before, after, reads.host, (reads.before_id, after_id))
+        host = reads.host if reads.per_io else None
+        body = pass_body(step, (reads.before, after), host, (reads.before_id, after_id))
         name = pass_finding_name(step.step_key, step.round_index)
         add_finding(conn, run_id, name, "verdict", body, time.time())
 
@@ -219,12 +253,14 @@ class PassReads:
 
     before: PageRead
     before_id: int
+    per_io: bool  # the pass keeps no per-second series: it can have a per-I/O log
     host: HostCount = field(default_factory=HostCount)
 
     def job(self, job: FioJob) -> FioJob:
-        """The pass's job, with its per-I/O log when the page gave thresholds to count at."""
-        return job if self.before.log is None else per_io_job(job)
+        """The pass's job, with its per-I/O log when it can have one and the page gave
+        thresholds to count at."""
+        return per_io_job(job) if self.per_io and self.before.log is not None else job
 
     def read_folder(self, folder: Path) -> None:
-        if self.before.log is not None:
+        if self.per_io and self.before.log is not None:
             count_folder(folder, threshold_bounds_ns(self.before.log), self.host)

@@ -38,7 +38,7 @@ from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
 from ssdlab.model.run import RunStatus
 from ssdlab.model.target import DeviceIdentity, Target, TargetKind
-from ssdlab.runner.pass_latency_monitor import LatencyMonitorRecord, MonitorStart
+from ssdlab.runner.pass_latency_monitor import NO_PER_IO, LatencyMonitorRecord, MonitorStart
 from ssdlab.runner.profile import ProfileRunner
 from ssdlab.store.db import open_store
 from ssdlab.store.findings import load_findings
@@ -55,6 +55,11 @@ THRESHOLDS = (0, 1, 3, 9)  # A 5, B 10, C 20, D 50 ms, as ssdlab sets them
 READS, WRITES = 400, 300
 # the drive's increments during the pass: (bucket, operation) -> commands
 DEVICE_DELTAS = {(0, "read"): 5, (2, "read"): 1, (3, "write"): 2}
+# the pages before and after a pass during which the drive counted DEVICE_DELTAS
+PAGES = (
+    compose_c3_counts(thresholds=THRESHOLDS),
+    compose_c3_counts(DEVICE_DELTAS, thresholds=THRESHOLDS),
+)
 QEMU_NO_PAGE = "NVMe status: Invalid Log Page: The log page indicated is invalid(0x2109)"
 
 NVME_SCRIPT = """\
@@ -148,13 +153,15 @@ NVME_TARGET = Target(
 )
 
 
-def _run(db: Path, start: MonitorStart) -> tuple[sqlite3.Connection, int, RunStatus]:
+def _run(
+    db: Path, start: MonitorStart, plan: ProfilePlan | None = None
+) -> tuple[sqlite3.Connection, int, RunStatus]:
     conn = open_store(db)
     processes = ProcessRunner()
     runner = ProfileRunner(conn, find_fio(processes), lambda _e: None, processes)
     record = LatencyMonitorRecord(start, lambda: read_c3(processes, DEVICE))
     outcome = runner.execute(
-        _plan(), TARGET, collect_environment(None), device_id=None, keep_file=True,
+        plan or _plan(), TARGET, collect_environment(None), device_id=None, keep_file=True,
         latency=record,
     )  # fmt: skip
     return conn, outcome.run_id, outcome.status
@@ -171,8 +178,7 @@ def _capture(conn: sqlite3.Connection, capture_id: int) -> tuple[list[str], str]
 def test_a_measured_pass_is_reconciled_from_raw_pages_and_its_per_io_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    before = compose_c3_counts(thresholds=THRESHOLDS)
-    after = compose_c3_counts(DEVICE_DELTAS, thresholds=THRESHOLDS)
+    before, after = PAGES
     assert b"\r" in before or b"\n" in before  # bytes a text read would have translated
     state = _fake_nvme(tmp_path, monkeypatch, [before, before, after])
     processes = ProcessRunner()
@@ -247,6 +253,34 @@ def test_a_measured_pass_is_reconciled_from_raw_pages_and_its_per_io_log(
 
 
 @needs_fio
+def test_a_pass_with_a_per_second_series_keeps_the_drives_counts_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_nvme(tmp_path, monkeypatch, [PAGES[0], *PAGES])  # the probe, then the pass
+    start = prepare_latency_monitor(
+        ProcessRunner(), LatencyMonitorRequest(), _plan(log_interval_ms=1000), NVME_TARGET
+    )
+    conn, run_id, status = _run(tmp_path / "db", start, _plan(log_interval_ms=1000))
+    assert status is RunStatus.COMPLETE
+    body = {f.name: f.body for f in load_findings(conn, run_id)}["latency-monitor-pass:qos:2"]
+    assert body["reconciliation"] is None
+    assert body["problem"] == NO_PER_IO
+    assert body["host_log_files"] == 0
+    counted = body["device_only"]
+    assert counted["conclusive"] is True
+    assert counted["device_commands"] == {
+        op: [DEVICE_DELTAS.get((b, op), 0) for b in range(4)] for op in ("read", "write", "trim")
+    }
+    jobs = [row[0] for row in conn.execute("SELECT input_text FROM captures WHERE tool = 'fio'")]
+    assert jobs
+    assert not any("log_avg_msec=0" in unpack_raw(conn, job) for job in jobs)
+    shown = shown_document(stored_run(conn, run_id))
+    section = next(s for s in shown.sections if "the drive's counts" in s.title)
+    assert section.tables[0].rows[0] == ("read", "5", "0", "1", "0")
+    assert section.tables[0].columns[1:] == ("5–10 ms", "10–20 ms", "20–50 ms", "≥ 50 ms")
+
+
+@needs_fio
 def test_a_drive_without_the_page_is_recorded_once_and_the_run_goes_on(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -316,14 +350,19 @@ def test_a_monitor_that_is_off_is_refused_with_the_command_that_enables_it(
     )
 
 
-def test_a_file_a_sata_drive_and_a_plan_without_per_io_passes_are_refused() -> None:
+def test_a_file_a_sata_drive_and_a_plan_without_measured_passes_are_refused() -> None:
     assert "is a file" in (target_refusal(TARGET) or "")
     sata = Target(TargetKind.DEVICE, "/dev/sda", 2**30, "/dev/sda",
                   device=DeviceIdentity("sda", "/dev/sda", transport="sata"))  # fmt: skip
     assert "is a sata device" in (target_refusal(sata) or "")
     assert target_refusal(NVME_TARGET) is None
     assert plan_refusal(_plan()) is None
-    assert "per-second series" in (plan_refusal(_plan(log_interval_ms=1000)) or "")
+    assert plan_refusal(_plan(log_interval_ms=1000)) is None  # its drive's counts are kept
+    fills_only = ProfilePlan(
+        profile="fill", profile_version=1, settings=(), target_path="/dev/null",
+        target_kind="file", destructive=False, steps=_plan().steps[:1],
+    )  # fmt: skip
+    assert "no measured fio pass" in (plan_refusal(fills_only) or "")
 
 
 def test_thresholds_are_multiples_of_5_ms_that_rise() -> None:
