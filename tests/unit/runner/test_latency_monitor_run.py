@@ -56,9 +56,10 @@ READS, WRITES = 400, 300
 # the drive's increments during the pass: (bucket, operation) -> commands
 DEVICE_DELTAS = {(0, "read"): 5, (2, "read"): 1, (3, "write"): 2}
 # the pages before and after a pass during which the drive counted DEVICE_DELTAS
+# (timer 13 x 5 min: byte 2 is 0Dh, a carriage return a text read would turn into a newline)
 PAGES = (
-    compose_c3_counts(thresholds=THRESHOLDS),
-    compose_c3_counts(DEVICE_DELTAS, thresholds=THRESHOLDS),
+    compose_c3_counts(timer=13, thresholds=THRESHOLDS),
+    compose_c3_counts(DEVICE_DELTAS, timer=13, thresholds=THRESHOLDS),
 )
 QEMU_NO_PAGE = "NVMe status: Invalid Log Page: The log page indicated is invalid(0x2109)"
 
@@ -179,7 +180,7 @@ def test_a_measured_pass_is_reconciled_from_raw_pages_and_its_per_io_log(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before, after = PAGES
-    assert b"\r" in before or b"\n" in before  # bytes a text read would have translated
+    assert before[2:4] == b"\r\x00"  # a byte a text read would have translated
     state = _fake_nvme(tmp_path, monkeypatch, [before, before, after])
     processes = ProcessRunner()
     setting = MonitorSetting()
