@@ -72,6 +72,8 @@ RUN_ONLY = {
     "--json": 0,
     "--start-at": 1,
     "--destroy-data": 1,  # a plan writes nothing
+    "--latency-monitor": 0,  # reads the drive around the passes; the plan is the same
+    "--latency-monitor-enable": 0,  # documented with its thresholds after "="
 }
 PARSED_ONLY = {
     "fleet": "needs the fleet's hosts (tests/fleet runs every fleet command on network "

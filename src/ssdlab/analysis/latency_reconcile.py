@@ -202,6 +202,14 @@ def window_problem(
     before: LatencyMonitorLog, after: LatencyMonitorLog, host: HostLatencyCounts
 ) -> str | None:
     """Why the active counters' difference is not the run's, or None."""
+    return counters_problem(before, after, host.span_s)
+
+
+def counters_problem(
+    before: LatencyMonitorLog, after: LatencyMonitorLog, span_s: float | None
+) -> str | None:
+    """Why the active counters' difference between two reads is not what the drive counted
+    in the `span_s` seconds between them (None: not known), or None."""
     if after.active_bucket_timer_s < before.active_bucket_timer_s:
         return (
             "the Active Bucket Timer went back "
@@ -216,13 +224,37 @@ def window_problem(
                     "counters restarted during the run"
                 )
     left = before.active_bucket_timer_threshold_s - before.active_bucket_timer_s
-    span = host.span_s
-    if span is not None and left > 0 and span >= left:
+    if span_s is not None and left > 0 and span_s >= left:
         return (
-            f"the log spans {span:g} s but the Active Bucket Timer reached its threshold "
+            f"the log spans {span_s:g} s but the Active Bucket Timer reached its threshold "
             f"within {left} s of the first read: the active counters restarted during the run"
         )
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceCounts:
+    """What the drive counted between two reads, alone (no host log to reconcile it with):
+    per operation the active counters' increase in buckets 0-3 (None: saturated), or None
+    throughout with `reason` when the counters restarted between the reads."""
+
+    thresholds_s: tuple[float, float, float, float]
+    conclusive: bool
+    reason: str | None
+    increases: dict[str, tuple[int | None, int | None, int | None, int | None]]
+
+
+def device_counts(
+    before: LatencyMonitorLog, after: LatencyMonitorLog, span_s: float | None
+) -> DeviceCounts:
+    """The drive's own counts between the reads; ReconcileRefusal as `reconcile_latency`."""
+    _refuse_mismatch(before, after)
+    reason = counters_problem(before, after, span_s)
+    increases = {}
+    for operation in OPERATIONS:
+        deltas = _device_deltas(before, after, operation) if reason is None else [None] * 4
+        increases[operation] = (deltas[0], deltas[1], deltas[2], deltas[3])
+    return DeviceCounts(before.thresholds_s, reason is None, reason, increases)
 
 
 def _device_deltas(

@@ -32,16 +32,23 @@ from ssdlab.model.conformance import (
     Verdict,
     WearReading,
 )
-from ssdlab.model.finding_names import QOS_VERDICT, THERMAL_PASS
+from ssdlab.model.finding_names import (
+    LATENCY_MONITOR,
+    LATENCY_MONITOR_PASS,
+    QOS_VERDICT,
+    THERMAL_PASS,
+)
 from ssdlab.model.health import HealthSample
 from ssdlab.model.run import Capture
 from ssdlab.model.thermal import ThermalCounters, ThermalLimits
-from ssdlab.parse.drive_outputs import C0, C3, DriveOutput, read_drive_output
+from ssdlab.parse.drive_outputs import C0, C3, DriveOutput, read_drive_output, read_raw_page
 from ssdlab.parse.nvme_json import merge_samples
 from ssdlab.report.conformance import build_conformance_document
 from ssdlab.report.document import Document
+from ssdlab.store.captures import load_capture_stdout
 from ssdlab.store.health import device_key, load_health_samples
 from ssdlab.system.health import smartctl_timeout_s
+from ssdlab.system.latency_monitor import page_bytes_of
 from ssdlab.system.nvme_nodes import is_drive_path
 from ssdlab.system.process import ProcessRunner
 from ssdlab.system.user_files import LOG_FILE_BYTES, read_user_file
@@ -229,6 +236,32 @@ class _FromRuns:
     passes: list[PassCheck] = dataclasses.field(default_factory=list)
     ids: list[int] = dataclasses.field(default_factory=list)
     targets: list[str] = dataclasses.field(default_factory=list)
+    pages: list[DriveOutput] = dataclasses.field(default_factory=list)  # C3h the runs read
+
+
+def run_c3_pages(
+    conn: sqlite3.Connection, findings: Mapping[str, Any], run_id: int
+) -> list[DriveOutput]:
+    """The C3h pages a `--latency-monitor` run read raw (runner/pass_latency_monitor.py), its
+    last first: the LMDATA checks answer from them when no page is read or given now."""
+    drive = findings.get(LATENCY_MONITOR)
+    if not isinstance(drive, Mapping) or not drive.get("available"):
+        return []
+    ids = [drive.get("probe_capture_id")]
+    for name, body in findings.items():
+        if name.startswith(LATENCY_MONITOR_PASS + ":") and isinstance(body, Mapping):
+            ids += [body.get("c3_before_capture_id"), body.get("c3_after_capture_id")]
+    pages = []
+    for capture_id in sorted({i for i in ids if isinstance(i, int) and i > 0}, reverse=True):
+        stdout = load_capture_stdout(conn, capture_id)
+        if stdout is None:
+            continue
+        source = f"run {run_id}, capture {capture_id}: nvme get-log --log-id=0xc3 --raw-binary"
+        try:
+            pages.append(read_raw_page(page_bytes_of(stdout), source))
+        except ParseError:
+            continue
+    return pages
 
 
 def _from_runs(conn: sqlite3.Connection, runs: Sequence[str]) -> _FromRuns:
@@ -254,6 +287,7 @@ def _from_runs(conn: sqlite3.Connection, runs: Sequence[str]) -> _FromRuns:
         found.ids.append(run.run_id)
         found.targets.append(run.target_path)
         found.passes.extend(passes)
+        found.pages.extend(run_c3_pages(conn, stored.findings, run.run_id))
         if body is not None:
             found.qos.extend(_qos_items(body, run.run_id))
     return found
@@ -282,6 +316,7 @@ def gather_evidence(
     health, health_source = _health(outputs)
     history, history_source = _wear_history(conn, health, db)
     given = _from_runs(conn, runs) if conn is not None and runs else _FromRuns()
+    outputs = [*outputs, *given.pages]  # a page read or given now comes first
     return DriveEvidence(
         drive=_drive_name(health, outputs, device),
         sources=tuple(o.source for o in outputs),

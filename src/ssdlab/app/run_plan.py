@@ -15,6 +15,7 @@ from ssdlab.model.target import Target, TargetKind
 from ssdlab.plan.quick_settings import parse_mode, quick_settings, settings_pairs
 from ssdlab.registry import profile_record
 from ssdlab.registry.record import ProfileRecord
+from ssdlab.runner.pass_latency_monitor import MonitorStart
 from ssdlab.runner.session import RunCalls
 from ssdlab.system.process import ProcessRunner
 
@@ -30,6 +31,7 @@ class PlannedRun:
     target: Target
     ioengine: str | None = None  # the ioengine fio must have (quick: --ioengine)
     preset: str | None = None  # the quick preset the run is listed under
+    latency_monitor: MonitorStart | None = None  # --latency-monitor: the drive's C3h, read
 
     @property
     def reads_only_device(self) -> bool:

@@ -8,7 +8,7 @@ baseline judgement, and the run's document as the record of its kind gives it.
 The command line gives the session its edges (the progress display, the second signal's hard
 exit) and prints the result."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ssdlab.analysis.lifetime import RatedEndurance
 from ssdlab.app.baseline import BaselineRequest, apply_baseline, regressed, with_judgement
@@ -20,6 +20,7 @@ from ssdlab.app.endurance import (
     unfinished_run,
 )
 from ssdlab.app.given_settings import ready_settings
+from ssdlab.app.latency_monitor import prepare_latency_monitor
 from ssdlab.app.run_outcome import (
     RunHints,
     RunResult,
@@ -30,6 +31,7 @@ from ssdlab.app.run_outcome import (
 from ssdlab.app.run_plan import QUICK, PlannedRun, plan_run, run_calls
 from ssdlab.app.run_target import TargetRequest
 from ssdlab.app.runs import shown_document, stored_run
+from ssdlab.model.latency_monitor import LatencyMonitorRequest
 from ssdlab.model.profile import SettingValue
 from ssdlab.model.run import RunRecord, RunStatus
 from ssdlab.model.target import Target
@@ -50,6 +52,7 @@ class StartRequest:
     fleet_start: bool = False  # start_at was sent by a fleet (its lateness is the fleet's)
     baseline: BaselineRequest | None = None  # judge the run against the drive's baseline
     rated: RatedEndurance | None = None  # endurance: the rating its projection is held against
+    latency_monitor: LatencyMonitorRequest | None = None  # read (and set) the drive's C3h
 
 
 def continued_run(session: RunSession, request: StartRequest) -> RunRecord | None:
@@ -61,7 +64,8 @@ def continued_run(session: RunSession, request: StartRequest) -> RunRecord | Non
 def prepare_run(session: RunSession, request: StartRequest) -> PlannedRun:
     """The run's plan and target, checked: no fio still writes the target, a device is
     written only when --destroy-data names it and nothing uses it, fio is there. Nothing has
-    been opened for writing yet (the store only when an option reads a stored run)."""
+    been opened for writing yet (the store only when an option reads a stored run). With
+    --latency-monitor, the drive's C3h is read once (and Feature C5h set when asked)."""
     planned = plan_run(request.profile, request.target, dict(request.given), lambda: session.conn)
     session.check_target(
         planned.target,
@@ -69,6 +73,11 @@ def prepare_run(session: RunSession, request: StartRequest) -> PlannedRun:
         destroy_data=request.target.destroy_data,
         ioengine=planned.ioengine,
     )
+    if request.latency_monitor is not None:
+        monitor = prepare_latency_monitor(
+            session.processes, request.latency_monitor, planned.plan, planned.target
+        )
+        planned = replace(planned, latency_monitor=monitor)
     return planned
 
 
@@ -92,6 +101,7 @@ def start_run(session: RunSession, request: StartRequest, planned: PlannedRun) -
             advice=hints.second_signal,
             start_at=request.start_at,
             fleet_start=request.fleet_start,
+            latency=planned.latency_monitor,
         )
     except StoreWriteError as error:
         raise continued(error, hints, session.run_id) from error.__cause__

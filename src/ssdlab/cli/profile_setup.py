@@ -13,6 +13,7 @@ from ssdlab.app.resume import ResumeRequest
 from ssdlab.app.run_target import TargetRequest
 from ssdlab.app.run_target import is_device_target as _is_device_target
 from ssdlab.app.start import StartRequest
+from ssdlab.cli.latency_monitor_options import latency_monitor_request
 from ssdlab.cli.rating import rating_given
 from ssdlab.errors import UsageError
 from ssdlab.model.profile import ProfileSpec, SettingValue
@@ -58,6 +59,7 @@ def start_request(args: argparse.Namespace, profile: str) -> StartRequest:
         fleet_start=getattr(args, "start_sent_at", None) is not None,
         baseline=baseline,
         rated=rating_given(args),
+        latency_monitor=latency_monitor_request(args),
     )
 
 

@@ -14,6 +14,7 @@ from ssdlab.cli.common_options import (
     add_option,
     json_output,
 )
+from ssdlab.cli.latency_monitor_options import add_latency_monitor_options
 from ssdlab.model.units import format_size
 from ssdlab.profiles.quick import SPEC
 
@@ -91,6 +92,7 @@ def add_commands(commands: Commands) -> None:
     add_quick_settings(quick)
     quick.add_argument("--keep", action="store_true", help="keep the test file afterwards")
     add_baseline_options(quick)
+    add_latency_monitor_options(quick)
 
 
 def add_plan_command(planned: Commands) -> None:

@@ -17,6 +17,7 @@ from ssdlab.cli.common_options import (
     json_output,
     literal,
 )
+from ssdlab.cli.latency_monitor_options import add_latency_monitor_options
 from ssdlab.registry import profile_record, run_profiles
 
 PLOTS_HELP = "also write the report's charts here as SVG and PNG"
@@ -75,6 +76,7 @@ def _add_run(commands: Commands) -> None:
             add_endurance_controls(sub)
         else:
             quick_options.add_baseline_options(sub)
+            add_latency_monitor_options(sub)
 
 
 def add_endurance_controls(parser: argparse.ArgumentParser) -> None:

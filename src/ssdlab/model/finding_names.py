@@ -20,3 +20,5 @@ SIM_RESULT = "sim-result"  # one per simulated drive: "-<point key>" after it
 QOS_VERDICT = "qos-verdict"  # a qos run's targets judged
 THERMAL = "thermal"  # whether a run's drive gave temperatures during its passes, and from what
 THERMAL_PASS = "thermal-pass"  # one per pass read: ":<step key>:<round>" after it
+LATENCY_MONITOR = "latency-monitor"  # a --latency-monitor run: the drive's C3h before the run
+LATENCY_MONITOR_PASS = "latency-monitor-pass"  # one per pass reconciled: ":<step key>:<round>"

@@ -31,11 +31,13 @@ MetricsOf = Callable[[StoredRun, int | None], "tuple[MetricSamples, ...]"]
 
 
 def _with_thermal(document: Document, stored: StoredRun) -> Document:
-    """Every kind's document, with the run's thermal section when it has one (loaded with the
-    documents, not with the command line)."""
+    """Every kind's document, with the run's thermal section when it has one, and its OCP
+    latency monitor's (C3h) when it was read (loaded with the documents, not with the command
+    line)."""
+    from ssdlab.report.latency_monitor_run import with_latency_monitor
     from ssdlab.report.thermal import with_thermal
 
-    return with_thermal(document, stored)
+    return with_latency_monitor(with_thermal(document, stored), stored)
 
 
 def measured_steps(stored: StoredRun, window: int | None) -> "tuple[MetricSamples, ...]":

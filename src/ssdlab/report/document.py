@@ -155,6 +155,23 @@ class Document:
         return tuple(chart for section in self.sections for chart in section.charts)
 
 
+def with_part(
+    document: Document,
+    sections: Sequence[Section],
+    key: str,
+    data: Any,
+    headline: Sequence[tuple[str, str]] = (),
+) -> Document:
+    """`document` with a part every kind of run may have (its thermal section, its latency
+    monitor's): the sections after its own, the data under `key`, headline rows after its."""
+    return replace(
+        document,
+        headline=(*document.headline, *headline),
+        sections=(*document.sections, *sections),
+        data={**document.data, key: data},
+    )
+
+
 def markdown_table(table: Table) -> str:
     """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
 

@@ -9,14 +9,14 @@ JSON (registry/kind.py adds it to the document its kind builds); a run whose dri
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ssdlab.analysis.thermal import Episode, ThermalSeries
 from ssdlab.model.finding_names import THERMAL, THERMAL_PASS
 from ssdlab.model.json_fields import FieldMismatch, decode_fields
 from ssdlab.model.stored_run import StoredRun
-from ssdlab.report.document import Chart, Document, Marker, Section, Series, Table
+from ssdlab.report.document import Chart, Document, Marker, Section, Series, Table, with_part
 from ssdlab.report.interval_text import ratio_text
 
 MB = 1e6
@@ -275,8 +275,4 @@ def with_thermal(document: Document, stored: StoredRun) -> Document:
     if part is None:
         return document
     section, data = part
-    return replace(
-        document,
-        sections=(*document.sections, section),
-        data={**document.data, "thermal": data},
-    )
+    return with_part(document, (section,), "thermal", data)

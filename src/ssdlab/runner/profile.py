@@ -11,6 +11,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ssdlab.analysis.passes import pass_metrics
@@ -38,6 +39,7 @@ from ssdlab.runner.events import (
 )
 from ssdlab.runner.lifecycle import RunnerBase, fio_failure
 from ssdlab.runner.machine_watch import SAME_DEVICE_NOTICE, MachineWatch
+from ssdlab.runner.pass_latency_monitor import LatencyMonitorRecord, PassReads
 from ssdlab.runner.pass_thermal import ThermalRecord
 from ssdlab.runner.run_row import RunHeader
 from ssdlab.runner.thermal_watch import PassSampler, PassTemperatures, ThermalWatch
@@ -140,6 +142,7 @@ class ProfileRunner(RunnerBase):
     _machine: MachineWatch | None = None
     _environment: dict[str, Any] | None = None
     _thermal: ThermalRecord | None = None
+    _latency: LatencyMonitorRecord | None = None
 
     def execute(
         self,
@@ -157,11 +160,14 @@ class ProfileRunner(RunnerBase):
         preset: str | None = None,
         machine: MachineWatch | None = None,
         thermal: ThermalWatch | None = None,
+        latency: LatencyMonitorRecord | None = None,
     ) -> ProfileOutcome:
         """Run a plan as a new run of `kind` ('quick' runs record their preset); with a
-        thermal watch, the drive's temperatures are read each second of every fio pass."""
+        thermal watch, the drive's temperatures are read each second of every fio pass; with
+        a latency monitor, its C3h page around every measured pass (docs/ocp.md)."""
         self._machine = machine
         self._thermal = None if thermal is None else ThermalRecord(thermal)
+        self._latency = latency
         stored_environment: dict[str, Any] = encode(environment)
         if machine is not None:
             stored_environment = machine.environment(stored_environment)
@@ -280,6 +286,8 @@ class ProfileRunner(RunnerBase):
         def work(rid: int) -> tuple[RunStatus, str | None]:
             if self._thermal is not None:
                 self._thermal.begin(self._conn, rid)
+            if self._latency is not None:
+                self._latency.begin(self._conn, rid)
             point = resume if resume is None else self._set_aside_passes(plan, rid, steps, resume)
             check = check_round if check_round is not None else self.own_round_check()
             status, reason = self._run_plan(plan, rid, steps, outputs, point, check)
@@ -542,7 +550,9 @@ class ProfileRunner(RunnerBase):
             return f"{step.command[0]} exited with status {capture.exit_code}: " + " ".join(tail)
         return None
 
-    def _start_fio(self, step: ProfileStep, text: str) -> FioRun | str:
+    def _start_fio(
+        self, step: ProfileStep, text: str, read_folder: Callable[[Path], None] | None = None
+    ) -> FioRun | str:
         """fio run on the job text: timed out past the step's expected length plus a margin,
         or, for a step whose length is not known, reporting its progress; why it could not
         run, else."""
@@ -561,6 +571,7 @@ class ProfileRunner(RunnerBase):
                 timeout_s=timeout,
                 on_fraction=on_fraction,
                 should_stop=lambda: self._stop_requested,
+                read_folder=read_folder,
             )
         except ToolError as error:
             return str(error)
@@ -596,13 +607,15 @@ class ProfileRunner(RunnerBase):
         step with nothing to report (a discard), or why it failed."""
         if step.job is None:
             raise ValueError(f"step {step.key} has no fio job")
-        text = render_job(step.job, comment=describe_step(plan, step, number, round_index))
+        monitored = self._latency.start_pass(self._conn, run_id, step) if self._latency else None
+        job = step.job if monitored is None else monitored.job(step.job)
+        text = render_job(job, comment=describe_step(plan, step, number, round_index))
         self._before_pass()
         before = None if self._machine is None else self._machine.before_pass()
         # the passes kept as results: a preparation pass's readings would have no step to go with
         sampler = None if self._thermal is None or not step.keep_result else self._thermal.sampler()
         try:
-            run = self._start_fio(step, text)
+            run = self._start_fio(step, text, None if monitored is None else monitored.read_folder)
         finally:
             temperatures = _stopped(sampler)
         if isinstance(run, str):
@@ -650,9 +663,21 @@ class ProfileRunner(RunnerBase):
         kept = histograms if step.role is StepRole.MEASURE else ()
         samples = () if temperatures is None else temperatures.samples
         add_step_result(self._conn, run_id, step_result, kept, samples)
+        self._pass_findings(run_id, step_result, temperatures, monitored)
+        return step_result
+
+    def _pass_findings(
+        self,
+        run_id: int,
+        step_result: StepResult,
+        temperatures: PassTemperatures | None,
+        monitored: PassReads | None,
+    ) -> None:
+        """What the drive said during the pass: its temperatures' finding, its C3h's."""
         if self._thermal is not None and temperatures is not None:
             self._thermal.add_pass(self._conn, run_id, step_result, temperatures)
-        return step_result
+        if self._latency is not None and monitored is not None:
+            self._latency.add_pass(self._conn, run_id, step_result, monitored)
 
 
 def _stopped(sampler: PassSampler | None) -> PassTemperatures | None:

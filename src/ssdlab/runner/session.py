@@ -41,6 +41,7 @@ from ssdlab.model.target import Target
 from ssdlab.model.units import format_time
 from ssdlab.runner.events import Event, ProfileRunStarted
 from ssdlab.runner.machine_watch import MachineWatch
+from ssdlab.runner.pass_latency_monitor import LatencyMonitorRecord, MonitorStart
 from ssdlab.runner.profile import Analyse, FactsReading, ProfileOutcome, ProfileRunner, RoundCheck
 from ssdlab.runner.run_row import RunHeader, create_run
 from ssdlab.runner.thermal_watch import ThermalWatch
@@ -50,6 +51,7 @@ from ssdlab.system.environment import collect_environment
 from ssdlab.system.fio import FioTool, check_ioengine, find_fio
 from ssdlab.system.health import HealthReading, read_health
 from ssdlab.system.health_replay import HealthReplay
+from ssdlab.system.latency_monitor import read_c3
 from ssdlab.system.machine import LoadProbe, check_machine
 from ssdlab.system.openers import refuse_while_fio_writes
 from ssdlab.system.process import ProcessRunner
@@ -280,6 +282,7 @@ class RunSession:
         advice: Advice = _cleanup_advice,
         start_at: float | None = None,
         fleet_start: bool = False,
+        latency: MonitorStart | None = None,
     ) -> ProfileOutcome:
         """A new run of the plan: stored as it goes, shown as it goes, stopped by a signal;
         with `start_at`, started at that wall-clock time (nothing of the run stored before;
@@ -315,6 +318,7 @@ class RunSession:
                 preset=preset,
                 machine=machine,
                 thermal=self.thermal_watch(target, replayed=isinstance(health, HealthReplay)),
+                latency=self.latency_monitor(latency),
             )
 
     def wait_for_start(
@@ -384,6 +388,13 @@ class RunSession:
         return ThermalWatch(
             read, source.text, read_limits=limits, cancel=self.thermal_processes.kill
         )
+
+    def latency_monitor(self, start: MonitorStart | None) -> LatencyMonitorRecord | None:
+        """The C3h reads around the measured passes (--latency-monitor), through the run's
+        process runner: they come between passes, never while fio runs."""
+        if start is None:
+            return None
+        return LatencyMonitorRecord(start, functools.partial(read_c3, self.processes, start.device))
 
     def guard(
         self,

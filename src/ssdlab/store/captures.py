@@ -54,6 +54,12 @@ def load_capture_inputs(conn: sqlite3.Connection, run_id: int) -> list[tuple[int
     ]
 
 
+def load_capture_stdout(conn: sqlite3.Connection, capture_id: int) -> str | None:
+    """One capture's stdout as stored (None: no such capture)."""
+    row = conn.execute("SELECT stdout FROM captures WHERE id = ?", (capture_id,)).fetchone()
+    return None if row is None else unpack_raw(conn, row[0], f"the output of capture {capture_id}")
+
+
 def capture_times(conn: sqlite3.Connection, run_id: int) -> dict[int, tuple[float, float]]:
     """capture id -> (started, ended) wall-clock times of every capture of a run."""
     rows = conn.execute(

@@ -120,8 +120,11 @@ def run_fio_job(
     timeout_s: float | None,
     on_fraction: Callable[[float], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
+    read_folder: Callable[[Path], None] | None = None,
 ) -> FioRun:
     """Write the job file into a private temporary folder, run fio there, collect its logs.
+    `read_folder`, when given, is called with the folder once fio has ended, before it is
+    removed (files the job wrote that are not kept, such as a per-I/O log read as it is).
 
     With `on_fraction`, fio writes its JSON to a file and prints a status line every second,
     whose "% done" is passed on as a fraction (for size-bound jobs whose length in time is not
@@ -160,6 +163,8 @@ def run_fio_job(
             for entry in sorted(workdir.iterdir())
             if entry.name.endswith(".log")
         }
+        if read_folder is not None:
+            read_folder(workdir)
     return FioRun(capture=capture, logs=logs)
 
 

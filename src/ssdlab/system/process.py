@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, TypeVar, cast
 
 from ssdlab.errors import ToolError
 from ssdlab.model.run import Capture
@@ -49,6 +49,7 @@ class ProcessRunner:
         should_stop: Callable[[], bool] | None = None,
         guard: bool = False,
         confine: Confinement | None = None,
+        binary_stdout: bool = False,
     ) -> Capture:
         """Run `argv` to the end (or the time limit). `on_output`, when given, is called with
         every line (ended by a newline or a carriage return) the child prints on stdout, while
@@ -58,7 +59,12 @@ class ProcessRunner:
         With `guard`, `argv` runs below the guard (`system/guard.py`): for fio, whose job
         processes must end with ssdlab even when fio ignores the kernel's SIGTERM. With
         `confine`, `argv` runs confined to a folder (`system/sandbox.py`), below a shielded
-        guard; the capture holds `argv` as given."""
+        guard; the capture holds `argv` as given. With `binary_stdout`, stdout is read as
+        bytes, untranslated, and kept as latin-1 text: a character per byte, so that
+        `capture.stdout.encode("latin-1")` gives back a binary output (a raw log page) exactly
+        (text mode would turn its carriage returns into newlines)."""
+        if binary_stdout and on_output is not None:
+            raise ValueError("a binary stdout is read at the end, not line by line")
         if isinstance(argv, str):  # a string would be split by nobody: refuse it loudly
             raise TypeError("argv must be a list of arguments, never a command string")
         command = list(argv)
@@ -78,8 +84,8 @@ class ProcessRunner:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                text=True,
-                errors="replace",
+                text=not binary_stdout,
+                errors=None if binary_stdout else "replace",
                 start_new_session=True,
                 preexec_fn=end_with_parent(
                     PARENT_GONE if guard or confine is not None else signal.SIGTERM
@@ -102,7 +108,7 @@ class ProcessRunner:
                 if timed_out:
                     stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
             else:
-                stdout, stderr = self._communicate(child, timeout_s, wait)
+                stdout, stderr = self._communicate(child, timeout_s, wait, binary_stdout)
         finally:
             with self._lock:
                 self._child = None
@@ -120,17 +126,27 @@ class ProcessRunner:
 
     @staticmethod
     def _communicate(
-        child: "subprocess.Popen[str]", timeout_s: float | None, wait: "_StopWatch"
+        child: "subprocess.Popen[str]",
+        timeout_s: float | None,
+        wait: "_StopWatch",
+        binary_stdout: bool = False,
     ) -> tuple[str, str]:
+        def communicate(timeout: float | None = None) -> tuple[str, str]:
+            out, err = child.communicate(timeout=timeout)
+            if not binary_stdout:
+                return out, err
+            raw_out, raw_err = cast(bytes, out or b""), cast(bytes, err or b"")
+            return raw_out.decode("latin-1"), raw_err.decode("utf-8", errors="replace")
+
         try:
-            stdout, stderr = wait.until_done(timeout_s, child.communicate)
+            stdout, stderr = wait.until_done(timeout_s, communicate)
         except subprocess.TimeoutExpired:
             _interrupt(child)
             try:
-                stdout, stderr = child.communicate(timeout=10)
+                stdout, stderr = communicate(timeout=10)
             except subprocess.TimeoutExpired:
                 kill_tree(child.pid)
-                stdout, stderr = child.communicate()
+                stdout, stderr = communicate()
             stderr += f"\n[ssdlab: stopped after the {timeout_s:g} s time limit]\n"
         return stdout, stderr
 

@@ -14,6 +14,7 @@ from ssdlab.analysis.latency_reconcile import (
     HostLatencyCounts,
     OperationReconciliation,
     ReconcileRefusal,
+    device_counts,
     reconcile_latency,
     threshold_bounds_ns,
 )
@@ -183,3 +184,20 @@ def test_pages_that_cannot_be_compared_are_refused(after: LatencyMonitorLog, mes
     with pytest.raises(ReconcileRefusal) as refused:
         reconcile_latency(before, after, _host(HOST, before))
     assert str(refused.value) == message
+
+
+def test_the_drives_counts_alone_for_a_pass_without_a_per_io_log() -> None:
+    before = _log()
+    found = device_counts(before, _log(DEVICE), span_s=5.0)
+    assert found.conclusive
+    assert found.increases == {"read": (6, 3, 4, 2), "write": (0, 0, 0, 0), "trim": (0, 0, 0, 3)}
+    # the timer (12 x 5 min) would reach its threshold (2016 x 5 min) within the pass
+    long = device_counts(before, _log(DEVICE), span_s=(2016 - 12) * 300.0)
+    assert not long.conclusive
+    assert long.increases["read"] == (None, None, None, None)
+    back = device_counts(before, _log(DEVICE, timer=3), span_s=None)
+    assert back.reason is not None
+    assert "went back" in back.reason
+    with pytest.raises(ReconcileRefusal):
+        device_counts(before, decode_latency_monitor_page(
+            compose_c3_counts(thresholds=THRESHOLDS, enabled=False)), span_s=None)  # fmt: skip

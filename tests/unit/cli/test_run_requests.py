@@ -10,6 +10,7 @@ from ssdlab.analysis.baseline import BaselineAction
 from ssdlab.app.run_target import TargetRequest
 from ssdlab.cli.main import build_parser
 from ssdlab.cli.profile_setup import plan_request, resume_request, start_request
+from ssdlab.model.latency_monitor import LatencyMonitorRequest, MonitorSetting
 from ssdlab.registry import profile_records
 
 
@@ -37,6 +38,26 @@ def test_run_endurance_carries_its_device_and_the_rating_given() -> None:
     assert request.rated is not None
     assert request.rated.tbw_bytes == 600 * 10**12
     assert request.baseline is None
+
+
+def test_the_latency_monitor_options_are_one_path_for_run_and_quick() -> None:
+    def monitor(line: str, profile: str) -> object:
+        return start_request(parse(line), profile).latency_monitor  # type: ignore[arg-type]
+
+    nvme = "/dev/nvme0n1 --destroy-data /dev/nvme0n1"
+    assert monitor(f"run qos {nvme}", "qos") is None
+    assert monitor(f"run qos {nvme} --latency-monitor", "qos") == LatencyMonitorRequest()
+    assert monitor(f"quick {nvme} --latency-monitor", "quick") == LatencyMonitorRequest()
+    assert monitor(f"run qos {nvme} --latency-monitor-enable", "qos") == LatencyMonitorRequest(
+        MonitorSetting((5, 10, 20, 50))
+    )
+    assert monitor(
+        f"run qos {nvme} --latency-monitor-enable=10,20,40,80", "qos"
+    ) == LatencyMonitorRequest(MonitorSetting((10, 20, 40, 80)))
+    with pytest.raises(SystemExit):
+        parse(f"run qos {nvme} --latency-monitor-enable=5,7,20,50")
+    with pytest.raises(SystemExit):
+        parse(f"run endurance {nvme} --latency-monitor")  # its passes are fills: not offered
 
 
 def test_a_resume_carries_new_stop_conditions_and_the_device() -> None:
