@@ -138,6 +138,8 @@ class ModelFit:
     gc_classes: tuple[str, ...]  # the classes whose closed forms fit both WAF points
     waf_points: tuple[WafPoint, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the simulator's policy the spare was fitted with (the joint fit's best), else None
+    fitted_policy: str | None = None
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -447,8 +449,9 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     usable = [p for p in points if p.waf is not None]
     spare, gc, classes = _spare_and_class(usable, target, capacity)
     skewed = [p for p in skews if p.waf is not None]
+    fitted_policy = None
     if skewed and usable:
-        spare, gc, classes = _joint(usable, skewed[0])
+        spare, gc, classes, fitted_policy = _joint(usable, skewed[0])
     elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     estimates += [spare, gc]
@@ -464,7 +467,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
             "the simulator models no idle time, and the fit reads no idle recovery yet",
         )
     )
-    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes))
+    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes), fitted_policy)
 
 
 def skew_command(target: str, capacity: int | None) -> str:
@@ -488,7 +491,7 @@ def _measured(point: WafPoint, kind: str) -> Measured:
 
 def _joint(
     uniform: Sequence[WafPoint], skewed: WafPoint
-) -> tuple[Estimate, Estimate, tuple[str, ...]]:
+) -> tuple[Estimate, Estimate, tuple[str, ...], str]:
     """Spare and GC class fitted together over the uniform and the JESD219 points, the
     simulator as the forward model (model_fit_joint.py)."""
     from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, joint_fit
@@ -518,7 +521,8 @@ def _joint(
         else f"neither class fits {CLASS_MARGIN:.0%} better than the other; {how}"
     )
     classes = (fit.gc_class,) if fit.gc_class else (GcClass.GREEDY, GcClass.FIFO)
-    return spare, Estimate("GC class", name, None, None, "", sources, None, note), classes
+    gc = Estimate("GC class", name, None, None, "", sources, None, note)
+    return spare, gc, classes, best.policy.value
 
 
 def _spare_and_class(
