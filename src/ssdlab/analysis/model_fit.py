@@ -336,8 +336,8 @@ def _size_arg(nbytes: int) -> str:
 
 def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate]:
     needs = cache_command(target)
-    names = ("cache size", "SLC write rate", "native write rate")
-    units = ("B", "B/s", "B/s")
+    names = ("cache size", "SLC write rate", "native write rate", SUSTAINED)
+    units = ("B", "B/s", "B/s", "B/s")
     if not cliffs:
         return [
             Estimate(n, None, None, None, u, (), needs) for n, u in zip(names, units, strict=True)
@@ -365,6 +365,7 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
                 None,
                 "the whole write's median: no cliff to split it",
             ),
+            sustained_estimate(first, src),
         ]
     state = f"cliff {found.state} ({found.basis}), ± one log interval (the cliff's resolution)"
     low, high = _interval_ends(found.cliff_bytes_interval)
@@ -398,7 +399,46 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
             None,
             "median after the cliff",
         ),
+        sustained_estimate(first, src),
     ]
+
+
+SUSTAINED = "sustained write rate"
+SUSTAINED_BATCHES = 8
+
+
+def _byte_weighted(points: Sequence[tuple[float, float]]) -> float | None:
+    """Bytes ÷ time over (bytes written in the interval, rate) pairs: the rate a long write
+    keeps, whether the log's intervals are equal in time (fio) or in bytes."""
+    seconds = sum(b / r for b, r in points if r > 0)
+    return sum(b for b, _ in points) / seconds if seconds > 0 else None
+
+
+def sustained_estimate(verdict: CacheCliffVerdict, sources: tuple[Source, ...]) -> Estimate:
+    """The write's rate from the cliff (the start: no cliff) to its end, folding and GC
+    included, with Student's interval over `SUSTAINED_BATCHES` consecutive batches of the
+    log."""
+    cliff = verdict.cliff_bytes or 0.0
+    steps = [(b - a, r) for (a, _), (b, r) in pairwise([(0.0, 0.0), *verdict.series]) if a >= cliff]
+    value = _byte_weighted(steps)
+    size = max(len(steps) // SUSTAINED_BATCHES, 1)
+    batches = [_byte_weighted(steps[i : i + size]) for i in range(0, len(steps) - size + 1, size)]
+    known = [b for b in batches if b is not None]
+    interval = None
+    if value is not None and len(known) >= 2:
+        spread = statistics.stdev(known) / math.sqrt(len(known))
+        interval = mean_interval(sample_of_seconds(value, known)) if spread > 0 else None
+    low, high = _interval_ends(interval)
+    return Estimate(
+        SUSTAINED,
+        value,
+        low if low is not None else value,
+        high if high is not None else value,
+        "B/s",
+        sources,
+        None,
+        "bytes ÷ time from the cliff to the end of the write (folding and GC included)",
+    )
 
 
 def _log_step(verdict: CacheCliffVerdict) -> float:

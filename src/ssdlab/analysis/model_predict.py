@@ -76,6 +76,7 @@ class ModelParams:
     cache_bytes: Bounds | None
     native_rate: Bounds | None
     capacity_bytes: int | None
+    sustained_rate: Bounds | None = None
     missing: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
 
 
@@ -234,6 +235,7 @@ def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> Mod
         native_rate=_bounds(_parameter(body, "native write rate")),
         capacity_bytes=int(capacity) if isinstance(capacity, int | float) else None,
         missing=missing,
+        sustained_rate=_bounds(_parameter(body, "sustained write rate")),
     )
 
 
@@ -404,13 +406,22 @@ def _cliff(params: ModelParams) -> Figure:
 
 
 def _post_cliff(params: ModelParams) -> Figure:
+    if params.sustained_rate is not None:
+        return _fitted(
+            POST_CLIFF,
+            "B/s",
+            params.sustained_rate,
+            ("", None),
+            "the cache run's sustained rate: bytes ÷ time from its cliff to the end of the "
+            "write (folding included), of sequential writes past the cache",
+        )
     return _fitted(
         POST_CLIFF,
         "B/s",
         params.native_rate,
         params.missing.get("native", ("native write rate not fitted", None)),
-        "the fitted native write rate (the cache run's median after its cliff), of writes "
-        "past the cache on a drive not yet in garbage collection",
+        "the fitted native write rate (the cache run's median after its cliff; a fit older "
+        "than the sustained rate), of writes past the cache",
     )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.model_fit import WARMUP_FILLS, waf_point
+from ssdlab.analysis.model_fit import WARMUP_FILLS, Estimate, sustained_estimate, waf_point
 from ssdlab.analysis.model_predict import (
     CLIFF,
     DAYS,
@@ -291,6 +291,11 @@ def _ends(interval: Interval | None) -> tuple[float | None, float | None]:
     return (None, None) if interval is None else (interval.low, interval.high)
 
 
+def _as_figure(name: str, estimate: Estimate) -> Figure:
+    value = estimate.value if isinstance(estimate.value, int | float) else None
+    return Figure(name, estimate.unit, value, estimate.low, estimate.high, basis=estimate.note)
+
+
 def _cache_figures(stored: StoredRun) -> list[Figure]:
     verdicts = [v for v in (cliff_verdict(w) for w in writes_of(stored.steps)) if v is not None]
     if not verdicts or verdicts[0].cliff_bytes is None:
@@ -301,13 +306,7 @@ def _cache_figures(stored: StoredRun) -> list[Figure]:
     basis = f"cliff {found.state} ({found.basis})"
     return [
         Figure(CLIFF, "B", first.cliff_bytes, *_ends(found.cliff_bytes_interval), basis=basis),
-        Figure(
-            POST_CLIFF,
-            "B/s",
-            first.post_cache_bw_bytes_per_s,
-            *_ends(found.post_cache_interval),
-            basis="median after the cliff",
-        ),
+        _as_figure(POST_CLIFF, sustained_estimate(first, ())),
     ]
 
 

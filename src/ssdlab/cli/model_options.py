@@ -47,8 +47,8 @@ def add_commands(commands: Commands) -> None:
         epilog="examples:\n"
         "  ssdlab model fit 12 14 15         a cache run and two endurance runs of one drive\n"
         "  ssdlab model fit 12 --json        what one cache run gives, and what to add\n"
-        "  ssdlab model predict 16 randwrite-4k --span 80% --daily 200GB --tbw 600TB\n"
-        "  ssdlab model verify 16 14         the prediction held against run 14\n",
+        "  ssdlab model predict last randwrite-4k --span 80% --daily 200GB --tbw 600TB\n"
+        "  ssdlab model verify last 14       the newest fit held against run 14\n",
     )
     actions = model.add_subparsers(dest="model_action", metavar="ACTION", required=True)
     fit = actions.add_parser(
