@@ -122,7 +122,7 @@ def test_fit_recovers_a_virtual_drives_spare_and_cache(tmp_path: Path) -> None:
     _predict_and_verify(db, config)
 
 
-def _truth_waf(config: SimConfig, span: float) -> float:
+def truth_waf(config: SimConfig, span: float) -> float:
     """The served drive's own steady WAF under uniform 4 KiB writes over `span` of it."""
     span_bytes = config.logical_bytes * span
     result = simulate(config, Workload(span_fraction=span), host_bytes=int(span_bytes * 60),
@@ -143,7 +143,7 @@ def _predict_and_verify(db: str, config: SimConfig) -> None:
     assert predicted.code == 0, predicted.stderr
     figures = {f["name"]: f for f in json.loads(predicted.stdout)["figures"]}
     waf = figures["steady-state WAF"]
-    assert abs(waf["value"] / _truth_waf(config, 0.5) - 1) <= 0.05
+    assert abs(waf["value"] / truth_waf(config, 0.5) - 1) <= 0.05
     assert waf["low"] <= waf["value"] <= waf["high"]
     assert figures["days to end of life"]["value"] > 0
     assert figures["steady-state write IOPS"]["value"] > 0

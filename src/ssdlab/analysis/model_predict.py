@@ -44,6 +44,7 @@ MODEL_FILLS = 60.0
 """Fills of the range simulated: JESD219 over a drive of little spare settles after 20–40."""
 WINDOW_FILLS = 20.0
 """The last fills of the simulation the steady-state figures are read over."""
+STEADY_WINDOW = (MODEL_FILLS - WINDOW_FILLS, MODEL_FILLS)
 SEEDS = (1, 2, 3)
 ALPHA_CAP = 4.0
 """The spare's high end when the fit left it unbounded (300 % spare: WAF within 1 % of 1)."""
@@ -89,6 +90,9 @@ class PredictWorkload:
     block_bytes: int
     span: float = 1.0
     name: str = ""
+    # the fills of the range, written from a discarded drive, the WAF and IOPS are read over
+    # (verify: the measured run's own window); the default is steady state
+    window: tuple[float, float] = (MODEL_FILLS - WINDOW_FILLS, MODEL_FILLS)
 
     def describe(self) -> str:
         what = {
@@ -96,7 +100,11 @@ class PredictWorkload:
             "jesd219": "JESD219 enterprise writes (its zones and transfer sizes)",
             "sequential": f"sequential {_size(self.block_bytes)} writes",
         }[self.kind]
-        return f"{what} over {self.span:.0%} of the drive"
+        text = f"{what} over {self.span:.0%} of the drive"
+        if self.window != STEADY_WINDOW:
+            start, end = self.window
+            text += f", fills {start:g}–{end:g} from a discarded drive"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,9 +274,17 @@ def _model_config(policy: str, alpha: float, seed: int) -> SimConfig:
 
 @cache
 def steady_state(
-    policy: str, alpha: float, kind: str, block_bytes: int, span: float, seed: int
+    policy: str,
+    alpha: float,
+    kind: str,
+    block_bytes: int,
+    span: float,
+    seed: int,
+    window: tuple[float, float] = STEADY_WINDOW,
 ) -> Steady:
-    """The simulator's steady state (cached: a corner is asked for by several figures)."""
+    """The simulator's WAF and rate over `window` (fills of the range from empty; by default
+    steady state), cached: a corner is asked for by several figures."""
+    start_fills, end_fills = window
     config = _model_config(policy, alpha, seed)
     span_bytes = MODEL_BYTES * span
     step = max(int(span_bytes / 10), PAGE_BYTES)
@@ -276,10 +292,10 @@ def steady_state(
     result = simulate(
         config,
         Workload(kind=kind, span_fraction=span, request_pages=pages),
-        host_bytes=int(span_bytes * MODEL_FILLS),
+        host_bytes=int(span_bytes * end_fills),
         interval_bytes=step,
     )
-    start = span_bytes * (MODEL_FILLS - WINDOW_FILLS)
+    start = span_bytes * start_fills
     first = next(i for i in result.intervals if i.host_write_bytes >= start - step / 2)
     last = result.intervals[-1]
     host = last.host_write_bytes - first.host_write_bytes
@@ -382,6 +398,7 @@ def _steady(c: Corner, workload: PredictWorkload) -> Steady:
         workload.block_bytes,
         round(workload.span, 4),
         c.seed,
+        workload.window,
     )
 
 

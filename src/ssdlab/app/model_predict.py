@@ -18,13 +18,19 @@ import sqlite3
 import statistics
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
 from ssdlab.analysis.lifetime import RatedEndurance
-from ssdlab.analysis.model_fit import WARMUP_FILLS, Estimate, sustained_estimate, waf_point
+from ssdlab.analysis.model_fit import (
+    WARMUP_FILLS,
+    Estimate,
+    WafPoint,
+    sustained_estimate,
+    waf_point,
+)
 from ssdlab.analysis.model_predict import (
     CLIFF,
     DAYS,
@@ -310,21 +316,45 @@ def _cache_figures(stored: StoredRun) -> list[Figure]:
     ]
 
 
+@dataclass(frozen=True, slots=True)
+class EnduranceReading:
+    """What an endurance run gives verify: its WAF point (None: why, in `why`) and range."""
+
+    point: WafPoint | None
+    range_bytes: float | None
+    why: str
+
+
+def endurance_reading(stored: StoredRun) -> EnduranceReading:
+    notes: list[str] = []
+    found = waf_input_of(stored, notes)
+    if found is None:
+        return EnduranceReading(None, None, "; ".join(notes) or "no WAF readings")
+    return EnduranceReading(waf_point(found), found.range_bytes, "")
+
+
+def run_window(reading: EnduranceReading) -> tuple[float, float] | None:
+    """The fills from a discarded drive the run's WAF was read over (a tenth of a fill)."""
+    point = reading.point
+    if point is None or point.waf is None:
+        return None
+    return round(point.window_start, 1), round(point.fills, 1)
+
+
 def _endurance_figures(
     stored: StoredRun,
+    reading: EnduranceReading,
     prediction: Prediction,
     params: ModelParams,
     rating: Rating | None,
 ) -> list[Figure]:
-    notes: list[str] = []
-    waf_input = waf_input_of(stored, notes)
+    point = reading.point
     figures: list[Figure] = []
     waf_value: float | None = None
     waf_low = waf_high = None
-    if waf_input is None:
-        figures.append(Figure(WAF, "", None, reason="; ".join(notes) or "no WAF readings"))
+    if point is None:
+        figures.append(Figure(WAF, "", None, reason=reading.why))
     else:
-        point = waf_point(waf_input)
         waf_value = point.waf
         waf_low, waf_high = _ends(point.interval)
         figures.append(
@@ -335,10 +365,11 @@ def _endurance_figures(
                 waf_low,
                 waf_high,
                 reason=point.reason,
-                basis=f"ΔNAND ÷ Δhost after {point.window_start:.1f} fills (the fit's own reading)",
+                basis=f"ΔNAND ÷ Δhost over fills {point.window_start:.1f}–{point.fills:.1f} "
+                "of the range (the fit's own reading)",
             )
         )
-    figures.append(_iops_measured(stored, waf_input.range_bytes if waf_input else None))
+    figures.append(_iops_measured(stored, reading.range_bytes))
     figures.append(_days_measured(prediction, params, rating, waf_value, waf_low, waf_high))
     return figures
 
@@ -414,11 +445,18 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
     model = model_run(conn, request.model)
     measured_run = stored_runs(conn, [request.run])[0]
     workload = _run_workload(measured_run)
-    params, rating, prediction = _predicted(conn, model, workload, request.rating)
     if measured_run.run.profile == "cache":
+        params, rating, prediction = _predicted(conn, model, workload, request.rating)
         measured = _cache_figures(measured_run)
     else:
-        measured = _endurance_figures(measured_run, prediction, params, rating)
+        # the model asked about the run's own window of fills from a discarded drive: ten
+        # fills of JESD219 are far from steady, and steady state is not what the run measured
+        reading = endurance_reading(measured_run)
+        window = run_window(reading)
+        if window is not None:
+            workload = replace(workload, window=window)
+        params, rating, prediction = _predicted(conn, model, workload, request.rating)
+        measured = _endurance_figures(measured_run, reading, prediction, params, rating)
     rows = compare(prediction, measured)
     settings = {
         "model": _link(model),

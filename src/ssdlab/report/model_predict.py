@@ -45,6 +45,7 @@ def _prediction(prediction: Prediction) -> dict[str, Any]:
             "kind": w.kind,
             "block_bytes": w.block_bytes,
             "span": w.span,
+            "window_fills": list(w.window),
             "described": w.describe(),
         },
         "daily_bytes": prediction.daily_bytes,
