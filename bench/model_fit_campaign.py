@@ -47,9 +47,9 @@ from ssdlab.analysis.model_predict import (  # noqa: E402
     Figure,
     Rating,
     params_of,
-    parse_workload,
     predict,
 )
+from ssdlab.app.model_predict import predict_workload  # noqa: E402
 from ssdlab.errors import UsageError  # noqa: E402
 from ssdlab.report.model_fit import fit_json  # noqa: E402
 from ssdlab.sim import simulate  # noqa: E402
@@ -192,7 +192,7 @@ def held_out(seed: int) -> HeldOut | None:
     )
     params = params_of(fit_json(fit_model(inputs), None, "/dev/loop0", [], CAPACITY))
     daily = float(config.logical_bytes)  # one drive write a day
-    prediction = predict(params, parse_workload(HELD_OUT, HELD_OUT_SPAN), daily_bytes=daily,
+    prediction = predict(params, predict_workload(HELD_OUT, HELD_OUT_SPAN), daily_bytes=daily,
                          rating=Rating(None, RATED_PE, "campaign"))  # fmt: skip
     waf, rate, erases = _steady_truth(config, HELD_OUT_SPAN)
     days = RATED_PE / (erases * daily) if erases > 0 else None

@@ -25,13 +25,11 @@ are not fitted: about 2–4 %, analysis/model_fit_joint.py `MODEL_TOLERANCE`).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ssdlab.errors import UsageError
 from ssdlab.model.units import KiB
 from ssdlab.sim.config import GcPolicy, SimConfig, Timing
 from ssdlab.sim.engine import simulate
@@ -152,36 +150,6 @@ DAYS = "days to end of life"
 
 def _size(nbytes: int) -> str:
     return f"{nbytes // KiB} KiB" if nbytes % KiB == 0 else f"{nbytes} B"
-
-
-_BLOCK = re.compile(r"^(\d+)\s*([kKmM]?)(i?[bB])?$")
-
-
-def _block_bytes(text: str) -> int:
-    found = _BLOCK.match(text.strip())
-    if found is None:
-        raise UsageError(f"block size {text!r} is not a size like 4k or 128k")
-    scale = {"": 1, "k": KiB, "m": KiB * KiB}[found.group(2).lower()]
-    return int(found.group(1)) * scale
-
-
-def parse_workload(text: str, span: float = 1.0) -> PredictWorkload:
-    """'randwrite-4k' (any block size: randwrite-16k), 'jesd219-enterprise', 'seq-128k' or
-    'seqwrite-128k', over `span` of the drive."""
-    if not 0.0 < span <= 1.0:
-        raise UsageError(f"--span must be in (0, 100 %], not {span:.0%}")
-    name = text.strip().lower()
-    if name in ("jesd219-enterprise", "jesd219"):
-        return PredictWorkload("jesd219", PAGE_BYTES, span, "jesd219-enterprise")
-    kind_of = {"randwrite": "uniform", "seq": "sequential", "seqwrite": "sequential"}
-    head, _, block = name.partition("-")
-    if head in kind_of and block:
-        return PredictWorkload(kind_of[head], _block_bytes(block), span, name)
-    raise UsageError(
-        f"unknown workload {text!r}; known: randwrite-BS (randwrite-4k, randwrite-16k …), "
-        "jesd219-enterprise, seq-BS (seq-128k) — e.g. ssdlab model predict MODEL randwrite-4k "
-        "--span 80%"
-    )
 
 
 # -- the stored fit -----------------------------------------------------------------------

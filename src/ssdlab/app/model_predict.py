@@ -14,6 +14,7 @@ days to end of life its WAF gives against the same rating; a `cache` run its cli
 rate after it (analysis/cliff_uncertainty.py intervals)."""
 
 import json
+import re
 import sqlite3
 import statistics
 import time
@@ -44,7 +45,6 @@ from ssdlab.analysis.model_predict import (
     PredictWorkload,
     Rating,
     params_of,
-    parse_workload,
     predict,
     steady_state,
 )
@@ -58,6 +58,7 @@ from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.stored_run import StoredRun
+from ssdlab.model.units import KiB
 from ssdlab.registry.model_fit import MODEL_FIT_PROFILE, PREDICT_PROFILE, VERIFY_PROFILE
 from ssdlab.report.document import Document
 from ssdlab.report.model_predict import (
@@ -72,6 +73,36 @@ from ssdlab.store.lifecycle import finish_run, to_json
 from ssdlab.store.run_rows import latest_profile_run_id
 
 SEQ_WORKLOAD = "seq-128k"
+
+
+_BLOCK = re.compile(r"^(\d+)\s*([kKmM]?)(i?[bB])?$")
+
+
+def _block_bytes(text: str) -> int:
+    found = _BLOCK.match(text.strip())
+    if found is None:
+        raise UsageError(f"block size {text!r} is not a size like 4k or 128k")
+    scale = {"": 1, "k": KiB, "m": KiB * KiB}[found.group(2).lower()]
+    return int(found.group(1)) * scale
+
+
+def predict_workload(text: str, span: float = 1.0) -> PredictWorkload:
+    """'randwrite-4k' (any block size: randwrite-16k), 'jesd219-enterprise', 'seq-128k' or
+    'seqwrite-128k', over `span` of the drive."""
+    if not 0.0 < span <= 1.0:
+        raise UsageError(f"--span must be in (0, 100 %], not {span:.0%}")
+    name = text.strip().lower()
+    if name in ("jesd219-enterprise", "jesd219"):
+        return PredictWorkload("jesd219", PAGE_BYTES, span, "jesd219-enterprise")
+    kind_of = {"randwrite": "uniform", "seq": "sequential", "seqwrite": "sequential"}
+    head, _, block = name.partition("-")
+    if head in kind_of and block:
+        return PredictWorkload(kind_of[head], _block_bytes(block), span, name)
+    raise UsageError(
+        f"unknown workload {text!r}; known: randwrite-BS (randwrite-4k, randwrite-16k …), "
+        "jesd219-enterprise, seq-BS (seq-128k) — e.g. ssdlab model predict MODEL randwrite-4k "
+        "--span 80%"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +277,7 @@ def _link(stored: StoredRun) -> dict[str, Any]:
 def predict_model(conn: sqlite3.Connection, request: PredictRequest) -> ModelOutcome:
     """Predict the workload from the stored fit, store the prediction as a run linked to it."""
     model = model_run(conn, request.model)
-    workload = parse_workload(request.workload, request.span)
+    workload = predict_workload(request.workload, request.span)
     params, rating, prediction = _predicted(conn, model, workload, request.rating)
     settings = {
         "model": _link(model),
@@ -271,7 +302,7 @@ def _run_workload(stored: StoredRun) -> PredictWorkload:
     """The workload a measured run did, as a prediction names it."""
     run = stored.run
     if run.kind is RunKind.PROFILE and run.profile == "cache":
-        return parse_workload(SEQ_WORKLOAD)
+        return predict_workload(SEQ_WORKLOAD)
     if run.kind is RunKind.PROFILE and run.profile == "endurance":
         name = run.settings.get("workload")
         if name not in (UNIFORM_WORKLOAD, SKEWED_WORKLOAD, SEQ_WORKLOAD):
@@ -285,7 +316,7 @@ def _run_workload(stored: StoredRun) -> PredictWorkload:
         span = 1.0
         if region and isinstance(capacity, int | float) and capacity > 0:
             span = min(region / capacity, 1.0)
-        return parse_workload(str(name), span)
+        return predict_workload(str(name), span)
     raise UsageError(
         f"run {run.run_id} is a {_what(stored)} run; 'ssdlab model verify' "
         "reads endurance runs (WAF, IOPS, days to end of life) and cache runs (the cliff and "

@@ -23,11 +23,10 @@ from ssdlab.analysis.model_predict import (
     Prediction,
     Rating,
     params_of,
-    parse_workload,
     predict,
 )
 from ssdlab.analysis.model_verify import compare
-from ssdlab.errors import UsageError
+from ssdlab.app.model_predict import predict_workload
 from ssdlab.report.model_fit import fit_json
 from ssdlab.sim import simulate
 from ssdlab.sim.config import GcPolicy, SimConfig, Timing
@@ -90,7 +89,7 @@ def test_a_model_with_the_true_parameters_covers_the_simulators_run(
     policy: str, spare: float, name: str, span: float
 ) -> None:
     params = params_of(truth_body(spare, policy, 0.005))
-    workload = parse_workload(name, span)
+    workload = predict_workload(name, span)
     prediction = predict(params, workload)
     kind = "jesd219" if workload.kind == "jesd219" else "uniform"
     waf, rate = truth_run(policy, spare, kind, span, max(workload.block_bytes // 4096, 1))
@@ -114,7 +113,7 @@ def _width(f: Figure) -> float:
 
 
 def test_wider_parameter_intervals_give_wider_predictions() -> None:
-    workload = parse_workload("randwrite-4k", 0.8)
+    workload = predict_workload("randwrite-4k", 0.8)
     rating = Rating(600e12, None, "given")
     narrow = predict(params_of(truth_body(0.12, "greedy", 0.005, 0.01)), workload,
                      daily_bytes=200e9, rating=rating)  # fmt: skip
@@ -132,15 +131,15 @@ def test_days_at_the_rating_workload_are_the_rating_itself() -> None:
     """A TBW rating is taken at JESD219 over the whole drive: that workload at a daily volume
     lasts TBW ÷ daily, whatever the model's WAF (each corner's two WAFs are the same)."""
     params = params_of(truth_body(0.12, "greedy", 0.02))
-    prediction = predict(params, parse_workload("jesd219-enterprise"), daily_bytes=100e9,
+    prediction = predict(params, predict_workload("jesd219-enterprise"), daily_bytes=100e9,
                          rating=Rating(600e12, None, "given"))  # fmt: skip
     days = prediction.figure(DAYS)
     assert days.value == pytest.approx(6000.0)
     assert days.low == pytest.approx(6000.0)
     assert days.high == pytest.approx(6000.0)
-    pe = predict(params, parse_workload("randwrite-4k"), daily_bytes=MODEL_BYTES,
+    pe = predict(params, predict_workload("randwrite-4k"), daily_bytes=MODEL_BYTES,
                  rating=Rating(None, 3000, "given")).figure(DAYS)  # fmt: skip
-    waf = predict(params, parse_workload("randwrite-4k")).figure(WAF).value
+    waf = predict(params, predict_workload("randwrite-4k")).figure(WAF).value
     assert waf is not None
     assert pe.value == pytest.approx(3000 * 1.12 / waf, rel=1e-3)
 
@@ -152,7 +151,7 @@ def test_a_fitted_hidden_drive_predicts_a_range_it_never_saw(seed: int) -> None:
     block size and timing not fitted)."""
     config, fit = fitted_with_skew(seed)
     prediction = predict(params_of(fit_json(fit, 1, "/dev/loop0", [], MODEL_BYTES)),
-                         parse_workload("randwrite-4k", 0.5))  # fmt: skip
+                         predict_workload("randwrite-4k", 0.5))  # fmt: skip
     span_bytes = config.logical_bytes * 0.5
     result = simulate(config, Workload(span_fraction=0.5), host_bytes=int(span_bytes * 60),
                       interval_bytes=int(span_bytes / 10))  # fmt: skip
@@ -168,7 +167,7 @@ def test_a_fitted_hidden_drive_predicts_a_range_it_never_saw(seed: int) -> None:
 def test_what_the_fit_lacks_is_none_with_the_reason_and_the_run_to_add() -> None:
     body = fit_json(fit_model(FitInputs(target="/dev/sdb", capacity_bytes=2**30)), 1, "/dev/sdb",
                     [])  # fmt: skip
-    prediction = predict(params_of(body), parse_workload("randwrite-4k"), daily_bytes=1e9)
+    prediction = predict(params_of(body), predict_workload("randwrite-4k"), daily_bytes=1e9)
     for name in (WAF, CLIFF, POST_CLIFF, IOPS, DAYS):
         f = prediction.figure(name)
         assert f.value is None, name
@@ -176,21 +175,14 @@ def test_what_the_fit_lacks_is_none_with_the_reason_and_the_run_to_add() -> None
         assert f.needs, name
     assert "--workload randwrite-4k" in (prediction.figure(WAF).needs or "")
     assert prediction.figure(CLIFF).needs == "ssdlab run cache /dev/sdb --destroy-data"
-    no_daily = predict(params_of(truth_body(0.1, "greedy", 0.01)), parse_workload("seq-128k"))
+    no_daily = predict(params_of(truth_body(0.1, "greedy", 0.01)), predict_workload("seq-128k"))
     assert no_daily.figure(DAYS).reason == "no daily host write volume given"
     assert "--daily" in (no_daily.figure(DAYS).needs or "")
 
 
-def test_unknown_workloads_say_what_is_known() -> None:
-    with pytest.raises(UsageError, match="known: randwrite-BS"):
-        parse_workload("randread-4k")
-    assert parse_workload("randwrite-16k", 0.8).block_bytes == 16384
-    assert parse_workload("seq-128k").kind == "sequential"
-
-
 def test_verify_errors_and_whether_the_measurement_is_inside() -> None:
     predicted = Prediction(
-        parse_workload("randwrite-4k"),
+        predict_workload("randwrite-4k"),
         (Figure(WAF, "", 2.0, 1.8, 2.2), Figure(IOPS, "IOPS", 1000.0, 900.0, 1100.0),
          Figure(DAYS, "days", None, reason="no daily host write volume given"),
          Figure(CLIFF, "B", 8e6, 7e6, 9e6)),

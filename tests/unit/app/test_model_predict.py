@@ -15,6 +15,7 @@ from ssdlab.app.model_predict import (
     RatingRequest,
     VerifyRequest,
     predict_model,
+    predict_workload,
     verify_model,
 )
 from ssdlab.app.runs import run_document, stored_run
@@ -74,3 +75,10 @@ def test_runs_it_cannot_read_are_refused(old_store: sqlite3.Connection) -> None:
     fit_runs(old_store, FitRequest(("7",)))
     with pytest.raises(UsageError, match="run 1 is a quick run; 'ssdlab model verify'"):
         verify_model(old_store, VerifyRequest("last", "1"))
+
+
+def test_unknown_workloads_say_what_is_known() -> None:
+    with pytest.raises(UsageError, match="known: randwrite-BS"):
+        predict_workload("randread-4k")
+    assert predict_workload("randwrite-16k", 0.8).block_bytes == 16384
+    assert predict_workload("seq-128k").kind == "sequential"
