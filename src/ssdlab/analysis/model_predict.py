@@ -195,7 +195,11 @@ def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> Mod
     other = None
     if simulator.get("gc_policy") is None and policy is not None:
         other = _OTHER_CLASS.get(str(policy))
-    if policy is None:
+    if policy is None and "alpha" not in missing:
+        # one active range: the spare was fitted assuming a greedy-like GC; both classes'
+        # policies are corners, so the interval holds what the class leaves open
+        policy, other = "greedy", "fifo"
+    elif policy is None:
         gc = _parameter(body, "GC class")
         missing["policy"] = (
             f"GC class {gc.get('value') or 'unknown'}: {gc.get('note') or 'not fitted'}",

@@ -202,3 +202,14 @@ def test_verify_errors_and_whether_the_measurement_is_inside() -> None:
     assert rows[DAYS].error is None
     assert rows[DAYS].inside is None
     assert rows[DAYS].reason == "not predicted: no daily host write volume given"
+
+
+def test_a_gc_class_left_open_is_both_classes_corners() -> None:
+    """One active range fits the spare assuming a greedy-like GC and names no class: the
+    prediction takes greedy and FIFO as corners."""
+    body = truth_body(0.12, "greedy", 0.01)
+    body["simulator"].update(gc_policy=None, gc_policy_fitted=None, gc_classes_fitting=[])
+    params = params_of(body)
+    assert (params.policy, params.other_policy) == ("greedy", "fifo")
+    prediction = predict(params, predict_workload("randwrite-4k"))
+    assert {c.split(",")[0] for c in prediction.corners} == {"greedy", "fifo"}
