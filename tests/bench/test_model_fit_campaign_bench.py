@@ -1,8 +1,9 @@
 """The model-fit campaign keeps working at a tiny size (seed 18, and seed 19, which the
 simulator refuses at 64 MiB): its block is written between its markers, a row per drive fitted,
 the refused seed named, and the summary counts drawn from the rows (the simulator is
-deterministic, so seed 18's figures are pinned). Accuracy over many drives is judged by
-tests/unit/analysis/test_model_fit.py; speed is not judged."""
+deterministic, so seed 18's figures are pinned), and the held-out predictions' block after
+it. Accuracy over many drives is judged by tests/unit/analysis/test_model_fit.py and
+test_model_predict.py; speed is not judged."""
 
 import os
 import subprocess
@@ -26,8 +27,9 @@ def test_the_tiny_campaign_writes_its_block(tmp_path: Path) -> None:
     text = results.read_text()
     assert text.startswith("# before\n")
     assert "<!-- BEGIN bench/model_fit_campaign.py" in text
-    assert text.rstrip().endswith("<!-- END bench/model_fit_campaign.py -->")
-    rows = [line for line in text.splitlines() if line.startswith("| 18 |")]
+    assert "<!-- END bench/model_fit_campaign.py -->" in text
+    assert text.rstrip().endswith("<!-- END bench/model_fit_campaign.py held-out -->")
+    rows = [line for line in text.splitlines() if line.startswith("| 18 | fifo | 20.7 % |")]
     assert len(rows) == 1
     assert "| fifo |" in rows[0]
     assert "- seeds that cannot be drawn at 64 MiB: 19" in text
@@ -37,3 +39,8 @@ def test_the_tiny_campaign_writes_its_block(tmp_path: Path) -> None:
     assert "closed forms 1 of 1 (interval covers 1), joint fit 0 of 1 (covers 1)" in text
     assert "cache size within ±5 %: 1 of 1 drives with a cache (interval covers 1)" in text
     assert "GC class right with the JESD219 run: 1 of 1" in text
+    # held out (uniform writes over half the drive): WAF, post-cliff throughput and IOPS
+    # inside their intervals, the days 8.8 % short (the truth outside the interval)
+    held = [line for line in text.splitlines() if line.startswith("| 18 | fifo | +")]
+    assert held == ["| 18 | fifo | +0.6 % ✓ | +0.1 % ✓ | -1.0 % ✓ | -8.8 % |"]
+    assert "- days to end of life: within ±15%: 1 of 1; truth inside the interval on 0" in text

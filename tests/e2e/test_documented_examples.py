@@ -185,6 +185,21 @@ def _lay_out(folder: Path) -> None:
     for store in (folder / "data" / "ssdlab" / "ssdlab.db", folder / "root" / "srv" / "ssdlab.db"):
         store.parent.mkdir(parents=True)
         shutil.copyfile(STORE, store)
+        _add_model(store)
+
+
+def _add_model(store: Path) -> None:
+    """A fitted model in the store (`model fit 7 14`: what a cache run kept without its log
+    and a replayed endurance run give), for `model predict last` and `model verify last`
+    whatever examples ran before them."""
+    from ssdlab.app.model_fit import FitRequest, fit_runs
+    from ssdlab.app.run_store import open_run_store
+
+    conn = open_run_store(store)
+    try:
+        fit_runs(conn, FitRequest(("7", "14")))
+    finally:
+        conn.close()
 
 
 def _renamed_job() -> str:

@@ -138,6 +138,8 @@ class ModelFit:
     gc_classes: tuple[str, ...]  # the classes whose closed forms fit both WAF points
     waf_points: tuple[WafPoint, ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the simulator's policy the spare was fitted with (the joint fit's best), else None
+    fitted_policy: str | None = None
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -334,8 +336,8 @@ def _size_arg(nbytes: int) -> str:
 
 def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate]:
     needs = cache_command(target)
-    names = ("cache size", "SLC write rate", "native write rate")
-    units = ("B", "B/s", "B/s")
+    names = ("cache size", "SLC write rate", "native write rate", SUSTAINED)
+    units = ("B", "B/s", "B/s", "B/s")
     if not cliffs:
         return [
             Estimate(n, None, None, None, u, (), needs) for n, u in zip(names, units, strict=True)
@@ -363,6 +365,7 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
                 None,
                 "the whole write's median: no cliff to split it",
             ),
+            sustained_estimate(first, src),
         ]
     state = f"cliff {found.state} ({found.basis}), ± one log interval (the cliff's resolution)"
     low, high = _interval_ends(found.cliff_bytes_interval)
@@ -396,7 +399,46 @@ def _cache_estimates(cliffs: Sequence[CliffInput], target: str) -> list[Estimate
             None,
             "median after the cliff",
         ),
+        sustained_estimate(first, src),
     ]
+
+
+SUSTAINED = "sustained write rate"
+SUSTAINED_BATCHES = 8
+
+
+def _byte_weighted(points: Sequence[tuple[float, float]]) -> float | None:
+    """Bytes ÷ time over (bytes written in the interval, rate) pairs: the rate a long write
+    keeps, whether the log's intervals are equal in time (fio) or in bytes."""
+    seconds = sum(b / r for b, r in points if r > 0)
+    return sum(b for b, _ in points) / seconds if seconds > 0 else None
+
+
+def sustained_estimate(verdict: CacheCliffVerdict, sources: tuple[Source, ...]) -> Estimate:
+    """The write's rate from the cliff (the start: no cliff) to its end, folding and GC
+    included, with Student's interval over `SUSTAINED_BATCHES` consecutive batches of the
+    log."""
+    cliff = verdict.cliff_bytes or 0.0
+    steps = [(b - a, r) for (a, _), (b, r) in pairwise([(0.0, 0.0), *verdict.series]) if a >= cliff]
+    value = _byte_weighted(steps)
+    size = max(len(steps) // SUSTAINED_BATCHES, 1)
+    batches = [_byte_weighted(steps[i : i + size]) for i in range(0, len(steps) - size + 1, size)]
+    known = [b for b in batches if b is not None]
+    interval = None
+    if value is not None and len(known) >= 2:
+        spread = statistics.stdev(known) / math.sqrt(len(known))
+        interval = mean_interval(sample_of_seconds(value, known)) if spread > 0 else None
+    low, high = _interval_ends(interval)
+    return Estimate(
+        SUSTAINED,
+        value,
+        low if low is not None else value,
+        high if high is not None else value,
+        "B/s",
+        sources,
+        None,
+        "bytes ÷ time from the cliff to the end of the write (folding and GC included)",
+    )
 
 
 def _log_step(verdict: CacheCliffVerdict) -> float:
@@ -447,8 +489,9 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     usable = [p for p in points if p.waf is not None]
     spare, gc, classes = _spare_and_class(usable, target, capacity)
     skewed = [p for p in skews if p.waf is not None]
+    fitted_policy = None
     if skewed and usable:
-        spare, gc, classes = _joint(usable, skewed[0])
+        spare, gc, classes, fitted_policy = _joint(usable, skewed[0])
     elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     estimates += [spare, gc]
@@ -464,7 +507,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
             "the simulator models no idle time, and the fit reads no idle recovery yet",
         )
     )
-    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes))
+    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes), fitted_policy)
 
 
 def skew_command(target: str, capacity: int | None) -> str:
@@ -488,7 +531,7 @@ def _measured(point: WafPoint, kind: str) -> Measured:
 
 def _joint(
     uniform: Sequence[WafPoint], skewed: WafPoint
-) -> tuple[Estimate, Estimate, tuple[str, ...]]:
+) -> tuple[Estimate, Estimate, tuple[str, ...], str]:
     """Spare and GC class fitted together over the uniform and the JESD219 points, the
     simulator as the forward model (model_fit_joint.py)."""
     from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, joint_fit
@@ -518,7 +561,8 @@ def _joint(
         else f"neither class fits {CLASS_MARGIN:.0%} better than the other; {how}"
     )
     classes = (fit.gc_class,) if fit.gc_class else (GcClass.GREEDY, GcClass.FIFO)
-    return spare, Estimate("GC class", name, None, None, "", sources, None, note), classes
+    gc = Estimate("GC class", name, None, None, "", sources, None, note)
+    return spare, gc, classes, best.policy.value
 
 
 def _spare_and_class(

@@ -74,7 +74,7 @@ def drive_of(stored: StoredRun) -> str:
     return str(path) if path else stored.run.target_path
 
 
-def _region_bytes(stored: StoredRun) -> int | None:
+def region_bytes(stored: StoredRun) -> int | None:
     params = stored.run.plan.get("params")
     for pair in params if isinstance(params, list) else []:
         if isinstance(pair, list) and len(pair) == 2 and pair[0] == "region_bytes":
@@ -93,7 +93,7 @@ def _cliff_input(stored: StoredRun) -> CliffInput | None:
     return CliffInput(_source(stored), tuple(verdicts)) if verdicts else None
 
 
-def _waf_input(stored: StoredRun, notes: list[str]) -> WafInput | None:
+def waf_input_of(stored: StoredRun, notes: list[str]) -> WafInput | None:
     source = _source(stored)
     workload = stored.run.settings.get("workload")
     if workload not in (UNIFORM_WORKLOAD, SKEWED_WORKLOAD):
@@ -102,7 +102,7 @@ def _waf_input(stored: StoredRun, notes: list[str]) -> WafInput | None:
             f"and {SKEWED_WORKLOAD} (GC class) endurance runs only"
         )
         return None
-    region, capacity = _region_bytes(stored), _capacity(stored)
+    region, capacity = region_bytes(stored), _capacity(stored)
     if region is None or capacity is None:
         notes.append(f"{source.label}: its test region or its drive's capacity is not stored")
         return None
@@ -153,7 +153,7 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
             else:
                 notes.append(f"cache run {run.run_id}: no write was stored")
         elif run.kind is RunKind.PROFILE and run.profile == "endurance":
-            waf = _waf_input(stored, notes)
+            waf = waf_input_of(stored, notes)
             skewed = stored.run.settings.get("workload") == SKEWED_WORKLOAD
             if waf is not None:
                 (skews if skewed else wafs).append(waf)
@@ -198,7 +198,7 @@ def fit_runs(conn: sqlite3.Connection, request: FitRequest) -> FitOutcome:
         ),
         started_at_s=started,
     )
-    body = fit_json(fit, run_id, inputs.target, used)
+    body = fit_json(fit, run_id, inputs.target, used, inputs.capacity_bytes)
     body["notes"] = [*notes, *body["notes"]]
     add_finding(conn, run_id, FINDING, "verdict", body, time.time())
     finish_run(conn, run_id, RunStatus.COMPLETE, None, time.time())

@@ -16,7 +16,7 @@ doctor           cli/doctor.py   tools, privileges, O_DIRECT, loop devices, clea
 health/wear/watch cli/health.py SMART / NVMe health, wear between samples, sampling over days
 conformance      cli/conformance.py  OCP Datacenter NVMe SSD requirements checked by ID
 sim              cli/sim.py      simulated drives (FTL, GC, spare, SLC cache) stored as runs
-model fit        cli/model.py    the simulator fitted to a drive's stored runs, with intervals
+model            cli/model.py    the simulator fitted to a drive's runs; predictions, verified
 fleet            cli/fleet.py    many hosts over OpenSSH, hosts from an Ansible inventory
 node             cli/node.py     what 'ssdlab fleet' calls on each node over SSH (JSON)
 

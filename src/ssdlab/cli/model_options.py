@@ -1,8 +1,35 @@
-"""The options of `ssdlab model fit` (handled by cli/model.py)."""
+"""The options of `ssdlab model fit`, `model predict` and `model verify` (handled by
+cli/model.py)."""
 
 import argparse
 
-from ssdlab.cli.common_options import STORE, Commands, json_output
+from ssdlab.cli.arg_types import size_arg
+from ssdlab.cli.common_options import STORE, Commands, add_rating, json_output
+
+
+def span_arg(text: str) -> float:
+    """'80%' or '0.8' → 0.8, in (0, 1]."""
+    raw = text.strip()
+    try:
+        value = float(raw.removesuffix("%")) / (100.0 if raw.endswith("%") else 1.0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share like 80%") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 and at most 100%")
+    return value
+
+
+def _add_life(parser: argparse.ArgumentParser) -> None:
+    add_rating(parser)
+    parser.add_argument(
+        "--pe-cycles", type=float, help="rated P/E cycles of the flash (instead of a TBW rating)"
+    )
+    parser.add_argument(
+        "--daily",
+        type=size_arg,
+        metavar="SIZE",
+        help="host writes a day, e.g. 200GB: gives the days to end of life",
+    )
 
 
 def add_commands(commands: Commands) -> None:
@@ -19,7 +46,9 @@ def add_commands(commands: Commands) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
         "  ssdlab model fit 12 14 15         a cache run and two endurance runs of one drive\n"
-        "  ssdlab model fit 12 --json        what one cache run gives, and what to add\n",
+        "  ssdlab model fit 12 --json        what one cache run gives, and what to add\n"
+        "  ssdlab model predict last randwrite-4k --span 80% --daily 200GB --tbw 600TB\n"
+        "  ssdlab model verify last 14       the newest fit held against run 14\n",
     )
     actions = model.add_subparsers(dest="model_action", metavar="ACTION", required=True)
     fit = actions.add_parser(
@@ -28,3 +57,37 @@ def add_commands(commands: Commands) -> None:
         parents=[json_output("print the fit as JSON"), STORE],
     )
     fit.add_argument("runs", nargs="+", metavar="RUN", help="run ids (or 'last') of one drive")
+    predict = actions.add_parser(
+        "predict",
+        help="predict a workload from a fitted model: WAF, cliff, IOPS, days to end of life",
+        description="Predict, from a stored fit (a 'model fit' run), a workload's steady-state "
+        "WAF, cliff position and the rate after it, steady-state write IOPS and days to end of "
+        "life against the drive's rating, each with an interval over the corners of the fit's "
+        "intervals and three simulator seeds; stored as a run linked to the model "
+        "(docs/model-fit.md).",
+        parents=[json_output("print the prediction as JSON"), STORE],
+    )
+    predict.add_argument("model", metavar="MODEL", help="the model-fit run's id (or 'last')")
+    predict.add_argument(
+        "workload",
+        metavar="WORKLOAD",
+        help="randwrite-BS (randwrite-4k, randwrite-16k …), jesd219-enterprise, seq-BS",
+    )
+    predict.add_argument(
+        "--span",
+        type=span_arg,
+        default=1.0,
+        help="the active range, a share of the drive (default 100%%)",
+    )
+    _add_life(predict)
+    verify = actions.add_parser(
+        "verify",
+        help="hold a model's prediction against a stored run that did the workload",
+        description="Predict what a stored run did (an endurance run: WAF, IOPS, days to end "
+        "of life; a cache run: the cliff and the rate after it), read what it measured, and "
+        "store prediction, measurement and error side by side (report RUN shows them).",
+        parents=[json_output("print the verification as JSON"), STORE],
+    )
+    verify.add_argument("model", metavar="MODEL", help="the model-fit run's id (or 'last')")
+    verify.add_argument("run", metavar="RUN", help="the measured run's id (or 'last')")
+    _add_life(verify)

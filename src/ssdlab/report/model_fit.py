@@ -43,23 +43,29 @@ def _number(fit: ModelFit, name: str) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def _simulator(fit: ModelFit) -> dict[str, Any]:
+def _simulator(fit: ModelFit, capacity_bytes: int | None) -> dict[str, Any]:
     """The fit in the simulator's terms (None: not fitted)."""
     gc = fit.estimate("GC class").value
     policy = {GcClass.GREEDY: "greedy", GcClass.FIFO: "fifo", GcClass.RANDOM: "random"}
     return {
         "spare_of_logical": _number(fit, "spare (of logical)"),
         "gc_policy": policy.get(str(gc)),
+        "gc_policy_fitted": fit.fitted_policy,
         "gc_classes_fitting": list(fit.gc_classes),
         "slc_cache_bytes": _number(fit, "cache size"),
         "slc_write_bytes_per_s": _number(fit, "SLC write rate"),
         "native_write_bytes_per_s": _number(fit, "native write rate"),
         "slc_kind": None,
+        "capacity_bytes": capacity_bytes,
     }
 
 
 def fit_json(
-    fit: ModelFit, run_id: int | None, target: str, inputs: Sequence[Mapping[str, Any]]
+    fit: ModelFit,
+    run_id: int | None,
+    target: str,
+    inputs: Sequence[Mapping[str, Any]],
+    capacity_bytes: int | None = None,
 ) -> dict[str, Any]:
     """The fit as the store keeps it and `--json` prints it."""
     return {
@@ -69,7 +75,7 @@ def fit_json(
         "target": target,
         "inputs": list(inputs),
         "parameters": [_estimate(e) for e in fit.estimates],
-        "simulator": _simulator(fit),
+        "simulator": _simulator(fit, capacity_bytes),
         "waf_points": [{**asdict(p), "source": _source(p.source)} for p in fit.waf_points],
         "notes": list(fit.notes),
         "method": METHOD,

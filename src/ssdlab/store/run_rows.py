@@ -200,3 +200,11 @@ def load_run(conn: sqlite3.Connection, run_id: int) -> RunRecord | None:
 def latest_run_id(conn: sqlite3.Connection) -> int | None:
     row = conn.execute("SELECT MAX(id) FROM runs").fetchone()
     return None if row[0] is None else int(row[0])
+
+
+def latest_profile_run_id(conn: sqlite3.Connection, kind: str, profile: str) -> int | None:
+    """The newest run of `kind` and `profile` (e.g. the newest fitted model)."""
+    row = conn.execute(
+        "SELECT MAX(id) FROM runs WHERE kind = ? AND profile = ?", (kind, profile)
+    ).fetchone()
+    return None if row[0] is None else int(row[0])

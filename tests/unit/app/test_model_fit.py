@@ -4,39 +4,21 @@ recorded cron log, a simulated drive): what each run gives or why it gives nothi
 stored as a run linked to its inputs and read back as it was fitted, and runs it cannot read
 refused. The fit against a drive with known internals is tests/e2e/test_model_fit.py."""
 
-import shutil
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from ssdlab.app.listing import ListingRequest, list_stored_runs, run_label
 from ssdlab.app.model_fit import FitRequest, fit_runs
-from ssdlab.app.run_store import open_run_store
 from ssdlab.app.runs import run_document, stored_run
 from ssdlab.errors import UsageError
 from ssdlab.store.listing import UnreadableRun
-from tests.conftest import ROOT
-
-OLD_STORE = ROOT / "tests" / "data" / "store" / "main-98b38bc.sqlite"
-
-
-@pytest.fixture
-def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    copy = tmp_path / "store.sqlite"
-    shutil.copyfile(OLD_STORE, copy)
-    opened = open_run_store(copy)
-    try:
-        yield opened
-    finally:
-        opened.close()
 
 
 def test_runs_without_what_a_parameter_needs_name_the_run_to_add(
-    conn: sqlite3.Connection,
+    old_store: sqlite3.Connection,
 ) -> None:
-    outcome = fit_runs(conn, FitRequest(("7", "14")))
+    outcome = fit_runs(old_store, FitRequest(("7", "14")))
     body = outcome.body
     by_name = {p["name"]: p for p in body["parameters"]}
     # the old cache run kept no bandwidth log: no cliff, and the cache run to add
@@ -58,25 +40,25 @@ def test_runs_without_what_a_parameter_needs_name_the_run_to_add(
 
 
 def test_the_fit_is_a_run_linked_to_its_inputs_and_reads_back_as_fitted(
-    conn: sqlite3.Connection,
+    old_store: sqlite3.Connection,
 ) -> None:
-    outcome = fit_runs(conn, FitRequest(("7",)))
-    stored = stored_run(conn, outcome.run_id)
+    outcome = fit_runs(old_store, FitRequest(("7",)))
+    stored = stored_run(old_store, outcome.run_id)
     assert stored.run.profile == "model-fit"
     assert stored.run.status.value == "complete"
     inputs = stored.run.settings["inputs"]
     assert isinstance(inputs, list)
-    assert [(i["run_id"], i["uuid"]) for i in inputs] == [(7, stored_run(conn, 7).run.uuid)]
+    assert [(i["run_id"], i["uuid"]) for i in inputs] == [(7, stored_run(old_store, 7).run.uuid)]
     document = run_document(stored)
     assert document.data["parameters"] == outcome.body["parameters"]
     assert document.sections[0].tables[0].columns[-1] == "needs (the run to add)"
-    newest = list_stored_runs(conn, ListingRequest(limit=1)).runs[0]
+    newest = list_stored_runs(old_store, ListingRequest(limit=1)).runs[0]
     assert not isinstance(newest, UnreadableRun)
     assert run_label(newest) == "model-fit"  # `ssdlab runs` names it, not 'sim'
 
 
-def test_runs_it_cannot_read_are_refused_with_what_it_reads(conn: sqlite3.Connection) -> None:
+def test_runs_it_cannot_read_are_refused_with_what_it_reads(old_store: sqlite3.Connection) -> None:
     with pytest.raises(UsageError, match=r"run 11 is a sim cache run; 'ssdlab model fit' reads"):
-        fit_runs(conn, FitRequest(("11",)))
+        fit_runs(old_store, FitRequest(("11",)))
     with pytest.raises(UsageError, match="there is no run 999"):
-        fit_runs(conn, FitRequest(("999",)))
+        fit_runs(old_store, FitRequest(("999",)))
