@@ -51,6 +51,11 @@ GREEDY_BLOCK_PAGES = (64, 1024)
 union of the α each gives (the drive's block size is not measured)."""
 # a tighter ratio tells greedy from FIFO; the second range at most this far from the first
 SECOND_RANGE_HINT = 0.8
+NO_NAND_COUNTER = (
+    "the drive reports no NAND writes: WAF cannot be measured on it; spare and GC class need "
+    "a NAND-written counter (OCP C0h 'Physical media units written', an NVMe endurance-group "
+    "log, or a vendor SMART attribute: docs/model-fit.md, *On a real drive*)"
+)
 
 
 class GcClass:
@@ -140,6 +145,7 @@ class ModelFit:
     notes: tuple[str, ...] = field(default_factory=tuple)
     # the simulator's policy the spare was fitted with (the joint fit's best), else None
     fitted_policy: str | None = None
+    nand_counter: bool | None = None  # FitInputs.nand_counter
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -303,6 +309,9 @@ class FitInputs:
     target: str = "TARGET"  # the drive, as the advice's commands name it
     capacity_bytes: int | None = None  # the drive's, for the sizes in the advice
     skews: tuple[WafInput, ...] = ()  # JESD219 runs: spare and GC class fitted jointly
+    # whether the drive's health readings hold NAND bytes written: False when readings were
+    # taken and none does (spare and GC class cannot be measured), None when none was taken
+    nand_counter: bool | None = None
 
 
 def _interval_ends(interval: Interval | None) -> tuple[float | None, float | None]:
@@ -494,6 +503,8 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         spare, gc, classes, fitted_policy = _joint(usable, skewed[0])
     elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
+    if not usable and not skewed and inputs.nand_counter is False:
+        spare, gc = _no_nand()
     estimates += [spare, gc]
     estimates.append(
         Estimate(
@@ -507,7 +518,23 @@ def fit_model(inputs: FitInputs) -> ModelFit:
             "the simulator models no idle time, and the fit reads no idle recovery yet",
         )
     )
-    return ModelFit(tuple(estimates), classes, (*points, *skews), tuple(notes), fitted_policy)
+    return ModelFit(
+        tuple(estimates),
+        classes,
+        (*points, *skews),
+        tuple(notes),
+        fitted_policy,
+        inputs.nand_counter,
+    )
+
+
+def _no_nand() -> tuple[Estimate, Estimate]:
+    """Spare and GC class of a drive without a NAND-written counter: not fitted, and no run
+    on this drive would give them (`needs` None: the note says what would)."""
+    return (
+        Estimate("spare (of logical)", None, None, None, "", (), None, NO_NAND_COUNTER),
+        Estimate("GC class", GcClass.UNKNOWN, None, None, "", (), None, NO_NAND_COUNTER),
+    )
 
 
 def skew_command(target: str, capacity: int | None) -> str:

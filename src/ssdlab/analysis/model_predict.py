@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -47,6 +47,18 @@ SEEDS = (1, 2, 3)
 ALPHA_CAP = 4.0
 """The spare's high end when the fit left it unbounded (300 % spare: WAF within 1 % of 1)."""
 _SPARE_BLOCKS = 6  # the simulator's GC needs a few free blocks beyond the logical ones
+SPARE_PRIOR = (0.06, 0.28)
+"""The effective spare (of logical) assumed for a drive that reports no NAND writes, whose
+spare cannot be fitted: from 7 % (a GiB of NAND sold as a GB: consumer and read-intensive
+drives) less about the point a controller keeps for itself (the Crucial C300's WAF of 8 at
+7.37 % raw spare is 6.4–6.8 % effective, reference/ftl.md §3.2) to 28 % (mixed-use enterprise
+drives; the Samsung 850 EVO's 9.1–12.7 % lies between). An assumption, not a measurement: a
+write-intensive drive (37 % and more) lies above it (docs/model-fit.md, *On a real drive*)."""
+ASSUMED = (
+    "assumed, not fitted: the drive reports no NAND writes, so its spare is unmeasured; the "
+    f"range is over an assumed {100 * SPARE_PRIOR[0]:.0f}–{100 * SPARE_PRIOR[1]:.0f} % "
+    "effective spare (consumer to mixed-use enterprise drives) with greedy and FIFO GC"
+)
 RATING_WORKLOAD = "jesd219-enterprise"
 """The workload a TBW rating is taken to be measured at (JESD218's enterprise class)."""
 
@@ -77,6 +89,9 @@ class ModelParams:
     capacity_bytes: int | None
     sustained_rate: Bounds | None = None
     missing: Mapping[str, tuple[str, str | None]] = field(default_factory=dict)
+    # not None: `alpha` and the policies are the assumed range (`SPARE_PRIOR`), not a fit's;
+    # the reason the figures that depend on them give
+    assumed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +133,8 @@ class Figure:
     reason: str | None = None
     needs: str | None = None
     basis: str | None = None
+    # the interval is over an assumed parameter range (`ASSUMED`), not a fit's: value None
+    assumed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +223,18 @@ def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> Mod
             gc.get("needs"),
         )
     capacity = simulator.get("capacity_bytes") or capacity_bytes
+    alpha = _bounds(_parameter(body, "spare (of logical)"), 1.0)
+    assumed = None
+    if alpha is None and body.get("nand_counter") is False:
+        # no run of this drive can measure the spare: predict over the assumed range
+        low, high = SPARE_PRIOR
+        alpha = Bounds(1.0 + (low + high) / 2.0, 1.0 + low, 1.0 + high)
+        policy, other, assumed = "greedy", "fifo", ASSUMED
+        missing.pop("alpha", None)
+        missing.pop("policy", None)
     return ModelParams(
         target=str(body.get("target") or "TARGET"),
-        alpha=_bounds(_parameter(body, "spare (of logical)"), 1.0),
+        alpha=alpha,
         policy=None if policy is None else str(policy),
         other_policy=other,
         cache_bytes=_bounds(_parameter(body, "cache size")),
@@ -216,6 +242,7 @@ def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> Mod
         capacity_bytes=int(capacity) if isinstance(capacity, int | float) else None,
         missing=missing,
         sustained_rate=_bounds(_parameter(body, "sustained write rate")),
+        assumed=assumed,
     )
 
 
@@ -359,7 +386,17 @@ def predict(
     figures.append(
         _days(params, workload, found, daily_bytes, rating, rating_reason, model_missing, text)
     )
+    if params.assumed is not None:
+        figures = [_as_assumed(f, params.assumed) for f in figures]
     return Prediction(workload, tuple(figures), tuple(c.text() for c, _ in found), daily_bytes)
+
+
+def _as_assumed(figure: Figure, why: str) -> Figure:
+    """A figure that rests on the spare, evaluated over an assumed range: its interval kept,
+    its value None (no number presented as a fitted one), the assumption as the reason."""
+    if figure.name not in (WAF, IOPS, DAYS) or figure.value is None:
+        return figure
+    return replace(figure, value=None, reason=why, assumed=True)
 
 
 def _steady(c: Corner, workload: PredictWorkload) -> Steady:

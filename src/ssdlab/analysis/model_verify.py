@@ -7,7 +7,19 @@ app/model_predict.py."""
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ssdlab.analysis.model_predict import Figure, Prediction, relative
+from ssdlab.analysis.model_predict import DAYS, WAF, Figure, Prediction, relative
+
+NO_NAND_WAF = (
+    "the drive reports no NAND writes: WAF cannot be verified on it (a drive with a "
+    "NAND-written counter can: docs/model-fit.md, *On a real drive*)"
+)
+NO_NAND_DAYS = "days to end of life follow from WAF, which cannot be verified on this drive"
+
+
+def unverifiable(nand_counter: bool | None) -> tuple[tuple[str, str], ...]:
+    """(figure, why) for what a run of a drive cannot verify: WAF and the days that follow
+    from it when the drive reports no NAND writes (`nand_counter` False)."""
+    return ((WAF, NO_NAND_WAF), (DAYS, NO_NAND_DAYS)) if nand_counter is False else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +30,7 @@ class Comparison:
     measured: Figure
     error: float | None  # measured − predicted
     relative_error: float | None  # (predicted − measured) ÷ measured: the prediction's error
-    inside: bool | None  # the measurement lies in the prediction's interval
+    inside: bool | None  # the measurement lies in the prediction's interval (or assumed range)
     reason: str | None = None
 
 
@@ -32,13 +44,15 @@ def compare(prediction: Prediction, measured: Sequence[Figure]) -> tuple[Compari
         if m is None:
             continue
         reason = None
-        if p.value is None:
+        if p.value is None and not p.assumed:
             reason = f"not predicted: {p.reason}"
         elif m.value is None:
             reason = f"not measured: {m.reason}"
+        elif p.assumed:
+            reason = f"predicted over an assumed range only: {p.reason}"
         error = m.value - p.value if m.value is not None and p.value is not None else None
         inside = None
-        if m.value is not None and p.value is not None and p.low is not None:
+        if m.value is not None and (p.value is not None or p.assumed) and p.low is not None:
             high = p.high if p.high is not None else float("inf")
             inside = p.low <= m.value <= high
         rows.append(

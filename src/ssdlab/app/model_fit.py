@@ -171,8 +171,20 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
     target = drive_of(first) if first is not None else "TARGET"
     capacities = [c for c in (_capacity(s) for s in runs) if c is not None]
     capacity = capacities[0] if capacities else None
-    inputs = FitInputs(tuple(cliffs), tuple(wafs), target, capacity, tuple(skews))
+    inputs = FitInputs(
+        tuple(cliffs), tuple(wafs), target, capacity, tuple(skews), nand_counter(runs)
+    )
     return inputs, notes, used
+
+
+def nand_counter(runs: Sequence[StoredRun]) -> bool | None:
+    """Whether the drive reports NAND bytes written: True when any health reading of the runs
+    holds them, False when readings were taken and none does (most consumer drives; a file
+    or loop device over one), None when no reading was taken."""
+    samples = [s for stored in runs for _phase, s in stored.health]
+    if not samples:
+        return None
+    return any(s.nand_written_bytes.value is not None for s in samples)
 
 
 def fit_runs(conn: sqlite3.Connection, request: FitRequest) -> FitOutcome:

@@ -48,11 +48,17 @@ from ssdlab.analysis.model_predict import (
     predict,
     steady_state,
 )
-from ssdlab.analysis.model_verify import compare
+from ssdlab.analysis.model_verify import compare, unverifiable
 from ssdlab.analysis.profiles.cache import cliff_verdict
 from ssdlab.analysis.spec_match import match_spec, rated_endurance
 from ssdlab.analysis.write_series import writes_of
-from ssdlab.app.model_fit import SKEWED_WORKLOAD, UNIFORM_WORKLOAD, region_bytes, waf_input_of
+from ssdlab.app.model_fit import (
+    SKEWED_WORKLOAD,
+    UNIFORM_WORKLOAD,
+    nand_counter,
+    region_bytes,
+    waf_input_of,
+)
 from ssdlab.app.runs import LATEST, stored_run, stored_runs
 from ssdlab.app.spec_sheets import known_spec_sheets
 from ssdlab.errors import UsageError
@@ -471,6 +477,12 @@ def _days_measured(
     )
 
 
+def _unverified(figure: Figure, cannot: Sequence[tuple[str, str]]) -> Figure:
+    """A measured figure the drive cannot give (no NAND counter: WAF and days): None and why."""
+    why = dict(cannot).get(figure.name)
+    return figure if why is None else Figure(figure.name, figure.unit, None, reason=why)
+
+
 def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutcome:
     """Predict what the measured run did, read what it measured, store both and the errors."""
     model = model_run(conn, request.model)
@@ -488,6 +500,8 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
             workload = replace(workload, window=window)
         params, rating, prediction = _predicted(conn, model, workload, request.rating)
         measured = _endurance_figures(measured_run, reading, prediction, params, rating)
+    cannot = unverifiable(nand_counter([measured_run]))
+    measured = [_unverified(f, cannot) for f in measured]
     rows = compare(prediction, measured)
     settings = {
         "model": _link(model),
@@ -501,7 +515,15 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
         VERIFY_PROFILE,
         settings,
         lambda rid: verify_json(
-            rid, _link(model), _link(measured_run), prediction, params, rating, measured, rows
+            rid,
+            _link(model),
+            _link(measured_run),
+            prediction,
+            params,
+            rating,
+            measured,
+            rows,
+            cannot,
         ),
     )
     return ModelOutcome(run_id, body, build_verify_document(body))

@@ -11,7 +11,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ssdlab.analysis.intervals import LEVEL
-from ssdlab.analysis.model_fit import Estimate, GcClass, ModelFit, Source
+from ssdlab.analysis.model_fit import NO_NAND_COUNTER, Estimate, GcClass, ModelFit, Source
 from ssdlab.model.units import format_decimal_bytes, format_mb_per_s
 from ssdlab.report.document import Document, Section, Table
 
@@ -76,6 +76,9 @@ def fit_json(
         "inputs": list(inputs),
         "parameters": [_estimate(e) for e in fit.estimates],
         "simulator": _simulator(fit, capacity_bytes),
+        # False: the drive reports no NAND writes, so `model predict` takes its spare from an
+        # assumed range (analysis/model_predict.py `SPARE_PRIOR`)
+        "nand_counter": fit.nand_counter,
         "waf_points": [{**asdict(p), "source": _source(p.source)} for p in fit.waf_points],
         "notes": list(fit.notes),
         "method": METHOD,
@@ -145,6 +148,11 @@ def build_fit_document(body: Mapping[str, Any]) -> Document:
         sections.append(Section("steady-state WAF", tables=(Table("", columns, waf_rows),)))
     missing = [p for p in parameters if p.get("needs") and p.get("value") is None]
     verdict = tuple(f"{p.get('name')}: not fitted — add {p.get('needs')}" for p in missing)
+    if body.get("nand_counter") is False:
+        verdict += (
+            f"spare and GC class: not measurable on this drive — {NO_NAND_COUNTER}; "
+            "'ssdlab model predict' gives WAF, IOPS and days over an assumed spare range",
+        )
     title = "ssdlab model fit" + (f" (run {run_id})" if run_id is not None else "")
     return Document(
         title=title,

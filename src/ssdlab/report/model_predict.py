@@ -96,6 +96,7 @@ def verify_json(
     rating: Rating | None,
     measured: Sequence[Figure],
     rows: Sequence[Comparison],
+    cannot_verify: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     return {
         "format": VERIFY_FORMAT,
@@ -108,6 +109,8 @@ def verify_json(
         "prediction": _prediction(prediction),
         "measured": [_figure(f) for f in measured],
         "comparison": [_comparison(c) for c in rows],
+        # figures no run of this drive can verify (no NAND counter: WAF and days), and why
+        "cannot_verify": [{"name": n, "reason": why} for n, why in cannot_verify],
         "interval": INTERVAL,
         "method": METHOD,
     }
@@ -166,7 +169,7 @@ def build_predict_document(body: Mapping[str, Any]) -> Document:
     rows = tuple(
         (
             str(f.get("name")),
-            value_text(f.get("value"), str(f.get("unit", ""))),
+            "assumed" if f.get("assumed") else value_text(f.get("value"), str(f.get("unit", ""))),
             interval_text(f),
             str(f.get("basis") or f.get("reason") or ""),
             str(f.get("needs") or ""),
@@ -175,7 +178,8 @@ def build_predict_document(body: Mapping[str, Any]) -> Document:
     )
     table = Table("predicted", ("figure", "value", "interval", "how / why not", "needs"), rows)
     run_id = (body.get("run") or {}).get("id")
-    missing = [f for f in figures if f.get("value") is None]
+    missing = [f for f in figures if f.get("value") is None and not f.get("assumed")]
+    assumed = [f for f in figures if f.get("assumed")]
     return Document(
         title="ssdlab model predict" + (f" (run {run_id})" if run_id is not None else ""),
         headline=_headline(body, body.get("workload") or {}),
@@ -184,9 +188,17 @@ def build_predict_document(body: Mapping[str, Any]) -> Document:
             f"{f.get('name')}: not predicted — {f.get('reason')}"
             + (f"; add: {f.get('needs')}" if f.get("needs") else "")
             for f in missing
-        ),
+        )
+        + _assumed_verdict(assumed),
         data=body,
     )
+
+
+def _assumed_verdict(assumed: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    if not assumed:
+        return ()
+    names = ", ".join(str(f.get("name")) for f in assumed)
+    return (f"{names}: a range only — {assumed[0].get('reason')}",)
 
 
 def _pct(value: Any) -> str:
@@ -205,7 +217,7 @@ def verification_table(body: Mapping[str, Any]) -> Table:
         rows.append(
             (
                 str(c.get("name")),
-                value_text(p.get("value"), unit),
+                "assumed" if p.get("assumed") else value_text(p.get("value"), unit),
                 interval_text(p),
                 value_text(m.get("value"), unit),
                 interval_text(m),
@@ -239,13 +251,23 @@ def build_verify_document(body: Mapping[str, Any]) -> Document:
         str(body.get("interval")),
     )
     comparison = [c for c in body.get("comparison", []) if isinstance(c, Mapping)]
-    outside = [str(c.get("name")) for c in comparison if c.get("inside") is False]
-    verdict = (
+    outside = [
+        str(c.get("name")) + (" (its assumed range)" if (c.get("predicted") or {}).get("assumed")
+                              else "")
+        for c in comparison
+        if c.get("inside") is False
+    ]  # fmt: skip
+    verdict: tuple[str, ...] = (
         (f"outside the prediction's interval: {', '.join(outside)}",)
         if outside
         else ("every measured figure lies in the prediction's interval",)
         if any(c.get("inside") for c in comparison)
         else ()
+    )
+    verdict += tuple(
+        f"cannot be verified on this drive: {c.get('name')} — {c.get('reason')}"
+        for c in body.get("cannot_verify") or []
+        if isinstance(c, Mapping)
     )
     return Document(
         title="ssdlab model verify" + (f" (run {run_id})" if run_id is not None else ""),
