@@ -16,7 +16,8 @@ import pytest
 
 from ssdlab.analysis.model_predict import SPARE_PRIOR
 from tests.abuse.probes import ssdlab_in_process
-from tests.e2e.test_model_predict import LIFE, STORE, _json
+from tests.e2e.test_model_fit import truth_waf
+from tests.e2e.test_model_predict import CONFIG, LIFE, STORE, _json
 
 WITHOUT_NAND = ("nand_written_bytes", "erase_count_avg", "erase_count_max", "erase_count_min")
 
@@ -106,3 +107,32 @@ def test_predict_and_verify_without_a_nand_counter(tmp_path: Path) -> None:
                                        "--format", "md")  # fmt: skip
     assert code == 0, err
     assert "cannot be verified on this drive: steady-state WAF" in out
+
+
+def test_an_assumed_spare_narrows_the_range_and_is_refused_when_the_spare_was_fitted(
+    tmp_path: Path,
+) -> None:
+    """The served drive (12 % spare, greedy) lies in the default range and in a narrower one
+    the user assumes; a fit that measured the spare refuses the assumption."""
+    db = nandless_store(tmp_path / "store.sqlite")
+    _json("model", "fit", "1", "2", "3", "4", "--db", db)
+    truth = truth_waf(CONFIG, 1.0)
+    wide = _by_name(_json("model", "predict", "last", "randwrite-4k", "--db", db)["figures"])
+    given = _json("model", "predict", "last", "randwrite-4k", "--assume-spare", "10%-14%",
+                  "--db", db)  # fmt: skip
+    narrow = _by_name(given["figures"])["steady-state WAF"]
+    assert wide["steady-state WAF"]["low"] <= truth <= wide["steady-state WAF"]["high"]
+    assert narrow["low"] <= truth <= narrow["high"]
+    assert (
+        narrow["high"] - narrow["low"]
+        < (wide["steady-state WAF"]["high"] - wide["steady-state WAF"]["low"]) / 4
+    )
+    assert "given by --assume-spare" in narrow["reason"]
+    assert given["parameters"]["alpha"]["low"] == pytest.approx(1.10)
+    fitted = str(tmp_path / "fitted.sqlite")
+    shutil.copyfile(STORE, fitted)
+    _json("model", "fit", "1", "2", "3", "--db", fitted)
+    code, _out, err = ssdlab_in_process("model", "predict", "last", "randwrite-4k",
+                                        "--assume-spare", "12%", "--db", fitted)  # fmt: skip
+    assert code != 0
+    assert "measured the spare" in err

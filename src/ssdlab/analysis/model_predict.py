@@ -54,11 +54,28 @@ drives) less about the point a controller keeps for itself (the Crucial C300's W
 7.37 % raw spare is 6.4–6.8 % effective, reference/ftl.md §3.2) to 28 % (mixed-use enterprise
 drives; the Samsung 850 EVO's 9.1–12.7 % lies between). An assumption, not a measurement: a
 write-intensive drive (37 % and more) lies above it (docs/model-fit.md, *On a real drive*)."""
-ASSUMED = (
-    "assumed, not fitted: the drive reports no NAND writes, so its spare is unmeasured; the "
-    f"range is over an assumed {100 * SPARE_PRIOR[0]:.0f}–{100 * SPARE_PRIOR[1]:.0f} % "
-    "effective spare (consumer to mixed-use enterprise drives) with greedy and FIFO GC"
-)
+
+
+def assumed_text(spare: tuple[float, float], given: bool, nand_counter: bool | None) -> str:
+    """Why a figure is a range over an assumed spare, and whose assumption it is."""
+    low, high = (f"{100 * v:.3g}" for v in spare)
+    what = f"{low} %" if low == high else f"{low}–{high} %"
+    whose = (
+        "given by --assume-spare"
+        if given
+        else "consumer to mixed-use enterprise drives; --assume-spare to change it"
+    )
+    why = (
+        "the drive reports no NAND writes, so its spare cannot be measured"
+        if nand_counter is False
+        else "the fit measured no spare (no endurance run with NAND readings)"
+    )
+    return (
+        f"assumed, not fitted: {why}; the range is over an assumed {what} effective spare "
+        f"({whose}) with greedy and FIFO GC"
+    )
+
+
 RATING_WORKLOAD = "jesd219-enterprise"
 """The workload a TBW rating is taken to be measured at (JESD218's enterprise class)."""
 
@@ -133,7 +150,7 @@ class Figure:
     reason: str | None = None
     needs: str | None = None
     basis: str | None = None
-    # the interval is over an assumed parameter range (`ASSUMED`), not a fit's: value None
+    # the interval is over an assumed spare range (`assumed_text`), not a fit's: value None
     assumed: bool = False
 
 
@@ -191,8 +208,14 @@ def _bounds(p: Mapping[str, Any], offset: float = 0.0) -> Bounds | None:
     )
 
 
-def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> ModelParams:
-    """The predictions' parameters from a stored fit (format `ssdlab-model-fit`)."""
+def params_of(
+    body: Mapping[str, Any],
+    capacity_bytes: int | None = None,
+    assume_spare: tuple[float, float] | None = None,
+) -> ModelParams:
+    """The predictions' parameters from a stored fit (format `ssdlab-model-fit`). A spare the
+    fit did not measure is taken from `assume_spare` (low, high; a user's), else, for a drive
+    that reports no NAND writes, from `SPARE_PRIOR` — flagged as assumed either way."""
     simulator = body.get("simulator") or {}
     missing: dict[str, tuple[str, str | None]] = {}
     for key, name in (
@@ -225,11 +248,13 @@ def params_of(body: Mapping[str, Any], capacity_bytes: int | None = None) -> Mod
     capacity = simulator.get("capacity_bytes") or capacity_bytes
     alpha = _bounds(_parameter(body, "spare (of logical)"), 1.0)
     assumed = None
-    if alpha is None and body.get("nand_counter") is False:
-        # no run of this drive can measure the spare: predict over the assumed range
-        low, high = SPARE_PRIOR
+    if alpha is None and (assume_spare is not None or body.get("nand_counter") is False):
+        # no run of this drive measured the spare: predict over the assumed range
+        low, high = assume_spare or SPARE_PRIOR
         alpha = Bounds(1.0 + (low + high) / 2.0, 1.0 + low, 1.0 + high)
-        policy, other, assumed = "greedy", "fifo", ASSUMED
+        policy, other = "greedy", "fifo"
+        given = assume_spare is not None
+        assumed = assumed_text((low, high), given, body.get("nand_counter"))
         missing.pop("alpha", None)
         missing.pop("policy", None)
     return ModelParams(

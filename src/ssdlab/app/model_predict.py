@@ -129,6 +129,8 @@ class PredictRequest:
     span: float = 1.0
     rating: RatingRequest = RatingRequest()
     argv: tuple[str, ...] = ()
+    # an effective spare range (low, high) for a fit that did not measure one (--assume-spare)
+    assume_spare: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +139,7 @@ class VerifyRequest:
     run: str
     rating: RatingRequest = RatingRequest()
     argv: tuple[str, ...] = ()
+    assume_spare: tuple[float, float] | None = None  # as PredictRequest's
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,20 +232,34 @@ def rating_of(
 
 
 def _context(
-    conn: sqlite3.Connection, model: StoredRun, given: RatingRequest
+    conn: sqlite3.Connection,
+    model: StoredRun,
+    given: RatingRequest,
+    assume_spare: tuple[float, float] | None = None,
 ) -> tuple[ModelParams, Rating | None, str]:
     inputs = _inputs(conn, model)
     capacity = _capacity(inputs)
-    params = params_of(model.findings["model-fit"], capacity)
+    body = model.findings["model-fit"]
+    fitted = params_of(body, capacity)
+    if assume_spare is not None and fitted.alpha is not None and fitted.assumed is None:
+        raise UsageError(
+            f"model run {model.run.run_id} measured the spare; --assume-spare is for a fit "
+            "that did not (a drive without a NAND counter): run the same command without it"
+        )
+    params = params_of(body, capacity, assume_spare)
     rating, reason = rating_of(conn, given, inputs, params.capacity_bytes)
     return params, rating, reason
 
 
 def _predicted(
-    conn: sqlite3.Connection, model: StoredRun, workload: PredictWorkload, given: RatingRequest
+    conn: sqlite3.Connection,
+    model: StoredRun,
+    workload: PredictWorkload,
+    given: RatingRequest,
+    assume_spare: tuple[float, float] | None = None,
 ) -> tuple[ModelParams, Rating | None, Prediction]:
     """The model's parameters, the rating, and the workload predicted."""
-    params, rating, reason = _context(conn, model, given)
+    params, rating, reason = _context(conn, model, given, assume_spare)
     prediction = predict(params, workload, daily_bytes=given.daily_bytes, rating=rating,
                          rating_reason=reason)  # fmt: skip
     return params, rating, prediction
@@ -284,12 +301,15 @@ def predict_model(conn: sqlite3.Connection, request: PredictRequest) -> ModelOut
     """Predict the workload from the stored fit, store the prediction as a run linked to it."""
     model = model_run(conn, request.model)
     workload = predict_workload(request.workload, request.span)
-    params, rating, prediction = _predicted(conn, model, workload, request.rating)
+    params, rating, prediction = _predicted(
+        conn, model, workload, request.rating, request.assume_spare
+    )
     settings = {
         "model": _link(model),
         "workload": workload.name,
         "span": workload.span,
         "argv": list(request.argv),
+        "assume_spare": None if request.assume_spare is None else list(request.assume_spare),
     }
     run_id, body = _store(
         conn,
@@ -489,7 +509,9 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
     measured_run = stored_runs(conn, [request.run])[0]
     workload = _run_workload(measured_run)
     if measured_run.run.profile == "cache":
-        params, rating, prediction = _predicted(conn, model, workload, request.rating)
+        params, rating, prediction = _predicted(
+            conn, model, workload, request.rating, request.assume_spare
+        )
         measured = _cache_figures(measured_run)
     else:
         # the model asked about the run's own window of fills from a discarded drive: ten
@@ -498,7 +520,9 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
         window = run_window(reading)
         if window is not None:
             workload = replace(workload, window=window)
-        params, rating, prediction = _predicted(conn, model, workload, request.rating)
+        params, rating, prediction = _predicted(
+            conn, model, workload, request.rating, request.assume_spare
+        )
         measured = _endurance_figures(measured_run, reading, prediction, params, rating)
     cannot = unverifiable(nand_counter([measured_run]))
     measured = [_unverified(f, cannot) for f in measured]
@@ -508,6 +532,7 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
         "measured": _link(measured_run),
         "workload": workload.name,
         "argv": list(request.argv),
+        "assume_spare": None if request.assume_spare is None else list(request.assume_spare),
     }
     run_id, body = _store(
         conn,

@@ -30,10 +30,15 @@ def cmd_model(args: argparse.Namespace, out: Console) -> int:
     outcome: ModelOutcome | FitOutcome
     if args.model_action == "predict":
         outcome = predict_model(
-            conn, PredictRequest(args.model, args.workload, args.span, _rating(args), argv)
+            conn,
+            PredictRequest(
+                args.model, args.workload, args.span, _rating(args), argv, args.assume_spare
+            ),
         )
     elif args.model_action == "verify":
-        outcome = verify_model(conn, VerifyRequest(args.model, args.run, _rating(args), argv))
+        outcome = verify_model(
+            conn, VerifyRequest(args.model, args.run, _rating(args), argv, args.assume_spare)
+        )
     else:
         outcome = fit_runs(conn, FitRequest(tuple(args.runs), argv))
     if emit_document(out, outcome.document, plots=None, as_json=args.json):

@@ -19,6 +19,21 @@ def span_arg(text: str) -> float:
     return value
 
 
+def spare_range_arg(text: str) -> tuple[float, float]:
+    """'7%-28%' → (0.07, 0.28); '12%' → (0.12, 0.12): an effective spare, of logical."""
+    low_text, _, high_text = text.strip().partition("-")
+    try:
+        low = float(low_text.strip().removesuffix("%")) / 100.0
+        high = float((high_text or low_text).strip().removesuffix("%")) / 100.0
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a spare like 12% or 7%-28%") from None
+    if not 0.0 < low <= high <= 3.0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the spare must be more than 0 %, at most 300 %, low end first"
+        )
+    return low, high
+
+
 def _add_life(parser: argparse.ArgumentParser) -> None:
     add_rating(parser)
     parser.add_argument(
@@ -29,6 +44,14 @@ def _add_life(parser: argparse.ArgumentParser) -> None:
         type=size_arg,
         metavar="SIZE",
         help="host writes a day, e.g. 200GB: gives the days to end of life",
+    )
+    parser.add_argument(
+        "--assume-spare",
+        type=spare_range_arg,
+        metavar="LOW-HIGH",
+        help="an effective spare (of logical) to assume, e.g. 12%% or 7%%-28%%, when the fit "
+        "did not measure one (a drive without a NAND counter; default there 6%%-28%%): WAF, "
+        "IOPS and days are then a range over it, marked assumed",
     )
 
 

@@ -31,6 +31,8 @@ def _params(params: ModelParams, rating: Rating | None) -> dict[str, Any]:
     return {
         "alpha": None if params.alpha is None else asdict(params.alpha),
         "gc_policy": params.policy,
+        # not None: alpha and the policies are an assumed range, not the fit's (the reason)
+        "assumed": params.assumed,
         "other_policy": params.other_policy,
         "capacity_bytes": params.capacity_bytes,
         "rating": None if rating is None else asdict(rating),
