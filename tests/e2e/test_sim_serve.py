@@ -322,3 +322,22 @@ def test_bad_requests_are_refused_before_anything_is_mounted(tmp_path: Path) -> 
     with pytest.raises(UsageError, match="drop --spare"):
         plan_serve(drawn)
     assert not (tmp_path / "s").exists()
+
+
+def test_a_drive_served_without_c0_reads_as_one_without_nand_writes(tmp_path: Path) -> None:
+    """`--no-c0`: `ssdlab health` reads the host writes and no NAND writes, as on a consumer
+    drive without a NAND counter (the case docs/model-fit.md, *On a real drive*, covers)."""
+    mount = tmp_path / "mnt"
+    mount.mkdir()
+    request = ServeRequest(mountpoint=str(mount), drive=_drive(), time_scale=0.0,
+                           backing=str(tmp_path), c0=False)  # fmt: skip
+    with serving(plan_serve(request)) as spec:
+        with open(spec.drive_path, "r+b", buffering=0) as f:
+            f.write(b"x" * 4096 * 256)
+        shown = run_ssdlab("health", spec.drive_path, "--json", "--db", str(tmp_path / "db"))
+        assert _counters(spec)["nand_write_bytes"] > 0  # the drive wrote NAND; it does not say
+    assert shown.code == 0, shown.stderr
+    sample = json.loads(shown.stdout)["sample"]
+    assert sample["host_written_bytes"]["value"] == 3 * 512_000
+    assert sample["nand_written_bytes"]["value"] is None
+    assert sample["erase_count_max"]["value"] is None

@@ -83,6 +83,7 @@ class ServeRequest:
     secret: str | None = None
     time_scale: float = DEFAULT_TIME_SCALE
     backing: str | None = None
+    c0: bool = True  # False: no OCP C0h log in its health (no NAND writes: --no-c0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +96,7 @@ class ServeSpec:
     time_scale: float
     backing_dir: str
     hidden: bool  # drawn at random: its configuration is in the secret file only
+    c0: bool = True  # its health holds the OCP C0h log (NAND writes, erase counts)
 
     @property
     def drive_path(self) -> str:
@@ -175,6 +177,7 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
         time_scale=request.time_scale,
         backing_dir=backing,
         hidden=request.random_config is not None,
+        c0=request.c0,
     )
     if request.secret:
         secret = {
@@ -202,10 +205,15 @@ class _Health:
             config_sha256=spec.digest,
         )
         self._started = time.monotonic()
+        self._c0 = spec.c0
 
     def __call__(self) -> bytes:
         document = health_document(
-            self._drive.counters(), self._label, time.monotonic() - self._started, time.time()
+            self._drive.counters(),
+            self._label,
+            time.monotonic() - self._started,
+            time.time(),
+            c0=self._c0,
         )
         return (json.dumps(document, indent=2) + "\n").encode()
 
@@ -275,7 +283,8 @@ def serving_lines(spec: ServeSpec) -> list[str]:
     )
     return [
         f"a {size} virtual drive at {spec.drive_path}: {what}",
-        f"its health log: {spec.health_path} (ssdlab health {spec.drive_path})",
+        f"its health log: {spec.health_path} (ssdlab health {spec.drive_path})"
+        + ("" if spec.c0 else "; no OCP C0h log: it reports no NAND writes"),
         f"time scale {spec.time_scale:g} (wall seconds per model second); stop with Ctrl-C",
     ]
 

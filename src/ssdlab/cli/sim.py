@@ -101,6 +101,7 @@ def serve_request_from(args: argparse.Namespace) -> ServeRequest:
         secret=args.secret,
         time_scale=scale,
         backing=args.backing,
+        c0=not args.no_c0,
     )
 
 

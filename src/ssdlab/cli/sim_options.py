@@ -106,6 +106,12 @@ def _add_serve_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="where the drive's data is kept, in an unlinked sparse file (default: the "
         "temporary directory)",
     )
+    served.add_argument(
+        "--no-c0",
+        action="store_true",
+        help="serve it without the OCP C0h log: its health has host writes but no NAND "
+        "writes or erase counts, as most consumer drives (WAF cannot be measured on it)",
+    )
 
 
 def _add_sim_options(parser: argparse.ArgumentParser, *, sweep: bool) -> None:

@@ -2,7 +2,8 @@
 NVMe drive's logs are: its SMART / Health log through the nvme-cli smart-log reader (host
 bytes in 512,000-byte data units, temperature in Kelvin), its OCP C0h log through the OCP
 reader (NAND bytes written, SMART-1; the user-data erase counts, SMART-11 and the average of
-log page version 5). The drive's free blocks, which no health field holds, come back as a
+log page version 5; a drive served with `--no-c0` has none: no NAND bytes, no erase counts,
+as most consumer drives). The drive's free blocks, which no health field holds, come back as a
 note from its exact counters.
 """
 
@@ -83,6 +84,14 @@ def read_virtual_drive_health(text: str) -> tuple[HealthSample, tuple[str, ...]]
     sample = normalise_nvme_smart_log(
         _object(doc, "smart_log"), identity=_identity(doc), taken_at_s=taken_at_s
     )
+    if "ocp_smart_add_log" not in doc:  # served with --no-c0: no NAND writes, no erase counts
+        sample = dataclasses.replace(
+            sample,
+            rated_pe_cycles=_rated(_object(doc, "identity")),
+            sources=(SOURCE, "nvme smart-log JSON"),
+        )
+        note = free_blocks_note(doc)
+        return sample, (note,) if note else ()
     ocp_doc = _object(doc, "ocp_smart_add_log")
     ocp = read_ocp_smart_json(ocp_doc)
     sample = dataclasses.replace(

@@ -94,10 +94,17 @@ def ocp_smart_add_log(counters: DriveCounters) -> dict[str, Any]:
 
 
 def health_document(
-    counters: DriveCounters, label: DriveLabel, power_on_s: float, taken_at_s: float
+    counters: DriveCounters,
+    label: DriveLabel,
+    power_on_s: float,
+    taken_at_s: float,
+    *,
+    c0: bool = True,
 ) -> dict[str, Any]:
-    """The document the served drive's health file holds, read whole at each reading."""
-    return {
+    """The document the served drive's health file holds, read whole at each reading; without
+    the OCP C0h log (`c0` False) as a drive that reports no NAND writes (most consumer drives):
+    the exact counters stay, for checking, but no reader takes NAND bytes from them."""
+    document = {
         "format": HEALTH_FORMAT,
         "format_version": 1,
         "taken_at_s": taken_at_s,
@@ -113,3 +120,6 @@ def health_document(
         "ocp_smart_add_log": ocp_smart_add_log(counters),
         "counters": {**asdict(counters), "waf": counters.waf},
     }
+    if not c0:
+        del document["ocp_smart_add_log"]
+    return document

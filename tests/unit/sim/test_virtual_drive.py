@@ -123,6 +123,24 @@ def test_the_health_log_reads_back_as_a_drive_does() -> None:
     )
 
 
+def test_a_drive_served_without_c0_reports_no_nand_writes() -> None:
+    """`sim serve --no-c0`: host writes and wear as before, NAND bytes and erase counts
+    unknown (None), as a consumer drive without a NAND counter reports them."""
+    config = _config()
+    drive = _drive_after(config, _requests(2000, seed=4, capacity=config.logical_bytes))
+    counters = drive.counters()
+    document = health_document(counters, _label(), 60.0, 1.8e9, c0=False)
+    assert "ocp_smart_add_log" not in document
+    sample, _notes = read_virtual_drive_health(json.dumps(document))
+    units = math.ceil(counters.host_write_bytes / DATA_UNIT_BYTES)
+    assert sample.host_written_bytes.value == units * DATA_UNIT_BYTES
+    assert sample.nand_written_bytes.value is None
+    assert sample.erase_count_avg.value is None
+    assert sample.erase_count_max.value is None
+    assert sample.rated_pe_cycles.value == 3000.0
+    assert "OCP C0 JSON" not in sample.sources
+
+
 def test_a_file_that_is_not_a_virtual_drives_health_is_refused() -> None:
     from ssdlab.errors import ParseError
 
