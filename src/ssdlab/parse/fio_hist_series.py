@@ -40,22 +40,23 @@ def hist_write_series(
     """The write direction of one job's histogram log as (end of window, B/s, IO/s) points
     whose bandwidth × window length is the window's bytes exactly. `total`: fio's own bytes
     and seconds of the write (its JSON), which add the I/Os after the last line as a window
-    ending at the write's end. Empty when the logs hold no histogram log, more than one
-    (several jobs' windows do not line up) or no writes, or when the writes' block size is
-    not one fixed size; a line that does not parse is a ParseError."""
+    ending at the write's end (a write shorter than one interval, with no line, is that one
+    window). Empty when the logs hold no histogram log or more than one (several jobs'
+    windows do not line up), no writes, or writes of more than one block size; a line that
+    does not parse is a ParseError."""
     texts = [text for name, text in sorted(logs.items()) if is_hist_log(name)]
     if len(texts) != 1:
         return ()
     records = [r for r in iter_hist_log(texts[0], relayed=False) if r.direction == _WRITE]
     sizes = {r.bs for r in records}
-    if len(sizes) != 1 or 0 in sizes:
+    if len(sizes) > 1 or 0 in sizes:
         return ()
-    bs = sizes.pop()
-    lines = [(float(r.time_ms), r.ios * bs) for r in records]
+    bs = sizes.pop() if sizes else None  # None: a write shorter than one interval
+    lines = [(float(r.time_ms), r.ios * (bs or 0)) for r in records]
     if total is not None:
         tail = total[0] - sum(size for _, size in lines)
         if tail > 0:  # fio's runtime starts a few µs after the log's clock: never before it
-            lines.append((max(total[1] * _MS_PER_S, lines[-1][0]), tail))
+            lines.append((max(total[1] * _MS_PER_S, lines[-1][0] if lines else 0.0), tail))
     ends: list[tuple[float, int]] = []  # (time_ms, bytes written in the window ending then)
     start_ms = 0.0
     pending = 0
@@ -76,7 +77,7 @@ def hist_write_series(
                 elapsed_s=time_ms / _MS_PER_S,
                 direction="write",
                 bw_bytes_per_s=size / window_s,
-                iops=size / bs / window_s,
+                iops=None if bs is None else size / bs / window_s,
                 lat_mean_ns=None,
             )
         )

@@ -620,13 +620,15 @@ class ProfileRunner(RunnerBase):
         try:
             exact = hist_write_series(logs, step.log_interval_ms or 1, total)
         except ParseError as error:
-            self._emit(Notice(f"{step.label}: fio's histogram log could not be read ({error})"))
+            why = f"fio's histogram log could not be read ({error})"
             exact = ()
+        else:
+            why = "fio's histogram log gave no writes of one block size"
         if not exact:
             self._emit(
                 Notice(
-                    f"{step.label}: no write in fio's histogram log; the bandwidth "
-                    "log's series is used (it miscounts bytes across a stall)"
+                    f"{step.label}: {why}; the bandwidth log's series is used (it miscounts "
+                    "the bytes written across a stall)"
                 )
             )
             return series

@@ -86,3 +86,13 @@ def test_no_series_without_one_histogram_log_of_writes() -> None:
     assert hist_write_series({BW_LOG: logs[BW_LOG]}, 500) == ()
     two = {HIST_LOG: logs[HIST_LOG], "write-stall_clat_hist.2.log": logs[HIST_LOG]}
     assert hist_write_series(two, 500) == ()
+
+
+def test_a_write_shorter_than_an_interval_is_one_window_of_fios_own_count() -> None:
+    # fio opens the log and writes no line when no interval closed (iolog.c flush_log with
+    # no samples): the write's bytes and runtime from its JSON are the one point
+    (point,) = hist_write_series({HIST_LOG: ""}, 500, (MiB, 0.3))
+    assert point.elapsed_s == pytest.approx(0.3)
+    assert point.bw_bytes_per_s == pytest.approx(MiB / 0.3)
+    assert point.iops is None
+    assert hist_write_series({HIST_LOG: ""}, 500) == ()
