@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from ssdlab.parse.fio_hist_log import is_hist_log
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from tests.conftest import ROOT
@@ -29,7 +30,12 @@ def test_json_capture_parses(path: Path) -> None:
 
 @pytest.mark.parametrize("directory", LOG_DIRS, ids=lambda p: str(p.relative_to(DATA)))
 def test_log_capture_parses(directory: Path) -> None:
-    logs = {path.name: path.read_text(encoding="utf-8") for path in directory.glob("*.log")}
+    # a histogram log beside the interval logs is read by parse/fio_hist_log.py
+    logs = {
+        path.name: path.read_text(encoding="utf-8")
+        for path in directory.glob("*.log")
+        if not is_hist_log(path.name)
+    }
     points = parse_interval_logs(logs)
     assert points
     assert list(points) == sorted(points, key=lambda p: (p.elapsed_s, p.direction))

@@ -67,6 +67,8 @@ def test_cache_on_a_file_finds_no_false_cliff(tmp_path: Path) -> None:
     assert cliff["reason"]
     assert cliff["short"] is None
     assert len(cliff["series"]) >= 10  # what the search needs
+    # the bytes axis is counted from fio's histogram log, exactly: it ends at the 64 MiB written
+    assert cliff["series"][-1][0] == pytest.approx(64 * 2**20, rel=1e-9)
     # ... and the largest drop its log holds is short of 30 %: beyond doubt ("no") on a steady
     # machine, while a loaded one may scatter the seconds so much that it cannot say
     # ("inconclusive"); never "yes"

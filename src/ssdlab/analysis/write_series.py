@@ -1,6 +1,10 @@
-"""A write step's bandwidth log as the cliff detection reads it: (bytes written so far, B/s)
+"""A write step's bandwidth series as the cliff detection reads it: (bytes written so far, B/s)
 points, each interval's bytes being its mean bandwidth times its length, so the x axis is what
-the drive had absorbed, not time; and how long the write took."""
+the drive had absorbed, not time; and how long the write took.
+
+A `cache` write since the histogram log was added has its series from that log
+(parse/fio_hist_series.py): bandwidth × length is each interval's bytes exactly. A run stored
+before has fio's averaged bandwidth log, whose product miscounts the bytes across a stall."""
 
 from collections.abc import Sequence
 

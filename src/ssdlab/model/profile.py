@@ -151,6 +151,12 @@ class ProfileStep:
         return None
 
 
+# A step param: with the value HIST_LOG the step's write series is read from fio's histogram
+# log, exact in bytes (parse/fio_hist_series.py), not from its averaged bandwidth log.
+WRITE_SERIES = "write_series"
+HIST_LOG = "hist_log"
+
+
 # A round loop this long ends only by its check (an endurance run's stop conditions).
 UNBOUNDED_ROUNDS = 10_000_000
 

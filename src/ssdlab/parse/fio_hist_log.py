@@ -50,6 +50,7 @@ class HistRecord:
     time_ms: int  # when the interval closed, from the job's start
     direction: int  # fio's ddir: 0 read, 1 write, 2 trim
     counts: Counts  # FIO_PLAT_BUCKETS counts
+    bs: int = 0  # the block size fio logged with the I/O that closed the interval
 
     @property
     def ios(self) -> int:
@@ -73,7 +74,7 @@ def _record(line: str, number: int) -> HistRecord:
     counts = np.array(values[3:], dtype=np.int64)
     if values[0] < 0 or int(counts.min()) < 0:
         raise ParseError(f"line {number}: a negative time or count")
-    return HistRecord(values[0], values[1], counts)
+    return HistRecord(values[0], values[1], counts, values[2])
 
 
 def _per_interval(records: Iterable[HistRecord]) -> Iterator[HistRecord]:
@@ -88,7 +89,7 @@ def _per_interval(records: Iterable[HistRecord]) -> Iterator[HistRecord]:
                 "log of fio's client never holds"
             )
         before[record.direction] = (last, record.counts)
-        yield HistRecord(record.time_ms, record.direction, own)
+        yield HistRecord(record.time_ms, record.direction, own, record.bs)
 
 
 def iter_hist_log(text: str, relayed: bool) -> Iterator[HistRecord]:

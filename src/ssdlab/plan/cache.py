@@ -1,4 +1,5 @@
-"""Plan the `cache` profile: one size-bound write with a bandwidth log, and an optional idle
+"""Plan the `cache` profile: one size-bound write with a bandwidth log and a histogram log at
+the same interval (its exact bytes over time: parse/fio_hist_series.py), and an optional idle
 pause and second write (the recovery probe).
 
 The write is bound by bytes, not time, so a cache of any size is passed; progress comes from
@@ -12,7 +13,15 @@ first --recovery-idle after the one before (the write steps share their key, by 
 from dataclasses import replace
 
 from ssdlab.model.plan import FioJob
-from ssdlab.model.profile import PlanTarget, ProfilePlan, ProfileStep, Settings, StepRole
+from ssdlab.model.profile import (
+    HIST_LOG,
+    WRITE_SERIES,
+    PlanTarget,
+    ProfilePlan,
+    ProfileStep,
+    Settings,
+    StepRole,
+)
 from ssdlab.model.profile_settings import CacheSettings
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
@@ -42,6 +51,9 @@ def _write_job(
         ("norandommap", ""),
         ("randrepeat", "0"),
         *log_options(key, log_ms, ("bw",)),
+        # the exact bytes-over-time series (analysis/write_series.py)
+        ("write_hist_log", key),
+        ("log_hist_msec", str(log_ms)),
     )
     section: tuple[tuple[str, str], ...] = (
         ("rw", rw),
@@ -72,6 +84,7 @@ def _write_step(
             ("pattern", pattern),
             ("size_bytes", size),
             *((("rate_bytes_per_s", rate),) if rate is not None else ()),
+            (WRITE_SERIES, HIST_LOG),
         ),
         log_interval_ms=log_ms,
         expected_bytes=size,

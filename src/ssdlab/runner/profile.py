@@ -18,13 +18,22 @@ from ssdlab.analysis.passes import pass_metrics
 from ssdlab.errors import ParseError, TargetError, ToolError
 from ssdlab.model.finding_names import TARGET_FACTS
 from ssdlab.model.json_fields import encode
-from ssdlab.model.profile import ProfilePlan, ProfileStep, RoundLoop, RoundVerdict, StepRole
-from ssdlab.model.result import SeriesPoint
+from ssdlab.model.profile import (
+    HIST_LOG,
+    WRITE_SERIES,
+    ProfilePlan,
+    ProfileStep,
+    RoundLoop,
+    RoundVerdict,
+    StepRole,
+)
+from ssdlab.model.result import DirectionMetrics, SeriesPoint
 from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.step_histogram import SecondHistogram
 from ssdlab.model.target import Target, TargetKind
 from ssdlab.parse.fio_hist_log import is_hist_log, second_histograms
+from ssdlab.parse.fio_hist_series import hist_write_series
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -577,22 +586,54 @@ class ProfileRunner(RunnerBase):
             return str(error)
 
     def _parse_logs(
-        self, step: ProfileStep, logs: Mapping[str, str]
+        self, step: ProfileStep, logs: Mapping[str, str], write: DirectionMetrics | None = None
     ) -> tuple[tuple[SeriesPoint, ...], tuple[SecondHistogram, ...]]:
         """A step's per-interval series and per-second latency histograms from fio's logs;
-        a log that cannot be read is said and leaves its part empty (the raw logs are kept)."""
+        a log that cannot be read is said and leaves its part empty (the raw logs are kept).
+        A step whose WRITE_SERIES param is HIST_LOG has its write series from the histogram
+        log (exact bytes; its bandwidth log's where that gives none) and keeps no histograms."""
         interval_logs = {name: text for name, text in logs.items() if not is_hist_log(name)}
         try:
             series = parse_interval_logs(interval_logs, step.log_interval_ms)
         except (ParseError, ValueError) as error:
             self._emit(Notice(f"{step.label}: fio's interval logs could not be read ({error})"))
             series = ()
+        if step.param(WRITE_SERIES) == HIST_LOG and step.log_interval_ms is not None:
+            return self._hist_write_series(step, logs, series, write), ()
         try:
             histograms = second_histograms(logs)
         except ParseError as error:
             self._emit(Notice(f"{step.label}: fio's histogram logs could not be read ({error})"))
             histograms = ()
         return series, histograms
+
+    def _hist_write_series(
+        self,
+        step: ProfileStep,
+        logs: Mapping[str, str],
+        series: tuple[SeriesPoint, ...],
+        write: DirectionMetrics | None,
+    ) -> tuple[SeriesPoint, ...]:
+        """`series` with its write points replaced by the histogram log's exact ones (ended
+        by fio's own count of the write)."""
+        total = None if write is None else (write.io_bytes, write.runtime_s)
+        try:
+            exact = hist_write_series(logs, step.log_interval_ms or 1, total)
+        except ParseError as error:
+            why = f"fio's histogram log could not be read ({error})"
+            exact = ()
+        else:
+            why = "fio's histogram log gave no writes of one block size"
+        if not exact:
+            self._emit(
+                Notice(
+                    f"{step.label}: {why}; the bandwidth log's series is used (it miscounts "
+                    "the bytes written across a stall)"
+                )
+            )
+            return series
+        others = tuple(p for p in series if p.direction != "write")
+        return tuple(sorted((*others, *exact), key=lambda p: (p.elapsed_s, p.direction)))
 
     def _run_fio_step(
         self,
@@ -643,7 +684,7 @@ class ProfileRunner(RunnerBase):
             if step.role is StepRole.MEASURE:
                 return "fio reported no reads or writes for a measured step"
             return None  # a discard or other prepare step without reads or writes
-        series, histograms = self._parse_logs(step, run.logs)
+        series, histograms = self._parse_logs(step, run.logs, metrics.write)
         outputs[capture_id] = run.capture.stdout
         step_result = StepResult(
             step_key=step.key,

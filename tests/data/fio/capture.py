@@ -21,7 +21,7 @@ CAPTURES = [
     ("write-error-devfull", "json+"),
     ("randread-4k-json", "json"),
 ]
-LOG_CAPTURES = ["logs-randrw-nj2", "logs-randread-nj2-combined"]
+LOG_CAPTURES = ["logs-randrw-nj2", "logs-randread-nj2-combined", "logs-write-stall"]
 
 
 def run_fio(job: Path, output_format: str, cwd: Path) -> subprocess.CompletedProcess[str]:
