@@ -108,10 +108,11 @@ def test_fit_recovers_a_virtual_drives_spare_and_cache(tmp_path: Path) -> None:
     assert by_name["GC class"]["value"] == "greedy-like"
     truth = true_cache_bytes(config)
     cache = by_name["cache size"]
-    # within 5 %; its interval is not asserted here: through FUSE it missed the truth by
-    # 1.5 % in one try of three (the log's bytes come from fio's 50 ms bandwidth × time, off
-    # by more than the one log interval the fit allows for) — see docs/model-fit.md
+    # within 5 % and inside its interval: the bytes axis is counted from fio's histogram log
+    # (I/Os × block size), exact whatever the load (docs/model-fit.md); bandwidth × time, the
+    # axis before it, missed the truth by up to 14 % here with the cores busy
     assert abs(cache["value"] - truth) <= 0.05 * truth
+    assert cache["low"] <= truth <= cache["high"]
     assert by_name["SLC write rate"]["value"] > by_name["native write rate"]["value"]
     assert by_name["cache kind"]["needs"].startswith("ssdlab run cache ")
     assert [i["run_id"] for i in body["inputs"]] == [1, 2, 3, 4]
