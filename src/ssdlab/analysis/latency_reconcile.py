@@ -45,8 +45,9 @@ Pages of different log page versions or thresholds, or a monitor not enabled, ar
 (`ReconcileRefusal`).
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -359,3 +360,56 @@ def reconcile_latency(
         operations=operations,
         notes=notes,
     )
+
+
+RULE = (
+    "host latency ≥ the drive's for the same command, so the counts are compared at or above "
+    "each threshold, from D down: matched = min(host ≥ T, device ≥ T) — the drive itself took "
+    "T or longer; host-only = host − device — the drive completed them below T, the host "
+    "(queueing, kernel, fio) added the rest; device-only = device − host — commands of other "
+    "I/O on the drive (another process, filesystem metadata); with such I/O host-only is a "
+    "lower bound"
+)
+
+
+def reconciliation_data(
+    result: LatencyReconciliation, c3_files: Sequence[str], kind: str
+) -> dict[str, Any]:
+    """The reconciliation as JSON: what `ssdlab latency --json` prints under "reconciliation"
+    and what a `--latency-monitor` run stores; `kind` names the host log (lat, clat)."""
+    return {
+        "c3_before": c3_files[0],
+        "c3_after": c3_files[1],
+        "host_latency": kind,
+        "thresholds_ms": {
+            name: round(t * 1000, 3) for name, t in zip("ABCD", result.thresholds_s, strict=True)
+        },
+        "conclusive": result.conclusive,
+        "reason": result.reason,
+        "rule": RULE,
+        "notes": list(result.notes),
+        "operations": {
+            op.operation: {
+                "host_ios": op.host_ios,
+                "host_below_threshold_a": op.host_below_threshold,
+                "buckets": [
+                    {
+                        "bucket": row.bucket,
+                        "threshold": row.threshold,
+                        "low_ns": row.low_ns,
+                        "high_ns": row.high_ns,
+                        "host_ios": row.host_ios,
+                        "device_commands": row.device_commands,
+                        "host_at_or_above": row.host_at_or_above,
+                        "device_at_or_above": row.device_at_or_above,
+                        "matched": row.matched,
+                        "host_only": row.host_only,
+                        "device_only": row.device_only,
+                        "device_latency_s": row.device_latency_s,
+                    }
+                    for row in op.buckets
+                ],
+            }
+            for op in result.operations
+        },
+    }

@@ -10,6 +10,7 @@ from pathlib import Path
 from ssdlab.analysis.latency_reconcile import (
     ReconcileRefusal,
     reconcile_latency,
+    reconciliation_data,
     threshold_bounds_ns,
 )
 from ssdlab.analysis.latency_stream import LatencyLogResult
@@ -18,11 +19,7 @@ from ssdlab.model.ocp_logs import LatencyMonitorLog
 from ssdlab.parse.drive_outputs import C3, read_drive_output
 from ssdlab.report.document import Document
 from ssdlab.report.latency import latency_log_data, latency_log_document
-from ssdlab.report.latency_reconcile import (
-    reconciliation_data,
-    reconciliation_headline,
-    reconciliation_section,
-)
+from ssdlab.report.latency_reconcile import reconciliation_headline, reconciliation_section
 from ssdlab.runner.host_latency_counts import count_host_latencies
 from ssdlab.runner.latency_logs import reduce_latency_logs
 from ssdlab.system.user_files import LOG_FILE_BYTES, read_user_file

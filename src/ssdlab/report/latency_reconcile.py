@@ -1,21 +1,13 @@
 """The reconciliation of the OCP Latency Monitor (C3h) with the host's per-I/O latency log
-(analysis/latency_reconcile.py) as JSON (`ssdlab latency … --c3-before F --c3-after F --json`,
-key "reconciliation") and as a document section."""
+(analysis/latency_reconcile.py, whose `reconciliation_data` is the JSON of `ssdlab latency …
+--c3-before F --c3-after F --json`, key "reconciliation", and of a run's stored finding) as a
+document section."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from ssdlab.analysis.latency_reconcile import LatencyReconciliation
+from ssdlab.analysis.latency_reconcile import RULE
 from ssdlab.report import document as doc
-
-RULE = (
-    "host latency ≥ the drive's for the same command, so the counts are compared at or above "
-    "each threshold, from D down: matched = min(host ≥ T, device ≥ T) — the drive itself took "
-    "T or longer; host-only = host − device — the drive completed them below T, the host "
-    "(queueing, kernel, fio) added the rest; device-only = device − host — commands of other "
-    "I/O on the drive (another process, filesystem metadata); with such I/O host-only is a "
-    "lower bound"
-)
 
 
 def _count(value: int | None) -> str:
@@ -24,47 +16,6 @@ def _count(value: int | None) -> str:
 
 def _ms(ns: int | None) -> str:
     return "∞" if ns is None else f"{ns / 1e6:g} ms"
-
-
-def reconciliation_data(
-    result: LatencyReconciliation, c3_files: Sequence[str], kind: str
-) -> dict[str, Any]:
-    return {
-        "c3_before": c3_files[0],
-        "c3_after": c3_files[1],
-        "host_latency": kind,
-        "thresholds_ms": {
-            name: round(t * 1000, 3) for name, t in zip("ABCD", result.thresholds_s, strict=True)
-        },
-        "conclusive": result.conclusive,
-        "reason": result.reason,
-        "rule": RULE,
-        "notes": list(result.notes),
-        "operations": {
-            op.operation: {
-                "host_ios": op.host_ios,
-                "host_below_threshold_a": op.host_below_threshold,
-                "buckets": [
-                    {
-                        "bucket": row.bucket,
-                        "threshold": row.threshold,
-                        "low_ns": row.low_ns,
-                        "high_ns": row.high_ns,
-                        "host_ios": row.host_ios,
-                        "device_commands": row.device_commands,
-                        "host_at_or_above": row.host_at_or_above,
-                        "device_at_or_above": row.device_at_or_above,
-                        "matched": row.matched,
-                        "host_only": row.host_only,
-                        "device_only": row.device_only,
-                        "device_latency_s": row.device_latency_s,
-                    }
-                    for row in op.buckets
-                ],
-            }
-            for op in result.operations
-        },
-    }
 
 
 def reconciliation_headline(data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

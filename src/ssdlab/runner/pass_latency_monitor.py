@@ -32,6 +32,7 @@ from ssdlab.analysis.latency_reconcile import (
     ReconcileRefusal,
     device_counts,
     reconcile_latency,
+    reconciliation_data,
     threshold_bounds_ns,
 )
 from ssdlab.errors import ParseError, UsageError
@@ -41,7 +42,6 @@ from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import ProfileStep, StepRole
 from ssdlab.model.run import Capture
 from ssdlab.model.step import StepResult
-from ssdlab.report.latency_reconcile import reconciliation_data
 from ssdlab.runner.host_latency_counts import count_host_latencies
 from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
