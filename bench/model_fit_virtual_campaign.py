@@ -463,7 +463,8 @@ def main() -> int:
     totals = sorted(s.total_s for _, s in drives)
     minutes = 20 * totals[len(totals) // 2] / 60 if totals else 0.0
     partial = (
-        f"**Partial run**: {len(drives)} of the 20 drives (seeds {args.seeds}); the full "
+        f"**Partial run**: {len(drives)} of the 20 drives (seeds "
+        f"{', '.join(str(s.seed) for _, s in drives)}); the full "
         f"campaign is `python bench/model_fit_virtual_campaign.py`, about {minutes:.0f} minutes "
         "at this run's median per drive."
         if len(drives) < 20
