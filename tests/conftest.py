@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from tests.suite_order import longest_first
+
 # No per-example time limit: speed is measured in bench/, and a loaded 2-core machine must not
 # turn a slow example into a failure. Tests that guard against hangs set their own deadline.
 settings.register_profile("ssdlab", deadline=None)
@@ -29,6 +31,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="rewrite the golden files under tests/golden instead of comparing",
     )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest test files first, for xdist's workers (tests/suite_order.py)."""
+    items[:] = longest_first(items)
 
 
 @pytest.fixture

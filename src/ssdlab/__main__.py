@@ -4,7 +4,8 @@ Ctrl-C at any moment ends it with one line and exit status 130, never a tracebac
 modules load and its arguments are parsed (nothing is open yet), SIGINT writes the line and
 ends the process at once; the command itself gets the KeyboardInterrupt it expects (and its
 signal guard) from `cli/main.py`; once the command is done and its output flushed, SIGINT
-ends the process at once again, so the interpreter's shutdown is never interrupted midway.
+ends the process at once again, so the interpreter's shutdown is never interrupted midway (a
+Ctrl-C while that output is flushed ends it with the line and 130 as well).
 
 One moment inside a command cannot raise: a KeyboardInterrupt that comes while a callback runs
 (the import system's module-lock callback, at the end of a lazy import) is swallowed by the
@@ -101,7 +102,13 @@ def entry() -> int:
         return INTERRUPTED
     finally:
         if guarded:
-            _flush()
+            try:
+                _flush()
+            except KeyboardInterrupt:  # while the command's output was flushed: the line, 130
+                _signal.signal(SIGINT, SIG_IGN)
+                _flush()
+                _say_interrupted()
+                os._exit(INTERRUPTED)
             _signal.signal(SIGINT, _end_now)
 
 

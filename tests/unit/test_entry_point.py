@@ -77,3 +77,36 @@ def test_other_unraisable_errors_are_reported_as_the_interpreter_does() -> None:
     assert done.stdout == "working\ncarried on\n"
     assert "Exception ignored in" in done.stderr
     assert "ValueError: kept" in done.stderr
+
+
+# Ctrl-C right as the command's output is flushed, after the command returned (the flush is
+# where the interrupt lands): the seeded Ctrl-C test met it once in a loaded suite run, as a
+# traceback through __main__.py
+AT_THE_FLUSH = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+import ssdlab.__main__ as entry_module
+import ssdlab.cli.main as cli_main
+def command(on_ready=None):
+    on_ready()
+    print("the command's output")
+    return 0
+cli_main.main = command
+flushes = []
+def flush():
+    flushes.append(1)
+    if len(flushes) == 1:
+        raise KeyboardInterrupt
+    sys.stdout.flush()
+entry_module._flush = flush
+raise SystemExit(entry_module.entry())
+"""
+
+
+def test_a_ctrl_c_while_the_output_is_flushed_ends_with_the_line() -> None:
+    done = _python(AT_THE_FLUSH)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        130,
+        "the command's output\n",
+        "ssdlab: interrupted\n",
+    )

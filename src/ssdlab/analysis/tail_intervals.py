@@ -5,7 +5,8 @@ estimated from, how many lie above it, and its 95 % interval — or "needs ≥ N
 the true q-quantile ξ is binomial(n, q) whatever the latency's distribution. With
 l = binom.ppf(0.025; n, q) and u = binom.ppf(0.975; n, q) + 1, the l-th smallest I/O lies
 above ξ with probability P(B < l) < 2.5 % and the u-th lies below it with probability
-P(B ≥ u) ≤ 2.5 %, so [x₍l₎, x₍u₎] holds ξ in at least 95 % of runs. Only ranks are assumed, so
+P(B ≥ u) ≤ 2.5 %, so [x₍l₎, x₍u₎] holds ξ in at least 95 % of runs (the quantiles from
+`analysis/binomial`, scipy's binom.ppf without importing scipy). Only ranks are assumed, so
 a histogram or a percentile table can give the ends:
 
 - from ssdlab's log histogram (`ssdlab latency`): the lowest value of the bucket holding rank
@@ -44,6 +45,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ssdlab.analysis import binomial
 from ssdlab.analysis.intervals import LEVEL, Basis, Interval
 from ssdlab.model.json_fields import encode
 
@@ -80,12 +82,10 @@ def rank_bounds(n: int, pct: float, level: float = LEVEL) -> tuple[int, int] | N
     None when it needs more I/Os than `n`."""
     if n < needs_ios(pct, level):
         return None
-    from scipy.stats import binom
-
     q = 1 - tail_fraction(pct)
     alpha = (1 - level) / 2
-    low = int(binom.ppf(alpha, n, q))
-    high = int(binom.ppf(1 - alpha, n, q)) + 1
+    low = binomial.quantile(alpha, n, q)  # scipy's binom.ppf, without importing scipy.stats
+    high = binomial.quantile(1 - alpha, n, q) + 1
     return max(1, low), min(n, high)
 
 
