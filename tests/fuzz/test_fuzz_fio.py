@@ -8,6 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ssdlab.parse.fio_hist_log import is_hist_log
 from ssdlab.parse.fio_json import parse_fio_job_options, parse_fio_json, parse_fio_version
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.user_job import parse_fio_jobfile
@@ -31,8 +32,15 @@ FIO_JSON = texts(files(FIO, "**/*.json"))
 # users' own job files (ssdlab endure --job-file): the captured jobs and the golden plans
 JOB_FILES = texts(files(FIO, "**/*.fio") + files(DATA.parent / "golden" / "plan", "*.fio"))
 LOG_DIRS = [d for d in sorted(FIO.iterdir()) if d.is_dir() and any(d.glob("*.log"))]
+# the interval logs of each capture, as runner/profile.py hands them to parse_interval_logs (a
+# histogram log beside them is read by parse/fio_hist_log.py)
 LOG_SETS = [
-    {p.name: p.read_text(encoding="utf-8") for p in sorted(d.glob("*.log"))} for d in LOG_DIRS
+    {
+        p.name: p.read_text(encoding="utf-8")
+        for p in sorted(d.glob("*.log"))
+        if not is_hist_log(p.name)
+    }
+    for d in LOG_DIRS
 ]
 
 
