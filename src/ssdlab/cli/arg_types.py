@@ -39,8 +39,9 @@ def positive_int_arg(text: str) -> int:
 
 
 def pct_arg(text: str) -> int:
+    """A whole percentage, 0 to 100, with or without its sign: 50 or 50%."""
     try:
-        value = int(text)
+        value = int(text.removesuffix("%"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole percentage") from None
     if not 0 <= value <= 100:

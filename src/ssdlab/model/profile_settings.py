@@ -34,6 +34,10 @@ class CacheSettings:
     recovery_idle: float | None  # seconds idle before the recovery write; None: no probe
     recovery_size: int | None  # bytes the recovery write writes; None: the region
     repeat: int = 1  # sustained writes of the region (added after cache plans were stored)
+    # percent of the region discarded, then written sequentially before the measured write:
+    # the fill level the cache was measured at (None: the drive as it was, fill unknown)
+    prefill: int | None = None
+    prefill_idle: float | None = None  # seconds idle after the prefill (None: none)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,10 +8,14 @@ compresses or deduplicates cannot make its cache look bigger. `--rate` caps both
 many bytes per second (fio `rate=`): the log then has about size / rate / interval points
 whatever the target's speed. `--repeat N` writes the region N times, each write after the
 first --recovery-idle after the one before (the write steps share their key, by pass).
+`--prefill P` puts a discard of the region and a sequential write of its first P % (and
+`--prefill-idle` seconds of idle) before the first write: the fill level the cache is measured
+at, which `ssdlab model fit` reads from the stored settings to tell the cache's kind.
 """
 
 from dataclasses import replace
 
+from ssdlab.errors import UsageError
 from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import (
     HIST_LOG,
@@ -23,8 +27,11 @@ from ssdlab.model.profile import (
     StepRole,
 )
 from ssdlab.model.profile_settings import CacheSettings
+from ssdlab.model.units import MiB
 from ssdlab.plan.profile import (
     DEFAULT_IOENGINE,
+    discard_step,
+    fill_step,
     log_options,
     profile_plan,
     region_bytes,
@@ -91,6 +98,17 @@ def _write_step(
     )
 
 
+def _idle_step(key: str, seconds: float, what: str) -> ProfileStep:
+    return ProfileStep(
+        key=key,
+        label=f"idle {seconds:g} s so the drive can empty {what}",
+        role=StepRole.IDLE,
+        direction="idle",
+        idle_s=seconds,
+        log_interval_ms=None,
+    )
+
+
 def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
     pairs, settings = start_plan(SPEC, CacheSettings, given, target)
     region = region_bytes(target, None)
@@ -108,16 +126,7 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
     notes = []
     if idle is not None:
         probe = min(settings.recovery_size or region, region)
-        steps.append(
-            ProfileStep(
-                key="idle",
-                label=f"idle {idle:g} s so the drive can empty its cache",
-                role=StepRole.IDLE,
-                direction="idle",
-                idle_s=idle,
-                log_interval_ms=None,
-            )
-        )
+        steps.append(_idle_step("idle", idle, "its cache"))
         steps.append(
             _write_step(target, "probe", f"recovery {pattern} write", probe, settings, log_ms)
         )
@@ -132,6 +141,56 @@ def plan_cache(given: Settings, target: PlanTarget) -> ProfilePlan:
             "on a file the write goes through the file system, and the drive's free space is "
             "not controlled: the cache found is the one the file system lets through"
         )
+    steps = [*_prefill_steps(target, region, settings, notes), *steps]
     return profile_plan(
         SPEC, pairs, target, steps, destructive=target.kind == "device", notes=notes
     )
+
+
+PREFILL_ALIGN = MiB
+
+
+def _prefill_steps(
+    target: PlanTarget, region: int, settings: CacheSettings, notes: list[str]
+) -> list[ProfileStep]:
+    """--prefill P: discard the region (a device), write its first P % sequentially, idle
+    --prefill-idle seconds; nothing without --prefill."""
+    level = settings.prefill
+    if level is None:
+        if settings.prefill_idle is not None:
+            raise UsageError("--prefill-idle waits after --prefill: give --prefill too")
+        return []
+    if level > 99:
+        raise UsageError(
+            f"--prefill {level}: at most 99 (a full drive leaves the write nothing to measure "
+            "a cache in that is not an overwrite)"
+        )
+    steps: list[ProfileStep] = []
+    if target.kind == "device":
+        if target.discard_supported is False:
+            raise UsageError(
+                f"--prefill needs a device that takes discards: {target.path} does not, so "
+                "the data already on it stays and the fill level would not be known; run "
+                "without --prefill"
+            )
+        steps.append(discard_step(target, region))
+    else:
+        notes.append(
+            "--prefill on a file: the level is of the test file; the drive's fill is the file "
+            "system's, not this one"
+        )
+    span = region * level // 100 // PREFILL_ALIGN * PREFILL_ALIGN
+    if span > 0:
+        steps.append(
+            fill_step(
+                target,
+                span,
+                key="prefill",
+                label=f"prefill: write {level} % of the region sequentially",
+                params=(("level_pct", level), ("size_bytes", span)),
+            )
+        )
+    idle = settings.prefill_idle
+    if idle is not None:
+        steps.append(_idle_step("prefill-idle", idle, "its cache of the prefill"))
+    return steps

@@ -8,43 +8,26 @@ With --repeat N each level is a round loop: its fill once, then its random write
 """
 
 from ssdlab.errors import UsageError
-from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import (
     PlanTarget,
     ProfilePlan,
     ProfileStep,
     RoundLoop,
     Settings,
-    StepRole,
 )
 from ssdlab.model.profile_settings import FillSettings
 from ssdlab.plan.profile import (
-    DEFAULT_IOENGINE,
+    discard_step,
     fill_step,
     profile_plan,
     random_write_step,
     region_bytes,
     repeat_loop,
     start_plan,
-    target_options,
 )
 from ssdlab.profiles.fill import SPEC
 
 ALIGN_BYTES = 1024 * 1024
-
-
-def _discard(target: PlanTarget, region: int) -> ProfileStep:
-    options = (*target_options(target, DEFAULT_IOENGINE), ("size", str(region)))
-    section = (("rw", "trim"), ("bs", str(64 * ALIGN_BYTES)), ("iodepth", "8"))
-    return ProfileStep(
-        key="discard",
-        label="discard the region so the drive starts empty",
-        role=StepRole.PREPARE,
-        direction="trim",
-        job=FioJob(global_options=options, sections=(("discard", section),)),
-        log_interval_ms=None,
-        expected_bytes=region,
-    )
 
 
 def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
@@ -64,7 +47,7 @@ def plan_fill(given: Settings, target: PlanTarget) -> ProfilePlan:
                 "free part holds old data and the levels show less than they would"
             )
         else:
-            steps.append(_discard(target, region))
+            steps.append(discard_step(target, region))
     else:
         notes.append(
             "on a file the levels are of the test file; the drive's free space is the "

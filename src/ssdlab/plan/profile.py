@@ -190,6 +190,23 @@ def fill_step(
     )
 
 
+def discard_step(target: PlanTarget, region: int) -> ProfileStep:
+    """A prepare step that discards `region` bytes from the start (fio trim, 64 MiB at a
+    time), so the drive holds nothing there: the `fill` profile's start, and the `cache`
+    profile's with --prefill."""
+    options = (*target_options(target, DEFAULT_IOENGINE), ("size", str(region)))
+    section = (("rw", "trim"), ("bs", str(64 * MiB)), ("iodepth", "8"))
+    return ProfileStep(
+        key="discard",
+        label="discard the region so the drive starts empty",
+        role=StepRole.PREPARE,
+        direction="trim",
+        job=FioJob(global_options=options, sections=(("discard", section),)),
+        log_interval_ms=None,
+        expected_bytes=region,
+    )
+
+
 def timed_random_options(runtime_s: float) -> Options:
     """A time-based job over random offsets with fresh random data for every write."""
     return (

@@ -20,7 +20,10 @@ SPEC = ProfileSpec(
         "With --rate the write runs no faster than that (fio rate=): how the cache fares "
         "under an application's steady write rate, or a write of a known length. The verdict "
         "says whether there is a cliff (yes, no, inconclusive) with 95 % intervals of the "
-        "cache size and speeds. A write too short to be cut into two levels (fewer log points "
+        "cache size and speeds. With --prefill P the region is first discarded and P % of it "
+        "written sequentially, so the write measures the cache of a drive P % full (the fill "
+        "level is stored with the run; `ssdlab model fit` tells a static cache from a dynamic "
+        "one by two such runs). A write too short to be cut into two levels (fewer log points "
         "than the search needs) is reported as such, with what to change. Writes to the "
         "target."
     ),
@@ -90,6 +93,27 @@ SPEC = ProfileSpec(
             minimum=MiB,
             group="recovery probe",
         ),
+        OptionSpec(
+            "prefill",
+            OptionKind.PCT,
+            None,
+            "discard the region, then write this percentage of it sequentially (a step of "
+            "its own, kept) before the measured write, which then starts at the region's "
+            "beginning: the fill level the cache is measured at, stored with the run for "
+            "`ssdlab model fit` (cache kind: two runs at two levels, e.g. --prefill 0 and "
+            "--prefill 50); default: the drive as it is, fill level unknown",
+            group="fill level",
+        ),
+        OptionSpec(
+            "prefill_idle",
+            OptionKind.SECONDS,
+            None,
+            "idle this long after --prefill, so a real drive can empty its cache of the "
+            "prefill (300 is a safe start; default: no idle)",
+            minimum=1,
+            maximum=86400,
+            group="fill level",
+        ),
         repeat_option(
             1,
             "a repeat writes the whole region again, and a write fills the cache it measures: "
@@ -103,6 +127,8 @@ SPEC = ProfileSpec(
         "ssdlab run cache /mnt/ssd --size 50GiB --recovery-idle 300",
         "ssdlab plan cache /dev/sdb --pattern rand --block-size 128KiB",
         "ssdlab run cache /mnt/ssd --size 20GiB --rate 200MB --log-interval 0.5",
+        "ssdlab run cache /dev/nvme0n1 --destroy-data /dev/nvme0n1 --prefill 50% "
+        "--prefill-idle 300",
     ),
     writes=Writes.ALWAYS,
     default_file_size_bytes=4 * GiB,

@@ -1,5 +1,10 @@
 """The `cache` profile's plan: a size-bound write with a bandwidth log, and the probe."""
 
+from dataclasses import replace
+
+import pytest
+
+from ssdlab.errors import UsageError
 from ssdlab.model.units import KiB, MiB
 from ssdlab.plan.cache import plan_cache
 from tests.unit.plan.profile_golden import DEVICE_TARGET, FILE_TARGET, check_golden
@@ -62,3 +67,35 @@ def test_repeated_writes_share_the_key_and_wait_the_recovery_idle() -> None:
     assert [s.key for s in repeated.steps][-2:] == ["idle", "probe"]
     (once,) = [s for s in plan_cache({}, FILE_TARGET).steps if s.key == "write"]
     assert once.round_index is None  # one write: the plan of old
+
+
+def test_prefill_discards_then_writes_its_share_before_the_write() -> None:
+    plan = plan_cache({"prefill": 50, "prefill_idle": 300.0}, DEVICE_TARGET)
+    discard, prefill, idle, write = plan.steps
+    assert discard.job is not None
+    assert prefill.job is not None
+    assert dict(discard.job.sections[0][1])["rw"] == "trim"
+    assert int(dict(discard.job.global_options)["size"]) == DEVICE_TARGET.size_bytes
+    half = DEVICE_TARGET.size_bytes // 2 // MiB * MiB
+    assert prefill.expected_bytes == half
+    assert dict(prefill.job.sections[0][1])["rw"] == "write"  # sequential, from the start
+    assert dict(prefill.params)["level_pct"] == 50
+    assert idle.idle_s == 300.0
+    assert write.expected_bytes == DEVICE_TARGET.size_bytes  # the whole region, from 0
+    assert ("prefill", 50) in plan.settings
+
+
+def test_prefill_zero_only_discards() -> None:
+    (discard, write) = plan_cache({"prefill": 0}, DEVICE_TARGET).steps
+    assert discard.key == "discard"
+    assert write.key == "write"
+
+
+def test_prefill_refusals() -> None:
+    no_discard = replace(DEVICE_TARGET, discard_supported=False)
+    with pytest.raises(UsageError, match="--prefill needs a device that takes discards"):
+        plan_cache({"prefill": 50}, no_discard)
+    with pytest.raises(UsageError, match="give --prefill too"):
+        plan_cache({"prefill_idle": 30.0}, DEVICE_TARGET)
+    with pytest.raises(UsageError, match="at most 99"):
+        plan_cache({"prefill": 100}, DEVICE_TARGET)
