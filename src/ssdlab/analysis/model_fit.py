@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
+from ssdlab.analysis.cache_kind import CliffAtFill, fit_cache_kind
 from ssdlab.analysis.cliff import CacheCliffVerdict
 from ssdlab.analysis.cliff_uncertainty import CliffUncertainty, cliff_uncertainty
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
@@ -90,6 +91,8 @@ class CliffInput:
 
     source: Source
     verdicts: tuple[CacheCliffVerdict, ...]
+    # the fraction of the drive written before the write (`--prefill`); None: not known
+    fill: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -467,31 +470,67 @@ def _rate(value: float | None) -> str:
     return "unknown" if value is None else f"{value / 1e6:.0f} MB/s"
 
 
-def _cache_kind(cliffs: Sequence[CliffInput], target: str) -> Estimate:
-    note = (
-        "static and dynamic SLC caches differ in how the cliff moves as the drive fills; "
-        "ssdlab's cache profile writes from the state the drive is in, so two cache runs at two "
-        "known fill levels are needed, and no profile records the fill level yet"
-    )
-    sources = tuple(c.source for c in cliffs)
+def _cache_kind(cliffs: Sequence[CliffInput], target: str, spare: Estimate) -> Estimate:
+    """Static, dynamic or hybrid from the cliffs of the cache runs with a known fill level
+    (analysis/cache_kind.py), the fitted spare giving the free native space."""
+    points = [cliff_at_fill(c) for c in cliffs if c.fill is not None and c.verdicts]
+    alpha = None
+    if isinstance(spare.value, float) and spare.low is not None and spare.high is not None:
+        alpha = (1.0 + spare.low, 1.0 + spare.high)
+    found = fit_cache_kind(points, alpha)
+    sources = tuple(c.source for c in cliffs if c.fill is not None)
+    needs = None
+    if found.next_fill is not None:
+        needs = f"{cache_command(target)} --prefill {found.next_fill}% --prefill-idle 300"
+    unknown = [c.source.label for c in cliffs if c.fill is None]
+    note = found.evidence
+    if unknown:
+        note += (
+            f"; {', '.join(unknown)}: no fill level recorded (run without --prefill), not used "
+            "for the kind"
+        )
     return Estimate(
         "cache kind",
-        None,
+        found.kind,
         None,
         None,
         "",
         sources,
-        f"{cache_command(target)} on an empty drive, then again after writing half of it "
-        "(not yet read by the fit)",
+        needs,
         note,
     )
+
+
+def cliff_at_fill(cliff: CliffInput) -> CliffAtFill:
+    assert cliff.fill is not None
+    first = cliff.verdicts[0]
+    if first.cliff_bytes is None:
+        return CliffAtFill(cliff.fill, 0.0, 0.0, 0.0, cliff.source.label)
+    found = cliff_uncertainty(list(cliff.verdicts))
+    low, high = _interval_ends(found.cliff_bytes_interval)
+    step = _log_step(first)
+    value = first.cliff_bytes
+    return CliffAtFill(
+        cliff.fill,
+        value,
+        max((value if low is None else low) - step, 0.0),
+        (value if high is None else high) + step,
+        cliff.source.label,
+    )
+
+
+def _by_fill(cliffs: Sequence[CliffInput]) -> tuple[CliffInput, ...]:
+    """The cache runs, the emptiest known fill first (the cache size is the empty drive's),
+    then those of unknown fill as given."""
+    known = sorted((c for c in cliffs if c.fill is not None), key=lambda c: c.fill or 0.0)
+    return (*known, *(c for c in cliffs if c.fill is None))
 
 
 def fit_model(inputs: FitInputs) -> ModelFit:
     """Every parameter the inputs allow, each with the run it came from or the run it needs."""
     target, capacity = inputs.target, inputs.capacity_bytes
-    estimates = _cache_estimates(inputs.cliffs, target)
-    estimates.append(_cache_kind(inputs.cliffs, target))
+    cliffs = _by_fill(inputs.cliffs)
+    estimates = _cache_estimates(cliffs, target)
     points = tuple(waf_point(w) for w in inputs.wafs)
     skews = tuple(waf_point(w) for w in inputs.skews)
     notes = [f"{p.source.label}: {p.reason}" for p in (*points, *skews) if p.reason]
@@ -505,7 +544,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     if not usable and not skewed and inputs.nand_counter is False:
         spare, gc = _no_nand()
-    estimates += [spare, gc]
+    estimates += [_cache_kind(cliffs, target, spare), spare, gc]
     estimates.append(
         Estimate(
             "idle GC",

@@ -451,8 +451,8 @@ def _cliff(params: ModelParams) -> Figure:
         params.cache_bytes,
         params.missing.get("cache", ("cache size not fitted", None)),
         "the fitted cache size: host bytes written from a discarded drive before the cache "
-        "runs out, whatever the writes (the cache kind, static or dynamic, is not fitted: a "
-        "dynamic cache is smaller on a fuller drive)",
+        "runs out, whatever the writes (on a fuller drive a dynamic or hybrid cache is "
+        "smaller: the fit's cache kind says which the drive has)",
     )
 
 

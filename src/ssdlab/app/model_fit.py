@@ -4,7 +4,8 @@ inputs (analysis/model_fit.py), fitted, and the fit stored as a run of its own l
 What each kind of run gives:
 
 - a `cache` profile run: its write's bandwidth log → the cliff (cache size, SLC and native
-  rates);
+  rates); with `--prefill P` also the fill level it was measured at, and two or more at
+  different levels → the cache's kind (static, dynamic, hybrid);
 - an `endurance` profile run with the `randwrite-4k` workload: its health readings (host and
   NAND bytes written) → steady-state WAF over its active range, which is the run's test region
   (`--size`, stored in its plan) over the capacity of the drive it ran on. The fit assumes the
@@ -90,7 +91,21 @@ def _capacity(stored: StoredRun) -> int | None:
 
 def _cliff_input(stored: StoredRun) -> CliffInput | None:
     verdicts = [v for v in (cliff_verdict(w) for w in writes_of(stored.steps)) if v is not None]
-    return CliffInput(_source(stored), tuple(verdicts)) if verdicts else None
+    if not verdicts:
+        return None
+    return CliffInput(_source(stored), tuple(verdicts), fill_of(stored))
+
+
+def fill_of(stored: StoredRun) -> float | None:
+    """The fraction of the drive a cache run wrote before its write (`--prefill P`: P % of
+    the region, over the drive's capacity when both are stored); None without --prefill."""
+    level = stored.run.settings.get("prefill")
+    if not isinstance(level, int | float) or isinstance(level, bool):
+        return None
+    region, capacity = region_bytes(stored), _capacity(stored)
+    if region is None or capacity is None or stored.run.target_kind is TargetKind.FILE:
+        return level / 100.0
+    return min(level / 100.0 * region / capacity, 1.0)
 
 
 def waf_input_of(stored: StoredRun, notes: list[str]) -> WafInput | None:
@@ -149,7 +164,9 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
             cliff = _cliff_input(stored)
             if cliff is not None:
                 cliffs.append(cliff)
-                gave = "cache cliff"
+                gave = "cache cliff" + (
+                    "" if cliff.fill is None else f" at {cliff.fill:.0%} full (--prefill)"
+                )
             else:
                 notes.append(f"cache run {run.run_id}: no write was stored")
         elif run.kind is RunKind.PROFILE and run.profile == "endurance":

@@ -122,6 +122,19 @@ class VirtualDrive:
         self._writes += 1
         return self._request(offset, length, self._ftl.write)
 
+    def write_settled(self, offset: int, length: int) -> None:
+        """Write the range straight to native blocks, no model time counted: the data as a
+        drive leaves it once it has folded its SLC cache while idle (the simulator models no
+        idle time). What a drive holds after `ssdlab run cache --prefill P --prefill-idle S`."""
+        ftl = self._ftl
+        slc = ftl.slc_enabled
+        ftl.slc_enabled = False
+        try:
+            for page in self._pages(offset, length):
+                ftl.write(page)
+        finally:
+            ftl.slc_enabled = slc
+
     def read(self, offset: int, length: int) -> float:
         self._reads += 1
         return self._request(offset, length, self._ftl.read)
