@@ -474,10 +474,7 @@ def _cache_kind(cliffs: Sequence[CliffInput], target: str, spare: Estimate) -> E
     """Static, dynamic or hybrid from the cliffs of the cache runs with a known fill level
     (analysis/cache_kind.py), the fitted spare giving the free native space."""
     points = [cliff_at_fill(c) for c in cliffs if c.fill is not None and c.verdicts]
-    alpha = None
-    if isinstance(spare.value, float) and spare.low is not None and spare.high is not None:
-        alpha = (1.0 + spare.low, 1.0 + spare.high)
-    found = fit_cache_kind(points, alpha)
+    found = fit_cache_kind(points, kind_alpha(spare))
     sources = tuple(c.source for c in cliffs if c.fill is not None)
     needs = None
     if found.next_fill is not None:
@@ -499,6 +496,27 @@ def _cache_kind(cliffs: Sequence[CliffInput], target: str, spare: Estimate) -> E
         needs,
         note,
     )
+
+
+KIND_SPARE_BAND = 0.02
+"""± this much spare around the fitted value is the α the cache kind is judged over: the
+fit's spare is within ±2 points of the truth on the simulated campaign's drives
+(bench/RESULTS.md); its whole 95 % interval (±4–7 points from the closed forms) would leave
+nearly every drive inconclusive."""
+
+
+def kind_alpha(spare: Estimate) -> tuple[float, float] | None:
+    """The physical ÷ logical interval the cache kind uses: the fitted spare's value ±
+    `KIND_SPARE_BAND`, within its interval; None when the spare is not fitted."""
+    if not isinstance(spare.value, float):
+        return None
+    low = spare.value - KIND_SPARE_BAND
+    high = spare.value + KIND_SPARE_BAND
+    if spare.low is not None:
+        low = max(low, spare.low)
+    if spare.high is not None:
+        high = min(high, spare.high)
+    return 1.0 + low, 1.0 + high
 
 
 def cliff_at_fill(cliff: CliffInput) -> CliffAtFill:

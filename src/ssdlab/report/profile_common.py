@@ -31,6 +31,7 @@ _SECONDS = frozenset(
         "ramp",
         "recover",
         "recovery_idle",
+        "prefill_idle",
         "round_seconds",
         "runtime",
     }
@@ -52,6 +53,7 @@ _UNITS = {
     "mix": "%",
     "mixes": "%",
     "levels": "%",
+    "prefill": "%",
     "until_wear": "%",
     "last_hours": "h",
     "max_hours": "h",

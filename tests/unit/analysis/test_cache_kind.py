@@ -14,7 +14,15 @@ import pytest
 
 from ssdlab.analysis.cache_kind import CacheKind, CliffAtFill, fit_cache_kind
 from ssdlab.analysis.cliff import detect_cache_cliff
-from ssdlab.analysis.model_fit import CliffInput, FitInputs, Source, cliff_at_fill, fit_model
+from ssdlab.analysis.model_fit import (
+    CliffInput,
+    Estimate,
+    FitInputs,
+    Source,
+    cliff_at_fill,
+    fit_model,
+    kind_alpha,
+)
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.random_config import draw_config
 from ssdlab.sim.virtual_drive import VirtualDrive
@@ -167,3 +175,9 @@ def test_no_cliff_at_any_fill_is_no_cache() -> None:
 def test_a_cliff_gone_on_the_fuller_drive_is_dynamic() -> None:
     gone = CliffAtFill(0.5, 0.0, 0.0, 0.0, "b")
     assert fit_cache_kind([_point(0.0, 20.0), gone]).kind == CacheKind.DYNAMIC
+
+
+def test_the_kind_reads_the_spare_value_within_two_points_inside_its_interval() -> None:
+    spare = Estimate("spare (of logical)", 0.30, 0.29, 0.36, "", ())
+    assert kind_alpha(spare) == pytest.approx((1.29, 1.32))
+    assert kind_alpha(Estimate("spare (of logical)", None, None, None, "", ())) is None
