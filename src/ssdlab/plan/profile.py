@@ -192,10 +192,11 @@ def fill_step(
 
 def discard_step(target: PlanTarget, region: int) -> ProfileStep:
     """A prepare step that discards `region` bytes from the start (fio trim, 64 MiB at a
-    time), so the drive holds nothing there: the `fill` profile's start, and the `cache`
-    profile's with --prefill."""
+    time, or the region at once when smaller), so the drive holds nothing there: the `fill`
+    profile's start, and the `cache` profile's with --prefill."""
     options = (*target_options(target, DEFAULT_IOENGINE), ("size", str(region)))
-    section = (("rw", "trim"), ("bs", str(64 * MiB)), ("iodepth", "8"))
+    # fio refuses a block larger than the job's size: a region under 64 MiB in one trim
+    section = (("rw", "trim"), ("bs", str(min(64 * MiB, region))), ("iodepth", "8"))
     return ProfileStep(
         key="discard",
         label="discard the region so the drive starts empty",

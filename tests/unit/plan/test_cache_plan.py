@@ -99,3 +99,11 @@ def test_prefill_refusals() -> None:
         plan_cache({"prefill_idle": 30.0}, DEVICE_TARGET)
     with pytest.raises(UsageError, match="at most 99"):
         plan_cache({"prefill": 100}, DEVICE_TARGET)
+
+
+def test_a_region_under_64_mib_is_discarded_in_one_trim() -> None:
+    """fio refuses a trim block larger than the job's size (found on a 32 MiB virtual drive)."""
+    small = replace(DEVICE_TARGET, size_bytes=16 * MiB, capacity_bytes=32 * MiB)
+    discard = plan_cache({"prefill": 90}, small).steps[0]
+    assert discard.job is not None
+    assert dict(discard.job.sections[0][1])["bs"] == str(16 * MiB)
