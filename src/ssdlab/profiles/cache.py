@@ -101,18 +101,21 @@ SPEC = ProfileSpec(
             "its own, kept) before the measured write, which then starts at the region's "
             "beginning: the fill level the cache is measured at, stored with the run for "
             "`ssdlab model fit` (cache kind: two runs at two levels, e.g. --prefill 0 and "
-            "--prefill 50); default: the drive as it is, fill level unknown",
+            "--prefill 90); default: the drive as it is, fill level unknown",
             group="fill level",
+            metavar="PCT",
         ),
         OptionSpec(
             "prefill_idle",
             OptionKind.SECONDS,
             None,
             "idle this long after --prefill, so a real drive can empty its cache of the "
-            "prefill (300 is a safe start; default: no idle)",
+            "prefill (e.g. 300; how long a drive takes to fold its cache is its own: see "
+            "docs/model-fit.md, Cache kind; default: no idle)",
             minimum=1,
             maximum=86400,
             group="fill level",
+            metavar="SECONDS",
         ),
         repeat_option(
             1,
@@ -127,7 +130,7 @@ SPEC = ProfileSpec(
         "ssdlab run cache /mnt/ssd --size 50GiB --recovery-idle 300",
         "ssdlab plan cache /dev/sdb --pattern rand --block-size 128KiB",
         "ssdlab run cache /mnt/ssd --size 20GiB --rate 200MB --log-interval 0.5",
-        "ssdlab run cache /dev/nvme0n1 --destroy-data /dev/nvme0n1 --prefill 50% "
+        "ssdlab run cache /dev/nvme0n1 --destroy-data /dev/nvme0n1 --prefill 90% "
         "--prefill-idle 300",
     ),
     writes=Writes.ALWAYS,
