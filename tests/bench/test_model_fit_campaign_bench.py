@@ -33,14 +33,15 @@ def test_the_tiny_campaign_writes_its_block(tmp_path: Path) -> None:
     assert len(rows) == 1
     assert "| fifo |" in rows[0]
     assert "- seeds that cannot be drawn at 64 MiB: 19" in text
-    # seed 18 (FIFO, 20.7 % spare): the closed forms within 2 points, the joint fit +2.30
-    # points off yet covered, the class named by the joint fit only, the cache within 1.2 %
-    assert rows[0].endswith("| +0.86 | +2.30 | inconclusive / fifo-like | 5.64 MB: -1.2 % |")
-    assert "closed forms 1 of 1 (interval covers 1), joint fit 0 of 1 (covers 1)" in text
+    # seed 18 (FIFO, 20.7 % spare): the closed forms within 2 points, the joint fit +1.95
+    # (its static SLC pool keeps host data the model has no cache for), the class named by
+    # the joint fit only, the cache within 1.2 %
+    assert rows[0].endswith("| +0.86 | +1.95 | inconclusive / fifo-like | 5.64 MB: -1.2 % |")
+    assert "closed forms 1 of 1 (interval covers 1), joint fit 1 of 1 (covers 1)" in text
     assert "cache size within ±5 %: 1 of 1 drives with a cache (interval covers 1)" in text
     assert "GC class right with the JESD219 run: 1 of 1" in text
-    # held out (uniform writes over half the drive): WAF, post-cliff throughput and IOPS
-    # inside their intervals, the days 8.8 % short (the truth outside the interval)
+    # held out (uniform writes over half the drive): WAF and post-cliff throughput inside
+    # their intervals, IOPS 5.7 % over, the days 9.3 % short (the truth outside the interval)
     held = [line for line in text.splitlines() if line.startswith("| 18 | fifo | +")]
-    assert held == ["| 18 | fifo | +0.6 % ✓ | +0.1 % ✓ | -1.0 % ✓ | -8.8 % |"]
+    assert held == ["| 18 | fifo | +0.9 % ✓ | +0.1 % ✓ | +5.7 % | -9.3 % |"]
     assert "- days to end of life: within ±15%: 1 of 1; truth inside the interval on 0" in text

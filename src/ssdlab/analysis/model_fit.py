@@ -149,6 +149,8 @@ class ModelFit:
     # the simulator's policy the spare was fitted with (the joint fit's best), else None
     fitted_policy: str | None = None
     nand_counter: bool | None = None  # FitInputs.nand_counter
+    # the model's pages a block the spare's value was fitted at (the joint fit's), else None
+    fitted_block_pages: int | None = None
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -555,9 +557,9 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     usable = [p for p in points if p.waf is not None]
     spare, gc, classes = _spare_and_class(usable, target, capacity)
     skewed = [p for p in skews if p.waf is not None]
-    fitted_policy = None
+    fitted_policy = fitted_block_pages = None
     if skewed and usable:
-        spare, gc, classes, fitted_policy = _joint(usable, skewed[0])
+        spare, gc, classes, fitted_policy, fitted_block_pages = _joint(usable, skewed[0])
     elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     if not usable and not skewed and inputs.nand_counter is False:
@@ -582,6 +584,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         tuple(notes),
         fitted_policy,
         inputs.nand_counter,
+        fitted_block_pages,
     )
 
 
@@ -615,7 +618,7 @@ def _measured(point: WafPoint, kind: str) -> Measured:
 
 def _joint(
     uniform: Sequence[WafPoint], skewed: WafPoint
-) -> tuple[Estimate, Estimate, tuple[str, ...], str]:
+) -> tuple[Estimate, Estimate, tuple[str, ...], str, int]:
     """Spare and GC class fitted together over the uniform and the JESD219 points, the
     simulator as the forward model (model_fit_joint.py)."""
     from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, joint_fit
@@ -623,9 +626,14 @@ def _joint(
     fit = joint_fit([*(_measured(p, "uniform") for p in uniform), _measured(skewed, "jesd219")])
     sources = (*(p.source for p in uniform), skewed.source)
     misfits = ", ".join(f"{f.policy.value} {100 * f.misfit:.1f} %" for f in fit.fits)
+    sizes = ", ".join(
+        f"{f.block_pages}: {f.policy.value} {100 * f.misfit:.1f} %" for f in fit.block_fits
+    )
     how = (
         "spare and GC policy fitted together over the uniform and JESD219 runs with the "
-        f"simulator as the forward model; each policy's worst misfit at its best α: {misfits}"
+        f"simulator as the forward model; each policy's worst misfit at its best α "
+        f"({fit.best.block_pages} pages a block): {misfits}; the best at each block size "
+        f"(pages): {sizes}"
     )
     best = fit.best
     spare = Estimate(
@@ -646,7 +654,7 @@ def _joint(
     )
     classes = (fit.gc_class,) if fit.gc_class else (GcClass.GREEDY, GcClass.FIFO)
     gc = Estimate("GC class", name, None, None, "", sources, None, note)
-    return spare, gc, classes, best.policy.value
+    return spare, gc, classes, best.policy.value, best.block_pages
 
 
 def _spare_and_class(

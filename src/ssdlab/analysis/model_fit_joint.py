@@ -5,17 +5,26 @@ Uniform random writes hardly tell greedy from FIFO (a few % apart); under JESD21
 transfer sizes FIFO writes 11–13 % more than greedy and cost-benefit 11–14 % less, because
 FIFO cleans the oldest block whatever it holds. No closed form covers greedy under skew, so
 each policy's WAF at every measured point (uniform at two ranges, JESD219) is the simulator's
-own: a drive of `MODEL_BYTES` with `MODEL_BLOCK_PAGES` pages a block and no SLC cache, written
-the run's own history replayed (from empty, the same fills of the range, WAF over the same
-window). For each policy α
-(native ÷ logical pages) is fitted by least squares on log WAF over all points; its *misfit*
-is the largest |log measured − log simulated| at that α. The best policy's class is named
-when every policy of the other class misfits by `CLASS_MARGIN` more; else the class is
-inconclusive. The spare interval is the α over which the best policy's misfit stays within
-its own plus the points' measurement half-widths and `MODEL_TOLERANCE`.
+own: a drive of `MODEL_BYTES` with no SLC cache, written the run's own history replayed (from
+empty, the same fills of the range, WAF over the same window).
 
-Needs the compiled simulator core to be quick (a fit is a few hundred simulations, about a
-second on the Rust core); on the Python core it takes minutes.
+The drive's block size is a nuisance parameter: the blocks its GC keeps free (two, and the
+open one) are spare the host's data never uses, so the same WAF means more spare with larger
+blocks — about 3.5 points between 64 and 256 pages a block at 64 MiB, more than the data can
+tell apart. Each of `BLOCK_PAGES` is fitted. For each size and policy α (native ÷ logical
+pages, whole blocks: the model's own grid) is fitted by least squares on log WAF over all
+points; its *misfit* is the largest |log measured − log simulated| at that α. The value is
+taken at `VALUE_BLOCK_PAGES` (the middle of the sizes), unless its best policy fits worse
+than another size's by `CLASS_MARGIN` (a drive with less spare than the middle size's free
+blocks allow: the nearest size that fits). The best policy's class is named when every policy
+of the other class, at every size, misfits by `CLASS_MARGIN` more than the best of its own;
+else the class is inconclusive. The spare interval is the union, over every size that fits,
+of the α over which that size's best policy of the named class (and of the other class, when
+inconclusive) stays within its own misfit plus the points' measurement half-widths and
+`MODEL_TOLERANCE`.
+
+Needs the compiled simulator core to be quick (a fit is about four hundred simulations, a few
+seconds on the Rust core); on the Python core it takes many minutes.
 """
 
 import math
@@ -29,13 +38,19 @@ from ssdlab.sim.workload import Workload
 
 MODEL_BYTES = 64 * 2**20
 MODEL_BLOCK_PAGES = 64
+BLOCK_PAGES = (64, 128, 256)
+"""The model's block sizes (pages of 4 KiB, 1/256 to 1/64 of `MODEL_BYTES`): the drive's is not
+measured, and the blocks its GC keeps free are spare the host's data cannot use, so the same
+WAF means more spare with larger blocks (about 3.5 points from the first to the last here).
+Every size is fitted; the spare's value is `VALUE_BLOCK_PAGES`' and its interval spans every
+size whose best policy fits as well as the best (within `CLASS_MARGIN`)."""
+VALUE_BLOCK_PAGES = 128
 MODEL_TOLERANCE = 0.02
 """Allowed relative error of the simulator's WAF against a drive it describes (block size,
 GC thresholds and SLC cache are not fitted)."""
 CLASS_MARGIN = 0.02
 """How much worse (in |log WAF|) every policy of the other class must fit to name a class."""
 ALPHA_RANGE = (1.0, 2.0)
-ALPHA_STEP = 0.0025
 GREEDY_LIKE = "greedy-like"
 FIFO_LIKE = "fifo-like"
 POLICY_CLASS = {
@@ -44,7 +59,7 @@ POLICY_CLASS = {
     GcPolicy.D_CHOICES: GREEDY_LIKE,
     GcPolicy.FIFO: FIFO_LIKE,
 }
-_SPARE_BLOCKS = 6  # the simulator's GC needs a few free blocks beyond the logical ones
+_SPARE_BLOCKS = 4  # the fewest free blocks beyond the logical ones the simulator's GC takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,34 +78,47 @@ class Measured:
 @dataclass(frozen=True, slots=True)
 class PolicyFit:
     policy: GcPolicy
-    alpha: float
+    alpha: float  # the model's own: whole blocks of `block_pages`
     misfit: float  # largest |log measured − log simulated| over the points at `alpha`
+    block_pages: int = MODEL_BLOCK_PAGES
 
 
 @dataclass(frozen=True, slots=True)
 class JointFit:
-    fits: tuple[PolicyFit, ...]  # every policy, best first
+    fits: tuple[PolicyFit, ...]  # every policy at the value's block size, best first
     gc_class: str | None  # None: inconclusive
     alpha_low: float
     alpha_high: float
+    block_fits: tuple[PolicyFit, ...] = ()  # each block size's best policy, best first
 
     @property
     def best(self) -> PolicyFit:
         return self.fits[0]
 
 
+def model_config(policy: GcPolicy, alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> SimConfig:
+    """The model drive of ratio α: `MODEL_BYTES` logical, whole blocks of `block_pages`
+    (at least `_SPARE_BLOCKS` beyond the logical ones), no SLC cache."""
+    block = block_pages * 4096
+    blocks = max(round(MODEL_BYTES * alpha / block), MODEL_BYTES // block + _SPARE_BLOCKS)
+    return SimConfig(MODEL_BYTES, blocks * block, pages_per_block=block_pages, gc_policy=policy)
+
+
 @cache
 def model_waf(
-    policy: GcPolicy, alpha: float, kind: str, fraction: float, window: tuple[float, float]
+    policy: GcPolicy,
+    alpha: float,
+    kind: str,
+    fraction: float,
+    window: tuple[float, float],
+    block_pages: int = MODEL_BLOCK_PAGES,
 ) -> float:
     """The simulator's WAF for `kind` writes over `fraction` of a drive of ratio α, from empty,
-    over the same window of fills of the range as the measurement (α rounded to `ALPHA_STEP`
-    and the window to a tenth of a fill by the callers, so a question is answered once). The
-    run's own history is replayed: a skewed workload takes some twenty fills to settle, and a
-    measured window before that is compared with the same window simulated."""
-    block = MODEL_BLOCK_PAGES * 4096
-    physical = max(round(MODEL_BYTES * alpha), MODEL_BYTES + _SPARE_BLOCKS * block)
-    config = SimConfig(MODEL_BYTES, physical, pages_per_block=MODEL_BLOCK_PAGES, gc_policy=policy)
+    over the same window of fills of the range as the measurement (α on the model's block grid
+    and the window rounded to a tenth of a fill by the callers, so a question is answered
+    once). The run's own history is replayed: a skewed workload takes some twenty fills to
+    settle, and a measured window before that is compared with the same window simulated."""
+    config = model_config(policy, alpha, block_pages)
     span = MODEL_BYTES * fraction
     start, end = window
     step = int(span / 20)
@@ -113,58 +141,95 @@ def _key(point: Measured) -> tuple[str, float, tuple[float, float]]:
     return point.kind, round(point.fraction, 4), window
 
 
-def _grid(alpha: float) -> float:
+def _step(block_pages: int) -> float:
+    """One block of `block_pages` in α: the model's grid."""
+    return block_pages * 4096 / MODEL_BYTES
+
+
+def _grid(alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> float:
+    """α as the model holds it: whole blocks, at least `_SPARE_BLOCKS` beyond the logical."""
     low, high = ALPHA_RANGE
-    return round(min(max(alpha, low), high) / ALPHA_STEP) * ALPHA_STEP
+    return model_config(GcPolicy.GREEDY, min(max(alpha, low), high), block_pages).alpha
 
 
-def misfit(policy: GcPolicy, alpha: float, points: Sequence[Measured]) -> float:
-    a = _grid(alpha)
-    return max(abs(math.log(p.waf) - math.log(model_waf(policy, a, *_key(p)))) for p in points)
+def misfit(
+    policy: GcPolicy, alpha: float, points: Sequence[Measured], block_pages: int = MODEL_BLOCK_PAGES
+) -> float:
+    a = _grid(alpha, block_pages)
+    return max(
+        abs(math.log(p.waf) - math.log(model_waf(policy, a, *_key(p), block_pages))) for p in points
+    )
 
 
-def _squares(policy: GcPolicy, alpha: float, points: Sequence[Measured]) -> float:
-    a = _grid(alpha)
-    return sum((math.log(p.waf) - math.log(model_waf(policy, a, *_key(p)))) ** 2 for p in points)
+def _squares(policy: GcPolicy, alpha: float, points: Sequence[Measured], block_pages: int) -> float:
+    a = _grid(alpha, block_pages)
+    return sum(
+        (math.log(p.waf) - math.log(model_waf(policy, a, *_key(p), block_pages))) ** 2
+        for p in points
+    )
 
 
-def fit_policy(policy: GcPolicy, points: Sequence[Measured]) -> PolicyFit:
-    """α by least squares on log WAF (golden-section search over `ALPHA_RANGE`)."""
+def fit_policy(
+    policy: GcPolicy, points: Sequence[Measured], block_pages: int = MODEL_BLOCK_PAGES
+) -> PolicyFit:
+    """α by least squares on log WAF (golden-section search over `ALPHA_RANGE`, to the
+    model's block grid, then the better of the two grid points around it)."""
     lo, hi = ALPHA_RANGE
+    step = _step(block_pages)
     ratio = (math.sqrt(5.0) - 1.0) / 2.0
-    while hi - lo > ALPHA_STEP:
+    while hi - lo > step:
         a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
-        if _squares(policy, a, points) < _squares(policy, b, points):
+        if _squares(policy, a, points, block_pages) < _squares(policy, b, points, block_pages):
             hi = b
         else:
             lo = a
-    alpha = _grid((lo + hi) / 2.0)
-    return PolicyFit(policy, alpha, misfit(policy, alpha, points))
+    near = {_grid(lo, block_pages), _grid(hi, block_pages)}
+    alpha = min(sorted(near), key=lambda a: _squares(policy, a, points, block_pages))
+    return PolicyFit(policy, alpha, misfit(policy, alpha, points, block_pages), block_pages)
 
 
 def _alpha_range(best: PolicyFit, points: Sequence[Measured]) -> tuple[float, float]:
     allowed = best.misfit + max(p.half_width for p in points) + MODEL_TOLERANCE
+    pages = best.block_pages
+    step = _step(pages)
     ends = []
-    for step in (-ALPHA_STEP, ALPHA_STEP):
+    for direction in (-step, step):
         alpha = best.alpha
         while ALPHA_RANGE[0] < alpha < ALPHA_RANGE[1]:
-            if misfit(best.policy, alpha + step, points) > allowed:
+            after = _grid(alpha + direction, pages)
+            if after == alpha or misfit(best.policy, after, points, pages) > allowed:
                 break
-            alpha = _grid(alpha + step)
+            alpha = after
         ends.append(alpha)
     return ends[0], ends[1]
 
 
 def joint_fit(points: Sequence[Measured]) -> JointFit:
-    """Every policy fitted to every point; the class named or not, and the spare's α range."""
-    fits = sorted((fit_policy(p, points) for p in POLICY_CLASS), key=lambda f: f.misfit)
+    """Every policy fitted to every point at every block size; the class named or not, and
+    the spare's α range over every block size and class the points cannot tell apart."""
+    by_size = {
+        pages: sorted((fit_policy(p, points, pages) for p in POLICY_CLASS), key=lambda f: f.misfit)
+        for pages in BLOCK_PAGES
+    }
+    bests = sorted((fits[0] for fits in by_size.values()), key=lambda f: f.misfit)
+    # the value's block size, unless it fits clearly worse than another (a drive with less
+    # spare than its few free blocks allow: then the best size's)
+    fitting = [f for f in bests if f.misfit <= bests[0].misfit + CLASS_MARGIN]
+    middle = min(fitting, key=lambda f: abs(math.log(f.block_pages / VALUE_BLOCK_PAGES)))
+    fits = by_size[middle.block_pages]
     best = fits[0]
     mine = POLICY_CLASS[best.policy]
-    others = [f.misfit for f in fits if POLICY_CLASS[f.policy] != mine]
-    named = mine if all(m >= best.misfit + CLASS_MARGIN for m in others) else None
-    low, high = _alpha_range(best, points)
-    if named is None:  # the spare of the other class's best policy is as likely
-        other = next(f for f in fits if POLICY_CLASS[f.policy] != mine)
-        other_low, other_high = _alpha_range(other, points)
-        low, high = min(low, other_low), max(high, other_high)
-    return JointFit(tuple(fits), named, low, high)
+    every = [f for size in by_size.values() for f in size]
+    others = [f.misfit for f in every if POLICY_CLASS[f.policy] != mine]
+    mine_best = min(f.misfit for f in every if POLICY_CLASS[f.policy] == mine)
+    named = mine if all(m >= mine_best + CLASS_MARGIN for m in others) else None
+    low, high = best.alpha, best.alpha
+    for size_fit in fitting:
+        ranked = by_size[size_fit.block_pages]
+        kept = [next(f for f in ranked if POLICY_CLASS[f.policy] == mine)]
+        if named is None:  # the spare of the other class's best policy is as likely
+            kept.append(next(f for f in ranked if POLICY_CLASS[f.policy] != mine))
+        for f in kept:
+            f_low, f_high = _alpha_range(f, points)
+            low, high = min(low, f_low), max(high, f_high)
+    return JointFit(tuple(fits), named, low, high, tuple(bests))

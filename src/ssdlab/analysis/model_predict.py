@@ -46,7 +46,7 @@ STEADY_WINDOW = (MODEL_FILLS - WINDOW_FILLS, MODEL_FILLS)
 SEEDS = (1, 2, 3)
 ALPHA_CAP = 4.0
 """The spare's high end when the fit left it unbounded (300 % spare: WAF within 1 % of 1)."""
-_SPARE_BLOCKS = 6  # the simulator's GC needs a few free blocks beyond the logical ones
+_SPARE_BLOCKS = 4  # the fewest free blocks beyond the logical ones the simulator's GC takes
 SPARE_PRIOR = (0.06, 0.28)
 """The effective spare (of logical) assumed for a drive that reports no NAND writes, whose
 spare cannot be fitted: from 7 % (a GiB of NAND sold as a GB: consumer and read-intensive
@@ -109,6 +109,7 @@ class ModelParams:
     # not None: `alpha` and the policies are the assumed range (`SPARE_PRIOR`), not a fit's;
     # the reason the figures that depend on them give
     assumed: str | None = None
+    block_pages: int = MODEL_BLOCK_PAGES  # the model's, as the spare was fitted at
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +247,7 @@ def params_of(
             gc.get("needs"),
         )
     capacity = simulator.get("capacity_bytes") or capacity_bytes
+    pages = simulator.get("pages_per_block_fitted")
     alpha = _bounds(_parameter(body, "spare (of logical)"), 1.0)
     assumed = None
     if alpha is None and (assume_spare is not None or body.get("nand_counter") is False):
@@ -268,6 +270,7 @@ def params_of(
         missing=missing,
         sustained_rate=_bounds(_parameter(body, "sustained write rate")),
         assumed=assumed,
+        block_pages=int(pages) if isinstance(pages, int) and not assumed else MODEL_BLOCK_PAGES,
     )
 
 
@@ -283,14 +286,16 @@ class Steady:
     rate_share: float
 
 
-def _model_config(policy: str, alpha: float, seed: int) -> SimConfig:
-    block = MODEL_BLOCK_PAGES * PAGE_BYTES
+def _model_config(
+    policy: str, alpha: float, seed: int, block_pages: int = MODEL_BLOCK_PAGES
+) -> SimConfig:
+    block = block_pages * PAGE_BYTES
     physical = max(round(MODEL_BYTES * alpha), MODEL_BYTES + _SPARE_BLOCKS * block)
     return SimConfig(
         MODEL_BYTES,
         physical,
         page_bytes=PAGE_BYTES,
-        pages_per_block=MODEL_BLOCK_PAGES,
+        pages_per_block=block_pages,
         gc_policy=GcPolicy(policy),
         seed=seed,
     )
@@ -305,11 +310,12 @@ def steady_state(
     span: float,
     seed: int,
     window: tuple[float, float] = STEADY_WINDOW,
+    block_pages: int = MODEL_BLOCK_PAGES,
 ) -> Steady:
     """The simulator's WAF and rate over `window` (fills of the range from empty; by default
     steady state), cached: a corner is asked for by several figures."""
     start_fills, end_fills = window
-    config = _model_config(policy, alpha, seed)
+    config = _model_config(policy, alpha, seed, block_pages)
     span_bytes = MODEL_BYTES * span
     step = max(int(span_bytes / 10), PAGE_BYTES)
     pages = 1 if kind == "jesd219" else max(block_bytes // PAGE_BYTES, 1)
@@ -336,6 +342,7 @@ class Corner:
     alpha: float
     seed: int
     rate_end: str  # which end of the native rate: value, low, high
+    block_pages: int = MODEL_BLOCK_PAGES  # the model's (ModelParams.block_pages)
 
     def text(self) -> str:
         return f"{self.policy}, spare {100 * (self.alpha - 1):.1f} %, seed {self.seed}"
@@ -349,9 +356,10 @@ def corners(params: ModelParams) -> tuple[Corner, ...]:
     high = min(a.high, ALPHA_CAP) if a.high is not None else ALPHA_CAP
     ends = sorted({round(a.low, 4), round(a.value, 4), round(high, 4)})
     policies = [params.policy] + ([params.other_policy] if params.other_policy else [])
-    found = [Corner(params.policy, round(a.value, 4), s, "value") for s in SEEDS]
+    pages = params.block_pages
+    found = [Corner(params.policy, round(a.value, 4), s, "value", pages) for s in SEEDS]
     found += [
-        Corner(p, alpha, SEEDS[0], "value")
+        Corner(p, alpha, SEEDS[0], "value", pages)
         for p in policies
         for alpha in ends
         if (p, alpha) != (params.policy, round(a.value, 4))
@@ -359,9 +367,9 @@ def corners(params: ModelParams) -> tuple[Corner, ...]:
     return tuple(found)
 
 
-def _model_alpha(alpha: float) -> float:
+def _model_alpha(alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> float:
     """A drive of ratio α as the model can hold it (at least the GC's few free blocks)."""
-    return max(alpha, 1.0 + (_SPARE_BLOCKS + 1) * MODEL_BLOCK_PAGES * PAGE_BYTES / MODEL_BYTES)
+    return max(alpha, 1.0 + _SPARE_BLOCKS * block_pages * PAGE_BYTES / MODEL_BYTES)
 
 
 def _spread(name: str, unit: str, values: Sequence[float], nominal: float, basis: str) -> Figure:
@@ -427,12 +435,13 @@ def _as_assumed(figure: Figure, why: str) -> Figure:
 def _steady(c: Corner, workload: PredictWorkload) -> Steady:
     return steady_state(
         c.policy,
-        _model_alpha(c.alpha),
+        _model_alpha(c.alpha, c.block_pages),
         workload.kind,
         workload.block_bytes,
         round(workload.span, 4),
         c.seed,
         workload.window,
+        c.block_pages,
     )
 
 
@@ -556,7 +565,15 @@ def _days(
         tbw = rating.tbw_bytes
 
         def by_tbw(c: Corner, s: Steady) -> float:
-            ref = steady_state(c.policy, _model_alpha(c.alpha), "jesd219", PAGE_BYTES, 1.0, c.seed)
+            ref = steady_state(
+                c.policy,
+                _model_alpha(c.alpha, c.block_pages),
+                "jesd219",
+                PAGE_BYTES,
+                1.0,
+                c.seed,
+                block_pages=c.block_pages,
+            )
             return tbw * ref.waf / (s.waf * daily_bytes)
 
         days = by_tbw

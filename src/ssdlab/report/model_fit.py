@@ -51,6 +51,8 @@ def _simulator(fit: ModelFit, capacity_bytes: int | None) -> dict[str, Any]:
         "spare_of_logical": _number(fit, "spare (of logical)"),
         "gc_policy": policy.get(str(gc)),
         "gc_policy_fitted": fit.fitted_policy,
+        # the model's pages a block the spare was fitted at (model predict builds the same)
+        "pages_per_block_fitted": fit.fitted_block_pages,
         "gc_classes_fitting": list(fit.gc_classes),
         "slc_cache_bytes": _number(fit, "cache size"),
         "slc_write_bytes_per_s": _number(fit, "SLC write rate"),

@@ -1,0 +1,74 @@
+"""The joint fit of spare and GC policy (analysis/model_fit_joint.py) against drives whose truth
+is known: random hidden configurations (sim/random_config.py) measured in process as in
+test_model_fit.py — two uniform runs (100 % and 80 % of the LBAs) and a JESD219 run, ten
+fills each from empty. The seeds are drives the fit missed by more than 2 points while it
+held the model's block size at 64 pages: d-choices and cost-benefit drives of 128- and
+256-page blocks, whose GC keeps whole blocks free that the host's data cannot use. The
+figures are deterministic (the simulator is), not timed."""
+
+import pytest
+
+from ssdlab.analysis.model_fit_joint import (
+    BLOCK_PAGES,
+    VALUE_BLOCK_PAGES,
+    model_config,
+)
+from ssdlab.sim.config import GcPolicy
+from tests.unit.analysis.test_model_fit import fitted_with_skew
+
+# former misses: 4 (cost-benefit, +2.66), 10 (d-choices, −2.00), 12 (d-choices, −2.37),
+# 13 (cost-benefit, −2.06), 23 (d-choices, −2.25); docs/model-fit.md has seeds 1–25
+FORMER_MISSES = (4, 10, 12, 13, 23)
+
+
+@pytest.mark.parametrize("seed", FORMER_MISSES)
+def test_spare_within_two_points_with_the_block_size_a_nuisance(seed: int) -> None:
+    config, fit = fitted_with_skew(seed)
+    spare = fit.estimate("spare (of logical)")
+    assert isinstance(spare.value, float)
+    assert abs(spare.value - config.spare_of_logical) <= 0.02
+    assert spare.low is not None
+    assert spare.high is not None
+    assert spare.low <= config.spare_of_logical <= spare.high
+    assert fit.fitted_block_pages in BLOCK_PAGES
+    gc = fit.estimate("GC class")
+    assert gc.value == "greedy-like"  # every one of them is d-choices or cost-benefit
+
+
+# every drive above and the joint seeds of test_model_fit.py, FIFO ones among them
+COVERAGE_SEEDS = (1, 2, 3, 4, 7, 8, 10, 11, 12, 13, 23)
+
+
+def test_the_interval_covers_the_truth_on_every_drive() -> None:
+    """Coverage, not a single hit: the spare's interval holds the hidden spare on each."""
+    missed = []
+    for seed in COVERAGE_SEEDS:
+        config, fit = fitted_with_skew(seed)
+        spare = fit.estimate("spare (of logical)")
+        assert spare.low is not None
+        assert spare.high is not None
+        if not spare.low <= config.spare_of_logical <= spare.high:
+            missed.append(seed)
+    assert missed == []
+
+
+def test_the_model_holds_whole_blocks_and_its_spare_is_their_count() -> None:
+    """The spare a fit reports is the model's own: whole blocks of the size it was fitted at,
+    never fewer than the GC needs (four beyond the logical ones)."""
+    for pages in BLOCK_PAGES:
+        config = model_config(GcPolicy.GREEDY, 1.25, pages)
+        assert config.physical_bytes % config.block_bytes == 0
+        assert config.total_blocks * config.block_bytes == config.physical_bytes
+        least = model_config(GcPolicy.GREEDY, 1.0, pages)
+        assert least.total_blocks == config.logical_bytes // config.block_bytes + 4
+    assert VALUE_BLOCK_PAGES in BLOCK_PAGES
+
+
+def test_the_fit_document_names_the_block_size_predict_builds() -> None:
+    from ssdlab.analysis.model_predict import params_of
+    from ssdlab.report.model_fit import fit_json
+
+    _, fit = fitted_with_skew(10)
+    body = fit_json(fit, None, "/dev/loop0", [], 64 * 2**20)
+    assert body["simulator"]["pages_per_block_fitted"] == fit.fitted_block_pages
+    assert params_of(body).block_pages == fit.fitted_block_pages
