@@ -135,7 +135,7 @@ def run_play(private: Path, play: Play) -> PlayOutcome:
             close_masters(control)
     stderr = done.stderr.decode("utf-8", "replace")
     if done.returncode != 0 and b"No module named ansible" in done.stderr:
-        raise FleetError(f"fleet collect runs Ansible's playbooks; {INSTALL_HINT}")
+        raise FleetError(f"ssdlab fleet runs Ansible's playbooks; {INSTALL_HINT}")
     started, events = read_events(done.stdout.decode("utf-8", "replace"))
     return PlayOutcome(done.returncode, started, events, stderr)
 
