@@ -5,6 +5,7 @@ with Ansible's reason while the others answer, a node without ssdlab says which 
 and nothing of Ansible's is left in the seat's home or temporary folder."""
 
 import json
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,13 @@ from ssdlab.fleet.status import StatusRequest, fleet_status
 from ssdlab.system.ansible_play import Play, PlayOutcome
 from tests.e2e.conftest import run_ssdlab
 from tests.fleet.hosts import FleetLab
+from tests.fleet.test_ansible_collection import installed, playbook, recap
 from tests.fleet.test_fleet_run import nodes
 
 pytest.importorskip("ansible")
 
-__all__ = ["nodes"]  # test_fleet_run's fixture: each node's store and target folder
+# the fixtures: each node's store and target folder; the collection built and installed
+__all__ = ["installed", "nodes"]
 
 
 def _recording(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Play, PlayOutcome]]:
@@ -115,3 +118,26 @@ def test_a_host_that_is_down_is_a_row_of_its_own(
     assert not home.exists()
     assert list(scratch.iterdir()) == []
     scratch.rmdir()
+
+
+def test_a_users_ansible_playbook_runs_doctor_and_status(
+    fleet_lab: FleetLab,
+    installed: dict[str, str],
+    nodes: dict[str, dict[str, str]],
+    tmp_path: Path,
+) -> None:
+    # the modules run on the node's Python, this one (the nodes share this filesystem)
+    two = {name: {**nodes[name], "ansible_python_interpreter": sys.executable} for name in nodes}
+    two = {name: two[name] for name in ("node1", "node2")}
+    hosts = [fleet_lab.host(name) for name in two]
+    inventory = fleet_lab.write_inventory_ini(tmp_path / "lab.ini", two, hosts=hosts)
+    doctor = playbook(installed, inventory, "doctor", {}, tmp_path)
+    assert doctor.returncode == 0, doctor.stdout[-4000:] + doctor.stderr[-2000:]
+    assert all(recap(doctor.stdout)[name]["ok"] == 3 for name in two)
+    assert doctor.stdout.count("root True, clock ") == 2
+    # one clock: never "off by more than 50 ms", however long the round trips
+    assert "off by more than" not in doctor.stdout
+    status = playbook(installed, inventory, "status", {}, tmp_path)
+    assert status.returncode == 0, status.stdout[-4000:] + status.stderr[-2000:]
+    assert all(recap(status.stdout)[name]["ok"] == 2 for name in two)
+    assert status.stdout.count("0 running of 0 recent runs; 0 jobs running, 0 failed") == 2
