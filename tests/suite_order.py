@@ -38,6 +38,7 @@ LONGEST_FIRST = (
     "tests/e2e/test_node_cli.py",  # 76 s
     "tests/fleet/test_ansible_collection.py",  # 69 s
     "tests/fleet/test_fleet_load.py",  # 64 s
+    "tests/fleet/test_fleet_doctor_status.py",  # 53-64 s alone (not yet in a whole-suite run)
     "tests/e2e/test_import_cli.py",  # 61 s
     "tests/fuzz/test_fuzz_health.py",  # 61 s
     "tests/e2e/test_card.py",  # 58 s

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ssdlab.errors import StoreError
-from ssdlab.fleet import collect
+from ssdlab.fleet import play_hosts
 from ssdlab.fleet.collect import collect_fleet, export_file_name
 from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.report.fleet import build_collect_document
@@ -103,7 +103,8 @@ def _collect(
     monkeypatch: pytest.MonkeyPatch, central: sqlite3.Connection, exports: dict[str, Path]
 ) -> tuple[list[HostCollect], list[Path]]:
     seen: list[Path] = []
-    monkeypatch.setattr(collect, "run_play", _answering(exports, seen))
+    # the play every fleet command runs through (fleet/play_hosts.py)
+    monkeypatch.setattr(play_hosts, "run_play", _answering(exports, seen))
     hosts = [FleetHost(name, address="unused") for name in exports]
     return collect_fleet(central, hosts, SshSettings()), seen
 

@@ -1,9 +1,10 @@
 """A fleet judged as a whole: version mismatches, clocks, and drives slower than siblings."""
 
 from ssdlab.analysis.compare import MetricSamples, Verdict
-from ssdlab.analysis.fleet import FleetDrive, compare_siblings, mismatches
+from ssdlab.analysis.fleet import FleetDrive, clock_verdict, compare_siblings, mismatches
 from ssdlab.fleet.launch import node_words, plan_jobs, profile_words, set_by_fleet
 from ssdlab.model.fleet import FleetHost, HostCheck
+from ssdlab.report.fleet import build_doctor_document
 
 VERSION = "0.1.0"
 
@@ -40,6 +41,34 @@ def test_smartctl_and_clocks_are_warnings_only() -> None:
         ("clock", False),
     ]
     assert "b +0.400 s" in found[1].detail
+
+
+def test_a_clock_is_judged_only_as_far_as_its_reading_allows() -> None:
+    def verdict(offset_s: float | None, uncertainty_s: float) -> str | None:
+        found = _check("a", clock_offset_s=offset_s, clock_uncertainty_s=uncertainty_s)
+        return clock_verdict(found)
+
+    assert verdict(0.010, 0.005) == "agrees"
+    assert verdict(-0.040, 0.010) == "agrees"  # within 50 ms even at the far end
+    assert verdict(0.200, 0.010) == "differs"
+    assert verdict(-0.200, 0.140) == "differs"  # off by 60 ms at least
+    # Ansible's round trip too long to tell: never "agrees", whatever the offset read
+    assert verdict(0.0, 0.060) == "inconclusive"
+    assert verdict(0.129, 0.134) == "inconclusive"
+    assert verdict(None, 0.005) is None
+
+
+def test_an_inconclusive_clock_is_said_in_its_row_and_the_verdict() -> None:
+    slow = _check("b", clock_offset_s=0.129, clock_uncertainty_s=0.134)
+    fine = _check("a", clock_offset_s=0.002, clock_uncertainty_s=0.004)
+    document = build_doctor_document([fine, slow], mismatches([fine, slow], VERSION), VERSION)
+    rows = {row[0]: row for row in document.sections[0].tables[0].rows}
+    assert rows["a"][7] == "+2 ms ±4 ms"
+    assert rows["b"][7] == "+129 ms ±134 ms (inconclusive)"
+    assert "clocks not judged to 50 ms" in " ".join(document.verdict)
+    assert "b (±134 ms)" in " ".join(document.verdict)
+    hosts = {row["host"]: row for row in document.data["hosts"]}
+    assert (hosts["a"]["clock_verdict"], hosts["b"]["clock_verdict"]) == ("agrees", "inconclusive")
 
 
 def test_unusable_hosts_are_left_out_of_the_judgement() -> None:

@@ -50,6 +50,21 @@ def _clock_limit(check: HostCheck) -> float:
     return CLOCK_TOLERANCE_S + (check.clock_uncertainty_s or 0.0)
 
 
+def clock_verdict(check: HostCheck) -> str | None:
+    """What a node's clock reading says against CLOCK_TOLERANCE_S: "agrees" when the offset
+    with its whole uncertainty stays within it, "differs" when it is off by more even at the
+    uncertainty's other end, else "inconclusive" (the round trip was too long to tell);
+    None when the clock was not read."""
+    offset, uncertainty = check.clock_offset_s, check.clock_uncertainty_s or 0.0
+    if offset is None:
+        return None
+    if abs(offset) > CLOCK_TOLERANCE_S + uncertainty:
+        return "differs"
+    if abs(offset) + uncertainty <= CLOCK_TOLERANCE_S:
+        return "agrees"
+    return "inconclusive"
+
+
 def _by_value(
     checks: Sequence[HostCheck], value: Callable[[HostCheck], str | None]
 ) -> dict[str, list[str]]:

@@ -24,21 +24,22 @@ from pathlib import Path
 
 from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import SsdlabError, UsageError
+from ssdlab.fleet.play_hosts import (
+    event_problem,
+    first_failure,
+    host_events,
+    play_host,
+    run_fleet_play,
+)
 from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCollect
 from ssdlab.store.db import open_store
 from ssdlab.store.merge import copy_runs
-from ssdlab.system.ansible_play import (
-    Play,
-    PlayEvent,
-    PlayOutcome,
-    ansible_words,
-    last_words,
-    run_play,
-)
+from ssdlab.system.ansible_play import PlayOutcome, last_words
 from ssdlab.system.ssh import SshSettings
 
 EXPORT_TIMEOUT_S = 6 * 3600.0
+STEPS = {"ssdlab_export": "node export"}  # what a failed task of collect.yml is called
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,69 +95,26 @@ def fetch_exports(
     """Every host's new runs as a store file in `folder` (named by export_file_name), or why
     not: the collection's collect playbook, its merge left to this process, run by Ansible
     with `--parallel` forks; a host that fails or cannot be reached is reported in its row."""
-    play = Play(
-        playbook="collect.yml",
-        inventory={
-            host.name: play_host(host, known[host.name], folder, settings) for host in hosts
-        },
-        forks=max(1, min(settings.parallel, len(hosts))),
-        connect_timeout_s=settings.connect_timeout_s,
-        task_timeout_s=int(EXPORT_TIMEOUT_S),
-        skip_tags=("merge",),
-    )
-    with tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True) as own:
-        outcome = run_play(Path(own), play)
+    inventory = {
+        host.name: play_host(host, settings)
+        | {"ssdlab_known": known[host.name], "ssdlab_exports_dir": str(folder)}
+        for host in hosts
+    }
+    outcome = run_fleet_play("collect.yml", inventory, settings, EXPORT_TIMEOUT_S, ("merge",))
     return {host.name: _fetched(host.name, folder, outcome) for host in hosts}
 
 
-def play_host(
-    host: FleetHost, known: list[str], folder: Path, settings: SshSettings
-) -> dict[str, object]:
-    """A host's variables in the inventory the play is given: how ssh reaches it, its ssdlab
-    and store, and what the seat holds of it already. The inventory's own ssh arguments go
-    first, as Ansible's `ssh_args`, the only ones its ssh plugin puts before its own
-    ConnectTimeout, Port and User: ssh takes the first value it is given, so an inventory's
-    `-o ConnectTimeout=3` wins over `--connect-timeout`, as in ssdlab's own ssh commands."""
-    words = [*host.ssh_args, "-o", "BatchMode=yes"]
-    words += ["-o", f"ServerAliveInterval={settings.alive_interval_s}"]
-    words += ["-o", f"ServerAliveCountMax={settings.alive_count}"]
-    words += ["-o", "ControlMaster=auto", "-o", "ControlPersist=60s"]
-    found: dict[str, object] = {
-        "ansible_host": host.address,
-        "ansible_ssh_args": ansible_words(words),
-        "ssdlab_command": list(host.command),
-        "ssdlab_known": known,
-        "ssdlab_exports_dir": str(folder),
-    }
-    optional = {
-        "ansible_port": host.port,
-        "ansible_user": host.user,
-        "ansible_ssh_private_key_file": host.key_file,
-        "ssdlab_db": host.db,
-    }
-    found.update({key: value for key, value in optional.items() if value is not None})
-    return found
-
-
 def _fetched(host: str, folder: Path, outcome: PlayOutcome) -> tuple[Path | None, HostCollect]:
-    events = [event for event in outcome.events if event.host == host]
-    for event in events:
-        if event.event in ("failed", "unreachable"):
-            return None, HostCollect(host, problem=_problem(event))
+    events = host_events(outcome, host)
+    failed = first_failure(events)
+    if failed is not None:
+        return None, HostCollect(host, problem=event_problem(failed, STEPS))
     path = folder / export_file_name(host)
     fetches = [event for event in events if event.action.endswith("fetch") and event.event == "ok"]
     if not fetches or not path.is_file():
         return None, HostCollect(host, problem=last_words(outcome))
     took = fetches[-1].time_s - outcome.started_s if outcome.started_s is not None else None
     return path, HostCollect(host, transfer_s=took, transfer_bytes=path.stat().st_size)
-
-
-def _problem(event: PlayEvent) -> str:
-    said = " ".join(str(event.fields.get("msg") or "no message").split())
-    if event.event == "unreachable":
-        return f"ssh failed: {said}"
-    step = "node export" if event.action.endswith("ssdlab_export") else event.action
-    return f"{step} failed: {said}"
 
 
 @dataclass(frozen=True, slots=True)

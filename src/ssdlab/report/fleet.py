@@ -5,7 +5,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ssdlab.analysis.fleet import DriveGroup, FleetDrive, GroupLatency
+from ssdlab.analysis.fleet import (
+    CLOCK_TOLERANCE_S,
+    DriveGroup,
+    FleetDrive,
+    GroupLatency,
+    clock_verdict,
+)
 from ssdlab.analysis.merged_latency import merged_latency_data
 from ssdlab.analysis.tail_intervals import needs_ios
 from ssdlab.model.fleet import HostCheck, HostCollect, JobOutcome, Mismatch
@@ -35,7 +41,9 @@ def _clock(check: HostCheck) -> str:
     if check.clock_offset_s is None:
         return DASH
     spread = f" ±{check.clock_uncertainty_s * 1000:.0f} ms" if check.clock_uncertainty_s else ""
-    return f"{check.clock_offset_s * 1000:+,.0f} ms{spread}"
+    verdict = clock_verdict(check)
+    said = f" ({verdict})" if verdict in ("inconclusive", "differs") else ""
+    return f"{check.clock_offset_s * 1000:+,.0f} ms{spread}{said}"
 
 
 def _check_row(check: HostCheck) -> tuple[str, ...]:
@@ -65,6 +73,18 @@ def build_doctor_document(
             else "results still compare"
         )
         verdict.append(f"{mismatch.detail}: {consequence}")
+    unjudged = [
+        check for check in checks if check.usable and clock_verdict(check) == "inconclusive"
+    ]
+    if unjudged:
+        hosts = ", ".join(
+            f"{check.host} (±{(check.clock_uncertainty_s or 0.0) * 1000:.0f} ms)"
+            for check in unjudged
+        )
+        limit = f"{CLOCK_TOLERANCE_S * 1000:.0f} ms"
+        verdict.append(
+            f"clocks not judged to {limit}: the reading's round trip was too long on {hosts}"
+        )
     table = doc.Table(
         "Hosts",
         (
@@ -80,7 +100,11 @@ def build_doctor_document(
             "problem",
         ),
         tuple(_check_row(check) for check in checks),
-        notes=("clock offset: the node's clock minus this machine's, ± half the round trip",),
+        notes=(
+            "clock offset: the node's clock minus this machine's, ± half the round trip it was "
+            "read in (the shortest of three); inconclusive: too long a round trip to tell "
+            f"whether it is within {CLOCK_TOLERANCE_S * 1000:.0f} ms",
+        ),
     )
     return doc.Document(
         "Fleet doctor",
@@ -90,7 +114,10 @@ def build_doctor_document(
         data={
             "format": "ssdlab-fleet-doctor",
             "format_version": FORMAT_VERSION,
-            "hosts": [dataclasses.asdict(check) for check in checks],
+            "hosts": [
+                dataclasses.asdict(check) | {"clock_verdict": clock_verdict(check)}
+                for check in checks
+            ],
             "mismatches": [dataclasses.asdict(mismatch) for mismatch in found],
         },
     )

@@ -5,7 +5,9 @@ JSON line per task result and host, read here.
 Ansible works on a private temporary folder given by the caller: its home, local temporary
 folder, ssh control sockets, the inventory written for the play and an empty ansible.cfg (the
 user's settings do not change what a fleet command does), so a play writes nothing under
-$HOME. The ssh master connections it leaves behind are told to exit when the play ends.
+$HOME. Every text of that inventory is marked `!unsafe`: Ansible never renders a Jinja
+template (`{{ }}`, `{% %}`, `{# #}`) it finds in a host's values. The ssh master
+connections it leaves behind are told to exit when the play ends.
 """
 
 import json
@@ -112,8 +114,8 @@ def run_play(private: Path, play: Play) -> PlayOutcome:
     """Run `play` to its end; every host's results, whatever became of the others. Raises only
     when ansible-playbook cannot start."""
     playbook = collections_path().joinpath(*COLLECTION) / "playbooks" / play.playbook
-    inventory = private / "inventory.json"
-    inventory.write_text(json.dumps({"all": {"hosts": {**play.inventory}}}))
+    inventory = private / "inventory.yml"
+    inventory.write_text(unsafe_yaml({"all": {"hosts": {**play.inventory}}}), encoding="utf-8")
     argv = [sys.executable, "-m", "ansible", "playbook", "-i", str(inventory)]
     argv += ["--forks", str(play.forks), str(playbook)]
     if play.skip_tags:
@@ -135,9 +137,28 @@ def run_play(private: Path, play: Play) -> PlayOutcome:
             close_masters(control)
     stderr = done.stderr.decode("utf-8", "replace")
     if done.returncode != 0 and b"No module named ansible" in done.stderr:
-        raise FleetError(f"fleet collect runs Ansible's playbooks; {INSTALL_HINT}")
+        raise FleetError(f"ssdlab fleet runs Ansible's playbooks; {INSTALL_HINT}")
     started, events = read_events(done.stdout.decode("utf-8", "replace"))
     return PlayOutcome(done.returncode, started, events, stderr)
+
+
+def unsafe_yaml(value: object) -> str:
+    """`value` (mappings, lists, texts, numbers, booleans, None) as YAML in flow style, every
+    text but a mapping's keys tagged `!unsafe` so that Ansible takes it as it is and renders
+    nothing in it. A text is written as JSON writes it, which YAML reads back the same."""
+    if isinstance(value, Mapping):
+        items = (
+            f"{json.dumps(str(key), ensure_ascii=False)}: {unsafe_yaml(item)}"
+            for key, item in value.items()
+        )
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(unsafe_yaml(item) for item in value) + "]"
+    if isinstance(value, str):
+        return "!unsafe " + json.dumps(value, ensure_ascii=False)
+    if value is None or isinstance(value, bool | int | float):
+        return json.dumps(value)
+    raise TypeError(f"no inventory value: {value!r}")
 
 
 def read_events(text: str) -> tuple[float | None, tuple[PlayEvent, ...]]:

@@ -14,9 +14,11 @@ description:
   - Prints one JSON object per line on stdout for every task result of every host (ok,
     changed, failed, unreachable, skipped) with the host's inventory name, the task's action,
     the time and what the result says (its message, and a fetch's or an export's destination
-    and size); nothing else. C(ssdlab fleet collect) runs the collect playbook with it and
-    reads each host's result from these lines.
-  - The results' other fields (an export's list of runs) are left out, so the lines stay
+    and size); nothing else. C(ssdlab fleet collect), C(doctor) and C(status) run the
+    collection's playbooks with it and read each host's results from these lines.
+  - The documents C(fleet doctor) and C(fleet status) read are kept as JSON (a node's
+    C(facts), its C(status), a C(clock) reading, and the C(tools) of a node without ssdlab);
+    the results' other fields (an export's list of runs) are left out, so the lines stay
     short however many runs a node holds.
 version_added: "0.1.0"
 author:
@@ -30,6 +32,8 @@ import time
 from ansible.plugins.callback import CallbackBase
 
 KEPT = ("msg", "dest", "size", "rc", "changed", "skip_reason")
+# kept as they are, as JSON: the node's documents fleet doctor and fleet status read
+DOCUMENTS = ("facts", "status", "clock", "tools", "ssdlab_missing")
 
 
 def _parts(result):
@@ -55,7 +59,10 @@ class CallbackModule(CallbackBase):
             if key in found:
                 value = found[key]
                 line[key] = value if isinstance(value, (int, float, bool)) else str(value)
-        sys.stdout.write(json.dumps(line) + "\n")
+        for key in DOCUMENTS:
+            if key in found:
+                line[key] = found[key]
+        sys.stdout.write(json.dumps(line, default=str) + "\n")
         sys.stdout.flush()
 
     def v2_runner_on_ok(self, result):

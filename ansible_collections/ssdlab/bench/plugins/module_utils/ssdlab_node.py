@@ -12,6 +12,7 @@ from __future__ import absolute_import, division, print_function
 __metaclass__ = type
 
 import json
+import os
 import shlex
 
 # the common options of every module
@@ -40,6 +41,15 @@ def ssdlab_words(module):
     return words
 
 
+def ssdlab_found(module, words):
+    """Whether the node can start the ssdlab command `words` (its first word a path, or a
+    name on the node's PATH)."""
+    program = words[0]
+    if "/" in program:
+        return os.path.isfile(program) and os.access(program, os.X_OK)
+    return module.get_bin_path(program) is not None
+
+
 def store_words(module):
     """--db DB when the node's store is given (else ssdlab's default store on the node)."""
     db = module.params.get("db")
@@ -56,6 +66,8 @@ def run_ssdlab(module, words, data=None, **result):
     """Run `<ssdlab> WORDS` on the node; (rc, stdout, stderr). Fails the module, with ssdlab's
     one-line error, when the command cannot be started or exits non-zero."""
     argv = ssdlab_words(module) + list(words)
+    if not ssdlab_found(module, argv):
+        module.fail_json(msg="%s is not found on the node" % argv[0], cmd=argv, **result)
     rc, out, err = module.run_command(argv, data=data, binary_data=True, check_rc=False)
     if rc != 0:
         said = last_line(err) or "exit status %d" % rc

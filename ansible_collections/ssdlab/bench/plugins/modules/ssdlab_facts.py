@@ -16,6 +16,9 @@ description:
     on each target (the checks a run makes before it writes a byte, run by the node's own
     ssdlab against its own mounts and holders).
   - The facts are returned as C(ansible_facts.ssdlab).
+  - When the node has no such ssdlab command, the module fails with C(ssdlab_missing) and the
+    first line of C(fio --version) and C(smartctl --version) in C(tools) (null for a tool the
+    node lacks), so a play can say what the node has before ssdlab is installed there.
   - Nothing is changed on the node.
 version_added: "0.1.0"
 author:
@@ -97,14 +100,42 @@ ok:
   description: Whether every checked target may be run on.
   returned: always
   type: bool
+ssdlab_missing:
+  description: The node has no such ssdlab command (the module fails).
+  returned: when ssdlab is not found
+  type: bool
+tools:
+  description: The first line of fio's and smartctl's C(--version), null where not installed.
+  returned: when ssdlab is not found
+  type: dict
+  sample: {"fio": "fio-3.36", "smartctl": null}
 """
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.ssdlab.bench.plugins.module_utils.ssdlab_node import (
     SSDLAB_ARGS,
     run_json,
+    ssdlab_found,
+    ssdlab_words,
     store_words,
 )
+
+
+def _first_line(module, tool):
+    """The first line `tool --version` prints, or None when the node has no such tool."""
+    path = module.get_bin_path(tool)
+    if path is None:
+        return None
+    rc, out, _err = module.run_command([path, "--version"], check_rc=False)
+    lines = [line.strip() for line in (out or "").splitlines() if line.strip()]
+    return lines[0] if rc == 0 and lines else None
+
+
+def _fail_without_ssdlab(module, words):
+    tools = dict((tool, _first_line(module, tool)) for tool in ("fio", "smartctl"))
+    module.fail_json(
+        msg="%s is not found on the node" % words[0], ssdlab_missing=True, tools=tools, ok=False
+    )
 
 
 def _check_words(module, target):
@@ -135,6 +166,9 @@ def main():
     )
     module = AnsibleModule(argument_spec=spec, supports_check_mode=True)
     targets = [t.strip() for t in module.params["targets"] if t.strip()]
+    command = ssdlab_words(module)
+    if not ssdlab_found(module, command):
+        _fail_without_ssdlab(module, command)
     words = ["node", "facts"] + store_words(module)
     for directory in module.params["directories"]:
         words += ["--directory", directory]
