@@ -29,6 +29,10 @@ test: install
 	$(VENV)/bin/ruff check src tests bench
 	$(VENV)/bin/ruff format --check src tests bench
 	$(VENV)/bin/mypy
+	# src's bytecode, written once here: the tests start `python -m ssdlab` hundreds of times,
+	# and where PYTHONDONTWRITEBYTECODE is set (as in many CI images) none of them writes it,
+	# so each compiled ssdlab's modules again (0.1-0.2 s of CPU a command; bench/RESULTS.md)
+	$(PY) -m compileall -q src
 	# three workers, each test file on one of them: a test file keeps about half a core busy (the
 	# rest is waiting for fio, sshd and Chromium), so two left a core idle and three keep both
 	# busy (load average 3-4 through a run; run plain `pytest` for one process, e.g. with -k);

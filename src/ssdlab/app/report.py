@@ -17,8 +17,10 @@ from ssdlab.model.step import StepResult
 from ssdlab.model.stored_run import StoredRun
 from ssdlab.model.units import format_time
 from ssdlab.registry import kind_record
+from ssdlab.report.chart_spec import BUNDLE_GLOBALS, bundle_version, javascript_bundle
 from ssdlab.report.document import Section
 from ssdlab.report.html import ReportPart, render_html, render_markdown_report
+from ssdlab.system.chart_bundle import bundle_file_name, cache_folder, cached_bundle
 
 REPORT_FORMATS = ("html", "md", "pdf")  # pdf: the HTML as it prints, without scripts
 
@@ -49,8 +51,20 @@ def build_report(conn: sqlite3.Connection, request: ReportRequest) -> str:
     if request.format == "md":
         return render_markdown_report(title, parts, front=front, provenance=provenance)
     return render_html(
-        title, parts, front=front, provenance=provenance, interactive=request.format != "pdf"
+        title,
+        parts,
+        front=front,
+        provenance=provenance,
+        interactive=request.format != "pdf",
+        bundle=chart_library,
     )
+
+
+def chart_library() -> str:
+    """The HTML page's chart library: built by vl-convert once per version, then read from the
+    cache folder (system/chart_bundle.py)."""
+    name = bundle_file_name(bundle_version(), BUNDLE_GLOBALS)
+    return cached_bundle(name, javascript_bundle, cache_folder())
 
 
 def report_parts(stored: Sequence[StoredRun], specs: Sequence[SpecSheet] = ()) -> list[ReportPart]:

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ssdlab.app.conformance import ConformanceRequest, check_conformance
+from ssdlab.app.report import chart_library
 from ssdlab.cli.run_session import REGRESSION_EXIT
 from ssdlab.cli.store_open import db_path
 from ssdlab.cli.terminal_tables import print_rule
@@ -60,7 +61,9 @@ def cmd_conformance(args: argparse.Namespace, out: Console) -> int:
     outcome = check_conformance(request_from(args))
     document = outcome.document
     if args.output:
-        page = render_html(document.title, [ReportPart("conformance", document)])
+        page = render_html(
+            document.title, [ReportPart("conformance", document)], bundle=chart_library
+        )
         write_output(args.output, page, "--html")
     if args.json:
         sys.stdout.write(document_json(document))

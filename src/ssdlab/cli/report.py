@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from ssdlab.app.compare import Compared, CompareRequest, compare_stored
-from ssdlab.app.report import ReportRequest, build_report, report_provenance
+from ssdlab.app.report import ReportRequest, build_report, chart_library, report_provenance
 from ssdlab.cli.render import print_document
 from ssdlab.cli.store_open import open_db
 from ssdlab.errors import UsageError
@@ -162,4 +162,6 @@ def document_text(document: Document, fmt: str, provenance: Sequence[tuple[str, 
     if fmt == "md":  # charts as SVG data: images, like the Markdown report
         images = {chart.key: markdown_chart_image(chart) for chart in document.charts}
         return render_markdown(document, chart_links=images)
-    return render_html(document.title, [], front=document.sections, provenance=provenance)
+    return render_html(
+        document.title, [], front=document.sections, provenance=provenance, bundle=chart_library
+    )

@@ -43,7 +43,7 @@ _CLIP_ID = re.compile(r"(?<=id=\")clip\d+(?=\")|(?<=url\(#)clip\d+(?=\))")
 # a mark shown when its series is picked in the legend, or when none is
 _SELECTED = {"param": "legend", "empty": True}
 _XML_DECLARATION = '<?xml version="1.0" encoding="utf-8"?>\n'
-_BUNDLE_GLOBALS = "window.vegaEmbed = vegaEmbed;"
+BUNDLE_GLOBALS = "window.vegaEmbed = vegaEmbed;"
 SCHEMA_URL = "https://vega.github.io/schema/vega-lite/v6.json"
 
 
@@ -105,7 +105,15 @@ def javascript_bundle() -> str:
     """Vega, Vega-Lite and vega-embed as one offline script that sets `window.vegaEmbed`."""
     import vl_convert
 
-    return str(vl_convert.javascript_bundle(_BUNDLE_GLOBALS))
+    return str(vl_convert.javascript_bundle(BUNDLE_GLOBALS))
+
+
+def bundle_version() -> str:
+    """The installed vl-convert's version, which decides the bundle's text (with
+    BUNDLE_GLOBALS)."""
+    from importlib.metadata import version
+
+    return version("vl-convert-python")
 
 
 _CONFIG: dict[str, Any] = {

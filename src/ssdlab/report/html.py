@@ -121,9 +121,10 @@ _EMBED = """
 
 
 @cache
-def _scripts() -> str:
-    """The chart library and the call that draws the page's charts, once per page."""
-    return f"<script>{javascript_bundle()}</script><script>{_EMBED}</script>"
+def _scripts(bundle: Callable[[], str]) -> str:
+    """The chart library (`bundle()`'s text) and the call that draws the page's charts, once
+    per page."""
+    return f"<script>{bundle()}</script><script>{_EMBED}</script>"
 
 
 def _script_json(text: str) -> str:
@@ -215,10 +216,12 @@ def render_html(
     provenance: Sequence[tuple[str, str]] = (),
     draw: Callable[[Chart], str] = render_svg,
     interactive: bool = True,
+    bundle: Callable[[], str] = javascript_bundle,
 ) -> str:
     """The report: title, contents, `front` sections (e.g. a comparison), then each run.
-    Interactive, its charts are drawn by the page's script; else (for print) each chart is
-    the static SVG `draw` makes of the same definition, and the page has no script."""
+    Interactive, its charts are drawn by the page's script (the chart library's text is
+    `bundle()`'s); else (for print) each chart is the static SVG `draw` makes of the same
+    definition, and the page has no script."""
     figure = interactive_figure(draw) if interactive else static_figure(draw)
     toc = "".join(f"<li><a href='#{_e(p.anchor)}'>{_e(p.document.title)}</a></li>" for p in parts)
     body = [
@@ -230,7 +233,7 @@ def render_html(
     body.extend(_section(s, figure) for s in front)
     body.extend(_part(p, figure) for p in parts)
     has_charts = any(s.charts for s in front) or any(p.document.charts for p in parts)
-    scripts = _scripts() if has_charts and interactive else ""
+    scripts = _scripts(bundle) if has_charts and interactive else ""
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
