@@ -14,8 +14,10 @@ description:
   - Prints one JSON object per line on stdout for every task result of every host (ok,
     changed, failed, unreachable, skipped) with the host's inventory name, the task's action,
     the time and what the result says (its message, and a fetch's or an export's destination
-    and size); nothing else. C(ssdlab fleet collect) runs the collect playbook with it and
-    reads each host's result from these lines.
+    and size, a failed command's last lines of stderr, and any result field named
+    C(ssdlab_*), such as the variable a C(debug) task prints, as JSON); nothing else.
+    C(ssdlab fleet collect) and C(ssdlab fleet deploy) run their playbooks with it and read
+    each host's result from these lines.
   - The results' other fields (an export's list of runs) are left out, so the lines stay
     short however many runs a node holds.
 version_added: "0.1.0"
@@ -30,17 +32,18 @@ import time
 from ansible.plugins.callback import CallbackBase
 
 KEPT = ("msg", "dest", "size", "rc", "changed", "skip_reason")
+STDERR_KEPT = 2000  # characters of a failed command's stderr (its end: pip's ERROR lines)
 
 
 def _parts(result):
-    """(host name, task action, result dict) across ansible-core versions (2.19 renamed
-    the private fields)."""
+    """(host name, task action, result dict, task name) across ansible-core versions (2.19
+    renamed the private fields)."""
     host = getattr(result, "host", None) or result._host
     task = getattr(result, "task", None) or result._task
     found = getattr(result, "result", None)
     if not isinstance(found, dict):
         found = result._result
-    return host.get_name(), task.action, found
+    return host.get_name(), task.action, found, task.get_name()
 
 
 class CallbackModule(CallbackBase):
@@ -49,12 +52,17 @@ class CallbackModule(CallbackBase):
     CALLBACK_NAME = "ssdlab.bench.ssdlab_events"
 
     def _emit(self, event, result):
-        host, action, found = _parts(result)
-        line = dict(event=event, host=host, action=action, time=time.time())
+        host, action, found, task_name = _parts(result)
+        line = dict(event=event, host=host, action=action, time=time.time(), task=task_name)
         for key in KEPT:
             if key in found:
                 value = found[key]
                 line[key] = value if isinstance(value, (int, float, bool)) else str(value)
+        if event == "failed" and found.get("stderr"):
+            line["stderr"] = str(found["stderr"])[-STDERR_KEPT:]
+        for key, value in found.items():
+            if str(key).startswith("ssdlab_"):
+                line[str(key)] = json.loads(json.dumps(value, default=str))
         sys.stdout.write(json.dumps(line) + "\n")
         sys.stdout.flush()
 
