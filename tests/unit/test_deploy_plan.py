@@ -105,6 +105,7 @@ def test_deploys_folder_links_the_wheels_and_names_their_build(tmp_path: Path) -
         "build": wheels.build,
         "ssdlab": "ssdlab-0.2.0-py3-none-any.whl",
         "pip": "pip-26.3-py3-none-any.whl",
+        "sizes": {name: len(name) for name in wheels.names},
     }
 
 

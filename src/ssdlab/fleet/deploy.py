@@ -95,15 +95,17 @@ def deploy_fleet(request: DeployRequest, progress: Progress) -> DeployReport:
     inventory: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory(prefix="ssdlab-deploy-", ignore_cleanup_errors=True) as own:
         folder = link_wheels(wheels, Path(own) / "wheels")
+        private = Path(own) / "ansible"  # Ansible's folder, and where the seat packs the wheels
+        private.mkdir()
         for host in hosts:
             try:
-                inventory[host.name] = deploy_host(host, folder, settings, request.force)
+                variables = deploy_host(host, folder, settings, request.force)
             except FleetError as error:
                 refused[host.name] = HostDeploy(host.name, FAILED, None, reason=str(error))
+                continue
+            inventory[host.name] = variables | {"ssdlab_seat_tmp": str(private)}
         outcome = None
         if inventory:
-            private = Path(own) / "ansible"
-            private.mkdir()
             clock = StepClock(progress, wheels)
             outcome = run_play(private, _play(inventory, settings), clock.seen)
     rows = tuple(refused.get(host.name) or host_deploy(host, outcome, request) for host in hosts)

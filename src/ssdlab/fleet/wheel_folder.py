@@ -1,8 +1,9 @@
 """`ssdlab fleet wheels DIR`: the wheels `fleet deploy` installs (ssdlab's own and its
 dependencies', pinned to the versions installed here, with pip's) copied into a folder of the
 user's, for the ssdlab.bench collection's deploy playbook or a site's own packaging. The folder
-also gets `ssdlab-wheels.json`, naming the version and build they install, which the playbook
-writes on each node as `fleet deploy` does, so either way of deploying sees the other's."""
+also gets `ssdlab-wheels.json`, naming the version and build they install (which the playbook
+writes on each node, so either way of deploying sees the other's) and each wheel's size (a
+wheel a node holds with that size is not sent again)."""
 
 import json
 import shutil
@@ -67,6 +68,7 @@ def _write_note(wheels: WheelSet, out: Path) -> None:
         "build": wheels.build,
         "ssdlab": wheels.ssdlab.name,
         "pip": wheels.pip.name,
+        "sizes": {path.name: path.stat().st_size for path in wheels.files},
     }
     (out / WHEELS_NOTE).write_text(json.dumps(note, indent=2) + "\n")
 
