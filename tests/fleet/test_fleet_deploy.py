@@ -1,5 +1,6 @@
 """`ssdlab fleet deploy` end to end on the lab's nodes (network namespaces with real sshds
-that share this machine's filesystem, so each node's venv is a folder of its own here).
+that share this machine's filesystem, so each node's venv is a folder of its own here), through
+the collection's deploy playbook.
 
 Installing numpy, scipy and vl-convert-python into a fresh venv costs real time, so the whole story
 is one test with one full install: node1 installs, node2 (its venv path is a file: python3
@@ -9,6 +10,7 @@ and the wheels come from the cache."""
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -77,11 +79,12 @@ def test_deploy_installs_reports_failures_and_is_idempotent(
     assert hosts["node1"]["ssdlab_version"] == __version__
     assert hosts["node1"]["is_root"] is True
     assert hosts["node1"]["ssdlab_command"] == f"ssdlab_command={venv}/bin/ssdlab"
+    assert hosts["node1"]["copied_bytes"] == first["wheels"]["bytes"]
     assert hosts["node2"]["state"] == "failed"
     assert "python3 -m venv cannot make" in hosts["node2"]["reason"]
     assert hosts["node3"]["state"] == "failed"
     assert "unreachable" in hosts["node3"]["reason"]
-    assert "node1: copying" in stderr
+    assert "node1: copied the wheels it lacked" in stderr
     said = fleet_lab.ssh(fleet_lab.host("node1"), [f"{venv}/bin/ssdlab", "--version"])
     assert said.stdout.strip() == f"ssdlab {__version__}", said.stderr
 
@@ -98,6 +101,43 @@ def test_deploy_installs_reports_failures_and_is_idempotent(
     assert node1["state"] == "installed"
     assert forced["wheels"]["from_cache"] is True
     assert node1["copied_bytes"] < 2 * 2**20  # ssdlab's wheel alone: the others are there
+
+
+def _other_python() -> Path | None:
+    """A CPython 3.11+ of another minor version than this one (pyenv's, or /usr/bin's)."""
+    found = [
+        *Path("/root/.pyenv/versions").glob("3.*/bin/python3.*"),
+        *Path("/usr/bin").glob("python3.*"),
+    ]
+    for path in sorted(found):
+        minor = path.name.removeprefix("python3.")
+        if minor.isdigit() and int(minor) >= 11 and int(minor) != sys.version_info[1]:
+            return path
+    return None
+
+
+def test_wheels_that_do_not_fit_the_nodes_python_are_refused_by_its_pip(
+    fleet_lab: FleetLab, tmp_path: Path
+) -> None:
+    """node1 makes its venv with another Python (a real one): its own pip, given the wheels
+    made here for this Python, finds none for its own and says so; the row says what to do."""
+    other = _other_python()
+    if other is None:
+        pytest.skip("needs a CPython 3.11+ of another version than this one")
+    venv = tmp_path / "venv"
+    inventory = fleet_lab.write_inventory_ini(
+        tmp_path / "lab.ini",
+        host_vars={"node1": {"ssdlab_venv": str(venv), "ssdlab_python": str(other)}},
+        hosts=[fleet_lab.host("node1")],
+    )
+    code, document, stderr = _deploy(inventory)
+    assert code == 1, stderr
+    (node1,) = document["hosts"]
+    assert node1["state"] == "failed"
+    assert node1["reason"].startswith("the wheels do not fit the node's Python 3.")
+    assert "Could not find a version that satisfies the requirement" in node1["reason"]
+    assert f"ssdlab fleet deploy {inventory} --limit node1 --wheels DIR" in node1["reason"]
+    assert not (venv / "bin" / "ssdlab").exists()
 
 
 def test_wheels_folder_without_ssdlab_is_refused_before_any_host_is_reached(

@@ -15,6 +15,7 @@ ansible_port, ansible_user, ansible_ssh_private_key_file and ansible_ssh_common_
   ssdlab_db            the node's own store (default: its ~/.local/share/ssdlab/ssdlab.db)
   ssdlab_command       how ssdlab starts there (default: ssdlab)
   ssdlab_venv          where fleet deploy installs ssdlab (default: ~/.local/share/ssdlab/venv)
+  ssdlab_python        the Python fleet deploy makes that venv with (default: python3)
 
 examples:
   ssdlab fleet doctor lab.ini                  versions, root, O_DIRECT, clock offset per host

@@ -1,82 +1,52 @@
 """`ssdlab fleet deploy`: this ssdlab, installed on every node from wheels made here.
 
-In three steps, each on every host at once (at most `parallel`), a host that fails being
-reported and never holding up the others:
+What stays ssdlab's own is the wheel set, made once here: ssdlab's wheel from the code that
+runs and its dependencies' pinned to the versions installed here (system/wheels.py, cached by
+build), or the `--wheels` folder. Everything per node is the collection's deploy playbook
+(ssdlab.bench, playbooks/deploy.yml), run by Ansible `--parallel` hosts at once in a private
+temporary folder (system/ansible_play.py): the probe of the node's Python and venv, the venv
+made without pip, the wheels it lacks copied, pip run from its own wheel with `--no-index`,
+the `--version` check, the marker, and `ssdlab node facts`. Whether the wheels fit the node is
+the node's own pip's judgement: a pip that finds no wheel for the node's Python says so, and
+the host's row says to make the wheels on a machine like the node.
 
-1. probe: the node's python3 says its version, platform and glibc, where the venv resolves
-   to there, and what `fleet deploy` installed in it before (a marker in the venv naming the
-   version and build, and what `VENV/bin/ssdlab --version` answers);
-2. wheels (here, once): ssdlab's wheel and its dependencies' for this machine
-   (system/wheels.py, cached), or the `--wheels` folder; a node whose Python or platform
-   they do not fit gets binary wheels downloaded for it, or is refused with the reason;
-3. per node: a venv made without pip (`python3 -m venv --without-pip`: first, as it is the
-   cheap step that fails on a bad path), the wheels it lacks copied as one tar stream over
-   ssh into `<venv>.wheels` (beside the venv), pip run from its own wheel with
-   `--no-index`, `VENV/bin/ssdlab --version` checked, the marker written, and `ssdlab node
-   facts` read for the system tools the node lacks. A node whose venv already holds this
-   build is "up to date" and only its facts are read (unless `force`).
+The playbook prints what this reads through the collection's `ssdlab_events` callback: per
+host `ssdlab_node` (its Python and venv) and `ssdlab_deployed` (state, version, missing tools,
+root, bytes copied); a host that fails or cannot be reached gets its reason in one line.
 """
 
-import json
-import threading
-import time
-from collections.abc import Callable, Sequence
+import shlex
+import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ssdlab.errors import FleetError
 from ssdlab.fleet.deploy_plan import (
     MissingTool,
-    NodePython,
     command_advice,
-    download_options,
-    extract_words,
-    facts_words,
-    install_words,
-    is_up_to_date,
-    marker_words,
-    missing_tools,
-    mkdir_words,
-    node_problem,
-    parse_probe,
-    platform_key,
-    probe_words,
-    unfit_wheels,
+    fit_problem,
+    missing_from,
     venv_path,
-    venv_words,
-    version_words,
 )
+from ssdlab.fleet.deploy_steps import Progress, StepClock
+from ssdlab.fleet.play_hosts import play_host
 from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
-from ssdlab.model.fleet import FleetHost, RemoteResult
-from ssdlab.system.ssh import SshSettings, multiplexed, on_every_host, run_remote
-from ssdlab.system.wheels import (
-    SsdlabSource,
-    WheelSet,
-    find_source,
-    given_set,
-    local_set,
-    node_set,
-    requires_python,
-    tar_stream,
-)
+from ssdlab.fleet.wheel_folder import link_wheels
+from ssdlab.model.fleet import FleetHost
+from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome, last_words, run_play
+from ssdlab.system.ssh import SshSettings
+from ssdlab.system.wheels import WheelSet, find_source, given_set, local_set
 
 INSTALLED = "installed"
 UP_TO_DATE = "up to date"
 FAILED = "failed"
-PROBE_TIMEOUT_S = 120.0
-STEP_TIMEOUT_S = 300.0  # mkdir, venv, --version, marker, facts
-INSTALL_TIMEOUT_S = 1800.0  # pip installing numpy, scipy, vl-convert on a slow node
-COPY_BYTES_PER_S = 1_000_000  # the slowest link a copy is given time for (plus STEP_TIMEOUT_S)
-
-Progress = Callable[[str, str], None]  # (host name or "here", what it is doing now)
-
-
-@dataclass(frozen=True, slots=True)
-class DeployOptions:
-    settings: SshSettings
-    wheels: Path | None = None  # --wheels DIR: use these instead of making them here
-    force: bool = False  # reinstall where this build is already installed
-    cache: Path | None = None  # the wheel cache (None: $XDG_CACHE_HOME/ssdlab/wheels)
+INSTALL_TIMEOUT_S = 1800  # a task's limit: pip installing numpy, scipy, vl-convert on a slow node
+VENV_TASK = "Make the venv, without pip"
+PIP_TASKS = (
+    "Install ssdlab and its dependencies, never from an index",
+    "Put this build of ssdlab in place (its dependencies left as they are)",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +63,14 @@ class HostDeploy:
     facts_problem: str | None = None  # why the node's facts could not be read
     ssdlab_command: str | None = None  # the inventory line to use, when it differs
     copied_bytes: int = 0
-    seconds: dict[str, float] = field(default_factory=dict)  # probe, venv, copy, install, check
+    seconds: dict[str, float] = field(default_factory=dict)  # probe, venv, copy, install, ...
 
 
 @dataclass(frozen=True, slots=True)
 class DeployReport:
     version: str
     build: str
-    wheels: WheelSet | None  # None: no host needed any
+    wheels: WheelSet | None
     hosts: tuple[HostDeploy, ...]
 
     @property
@@ -113,319 +83,151 @@ class DeployRequest:
     reach: FleetReach
     wheels: Path | None = None  # --wheels DIR
     force: bool = False  # --force
+    cache: Path | None = None  # the wheel cache (None: $XDG_CACHE_HOME/ssdlab/wheels)
 
 
 def deploy_fleet(request: DeployRequest, progress: Progress) -> DeployReport:
     """`ssdlab fleet deploy`: this ssdlab on every host of the inventory."""
     hosts = fleet_hosts(request.reach)
-    options = DeployOptions(ssh_settings(request.reach), request.wheels, request.force)
-    return deploy(hosts, options, progress)
-
-
-def deploy(hosts: Sequence[FleetHost], options: DeployOptions, progress: Progress) -> DeployReport:
-    given: WheelSet | None = None
-    source: SsdlabSource | None = None
-    if options.wheels is not None:
-        given = given_set(options.wheels)
-        version, build = given.version, given.build
-    else:
-        source = find_source()
-        version, build = source.version, source.build
-    with multiplexed(options.settings) as settings:
-        probed: dict[str, float] = {}  # seconds each probe took, by host
-        probes = on_every_host(
-            hosts, lambda h: _probe(h, settings, progress, probed), settings.parallel
-        )
-        todo = [
-            host
-            for host in hosts
-            if _needs_install(probes[host.name], options.force, version, build)
-        ]
-        chosen = _Sets(options, given, source, progress)
-        if todo:
-            chosen.prepare(todo, probes)
-        steps = _Steps(settings, progress, version, probed)
-        done = on_every_host(
-            hosts,
-            lambda h: steps.finish(h, probes[h.name], chosen.by_host.get(h.name)),
-            settings.parallel,
-        )
-    used = chosen.local if todo else None
-    return DeployReport(version, build, used, tuple(done[h.name] for h in hosts))
-
-
-def _needs_install(probe: "NodePython | HostDeploy", force: bool, version: str, build: str) -> bool:
-    """A reachable node whose venv does not hold this build (or any, with `force`)."""
-    if not isinstance(probe, NodePython):
-        return False
-    return force or not is_up_to_date(probe, version, build)
-
-
-def _node(probe: "NodePython | HostDeploy") -> NodePython:
-    assert isinstance(probe, NodePython)
-    return probe
-
-
-# --- step 1: the probe -------------------------------------------------------------------------
-
-
-def _probe(
-    host: FleetHost, settings: SshSettings, progress: Progress, probed: dict[str, float]
-) -> "NodePython | HostDeploy":
-    """The node's Python, or the host's failure; the seconds it took go into `probed`."""
-    try:
-        venv = venv_path(host)
-    except FleetError as error:
-        return HostDeploy(host.name, FAILED, None, reason=str(error))
-    progress(host.name, "probing python3")
-    result = run_remote(
-        host,
-        probe_words(venv),
-        settings,
-        timeout_s=settings.connect_timeout_s + PROBE_TIMEOUT_S,
-    )
-    probed[host.name] = round(result.ended_at_s - result.started_at_s, 3)
-    seconds = {"probe": probed[host.name]}
-    if not result.ok:
-        return HostDeploy(host.name, FAILED, venv, reason=_probe_failure(result), seconds=seconds)
-    try:
-        return parse_probe(host.name, result.text)
-    except FleetError as error:
-        return HostDeploy(host.name, FAILED, venv, reason=str(error), seconds=seconds)
-
-
-def _probe_failure(result: RemoteResult) -> str:
-    if result.error is None and result.returncode == 127:
-        return "no python3 on the node; install it (apt-get install python3)"
-    if result.error is None and result.returncode == 255:
-        return f"unreachable: {result.failure()}"
-    return result.failure()
-
-
-# --- step 2: the wheels ------------------------------------------------------------------------
-
-
-class _Sets:
-    """The wheel set each host to install gets (or why it gets none)."""
-
-    def __init__(
-        self,
-        options: DeployOptions,
-        given: WheelSet | None,
-        source: SsdlabSource | None,
-        progress: Progress,
-    ):
-        self.options = options
-        self.local = given
-        self.source = source
-        self.progress = progress
-        self.by_host: dict[str, WheelSet | str] = {}
-        self._by_kind: dict[str, WheelSet | str] = {}
-
-    def say(self, text: str) -> None:
-        self.progress("here", text)
-
-    def prepare(
-        self, todo: Sequence[FleetHost], probes: dict[str, "NodePython | HostDeploy"]
-    ) -> None:
-        if self.local is None:
-            assert self.source is not None  # no --wheels: made from what runs here
-            self.local = local_set(self.source, self.say, self.options.cache)
-            how = "from the cache" if self.local.cached else "built"
-            self.say(f"{len(self.local.files)} wheels {how} in {self.local.seconds:.1f} s")
-        requires = requires_python(self.local.ssdlab)
-        for host in todo:
-            node = _node(probes[host.name])
-            problem = node_problem(node, requires)
-            self.by_host[host.name] = problem if problem else self._for_node(node, self.local)
-
-    def _for_node(self, node: NodePython, local: WheelSet) -> WheelSet | str:
-        unfit = unfit_wheels(local.names, node)
-        if not unfit:
-            return local
-        kind = platform_key(node)
-        if self.options.wheels is not None:
-            return (
-                f"the wheels in {self.options.wheels} do not fit the node's Python "
-                f"{node.short_version} ({kind}): {unfit[0]}; give wheels built for it"
-            )
-        if kind not in self._by_kind:
-            self._by_kind[kind] = self._download(node, local, kind)
-        return self._by_kind[kind]
-
-    def _download(self, node: NodePython, local: WheelSet, kind: str) -> WheelSet | str:
-        try:
-            found = node_set(local, kind, download_options(node), self.say, self.options.cache)
-        except FleetError as error:
-            return f"no wheels for the node's Python {node.short_version} ({kind}): {error}"
-        unfit = unfit_wheels(found.names, node)
-        if unfit:
-            return f"the wheels downloaded for {kind} do not fit it ({unfit[0]}); give --wheels DIR"
-        return found
-
-
-# --- step 3: copy, install, check --------------------------------------------------------------
-
-
-class _Steps:
-    def __init__(
-        self, settings: SshSettings, progress: Progress, version: str, probed: dict[str, float]
-    ):
-        self.settings = settings
-        self.progress = progress
-        self.version = version
-        self.probed = probed
-        self._streams: dict[tuple[Path, ...], bytes] = {}
-        self._lock = threading.Lock()
-
-    def finish(
-        self, host: FleetHost, probe: "NodePython | HostDeploy", chosen: "WheelSet | str | None"
-    ) -> HostDeploy:
-        if isinstance(probe, HostDeploy):
-            return probe
-        node = probe
-        advice = command_advice(host, venv_path(host), node.venv)
-        if isinstance(chosen, str):
-            return HostDeploy(host.name, FAILED, node.venv, reason=chosen, ssdlab_command=advice)
-        seconds = {"probe": self.probed.get(host.name, 0.0)}
-        copied = 0
-        state = UP_TO_DATE
-        if chosen is not None:
+    settings = ssh_settings(request.reach)
+    wheels = _wheel_set(request, progress)
+    refused: dict[str, HostDeploy] = {}
+    inventory: dict[str, dict[str, object]] = {}
+    with tempfile.TemporaryDirectory(prefix="ssdlab-deploy-", ignore_cleanup_errors=True) as own:
+        folder = link_wheels(wheels, Path(own) / "wheels")
+        private = Path(own) / "ansible"  # Ansible's folder, and where the seat packs the wheels
+        private.mkdir()
+        for host in hosts:
             try:
-                copied = self._install(host, node, chosen, seconds)
-            except _StepFailed as failed:
-                return HostDeploy(
-                    host.name, FAILED, node.venv, reason=str(failed), ssdlab_command=advice,
-                    seconds=seconds,
-                )  # fmt: skip
-            state = INSTALLED
-        return self._facts(host, node, state, advice, copied, seconds)
+                variables = deploy_host(host, folder, settings, request.force)
+            except FleetError as error:
+                refused[host.name] = HostDeploy(host.name, FAILED, None, reason=str(error))
+                continue
+            inventory[host.name] = variables | {"ssdlab_seat_tmp": str(private)}
+        outcome = None
+        if inventory:
+            clock = StepClock(progress, wheels)
+            outcome = run_play(private, _play(inventory, settings), clock.seen)
+    rows = tuple(refused.get(host.name) or host_deploy(host, outcome, request) for host in hosts)
+    return DeployReport(wheels.version, wheels.build, wheels, rows)
 
-    def _run(
-        self,
-        host: FleetHost,
-        words: Sequence[str],
-        what: str,
-        *,
-        timeout_s: float = STEP_TIMEOUT_S,
-        input_bytes: bytes | None = None,
-    ) -> RemoteResult:
-        result = run_remote(
-            host, words, self.settings, timeout_s=timeout_s, input_bytes=input_bytes
-        )
-        if not result.ok:
-            raise _StepFailed(f"{what}: {result.failure()}")
-        return result
 
-    def _install(
-        self, host: FleetHost, node: NodePython, wheels: WheelSet, seconds: dict[str, float]
-    ) -> int:
-        started = time.monotonic()
-        self.progress(host.name, f"making the venv {node.venv}")
-        self._run(
-            host,
-            venv_words(node.venv),
-            f"python3 -m venv cannot make {node.venv} (give ssdlab_venv a folder it can create)",
+def _wheel_set(request: DeployRequest, progress: Progress) -> WheelSet:
+    """The `--wheels` folder, or the wheels of the ssdlab that runs here (made once, cached)."""
+    if request.wheels is not None:
+        return given_set(request.wheels)
+
+    def say(text: str) -> None:
+        progress("here", text)
+
+    made = local_set(find_source(), say, request.cache)
+    say(f"{len(made.files)} wheels {'from the cache' if made.cached else 'built'} "
+        f"in {made.seconds:.1f} s")  # fmt: skip
+    return made
+
+
+def deploy_host(
+    host: FleetHost, folder: Path, settings: SshSettings, force: bool
+) -> dict[str, object]:
+    """A host's variables in the deploy play's inventory: how ssh reaches it (as `fleet
+    collect` gives them), the wheels' folder, its venv and the Python that makes it, and
+    whether to install anyway."""
+    found = play_host(host, settings) | {
+        "ssdlab_wheels": str(folder),
+        "ssdlab_venv": venv_path(host),
+        "ssdlab_force": force,
+    }
+    return found | ({"ssdlab_python": host.python} if host.python else {})
+
+
+def _play(inventory: Mapping[str, Mapping[str, object]], settings: SshSettings) -> Play:
+    return Play(
+        playbook="deploy.yml",
+        inventory=inventory,
+        forks=max(1, min(settings.parallel, len(inventory))),
+        connect_timeout_s=settings.connect_timeout_s,
+        task_timeout_s=INSTALL_TIMEOUT_S,
+    )
+
+
+# --- each host's row, from the play's events ----------------------------------------------------
+
+
+def host_deploy(host: FleetHost, outcome: PlayOutcome | None, request: DeployRequest) -> HostDeploy:
+    """The host's row: what its `ssdlab_deployed` says, or why it failed."""
+    events = [] if outcome is None else [e for e in outcome.events if e.host == host.name]
+    node = _var(events, "ssdlab_node")
+    venv = str(node["venv"]) if node and node.get("venv") else None
+    seconds = StepClock.seconds(events, outcome.started_s if outcome else None)
+    advice = command_advice(host, venv_path(host), venv)
+    failed = next((e for e in events if e.event in ("failed", "unreachable")), None)
+    if failed is not None:
+        reason = failure_reason(failed, host, venv, node, request)
+        return HostDeploy(host.name, FAILED, venv, reason=reason, ssdlab_command=advice,
+                          seconds=seconds)  # fmt: skip
+    done = _var(events, "ssdlab_deployed")
+    if done is None:
+        said = last_words(outcome) if outcome is not None else "no play ran"
+        return HostDeploy(host.name, FAILED, venv, reason=said, seconds=seconds)
+    missing = missing_from(done.get("missing_tools"))
+    is_root = done.get("is_root")
+    return HostDeploy(
+        host.name,
+        INSTALLED if done.get("state") == INSTALLED else UP_TO_DATE,
+        str(done.get("venv") or venv),
+        version=str(done["version"]) if done.get("version") else None,
+        missing=missing,
+        is_root=is_root if isinstance(is_root, bool) else None,
+        facts_problem=None if "missing_tools" in done else "ssdlab node facts: no tools",
+        ssdlab_command=advice,
+        copied_bytes=int(str(done.get("copied_bytes") or 0)),
+        seconds=seconds,
+    )
+
+
+def _var(events: Sequence[PlayEvent], name: str) -> Mapping[str, object] | None:
+    """The last value a debug task printed of the variable `name`."""
+    found = [e.fields[name] for e in events if isinstance(e.fields.get(name), Mapping)]
+    return found[-1] if found else None
+
+
+def _python(node: Mapping[str, object] | None) -> str | None:
+    found = (node or {}).get("python")
+    return ".".join(str(part) for part in found[:2]) if isinstance(found, list) else None
+
+
+def failure_reason(
+    event: PlayEvent,
+    host: FleetHost,
+    venv: str | None,
+    node: Mapping[str, object] | None,
+    request: DeployRequest,
+) -> str:
+    """Why the host failed, in one line, with what to do."""
+    said = " ".join(str(event.fields.get("msg") or "no message").split())
+    stderr = str(event.fields.get("stderr") or "")
+    last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), said)
+    if event.event == "unreachable":
+        return f"unreachable: ssh failed: {said}"
+    if event.task == VENV_TASK:
+        return (
+            f"python3 -m venv cannot make {venv} ({last}); give ssdlab_venv a folder it can create"
         )
-        seconds["venv"] = round(time.monotonic() - started, 3)
-        started = time.monotonic()
-        copied = self._copy(host, node, wheels)
-        seconds["copy"] = round(time.monotonic() - started, 3)
-        started = time.monotonic()
-        self.progress(
-            host.name, f"installing ssdlab {wheels.version} and {len(wheels.files) - 1} wheels"
-        )
-        names = [path.name for path in wheels.files]
-        pip_failed = "pip install on the node failed"
-        self._run(host, install_words(node, wheels.pip.name, names), pip_failed,
-                  timeout_s=INSTALL_TIMEOUT_S)  # fmt: skip
-        if node.installed is not None:  # the same version may be in there: this build wins
-            words = install_words(node, wheels.pip.name, names, only=wheels.ssdlab.name)
-            self._run(host, words, pip_failed, timeout_s=INSTALL_TIMEOUT_S)
-        seconds["install"] = round(time.monotonic() - started, 3)
-        started = time.monotonic()
-        self.progress(host.name, "checking the installed ssdlab")
-        said = self._run(host, version_words(node), "the installed ssdlab does not start").text
-        if said.split()[-1:] != [wheels.version]:
-            raise _StepFailed(
-                f"the venv's ssdlab says {said.strip()!r}, not ssdlab {wheels.version}; "
-                "deploy again with --force"
+    if event.task in PIP_TASKS:
+        python = _python(node)
+        problem = fit_problem(stderr)
+        if problem is not None:
+            command = ["ssdlab", "fleet", "deploy", str(request.reach.inventory), "--limit",
+                       host.name, "--wheels", "DIR"]  # fmt: skip
+            return (
+                f"the wheels do not fit the node's Python {python or '(unknown)'} ({problem}); "
+                "make them on a machine like the node (ssdlab fleet wheels DIR there) and run: "
+                f"{shlex.join(command)}"
             )
-        self._run(host, marker_words(node, wheels.version, wheels.build), "writing the marker")
-        seconds["check"] = round(time.monotonic() - started, 3)
-        return copied
-
-    def _copy(self, host: FleetHost, node: NodePython, wheels: WheelSet) -> int:
-        """The wheels the node lacks (ssdlab's own always), as one tar stream."""
-        needed = tuple(
-            path
-            for path in wheels.files
-            if path == wheels.ssdlab or node.present.get(path.name) != path.stat().st_size
-        )
-        stream = self._stream(needed)
-        self.progress(
-            host.name,
-            f"copying {len(needed)} wheel{'s' if len(needed) != 1 else ''} "
-            f"({len(stream) / 2**20:.1f} MiB) to {node.wheels}",
-        )
-        self._run(host, mkdir_words(node.wheels), f"cannot make the folder {node.wheels}")
-        self._run(
-            host,
-            extract_words(node.wheels),
-            f"copying the wheels into {node.wheels} failed",
-            input_bytes=stream,
-            timeout_s=STEP_TIMEOUT_S + len(stream) / COPY_BYTES_PER_S,
-        )
-        return len(stream)
-
-    def _stream(self, files: tuple[Path, ...]) -> bytes:
-        with self._lock:
-            if files not in self._streams:
-                self._streams[files] = tar_stream(files)
-            return self._streams[files]
-
-    def _facts(
-        self,
-        host: FleetHost,
-        node: NodePython,
-        state: str,
-        advice: str | None,
-        copied: int,
-        seconds: dict[str, float],
-    ) -> HostDeploy:
-        self.progress(host.name, "reading the node's facts")
-        version = self.version if state == INSTALLED else _said_version(node)
-        result = run_remote(host, facts_words(node), self.settings, timeout_s=STEP_TIMEOUT_S)
-        problem: str | None = None
-        missing: tuple[MissingTool, ...] = ()
-        is_root: bool | None = None
-        try:
-            if not result.ok:
-                raise FleetError(f"ssdlab node facts failed: {result.failure()}")
-            facts = json.loads(result.text)
-            missing = tuple(missing_tools(facts))
-            root = facts.get("is_root")
-            is_root = root if isinstance(root, bool) else None
-        except (FleetError, ValueError, AttributeError) as error:
-            problem = str(error) if isinstance(error, FleetError) else "ssdlab node facts: not JSON"
-        return HostDeploy(
-            host.name,
-            state,
-            node.venv,
-            version=version,
-            missing=missing,
-            is_root=is_root,
-            facts_problem=problem,
-            ssdlab_command=advice,
-            copied_bytes=copied,
-            seconds=seconds,
-        )
-
-
-def _said_version(node: NodePython) -> str | None:
-    words = (node.installed or "").split()
-    return words[-1] if words else None
-
-
-class _StepFailed(Exception):
-    """A remote step failed; its message is the host's one-line reason."""
+        return f"pip install on the node failed: {last}"
+    if event.action.endswith("command") and event.fields.get("rc") == 127:
+        return "no python3 on the node; install it (apt-get install python3) or set ssdlab_python"
+    if event.action.endswith("assert"):
+        return said
+    detail = f": {last}" if last != said else ""
+    return f"{event.task or event.action}: {said}{detail}"

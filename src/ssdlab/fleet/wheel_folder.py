@@ -1,8 +1,9 @@
 """`ssdlab fleet wheels DIR`: the wheels `fleet deploy` installs (ssdlab's own and its
 dependencies', pinned to the versions installed here, with pip's) copied into a folder of the
 user's, for the ssdlab.bench collection's deploy playbook or a site's own packaging. The folder
-also gets `ssdlab-wheels.json`, naming the version and build they install, which the playbook
-writes on each node as `fleet deploy` does, so either way of deploying sees the other's."""
+also gets `ssdlab-wheels.json`, naming the version and build they install (which the playbook
+writes on each node, so either way of deploying sees the other's) and each wheel's size (a
+wheel a node holds with that size is not sent again)."""
 
 import json
 import shutil
@@ -47,14 +48,29 @@ def write_wheels(request: WheelsRequest, say: Callable[[str], None]) -> WheelFol
     out.mkdir(parents=True, exist_ok=True)
     for path in made.files:
         shutil.copy2(path, out / path.name)
+    _write_note(made, out)
+    return WheelFolder(out.resolve(), made, tuple(path.name for path in made.files))
+
+
+def link_wheels(wheels: WheelSet, out: Path) -> Path:
+    """`fleet deploy`'s folder for the deploy playbook: a new folder `out` of links to the
+    wheels (in the cache or the `--wheels` folder) and the note naming their build."""
+    out.mkdir()
+    for path in wheels.files:
+        (out / path.name).symlink_to(path.resolve())
+    _write_note(wheels, out)
+    return out.resolve()
+
+
+def _write_note(wheels: WheelSet, out: Path) -> None:
     note = {
-        "version": made.version,
-        "build": made.build,
-        "ssdlab": made.ssdlab.name,
-        "pip": made.pip.name,
+        "version": wheels.version,
+        "build": wheels.build,
+        "ssdlab": wheels.ssdlab.name,
+        "pip": wheels.pip.name,
+        "sizes": {path.name: path.stat().st_size for path in wheels.files},
     }
     (out / WHEELS_NOTE).write_text(json.dumps(note, indent=2) + "\n")
-    return WheelFolder(out.resolve(), made, tuple(path.name for path in made.files))
 
 
 def wheels_document(found: WheelFolder) -> dict[str, object]:

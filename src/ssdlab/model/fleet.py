@@ -28,6 +28,7 @@ class FleetHost:
     db: str | None = None
     command: tuple[str, ...] = DEFAULT_COMMAND
     venv: str | None = None  # where `fleet deploy` installs ssdlab (`ssdlab_venv`)
+    python: str | None = None  # the Python `fleet deploy` makes the venv with (`ssdlab_python`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import os
 import shlex
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -37,6 +37,7 @@ class PlayEvent:
     host: str
     action: str
     time_s: float
+    task: str = ""  # the task's name
     fields: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -110,9 +111,12 @@ def play_environment(private: Path, play: Play) -> dict[str, str]:
     return {**os.environ, **settings}
 
 
-def run_play(private: Path, play: Play) -> PlayOutcome:
-    """Run `play` to its end; every host's results, whatever became of the others. Raises only
-    when ansible-playbook cannot start."""
+def run_play(
+    private: Path, play: Play, on_event: Callable[[PlayEvent], None] | None = None
+) -> PlayOutcome:
+    """Run `play` to its end; every host's results, whatever became of the others, each also
+    given to `on_event` as it comes (progress). Raises only when ansible-playbook cannot
+    start."""
     playbook = collections_path().joinpath(*COLLECTION) / "playbooks" / play.playbook
     inventory = private / "inventory.yml"
     inventory.write_text(unsafe_yaml({"all": {"hosts": {**play.inventory}}}), encoding="utf-8")
@@ -120,26 +124,38 @@ def run_play(private: Path, play: Play) -> PlayOutcome:
     argv += ["--forks", str(play.forks), str(playbook)]
     if play.skip_tags:
         argv += ["--skip-tags", ",".join(play.skip_tags)]
+    lines: list[str] = []
+    errors = private / "stderr.txt"
     try:
-        done = subprocess.run(
-            argv,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            env=play_environment(private, play),
-            cwd=private,
-            check=False,
-        )
+        with errors.open("wb") as stderr_file:
+            child = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=stderr_file,
+                env=play_environment(private, play),
+                cwd=private,
+            )
+            assert child.stdout is not None
+            with child.stdout:
+                for raw in child.stdout:
+                    line = raw.decode("utf-8", "replace")
+                    lines.append(line)
+                    if on_event is not None:
+                        for event in read_events(line)[1]:
+                            on_event(event)
+            returncode = child.wait()
     except OSError as error:
         raise FleetError(f"cannot start ansible-playbook ({error.strerror})") from error
     finally:
         control = private / "cp"
         if control.is_dir():
             close_masters(control)
-    stderr = done.stderr.decode("utf-8", "replace")
-    if done.returncode != 0 and b"No module named ansible" in done.stderr:
+    stderr = errors.read_text(encoding="utf-8", errors="replace")
+    if returncode != 0 and "No module named ansible" in stderr:
         raise FleetError(f"ssdlab fleet runs Ansible's playbooks; {INSTALL_HINT}")
-    started, events = read_events(done.stdout.decode("utf-8", "replace"))
-    return PlayOutcome(done.returncode, started, events, stderr)
+    started, events = read_events("".join(lines))
+    return PlayOutcome(returncode, started, events, stderr)
 
 
 def unsafe_yaml(value: object) -> str:
@@ -181,6 +197,7 @@ def read_events(text: str) -> tuple[float | None, tuple[PlayEvent, ...]]:
                     found["host"],
                     str(found.get("action", "")),
                     float(found.get("time", 0.0)),
+                    str(found.get("task", "")),
                     found,
                 )
             )

@@ -4,9 +4,9 @@ Ansible parses it. ansible-core is the optional extra `ssdlab[fleet]`.
 
 Read from each host: `ansible_host`, `ansible_port`, `ansible_user`,
 `ansible_ssh_private_key_file`, `ansible_ssh_common_args` (and `ansible_ssh_extra_args`), and
-ssdlab's own `ssdlab_targets`, `ssdlab_destroy_data`, `ssdlab_db`, `ssdlab_command` and
-`ssdlab_venv`. Jinja templates in these values are not rendered: a value holding `{{` is
-refused rather than used as it is.
+ssdlab's own `ssdlab_targets`, `ssdlab_destroy_data`, `ssdlab_db`, `ssdlab_command`,
+`ssdlab_venv` and `ssdlab_python`. Jinja templates in these values are not rendered: a value
+holding `{{` is refused rather than used as it is.
 
 Ansible writes state of its own when loaded (its local temporary folder, by default
 ~/.ansible/tmp, made at import): it is pointed at a private temporary folder, removed after the
@@ -141,6 +141,7 @@ def _fleet_host(name: str, found: Mapping[str, Any]) -> FleetHost:
         db=_text(name, values, "ssdlab_db"),
         command=command,
         venv=_text(name, values, "ssdlab_venv"),
+        python=_text(name, values, "ssdlab_python"),
     )
 
 

@@ -13,7 +13,6 @@ the cache while their build id and pins are the same.
 
 import base64
 import hashlib
-import io
 import json
 import os
 import re
@@ -21,7 +20,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tarfile
 import tempfile
 import time
 import zipfile
@@ -256,16 +254,6 @@ def _wheel_metadata(wheel: Path) -> list[str]:
         return archive.read(name).decode("utf-8").splitlines()
 
 
-def requires_python(wheel: Path) -> tuple[int, int]:
-    """The oldest Python the wheel's Requires-Python (`>=X.Y`) allows; (3, 0) when it says
-    nothing this reads."""
-    for line in _wheel_metadata(wheel):
-        found = re.match(r"Requires-Python:\s*>=\s*(\d+)\.(\d+)", line)
-        if found:
-            return int(found.group(1)), int(found.group(2))
-    return (3, 0)
-
-
 # --- the cache ---------------------------------------------------------------------------------
 
 
@@ -384,41 +372,6 @@ def _dependency_wheels(ssdlab_wheel: Path, constraints: str, work: Path, say: Sa
     (work / ssdlab_wheel.name).unlink(missing_ok=True)
 
 
-def node_set(
-    local: WheelSet, key: str, options: Sequence[str], say: Say, root: Path | None = None
-) -> WheelSet:
-    """Binary wheels of ssdlab's dependencies for another Python or platform (`options`:
-    pip download's --python-version, --platform, …; `key` names that kind of node),
-    pinned like the local ones; ssdlab's own wheel is the local one."""
-    started = time.monotonic()
-    folder = (root or cache_root()) / f"{local.version}-{key}"
-    installed = _installed_versions()
-    requires = [line for line in _wheel_metadata(local.ssdlab) if line.startswith("Requires-Dist")]
-    deps_key = _short_hash([*(line.encode() for line in requires), *(o.encode() for o in options)])
-
-    def download(work: Path) -> None:
-        say(f"downloading binary wheels for {key}")
-        pins = work / "constraints.txt"
-        pins.write_text(_constraints(installed), encoding="utf-8")
-        args = ["download", *options, "--constraint", str(pins), "--dest", str(work)]
-        _pip([*args, str(local.ssdlab), "pip"], f"pip download for {key}")
-        pins.unlink()
-        (work / local.ssdlab.name).unlink(missing_ok=True)
-
-    deps, cached = _fill(
-        folder / f"deps-{deps_key}", download, lambda files: _pinned_alike(files, installed)
-    )
-    return WheelSet(
-        files=(local.ssdlab, *deps),
-        ssdlab=local.ssdlab,
-        pip=_one(deps, "pip-", folder),
-        version=local.version,
-        build=local.build,
-        cached=cached,
-        seconds=time.monotonic() - started,
-    )
-
-
 def given_set(folder: Path) -> WheelSet:
     """The wheels in `folder` (--wheels DIR), as they are."""
     if not folder.is_dir():
@@ -469,12 +422,3 @@ def repack(dist: metadata.Distribution, work: Path) -> Path:
         record.append(f"{dist_info}/RECORD,,")
         archive.writestr(f"{dist_info}/RECORD", "\n".join(record) + "\n")
     return target
-
-
-def tar_stream(files: Iterable[Path]) -> bytes:
-    """An uncompressed tar of `files` (wheels are compressed already), each under its name."""
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
-        for path in files:
-            archive.add(path, arcname=path.name, recursive=False)
-    return buffer.getvalue()
