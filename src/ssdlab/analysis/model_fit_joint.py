@@ -28,7 +28,7 @@ seconds on the Rust core); on the Python core it takes many minutes.
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,7 +37,9 @@ from ssdlab.sim.engine import simulate
 from ssdlab.sim.workload import Workload
 
 MODEL_BYTES = 64 * 2**20
+"""The model drive's logical size, for the fit and for `model predict` alike."""
 MODEL_BLOCK_PAGES = 64
+PAGE_BYTES = 4096
 BLOCK_PAGES = (64, 128, 256)
 """The model's block sizes (pages of 4 KiB, 1/256 to 1/64 of `MODEL_BYTES`): the drive's is not
 measured, and the blocks its GC keeps free are spare the host's data cannot use, so the same
@@ -59,7 +61,7 @@ POLICY_CLASS = {
     GcPolicy.D_CHOICES: GREEDY_LIKE,
     GcPolicy.FIFO: FIFO_LIKE,
 }
-_SPARE_BLOCKS = 4  # the fewest free blocks beyond the logical ones the simulator's GC takes
+SPARE_BLOCKS = 4  # the fewest free blocks beyond the logical ones the simulator's GC takes
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +98,36 @@ class JointFit:
         return self.fits[0]
 
 
-def model_config(policy: GcPolicy, alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> SimConfig:
-    """The model drive of ratio α: `MODEL_BYTES` logical, whole blocks of `block_pages`
-    (at least `_SPARE_BLOCKS` beyond the logical ones), no SLC cache."""
-    block = block_pages * 4096
-    blocks = max(round(MODEL_BYTES * alpha / block), MODEL_BYTES // block + _SPARE_BLOCKS)
-    return SimConfig(MODEL_BYTES, blocks * block, pages_per_block=block_pages, gc_policy=policy)
+def model_config(
+    policy: GcPolicy, alpha: float, block_pages: int = MODEL_BLOCK_PAGES, seed: int = 1
+) -> SimConfig:
+    """The model drive of ratio α, the one the fit and `model predict` simulate:
+    `MODEL_BYTES` logical, 4 KiB pages, the nearest whole number of blocks of `block_pages`
+    (at least `SPARE_BLOCKS` beyond the logical ones), no SLC cache."""
+    block = block_pages * PAGE_BYTES
+    return SimConfig(
+        MODEL_BYTES,
+        _blocks(alpha, block_pages, round) * block,
+        page_bytes=PAGE_BYTES,
+        pages_per_block=block_pages,
+        gc_policy=policy,
+        seed=seed,
+    )
+
+
+def _blocks(alpha: float, block_pages: int, rounding: Callable[[float], int]) -> int:
+    block = block_pages * PAGE_BYTES
+    count = rounding(round(MODEL_BYTES * alpha / block, 6))  # 6 places: α's own float error
+    return max(count, MODEL_BYTES // block + SPARE_BLOCKS)
+
+
+def grid_alpha(
+    alpha: float, block_pages: int = MODEL_BLOCK_PAGES, rounding: Callable[[float], int] = round
+) -> float:
+    """α as the model drive holds it: whole blocks of `block_pages` (`rounding` a fractional
+    count: the fit takes the nearest, `model predict` rounds down, as a drive of that many
+    bytes would), at least `SPARE_BLOCKS` beyond the logical ones."""
+    return _blocks(alpha, block_pages, rounding) * block_pages * PAGE_BYTES / MODEL_BYTES
 
 
 @cache
@@ -143,13 +169,13 @@ def _key(point: Measured) -> tuple[str, float, tuple[float, float]]:
 
 def _step(block_pages: int) -> float:
     """One block of `block_pages` in α: the model's grid."""
-    return block_pages * 4096 / MODEL_BYTES
+    return block_pages * PAGE_BYTES / MODEL_BYTES
 
 
 def _grid(alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> float:
-    """α as the model holds it: whole blocks, at least `_SPARE_BLOCKS` beyond the logical."""
+    """α as the model holds it: whole blocks, at least `SPARE_BLOCKS` beyond the logical."""
     low, high = ALPHA_RANGE
-    return model_config(GcPolicy.GREEDY, min(max(alpha, low), high), block_pages).alpha
+    return grid_alpha(min(max(alpha, low), high), block_pages)
 
 
 def misfit(

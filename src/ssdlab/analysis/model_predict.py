@@ -30,14 +30,18 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from ssdlab.analysis.model_fit_joint import (
+    MODEL_BLOCK_PAGES,
+    MODEL_BYTES,
+    PAGE_BYTES,
+    grid_alpha,
+    model_config,
+)
 from ssdlab.model.units import KiB
-from ssdlab.sim.config import GcPolicy, SimConfig, Timing
+from ssdlab.sim.config import GcPolicy, Timing
 from ssdlab.sim.engine import simulate
 from ssdlab.sim.workload import Workload
 
-MODEL_BYTES = 64 * 2**20
-MODEL_BLOCK_PAGES = 64
-PAGE_BYTES = 4096
 MODEL_FILLS = 60.0
 """Fills of the range simulated: JESD219 over a drive of little spare settles after 20–40."""
 WINDOW_FILLS = 20.0
@@ -46,7 +50,6 @@ STEADY_WINDOW = (MODEL_FILLS - WINDOW_FILLS, MODEL_FILLS)
 SEEDS = (1, 2, 3)
 ALPHA_CAP = 4.0
 """The spare's high end when the fit left it unbounded (300 % spare: WAF within 1 % of 1)."""
-_SPARE_BLOCKS = 4  # the fewest free blocks beyond the logical ones the simulator's GC takes
 SPARE_PRIOR = (0.06, 0.28)
 """The effective spare (of logical) assumed for a drive that reports no NAND writes, whose
 spare cannot be fitted: from 7 % (a GiB of NAND sold as a GB: consumer and read-intensive
@@ -286,21 +289,6 @@ class Steady:
     rate_share: float
 
 
-def _model_config(
-    policy: str, alpha: float, seed: int, block_pages: int = MODEL_BLOCK_PAGES
-) -> SimConfig:
-    block = block_pages * PAGE_BYTES
-    physical = max(round(MODEL_BYTES * alpha), MODEL_BYTES + _SPARE_BLOCKS * block)
-    return SimConfig(
-        MODEL_BYTES,
-        physical,
-        page_bytes=PAGE_BYTES,
-        pages_per_block=block_pages,
-        gc_policy=GcPolicy(policy),
-        seed=seed,
-    )
-
-
 @cache
 def steady_state(
     policy: str,
@@ -315,7 +303,7 @@ def steady_state(
     """The simulator's WAF and rate over `window` (fills of the range from empty; by default
     steady state), cached: a corner is asked for by several figures."""
     start_fills, end_fills = window
-    config = _model_config(policy, alpha, seed, block_pages)
+    config = model_config(GcPolicy(policy), alpha, block_pages, seed)
     span_bytes = MODEL_BYTES * span
     step = max(int(span_bytes / 10), PAGE_BYTES)
     pages = 1 if kind == "jesd219" else max(block_bytes // PAGE_BYTES, 1)
@@ -339,7 +327,8 @@ def steady_state(
 @dataclass(frozen=True, slots=True)
 class Corner:
     policy: str
-    alpha: float
+    alpha: float  # the drive's
+    grid: float  # as the model drive simulated holds it (model_fit_joint.grid_alpha)
     seed: int
     rate_end: str  # which end of the native rate: value, low, high
     block_pages: int = MODEL_BLOCK_PAGES  # the model's (ModelParams.block_pages)
@@ -357,19 +346,20 @@ def corners(params: ModelParams) -> tuple[Corner, ...]:
     ends = sorted({round(a.low, 4), round(a.value, 4), round(high, 4)})
     policies = [params.policy] + ([params.other_policy] if params.other_policy else [])
     pages = params.block_pages
-    found = [Corner(params.policy, round(a.value, 4), s, "value", pages) for s in SEEDS]
+    value = round(a.value, 4)
+
+    def grid(alpha: float) -> float:
+        # on the model's grid, whole blocks down (a fitted spare is on it already)
+        return grid_alpha(alpha, pages, math.floor)
+
+    found = [Corner(params.policy, value, grid(value), s, "value", pages) for s in SEEDS]
     found += [
-        Corner(p, alpha, SEEDS[0], "value", pages)
+        Corner(p, alpha, grid(alpha), SEEDS[0], "value", pages)
         for p in policies
         for alpha in ends
-        if (p, alpha) != (params.policy, round(a.value, 4))
+        if (p, alpha) != (params.policy, value)
     ]
     return tuple(found)
-
-
-def _model_alpha(alpha: float, block_pages: int = MODEL_BLOCK_PAGES) -> float:
-    """A drive of ratio α as the model can hold it (at least the GC's few free blocks)."""
-    return max(alpha, 1.0 + _SPARE_BLOCKS * block_pages * PAGE_BYTES / MODEL_BYTES)
 
 
 def _spread(name: str, unit: str, values: Sequence[float], nominal: float, basis: str) -> Figure:
@@ -435,7 +425,7 @@ def _as_assumed(figure: Figure, why: str) -> Figure:
 def _steady(c: Corner, workload: PredictWorkload) -> Steady:
     return steady_state(
         c.policy,
-        _model_alpha(c.alpha, c.block_pages),
+        c.grid,
         workload.kind,
         workload.block_bytes,
         round(workload.span, 4),
@@ -567,7 +557,7 @@ def _days(
         def by_tbw(c: Corner, s: Steady) -> float:
             ref = steady_state(
                 c.policy,
-                _model_alpha(c.alpha, c.block_pages),
+                c.grid,
                 "jesd219",
                 PAGE_BYTES,
                 1.0,

@@ -32,11 +32,11 @@ from ssdlab.analysis.model_fit import (
     sustained_estimate,
     waf_point,
 )
+from ssdlab.analysis.model_fit_joint import PAGE_BYTES
 from ssdlab.analysis.model_predict import (
     CLIFF,
     DAYS,
     IOPS,
-    PAGE_BYTES,
     POST_CLIFF,
     WAF,
     Figure,
