@@ -151,6 +151,9 @@ class ModelFit:
     nand_counter: bool | None = None  # FitInputs.nand_counter
     # the model's pages a block the spare's value was fitted at (the joint fit's), else None
     fitted_block_pages: int | None = None
+    # the capacity the spare is the ratio of (model_fit_joint.drive_alpha); None: the
+    # model's own α, or a closed form's
+    spare_capacity_bytes: int | None = None
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -557,9 +560,11 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     usable = [p for p in points if p.waf is not None]
     spare, gc, classes = _spare_and_class(usable, target, capacity)
     skewed = [p for p in skews if p.waf is not None]
-    fitted_policy = fitted_block_pages = None
+    fitted_policy = fitted_block_pages = spare_capacity = None
     if skewed and usable:
-        spare, gc, classes, fitted_policy, fitted_block_pages = _joint(usable, skewed[0])
+        found = _joint(usable, skewed[0], capacity)
+        spare, gc, classes, fitted_policy, fitted_block_pages = found
+        spare_capacity = capacity
     elif usable and classes not in ((GcClass.GREEDY,), (GcClass.FIFO,)):
         gc = replace(gc, needs=gc.needs or skew_command(target, capacity))
     if not usable and not skewed and inputs.nand_counter is False:
@@ -585,6 +590,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         fitted_policy,
         inputs.nand_counter,
         fitted_block_pages,
+        spare_capacity,
     )
 
 
@@ -617,13 +623,15 @@ def _measured(point: WafPoint, kind: str) -> Measured:
 
 
 def _joint(
-    uniform: Sequence[WafPoint], skewed: WafPoint
+    uniform: Sequence[WafPoint], skewed: WafPoint, capacity: int | None
 ) -> tuple[Estimate, Estimate, tuple[str, ...], str, int]:
     """Spare and GC class fitted together over the uniform and the JESD219 points, the
-    simulator as the forward model (model_fit_joint.py)."""
-    from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, joint_fit
+    simulator as the forward model (model_fit_joint.py), the spare as the ratio of a drive of
+    `capacity` (the model's own when it is unknown)."""
+    from ssdlab.analysis.model_fit_joint import CLASS_MARGIN, GC_RESERVE_BLOCKS, joint_fit
 
-    fit = joint_fit([*(_measured(p, "uniform") for p in uniform), _measured(skewed, "jesd219")])
+    points = [*(_measured(p, "uniform") for p in uniform), _measured(skewed, "jesd219")]
+    fit = joint_fit(points, capacity)
     sources = (*(p.source for p in uniform), skewed.source)
     misfits = ", ".join(f"{f.policy.value} {100 * f.misfit:.1f} %" for f in fit.fits)
     sizes = ", ".join(
@@ -636,15 +644,21 @@ def _joint(
         f"(pages): {sizes}"
     )
     best = fit.best
+    scale = (
+        f"the model's α {100 * (best.alpha - 1):.1f} % as this drive's, the GC keeping "
+        f"{GC_RESERVE_BLOCKS:g} blocks of {best.block_pages} pages from the host's data"
+        if capacity
+        else "as the model's α (the drive's capacity is unknown)"
+    )
     spare = Estimate(
         "spare (of logical)",
-        best.alpha - 1.0,
+        fit.alpha - 1.0,
         fit.alpha_low - 1.0,
         fit.alpha_high - 1.0,
         "",
         sources,
         None,
-        f"{how}; the value is {best.policy.value}'s α",
+        f"{how}; the value is {best.policy.value}'s, {scale}",
     )
     name = fit.gc_class or GcClass.INCONCLUSIVE
     note = (

@@ -23,6 +23,14 @@ of the α over which that size's best policy of the named class (and of the othe
 inconclusive) stays within its own misfit plus the points' measurement half-widths and
 `MODEL_TOLERANCE`.
 
+The model drive is `MODEL_BYTES` whatever the drive's size, and the blocks its GC keeps from
+the host's data (`GC_RESERVE_BLOCKS`) are the same count on any drive: a larger share of a
+smaller one. The spare is reported as the drive's own ratio (`drive_alpha`, from its
+capacity): on a 32 MiB drive of 256-page blocks 2.3 points more than the model's α, on a
+drive of hundreds of GB 2.3 points less; `model predict` converts it back (`model_alpha`).
+How many blocks the reserve holds varies a little with the workload and policy
+(`GC_RESERVE_RANGE`), and the interval spans it.
+
 Needs the compiled simulator core to be quick (a fit is about four hundred simulations, a few
 seconds on the Rust core); on the Python core it takes many minutes.
 """
@@ -52,6 +60,15 @@ MODEL_TOLERANCE = 0.02
 GC thresholds and SLC cache are not fitted)."""
 CLASS_MARGIN = 0.02
 """How much worse (in |log WAF|) every policy of the other class must fit to name a class."""
+GC_RESERVE_BLOCKS = 1.5
+"""Blocks of a drive its GC keeps from the host's data whatever the drive's size (the free
+blocks it holds between its thresholds and the open block, in effect): the same number of
+blocks is a larger share of a smaller drive. Measured on the simulator itself, as the spare
+a 64 MiB model needs for the WAF of a 32 MiB drive of the same block size: 1.0–1.75 blocks,
+1.53 on average, over uniform random and JESD219 writes, greedy, cost-benefit and FIFO,
+64–256 pages a block and 8–30 % spare (docs/model-fit.md); the spare's interval spans
+`GC_RESERVE_RANGE`."""
+GC_RESERVE_RANGE = (1.0, 1.75)
 ALPHA_RANGE = (1.0, 2.0)
 GREEDY_LIKE = "greedy-like"
 FIFO_LIKE = "fifo-like"
@@ -89,7 +106,8 @@ class PolicyFit:
 class JointFit:
     fits: tuple[PolicyFit, ...]  # every policy at the value's block size, best first
     gc_class: str | None  # None: inconclusive
-    alpha_low: float
+    alpha: float  # the drive's (`drive_alpha` of the best fit's): the spare's value
+    alpha_low: float  # the drive's, as `alpha`
     alpha_high: float
     block_fits: tuple[PolicyFit, ...] = ()  # each block size's best policy, best first
 
@@ -128,6 +146,29 @@ def grid_alpha(
     count: the fit takes the nearest, `model predict` rounds down, as a drive of that many
     bytes would), at least `SPARE_BLOCKS` beyond the logical ones."""
     return _blocks(alpha, block_pages, rounding) * block_pages * PAGE_BYTES / MODEL_BYTES
+
+
+def drive_alpha(
+    alpha: float,
+    block_pages: int,
+    capacity_bytes: int | None,
+    reserve_blocks: float = GC_RESERVE_BLOCKS,
+) -> float:
+    """The model's α as the ratio of a drive of `capacity_bytes` and the same block size
+    that shows the same WAF: the spare beyond the GC's reserve (`reserve_blocks`) is the
+    same share of each. Unchanged when the capacity is unknown."""
+    if not capacity_bytes:
+        return alpha
+    reserve = reserve_blocks * block_pages * PAGE_BYTES
+    return alpha - reserve / MODEL_BYTES + reserve / capacity_bytes
+
+
+def model_alpha(alpha: float, block_pages: int, capacity_bytes: int | None) -> float:
+    """A drive's α as the model's (the inverse of `drive_alpha`)."""
+    if not capacity_bytes:
+        return alpha
+    reserve = GC_RESERVE_BLOCKS * block_pages * PAGE_BYTES
+    return alpha + reserve / MODEL_BYTES - reserve / capacity_bytes
 
 
 @cache
@@ -230,9 +271,10 @@ def _alpha_range(best: PolicyFit, points: Sequence[Measured]) -> tuple[float, fl
     return ends[0], ends[1]
 
 
-def joint_fit(points: Sequence[Measured]) -> JointFit:
+def joint_fit(points: Sequence[Measured], capacity_bytes: int | None = None) -> JointFit:
     """Every policy fitted to every point at every block size; the class named or not, and
-    the spare's α range over every block size and class the points cannot tell apart."""
+    the spare's α range over every block size and class the points cannot tell apart, as
+    the ratio of the drive of `capacity_bytes` (`drive_alpha`; the model's when unknown)."""
     by_size = {
         pages: sorted((fit_policy(p, points, pages) for p in POLICY_CLASS), key=lambda f: f.misfit)
         for pages in BLOCK_PAGES
@@ -249,13 +291,18 @@ def joint_fit(points: Sequence[Measured]) -> JointFit:
     others = [f.misfit for f in every if POLICY_CLASS[f.policy] != mine]
     mine_best = min(f.misfit for f in every if POLICY_CLASS[f.policy] == mine)
     named = mine if all(m >= mine_best + CLASS_MARGIN for m in others) else None
-    low, high = best.alpha, best.alpha
+    value = drive_alpha(best.alpha, best.block_pages, capacity_bytes)
+    low, high = value, value
     for size_fit in fitting:
         ranked = by_size[size_fit.block_pages]
         kept = [next(f for f in ranked if POLICY_CLASS[f.policy] == mine)]
         if named is None:  # the spare of the other class's best policy is as likely
             kept.append(next(f for f in ranked if POLICY_CLASS[f.policy] != mine))
         for f in kept:
-            f_low, f_high = _alpha_range(f, points)
-            low, high = min(low, f_low), max(high, f_high)
-    return JointFit(tuple(fits), named, low, high, tuple(bests))
+            ends = [
+                drive_alpha(a, f.block_pages, capacity_bytes, blocks)
+                for a in _alpha_range(f, points)
+                for blocks in GC_RESERVE_RANGE
+            ]
+            low, high = min(low, *ends), max(high, *ends)
+    return JointFit(tuple(fits), named, value, low, high, tuple(bests))

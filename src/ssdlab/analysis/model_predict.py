@@ -5,7 +5,8 @@ the drive's rating at a daily host write volume — each with an interval (docs/
 *Predicting*).
 
 **Forward model.** The simulator (sim/engine.py) with the fitted effective spare (α − 1) and
-GC policy: a `MODEL_BYTES` drive, `MODEL_BLOCK_PAGES` pages a block, 4 KiB pages, no SLC
+GC policy (the fit's spare converted back from the drive's capacity to the model's,
+`model_alpha`): a `MODEL_BYTES` drive, `MODEL_BLOCK_PAGES` pages a block, 4 KiB pages, no SLC
 cache (as the joint fit uses it, analysis/model_fit_joint.py), written from empty for
 `MODEL_FILLS` fills of the workload's range; steady state is the WAF over the last
 `WINDOW_FILLS`. IOPS: the same simulation's write rate over that window relative to the
@@ -35,6 +36,7 @@ from ssdlab.analysis.model_fit_joint import (
     MODEL_BYTES,
     PAGE_BYTES,
     grid_alpha,
+    model_alpha,
     model_config,
 )
 from ssdlab.model.units import KiB
@@ -113,6 +115,9 @@ class ModelParams:
     # the reason the figures that depend on them give
     assumed: str | None = None
     block_pages: int = MODEL_BLOCK_PAGES  # the model's, as the spare was fitted at
+    # the capacity `alpha` is the ratio of (model_fit_joint.model_alpha converts it to the
+    # model's); None: `alpha` is the model's own
+    spare_capacity_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,6 +256,7 @@ def params_of(
         )
     capacity = simulator.get("capacity_bytes") or capacity_bytes
     pages = simulator.get("pages_per_block_fitted")
+    spare_capacity = simulator.get("spare_capacity_bytes")
     alpha = _bounds(_parameter(body, "spare (of logical)"), 1.0)
     assumed = None
     if alpha is None and (assume_spare is not None or body.get("nand_counter") is False):
@@ -274,6 +280,9 @@ def params_of(
         sustained_rate=_bounds(_parameter(body, "sustained write rate")),
         assumed=assumed,
         block_pages=int(pages) if isinstance(pages, int) and not assumed else MODEL_BLOCK_PAGES,
+        spare_capacity_bytes=(
+            int(spare_capacity) if isinstance(spare_capacity, int) and not assumed else None
+        ),
     )
 
 
@@ -349,8 +358,8 @@ def corners(params: ModelParams) -> tuple[Corner, ...]:
     value = round(a.value, 4)
 
     def grid(alpha: float) -> float:
-        # on the model's grid, whole blocks down (a fitted spare is on it already)
-        return grid_alpha(alpha, pages, math.floor)
+        # the model's α, on its grid: whole blocks down (a fitted spare is on it already)
+        return grid_alpha(model_alpha(alpha, pages, params.spare_capacity_bytes), pages, math.floor)
 
     found = [Corner(params.policy, value, grid(value), s, "value", pages) for s in SEEDS]
     found += [

@@ -53,6 +53,9 @@ def _simulator(fit: ModelFit, capacity_bytes: int | None) -> dict[str, Any]:
         "gc_policy_fitted": fit.fitted_policy,
         # the model's pages a block the spare was fitted at (model predict builds the same)
         "pages_per_block_fitted": fit.fitted_block_pages,
+        # the drive capacity spare_of_logical is the ratio of, converted from the model's
+        # (None: the model's own; model predict converts it back)
+        "spare_capacity_bytes": fit.spare_capacity_bytes,
         "gc_classes_fitting": list(fit.gc_classes),
         "slc_cache_bytes": _number(fit, "cache size"),
         "slc_write_bytes_per_s": _number(fit, "SLC write rate"),

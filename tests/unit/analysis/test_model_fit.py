@@ -127,12 +127,13 @@ JOINT_SEEDS = (1, 2, 3, 7, 8, 11)
 
 
 @cache
-def fitted_with_skew(seed: int) -> tuple[SimConfig, ModelFit]:
+@cache
+def fitted_with_skew(seed: int, capacity: int = CAPACITY) -> tuple[SimConfig, ModelFit]:
     """The two uniform runs and a JESD219 run over the whole drive (ten fills from empty)."""
-    config = draw_config(seed, CAPACITY)
+    config = draw_config(seed, capacity)
     uniform = (waf_input(config, 1.0), waf_input(config, 0.8))
     skewed = (waf_input(config, 1.0, "jesd219"),)
-    return config, fit_model(FitInputs((), uniform, "/dev/loop0", CAPACITY, skewed))
+    return config, fit_model(FitInputs((), uniform, "/dev/loop0", capacity, skewed))
 
 
 @pytest.mark.parametrize("seed", JOINT_SEEDS)

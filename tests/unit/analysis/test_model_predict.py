@@ -152,16 +152,22 @@ def test_a_fitted_hidden_drive_predicts_a_range_it_never_saw(seed: int) -> None:
     config, fit = fitted_with_skew(seed)
     prediction = predict(params_of(fit_json(fit, 1, "/dev/loop0", [], MODEL_BYTES)),
                          predict_workload("randwrite-4k", 0.5))  # fmt: skip
-    span_bytes = config.logical_bytes * 0.5
-    result = simulate(config, Workload(span_fraction=0.5), host_bytes=int(span_bytes * 60),
-                      interval_bytes=int(span_bytes / 10))  # fmt: skip
-    first, last = result.intervals[-201], result.intervals[-1]
-    truth = (last.nand_write_bytes - first.nand_write_bytes) / (
-        last.host_write_bytes - first.host_write_bytes
-    )
+    truth = steady_waf(config, 0.5)
     waf = prediction.figure(WAF).value
     assert waf is not None
     assert abs(waf / truth - 1) <= 0.05
+
+
+def steady_waf(config: SimConfig, span: float) -> float:
+    """The hidden drive's own WAF under uniform 4 KiB writes over `span`: sixty fills from
+    empty, over the last twenty (as the prediction reads its model)."""
+    span_bytes = config.logical_bytes * span
+    result = simulate(config, Workload(span_fraction=span), host_bytes=int(span_bytes * 60),
+                      interval_bytes=int(span_bytes / 10))  # fmt: skip
+    first, last = result.intervals[-201], result.intervals[-1]
+    return (last.nand_write_bytes - first.nand_write_bytes) / (
+        last.host_write_bytes - first.host_write_bytes
+    )
 
 
 def test_what_the_fit_lacks_is_none_with_the_reason_and_the_run_to_add() -> None:
