@@ -13,7 +13,9 @@ steady-state WAF within ±10 %, post-cliff throughput within ±10 %, days to end
         --results bench/RESULTS.md
 
 Needs root (loop devices), fio, /dev/fuse, libfuse 3 and mfusepy (docs/sim.md). Per drive
-(32 MiB, the steps and settings of tests/e2e/test_model_fit.py, through the `ssdlab` CLI):
+(32 MiB; `--capacity-mib N` for another size, every run's size scaled with it, its block
+beside this one in RESULTS.md; the steps and settings of tests/e2e/test_model_fit.py,
+through the `ssdlab` CLI):
 
 1. served at `--time-scale 360`: `blkdiscard`, `ssdlab run cache` over the whole drive
    (16 KiB writes at queue depth 8, a 50 ms log) — the cliff and the two write rates;
@@ -63,10 +65,6 @@ from ssdlab.sim.config import SimConfig  # noqa: E402
 from ssdlab.sim.random_config import config_digest, draw_config  # noqa: E402
 from tests.unit.analysis.test_model_fit import true_cache_bytes  # noqa: E402
 
-BEGIN = (
-    "<!-- BEGIN bench/model_fit_virtual_campaign.py: generated, edits inside are overwritten -->"
-)
-END = "<!-- END bench/model_fit_virtual_campaign.py -->"
 MiB = 2**20
 CAPACITY = 32 * MiB
 CACHE_SCALE = 360.0
@@ -77,8 +75,41 @@ WAF_SHARE = 0.10
 POST_CLIFF_SHARE = 0.10
 DAYS_SHARE = 0.15
 LIFE = ("--daily", "1GB", "--pe-cycles", "3000")
-FITTING = (("26MiB", "260MiB"), ("32MiB", "320MiB"))
-HELD_OUT = ("16MiB", "320MiB")  # randwrite-4k over 50 %: no fitting run wrote that
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The drive's size and the runs' sizes over it: uniform over 81 % and 100 % of it, ten
+    fills each, and the held-out uniform run over 50 %, twenty fills (`--size`,
+    `--until-written`); JESD219 ten fills of the whole drive."""
+
+    capacity: int = CAPACITY
+
+    @property
+    def mib(self) -> int:
+        return self.capacity // MiB
+
+    @property
+    def fitting(self) -> tuple[tuple[str, str], ...]:
+        share = round(self.mib * 0.81)
+        return ((f"{share}MiB", f"{share * 10}MiB"), (f"{self.mib}MiB", f"{self.mib * 10}MiB"))
+
+    @property
+    def held_out(self) -> tuple[str, str]:  # randwrite-4k over 50 %: no fitting run wrote that
+        return (f"{self.mib // 2}MiB", f"{self.mib * 10}MiB")
+
+    @property
+    def markers(self) -> tuple[str, str]:
+        """The results block's: the 32 MiB campaign's own, another size's beside it."""
+        name = "bench/model_fit_virtual_campaign.py"
+        if self.capacity != CAPACITY:
+            name += f" --capacity-mib {self.mib}"
+        return (
+            f"<!-- BEGIN {name}: generated, edits inside are overwritten -->",
+            f"<!-- END {name} -->",
+        )
+
+
 MOUNT_WAIT_S = 60.0
 STOP_WAIT_S = 30.0
 
@@ -155,13 +186,13 @@ class Refused(Exception):
 
 
 @contextmanager
-def served(work: Path, seed: int, scale: float, name: str) -> Iterator[str]:
+def served(work: Path, seed: int, scale: float, name: str, capacity: int) -> Iterator[str]:
     """Drive `seed` served at `scale` under `work`, a loop device over it; the loop's path.
     Detached, stopped and unmounted after, whatever happened."""
     mount = work / name
     mount.mkdir()
     argv = [sys.executable, "-m", "ssdlab", "sim", "serve", str(mount), "--random-config",
-            str(seed), "--secret", str(work / "secret.json"), "--capacity", str(CAPACITY),
+            str(seed), "--secret", str(work / "secret.json"), "--capacity", str(capacity),
             "--time-scale", str(scale), "--backing", str(work)]  # fmt: skip
     server = _start(argv)
     loop = ""
@@ -202,24 +233,26 @@ def _discard(loop: str) -> None:
     subprocess.run(["blkdiscard", loop], check=True, capture_output=True)
 
 
-def measure(seed: int, work: Path) -> Drive | str:
+def measure(seed: int, work: Path, layout: Layout) -> Drive | str:
     """One drive measured, fitted, predicted and verified; or why the seed has no drive."""
     db = str(work / "db")
     start = time.monotonic()
+    whole = f"{layout.mib}MiB"
     try:
-        with served(work, seed, CACHE_SCALE, "timed") as loop:
+        with served(work, seed, CACHE_SCALE, "timed", layout.capacity) as loop:
             _discard(loop)
-            ssdlab("run", "cache", loop, "--destroy-data", loop, "--size", "32MiB",
+            ssdlab("run", "cache", loop, "--destroy-data", loop, "--size", whole,
                    "--log-interval", "0.05", "--iodepth", "8", "--block-size", "16KiB",
                    "--db", db)  # fmt: skip
     except Refused as refused:
         return str(refused)
-    with served(work, seed, 0.0, "fast") as loop:
-        for size, written in (*FITTING, HELD_OUT):
-            if (size, written) == HELD_OUT:
+    with served(work, seed, 0.0, "fast", layout.capacity) as loop:
+        for size, written in (*layout.fitting, layout.held_out):
+            if (size, written) == layout.held_out:
                 _discard(loop)
                 ssdlab("run", "endurance", loop, "--destroy-data", loop, "--workload",
-                       "jesd219-enterprise", "--until-written", "320MiB", "--health-every",
+                       "jesd219-enterprise", "--until-written", f"{layout.mib * 10}MiB",
+                       "--health-every",
                        "0.2s", "--db", db)  # fmt: skip
             _discard(loop)
             ssdlab("run", "endurance", loop, "--destroy-data", loop, "--size", size,
@@ -237,7 +270,7 @@ def measure(seed: int, work: Path) -> Drive | str:
                        "--db", db)  # fmt: skip
     verified = ssdlab("model", "verify", fit_id, "5", *LIFE, "--db", db)
     secret = json.loads((work / "secret.json").read_text(encoding="utf-8"))
-    config = draw_config(seed, CAPACITY)
+    config = draw_config(seed, layout.capacity)
     if config_digest(config) != secret["config_sha256"]:
         raise RuntimeError(f"seed {seed}: the secret names another drive than the draw")
     return Drive(
@@ -322,7 +355,9 @@ def _tally(label: str, seeds: list[int], hits: list[int], extra: str = "") -> st
     return f"- {label}: {len(hits)} of {len(seeds)}{extra}{missed}"
 
 
-def block(drives: list[tuple[Drive, Scored]], skipped: dict[int, str], partial: str) -> str:
+def block(
+    drives: list[tuple[Drive, Scored]], skipped: dict[int, str], partial: str, layout: Layout
+) -> str:
     rows = []
     for drive, s in drives:
         c = drive.config
@@ -385,21 +420,22 @@ def block(drives: list[tuple[Drive, Scored]], skipped: dict[int, str], partial: 
         )
     if skipped:
         summary.append(
-            "- seeds that draw no drive at 32 MiB: "
+            f"- seeds that draw no drive at {layout.mib} MiB: "
             + "; ".join(f"{seed} ({why})" for seed, why in skipped.items())
         )
     return "\n".join(
         [
-            BEGIN,
+            layout.markers[0],
             "",
             "### `ssdlab model fit` on random hidden virtual drives, measured through FUSE "
-            "(bench/model_fit_virtual_campaign.py)",
+            f"(bench/model_fit_virtual_campaign.py, {layout.mib} MiB drives)",
             "",
             *([partial, ""] if partial else []),
-            "Each drive 32 MiB, served by `ssdlab sim serve --random-config SEED --secret FILE` "
-            "and measured only through `ssdlab run cache` and `run endurance` on a loop device "
-            "over it; fitted, predicted and verified with `ssdlab model`. Errors are fit or "
-            "prediction against truth: spare and cache size against the secret; WAF and days "
+            f"Each drive {layout.mib} MiB, served by `ssdlab sim serve --random-config SEED "
+            "--secret FILE` and measured only through `ssdlab run cache` and `run endurance` "
+            "on a loop device over it; fitted, predicted and verified with `ssdlab model`. "
+            "Errors are fit or prediction against truth: spare and cache size against the "
+            "secret; WAF and days "
             "to end of life (3000 P/E, 1 GB a day) against the held-out run (randwrite-4k over "
             "50 %) as `model verify` measured it from the drive's health readings; post-cliff "
             "throughput against the secret drive's rate after its cliff ÷ the time scale "
@@ -417,7 +453,7 @@ def block(drives: list[tuple[Drive, Scored]], skipped: dict[int, str], partial: 
             "",
             *summary,
             "",
-            END,
+            layout.markers[1],
         ]
     )
 
@@ -431,12 +467,19 @@ def main() -> int:
         default=20,
         help="stop after this many drives the draw accepts (default 20)",
     )
+    parser.add_argument(
+        "--capacity-mib",
+        type=int,
+        default=CAPACITY // MiB,
+        help="each drive's size in MiB (default 32; another size's block sits beside it)",
+    )
     parser.add_argument("--results", type=Path, help="write the block into this RESULTS.md")
     args = parser.parse_args()
     if os.geteuid() != 0:
         print("needs root for loop devices: sudo env PYTHONPATH=$PWD/src python "
               "bench/model_fit_virtual_campaign.py", file=sys.stderr)  # fmt: skip
         return 2
+    layout = Layout(args.capacity_mib * MiB)
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, _stop)
     load_before = os.getloadavg()[0]
@@ -447,7 +490,7 @@ def main() -> int:
             break
         try:
             with tempfile.TemporaryDirectory(prefix=f"ssdlab-vcampaign-{seed}-") as folder:
-                found = measure(seed, Path(folder))
+                found = measure(seed, Path(folder), layout)
         except (KeyboardInterrupt, Stopped) as stopped:
             print(f"stopped at seed {seed} ({stopped or 'Ctrl-C'}): its drive unmounted, "
                   "its loop device detached; nothing written", file=sys.stderr)  # fmt: skip
@@ -465,17 +508,19 @@ def main() -> int:
     partial = (
         f"**Partial run**: {len(drives)} of the 20 drives (seeds "
         f"{', '.join(str(s.seed) for _, s in drives)}); the full "
-        f"campaign is `python bench/model_fit_virtual_campaign.py`, about {minutes:.0f} minutes "
+        f"campaign is `python bench/model_fit_virtual_campaign.py"
+        f"{'' if layout.capacity == CAPACITY else f' --capacity-mib {layout.mib}'}`, "
+        f"about {minutes:.0f} minutes "
         "at this run's median per drive."
         if len(drives) < 20
         else ""
     )
-    text = block(drives, skipped, partial).replace(
+    text = block(drives, skipped, partial, layout).replace(
         "{load}", f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
     print(text)
     if args.results is not None:
-        write_block(args.results, BEGIN, END, text)
+        write_block(args.results, *layout.markers, text)
     return 0
 
 
