@@ -16,6 +16,10 @@ own error, `MODEL_TOLERANCE`) is inverted into an interval of α; a class fits w
 points' α intervals meet. One class fitting names it; two or more is *inconclusive* and the
 spare interval spans every class that fits; none says the closed forms do not describe the
 drive.
+
+**Idle GC** comes from a PTS Host Idle Recovery run: the gain of writes after an idle over a
+baseline without one (analysis/idle_gc.py). The simulator has no idle time, so the fitted
+model does not use it.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import TYPE_CHECKING
 from ssdlab.analysis.cache_kind import CliffAtFill, fit_cache_kind
 from ssdlab.analysis.cliff import CacheCliffVerdict
 from ssdlab.analysis.cliff_uncertainty import CliffUncertainty, cliff_uncertainty
+from ssdlab.analysis.idle_gc import HirRow, IdleGc, judge_idle_gc
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
 from ssdlab.model.units import GiB, MiB
 from ssdlab.sim.analytic import wa_fifo, wa_greedy, wa_random
@@ -108,6 +113,14 @@ class WafInput:
     @property
     def active_fraction(self) -> float:
         return self.range_bytes / self.capacity_bytes
+
+
+@dataclass(frozen=True, slots=True)
+class HirInput:
+    """A PTS Host Idle Recovery run's measured steps (analysis/idle_gc.py)."""
+
+    source: Source
+    rows: tuple[HirRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +333,7 @@ class FitInputs:
     # whether the drive's health readings hold NAND bytes written: False when readings were
     # taken and none does (spare and GC class cannot be measured), None when none was taken
     nand_counter: bool | None = None
+    hir: HirInput | None = None  # a PTS Host Idle Recovery run: idle GC
 
 
 def _interval_ends(interval: Interval | None) -> tuple[float | None, float | None]:
@@ -570,18 +584,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
     if not usable and not skewed and inputs.nand_counter is False:
         spare, gc = _no_nand()
     estimates += [_cache_kind(cliffs, target, spare), spare, gc]
-    estimates.append(
-        Estimate(
-            "idle GC",
-            None,
-            None,
-            None,
-            "",
-            (),
-            f"ssdlab run pts {target} --destroy-data (its HIR test) — not yet read by the fit",
-            "the simulator models no idle time, and the fit reads no idle recovery yet",
-        )
-    )
+    estimates.append(idle_gc_estimate(inputs.hir, target))
     return ModelFit(
         tuple(estimates),
         classes,
@@ -591,6 +594,48 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         inputs.nand_counter,
         fitted_block_pages,
         spare_capacity,
+    )
+
+
+IDLE_GC = "idle GC"
+NO_IDLE_IN_MODEL = (
+    "the simulator models no idle time, so model predict does not use it (docs/model-fit.md, "
+    "*Idle GC*)"
+)
+
+
+def hir_command(target: str) -> str:
+    return f"ssdlab run pts-hir {target} --destroy-data"
+
+
+def idle_gc_estimate(hir: HirInput | None, target: str) -> Estimate:
+    """Idle GC from a HIR run: present, absent or inconclusive (analysis/idle_gc.py), every
+    wait state's gain in the note; without one, the run to add."""
+    if hir is None:
+        return Estimate(IDLE_GC, None, None, None, "", (), hir_command(target), NO_IDLE_IN_MODEL)
+    found = judge_idle_gc(hir.rows)
+    note = f"{found.reason}; {_gains_text(found)}; {NO_IDLE_IN_MODEL}"
+    return Estimate(IDLE_GC, found.verdict.value, None, None, "", (hir.source,), None, note)
+
+
+def _gains_text(found: IdleGc) -> str:
+    """Every wait state's gain (access ÷ baseline IOPS) with its interval and samples."""
+    parts = []
+    for g in found.gains:
+        value = "—" if g.gain is None else f"{g.gain:.3f}"
+        ends = g.interval
+        span = (
+            "no interval"
+            if ends is None or ends.low is None or ends.high is None
+            else f"{ends.low:.3f}–{ends.high:.3f}"
+        )
+        parts.append(
+            f"wait state {g.wait_state} {value} ({span}; {g.access_count} access periods after "
+            f"an idle, {g.baseline_count} baseline points)"
+        )
+    return (
+        f"gain (access ÷ baseline IOPS, 95 %) by wait state: {', '.join(parts)}; margin "
+        f"±{100 * found.margin:.0f} %"
     )
 
 

@@ -11,7 +11,10 @@ What each kind of run gives:
   (`--size`, stored in its plan) over the capacity of the drive it ran on. The fit assumes the
   drive held nothing outside the range (discarded before the run: the advice's `blkdiscard`);
 - an `endurance` run with the `jesd219-enterprise` workload: its WAF, which with the uniform
-  runs fits spare and GC class together (analysis/model_fit_joint.py).
+  runs fits spare and GC class together (analysis/model_fit_joint.py);
+- a `pts-hir` profile run (SNIA PTS Host Idle Recovery): its wait states' access periods and
+  baselines, as its `pts-results` finding keeps them → idle GC present, absent or
+  inconclusive (analysis/idle_gc.py).
 
 The fit is stored as a run of kind `sim`, profile `model-fit` (the fitted model is a simulator
 configuration; no store migration): its settings name the input runs (ids and UUIDs), its
@@ -24,11 +27,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.analysis.model_fit import CliffInput, FitInputs, Source, WafInput, fit_model
+from ssdlab.analysis.idle_gc import HirRow
+from ssdlab.analysis.model_fit import (
+    CliffInput,
+    FitInputs,
+    HirInput,
+    Source,
+    WafInput,
+    fit_model,
+)
 from ssdlab.analysis.profiles.cache import cliff_verdict
 from ssdlab.analysis.write_series import writes_of
 from ssdlab.app.runs import stored_runs
 from ssdlab.errors import UsageError
+from ssdlab.model.finding_names import PTS_RESULTS
 from ssdlab.model.run import RunKind, RunStatus
 from ssdlab.model.stored_run import StoredRun
 from ssdlab.model.target import TargetKind
@@ -40,6 +52,7 @@ from ssdlab.store.findings import add_finding
 from ssdlab.store.lifecycle import finish_run, to_json
 
 FINDING = "model-fit"
+HIR_PROFILE = "pts-hir"
 UNIFORM_WORKLOAD = "randwrite-4k"
 SKEWED_WORKLOAD = "jesd219-enterprise"
 # the drive's host writes may exceed fio's by this factor (rounding of its counter, metadata)
@@ -150,6 +163,40 @@ def waf_input_of(stored: StoredRun, notes: list[str]) -> WafInput | None:
     return WafInput(source, float(region), float(capacity), readings)
 
 
+def hir_input_of(stored: StoredRun) -> HirInput | None:
+    """A HIR run's measured steps from its `pts-results` finding (one row per step, in run
+    order); an access period follows an idle unless it is its wait state's first repeat (the
+    plan's `repeat` parameter). None when the run stored no wait state."""
+    results = stored.findings.get(PTS_RESULTS)
+    after = results.get("after") if isinstance(results, Mapping) else None
+    rows = [r for r in after if isinstance(r, Mapping)] if isinstance(after, list) else []
+    if not rows:
+        return None
+    repeats = {step.key: step.param("repeat") for step in stored.evidence.plan().after}
+    found = tuple(
+        HirRow(
+            wait_state=int(row["wait_state"]),
+            baseline=bool(row.get("baseline")),
+            iops=_number(row.get("iops")),
+            after_idle=repeats.get(str(row.get("key"))) != 1,
+            logged_iops=tuple(
+                v
+                for v in (_number(p[2]) for p in row.get("series") or () if len(p) > 2)
+                if v is not None
+            ),
+        )
+        for row in rows
+        if isinstance(row.get("wait_state"), int)
+    )
+    return HirInput(_source(stored), found) if found else None
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
 def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[dict[str, Any]]]:
     """The fit's inputs from stored runs, notes on what was left out, and what each run gave."""
     cliffs: list[CliffInput] = []
@@ -157,6 +204,7 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
     skews: list[WafInput] = []
     notes: list[str] = []
     used: list[dict[str, Any]] = []
+    hir: HirInput | None = None
     for stored in runs:
         run = stored.run
         gave: str | None = None
@@ -176,12 +224,15 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
                 (skews if skewed else wafs).append(waf)
                 what = "JESD219" if skewed else "uniform random"
                 gave = f"{what} WAF over {waf.active_fraction:.0%} of the drive"
+        elif run.kind is RunKind.PROFILE and run.profile == HIR_PROFILE:
+            hir, gave = _hir_of(stored, hir, notes)
         else:
             raise UsageError(
                 f"run {run.run_id} is a {run.kind.value} {run.profile} run; 'ssdlab model fit' "
                 "reads cache runs (ssdlab run cache DRIVE) and endurance runs (ssdlab run "
                 "endurance DRIVE --workload randwrite-4k --size SIZE, or --workload "
-                "jesd219-enterprise)"
+                "jesd219-enterprise) and SNIA PTS Host Idle Recovery runs (ssdlab run pts-hir "
+                "DRIVE)"
             )
         used.append({"run_id": run.run_id, "uuid": run.uuid, "profile": run.profile, "gave": gave})
     first = runs[0] if runs else None
@@ -189,9 +240,26 @@ def fit_inputs(runs: Sequence[StoredRun]) -> tuple[FitInputs, list[str], list[di
     capacities = [c for c in (_capacity(s) for s in runs) if c is not None]
     capacity = capacities[0] if capacities else None
     inputs = FitInputs(
-        tuple(cliffs), tuple(wafs), target, capacity, tuple(skews), nand_counter(runs)
+        tuple(cliffs), tuple(wafs), target, capacity, tuple(skews), nand_counter(runs), hir
     )
     return inputs, notes, used
+
+
+def _hir_of(
+    stored: StoredRun, hir: HirInput | None, notes: list[str]
+) -> tuple[HirInput | None, str | None]:
+    """The fit's HIR input after this run (the first HIR run named is the one read) and what
+    this run gave."""
+    label = _source(stored).label
+    if hir is not None:
+        notes.append(f"{label}: idle GC is read from the first HIR run named, {hir.source.label}")
+        return hir, None
+    found = hir_input_of(stored)
+    if found is None:
+        notes.append(f"{label}: no wait state was stored")
+        return None, None
+    states = len({r.wait_state for r in found.rows})
+    return found, f"idle recovery over {states} wait states (idle GC)"
 
 
 def nand_counter(runs: Sequence[StoredRun]) -> bool | None:

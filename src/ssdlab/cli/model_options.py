@@ -62,7 +62,8 @@ def add_commands(commands: Commands) -> None:
         description="Fit the simulator's parameters to a drive from stored runs of it: cache "
         "size and SLC/native write rates from a cache run, effective spare from endurance runs "
         "(randwrite-4k) at two active ranges, GC policy class from one more with "
-        "jesd219-enterprise (then fitted with the spare through the simulator), each with its "
+        "jesd219-enterprise (then fitted with the spare through the simulator), idle GC "
+        "(present, absent or inconclusive) from a pts-hir run, each with its "
         "95 % interval and the run it came from; a parameter without its input names the run "
         "to add. The "
         "fit is stored as a run linked to its inputs (docs/model-fit.md).",
