@@ -29,7 +29,8 @@ TRIALS: dict[str, list[str]] = {
     "pts-lat": ["--block-sizes", "4KiB", "--mixes", "0", "--wipc-multiple", "0.25",
                 "--max-rounds", "5"],
     "pts-wsat": ["--capacity-multiple", "0.5", "--max-hours", "0.005"],
-    "pts-hir": ["--repeats", "1", "--wait-scale", "0.02", "--max-rounds", "5"],
+    # three repeats a wait state: two access periods after an idle, for model fit's idle GC
+    "pts-hir": ["--repeats", "3", "--wait-scale", "0.02", "--max-rounds", "5"],
     "pts-xsr": ["--duration-scale", "0.00002"],
 }  # fmt: skip
 
@@ -73,11 +74,43 @@ def test_trial_run_on_a_loop_device(profile: str, tmp_path: Path, lab: LoopLab) 
         checks = [n for n in found if n.startswith("round-check")]
         assert checks, "the steady-state check ran and its numbers are stored"
         assert any(n.startswith("pts-steady-state") for n in found)
+    if profile == "pts-hir":
+        fits_idle_gc(db)
     if profile == "pts-iops":
         rounds = {i for k, i in steps if k == "rnd-4kib-r0"}
         assert min(rounds) == 1
         assert 5 <= max(rounds) <= 6
         assert rounds == set(range(1, max(rounds) + 1))
+
+
+def fits_idle_gc(db: Path) -> None:
+    """`ssdlab model fit` of the HIR run reads idle GC from it. A loop device over whatever
+    disk the machine has says nothing about a drive's idle GC, so only the shape is asserted:
+    a verdict among the three, the gains per wait state in the note, the run it came from."""
+    with sqlite3.connect(db) as conn:
+        run_id, uuid = conn.execute(
+            "SELECT id, uuid FROM runs WHERE profile = 'pts-hir'"
+        ).fetchone()
+    fitted = run_ssdlab("model", "fit", str(run_id), "--db", str(db), "--json")
+    assert fitted.code == 0, fitted.stderr
+    body = json.loads(fitted.stdout)
+    idle = next(p for p in body["parameters"] if p["name"] == "idle GC")
+    assert idle["value"] in ("present", "absent", "inconclusive")
+    assert idle["from"] == [{"run_id": run_id, "uuid": uuid, "label": f"pts-hir run {run_id}"}]
+    assert idle["needs"] is None
+    for state in (1, 2, 3, 5, 10):
+        assert f"wait state {state} " in idle["note"]
+    assert "2 access periods after an idle" in idle["note"]
+    assert "the simulator models no idle time" in idle["note"]
+    (used,) = body["inputs"]
+    assert used["run_id"] == run_id
+    assert used["gave"] == "idle recovery over 5 wait states (idle GC)"
+    # every other parameter still asks for its run
+    others = [p for p in body["parameters"] if p["name"] != "idle GC"]
+    assert all(p["needs"] for p in others if p["value"] is None)
+    shown = run_ssdlab("show", "last", "--db", str(db), "--json")  # the stored fit, as printed
+    assert shown.code == 0, shown.stderr
+    assert next(p for p in json.loads(shown.stdout)["parameters"] if p["name"] == "idle GC") == idle
 
 
 def _wait_for(db: Path, count: int, timeout_s: float = HANG_S) -> None:
