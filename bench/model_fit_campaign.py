@@ -472,13 +472,19 @@ def block(drives: list[Drive], skipped: list[int]) -> str:
 
 
 def _seeds(text: str) -> list[int]:
-    first, _, last = text.partition("-")
-    return list(range(int(first), int(last or first) + 1))
+    """Seeds from ranges and single seeds, comma-separated: `1-25`, `12,13,22-24`."""
+    found: list[int] = []
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        found += range(int(first), int(last or first) + 1)
+    return found
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="1-25", help="a range, e.g. 1-25 (default)")
+    parser.add_argument(
+        "--seeds", default="1-25", help="ranges or seeds, e.g. 1-25 (default) or 12,13,22-24"
+    )
     parser.add_argument("--results", type=Path, help="write the block into this RESULTS.md")
     parser.add_argument(
         "--cache-kind-only", action="store_true", help="the cache kind block alone (a minute)"

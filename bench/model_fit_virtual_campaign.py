@@ -460,7 +460,11 @@ def block(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", default="1-25", help="a range to draw from (default 1-25)")
+    parser.add_argument(
+        "--seeds",
+        default="1-25",
+        help="ranges or seeds to draw from, e.g. 12,13,22-24 (default 1-25)",
+    )
     parser.add_argument(
         "--drives",
         type=int,
