@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.fleet import deploy
+from ssdlab.fleet import deploy, play_hosts
 from ssdlab.fleet.deploy_steps import StepClock
 from ssdlab.fleet.reach import FleetReach
 from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome
@@ -30,7 +30,10 @@ def test_deploy_runs_the_deploy_playbook_with_the_wheels_and_each_hosts_venv(
     )
     seen: list[tuple[Play, dict[str, object]]] = []
 
-    def recorder(_private: Path, play: Play, _on_event: object) -> PlayOutcome:
+    def recorder(private: Path, play: Play, on_event: object) -> PlayOutcome:
+        # Ansible's folder is the one the inventory names, and progress comes as events come
+        assert {str(v["ssdlab_seat_tmp"]) for v in play.inventory.values()} == {str(private)}
+        assert callable(on_event)
         folder = Path(str(play.inventory["node1"]["ssdlab_wheels"]))
         seen.append((play, json.loads((folder / "ssdlab-wheels.json").read_text())))
         assert sorted(p.name for p in folder.glob("*.whl")) == sorted(
@@ -38,13 +41,16 @@ def test_deploy_runs_the_deploy_playbook_with_the_wheels_and_each_hosts_venv(
         )
         return PlayOutcome(2, None, (), "ERROR! the play stopped\n")
 
-    monkeypatch.setattr(deploy, "run_play", recorder)
+    # the play every fleet command runs through (fleet/play_hosts.py)
+    monkeypatch.setattr(play_hosts, "run_play", recorder)
     request = deploy.DeployRequest(FleetReach(inventory, None, 8, 5), wheels=wheels, force=True)
     report = deploy.deploy_fleet(request, lambda _host, _text: None)
 
     ((play, note),) = seen
     assert play.playbook == "deploy.yml"
     assert play.forks == 2
+    assert play.task_timeout_s == deploy.INSTALL_TIMEOUT_S
+    assert play.skip_tags == ()
     assert note["version"] == "0.2.0"
     assert note["build"] == report.build
     node1, node2 = play.inventory["node1"], play.inventory["node2"]

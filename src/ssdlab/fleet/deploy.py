@@ -30,11 +30,11 @@ from ssdlab.fleet.deploy_plan import (
     venv_path,
 )
 from ssdlab.fleet.deploy_steps import Progress, StepClock
-from ssdlab.fleet.play_hosts import play_host
+from ssdlab.fleet.play_hosts import play_host, run_fleet_play
 from ssdlab.fleet.reach import FleetReach, fleet_hosts, ssh_settings
 from ssdlab.fleet.wheel_folder import link_wheels
 from ssdlab.model.fleet import FleetHost
-from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome, last_words, run_play
+from ssdlab.system.ansible_play import PlayEvent, PlayOutcome, last_words
 from ssdlab.system.ssh import SshSettings
 from ssdlab.system.wheels import WheelSet, find_source, given_set, local_set
 
@@ -107,7 +107,10 @@ def deploy_fleet(request: DeployRequest, progress: Progress) -> DeployReport:
         outcome = None
         if inventory:
             clock = StepClock(progress, wheels)
-            outcome = run_play(private, _play(inventory, settings), clock.seen)
+            outcome = run_fleet_play(
+                "deploy.yml", inventory, settings, INSTALL_TIMEOUT_S,
+                private=private, on_event=clock.seen,
+            )  # fmt: skip
     rows = tuple(refused.get(host.name) or host_deploy(host, outcome, request) for host in hosts)
     return DeployReport(wheels.version, wheels.build, wheels, rows)
 
@@ -138,16 +141,6 @@ def deploy_host(
         "ssdlab_force": force,
     }
     return found | ({"ssdlab_python": host.python} if host.python else {})
-
-
-def _play(inventory: Mapping[str, Mapping[str, object]], settings: SshSettings) -> Play:
-    return Play(
-        playbook="deploy.yml",
-        inventory=inventory,
-        forks=max(1, min(settings.parallel, len(inventory))),
-        connect_timeout_s=settings.connect_timeout_s,
-        task_timeout_s=INSTALL_TIMEOUT_S,
-    )
 
 
 # --- each host's row, from the play's events ----------------------------------------------------

@@ -1,10 +1,11 @@
 """How a fleet command hands its hosts to a playbook of ssdlab's collection and reads each
 host's results back: the inventory of ssdlab's own making (each host as ssdlab read it, with
-the ssh arguments in the order docs/fleet.md gives), the play run in a private temporary
-folder (system/ansible_play.py), and a host's failure in one line."""
+the ssh arguments in the order docs/fleet.md gives), the one place a fleet command's play is
+made and run in a private folder (system/ansible_play.py), and a host's failure in one line."""
 
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +45,14 @@ def run_fleet_play(
     settings: SshSettings,
     task_timeout_s: float,
     skip_tags: tuple[str, ...] = (),
+    *,
+    private: Path | None = None,
+    on_event: Callable[[PlayEvent], None] | None = None,
 ) -> PlayOutcome:
-    """`playbook` of the collection on the hosts of `inventory`, `--parallel` at once, in a
-    private temporary folder removed afterwards."""
+    """`playbook` of the collection on the hosts of `inventory`, `--parallel` at once, in
+    `private` (Ansible's folder, kept by the caller: `fleet deploy` names it in its
+    inventory), else in a private temporary folder removed afterwards; every host's result is
+    also given to `on_event` as it comes (progress)."""
     play = Play(
         playbook=playbook,
         inventory=inventory,
@@ -55,8 +61,13 @@ def run_fleet_play(
         task_timeout_s=int(task_timeout_s),
         skip_tags=skip_tags,
     )
-    with tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True) as own:
-        return run_play(Path(own), play)
+    with ExitStack() as stack:
+        if private is None:
+            own = tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True)
+            private = Path(stack.enter_context(own))
+        if on_event is None:
+            return run_play(private, play)
+        return run_play(private, play, on_event)
 
 
 def host_events(outcome: PlayOutcome, host: str) -> list[PlayEvent]:
