@@ -32,7 +32,8 @@ the prediction is held against the hidden drive's own rate after its true cliff 
 from the secret, as bench/model_fit_campaign.py does) divided by the time scale the cache run
 was served at; FUSE's own cost per request is in the measurement and not in that truth.
 Every drive is cleaned up whatever happens (Ctrl-C, SIGTERM, an error): loop devices detached,
-servers stopped, mounts undone.
+servers stopped, mounts undone. With `--results`, the block is written after every drive, so a
+stopped campaign keeps the drives it measured (a partial run, named as such).
 """
 
 from __future__ import annotations
@@ -496,8 +497,9 @@ def main() -> int:
             with tempfile.TemporaryDirectory(prefix=f"ssdlab-vcampaign-{seed}-") as folder:
                 found = measure(seed, Path(folder), layout)
         except (KeyboardInterrupt, Stopped) as stopped:
+            kept = f"; the {len(drives)} drives before it are in the block" if drives else ""
             print(f"stopped at seed {seed} ({stopped or 'Ctrl-C'}): its drive unmounted, "
-                  "its loop device detached; nothing written", file=sys.stderr)  # fmt: skip
+                  f"its loop device detached{kept}", file=sys.stderr)  # fmt: skip
             return 130
         if isinstance(found, str):
             skipped[seed] = found
@@ -507,6 +509,18 @@ def main() -> int:
         drives.append((found, scored))
         print(f"seed {seed}: measured in {scored.measure_s:.0f} s, {scored.total_s:.0f} s "
               f"with fit ({scored})", file=sys.stderr)  # fmt: skip
+        if args.results is not None:  # every drive kept as it is measured: a stop loses none
+            write_block(args.results, *layout.markers, _text(drives, skipped, layout, load_before))
+    text = _text(drives, skipped, layout, load_before)
+    print(text)
+    if args.results is not None:
+        write_block(args.results, *layout.markers, text)
+    return 0
+
+
+def _text(
+    drives: list[tuple[Drive, Scored]], skipped: dict[int, str], layout: Layout, load_before: float
+) -> str:
     totals = sorted(s.total_s for _, s in drives)
     minutes = 20 * totals[len(totals) // 2] / 60 if totals else 0.0
     partial = (
@@ -519,13 +533,9 @@ def main() -> int:
         if len(drives) < 20
         else ""
     )
-    text = block(drives, skipped, partial, layout).replace(
+    return block(drives, skipped, partial, layout).replace(
         "{load}", f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
-    print(text)
-    if args.results is not None:
-        write_block(args.results, *layout.markers, text)
-    return 0
 
 
 if __name__ == "__main__":
