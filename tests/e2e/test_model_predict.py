@@ -91,9 +91,14 @@ def test_fill_predicts_the_cliff_on_a_part_full_drive_and_refuses_a_full_one(
     assert cliff["value"] is None
     assert cliff["low"] < size["low"]
     assert cliff["high"] >= size["high"]
-    assert cliff["reason"].startswith("cache kind not fitted: a range, not a value")
+    assert cliff["reason"].startswith("cache kind not fitted: on a drive 60% full")
     assert cliff["needs"].endswith("--prefill 90% --prefill-idle 300")
     assert _json("model", "predict", "last", "seq-128k", "--fill", "60", "--db", db)["fill"] == 0.6
+    code, out, err = ssdlab_in_process("model", "predict", "last", "seq-128k", "--fill", "60%",
+                                       "--db", db, "--width", "400")  # fmt: skip
+    assert code == 0, err
+    assert "cliff position: a range only — cache kind not fitted: on a drive 60% full" in out
+    assert "drive fill: 60% written before the workload" in out
     for bad in ("100", "-1"):
         code, _out, err = ssdlab_in_process("model", "predict", "last", "seq-128k", "--fill",
                                             bad, "--db", db)  # fmt: skip

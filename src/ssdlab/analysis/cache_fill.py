@@ -71,8 +71,9 @@ def dynamic_cliff(
         value * mid,
         low * min(ends),
         high * max(ends),
-        f"a dynamic cache: the {empty_fill:.0%} full drive's cliff × (α − f) ÷ (α − "
-        f"{empty_fill:.2f}), the free native space, α {low_alpha:.3f}–{high_alpha:.3f}"
+        f"a dynamic cache: the {empty_fill:.0%} full drive's cliff × (α − f) ÷ "
+        + ("α" if empty_fill == 0 else f"(α − {empty_fill:.2f})")
+        + f", the free native space, α {low_alpha:.3f}–{high_alpha:.3f}"
         + ("" if alpha else " (spare not fitted)"),
     )
 

@@ -534,7 +534,7 @@ def cliff_figure(params: ModelParams, fill: float = 0.0) -> Figure:
         None,
         found.low,
         found.high,
-        reason=f"cache kind {kind}: a range, not a value — {basis}",
+        reason=f"cache kind {kind}: {basis}",
         needs=needs,
     )
 

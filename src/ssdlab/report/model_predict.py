@@ -197,7 +197,9 @@ def build_predict_document(body: Mapping[str, Any]) -> Document:
         headline=_headline(body, body.get("workload") or {}),
         sections=(Section("prediction", tables=(table,), notes=(str(body.get("interval")),)),),
         verdict=tuple(
-            f"{f.get('name')}: not predicted — {f.get('reason')}"
+            f"{f.get('name')}: "
+            + ("a range only" if f.get("low") is not None else "not predicted")
+            + f" — {f.get('reason')}"
             + (f"; add: {f.get('needs')}" if f.get("needs") else "")
             for f in missing
         )

@@ -90,5 +90,5 @@ def test_a_fit_stored_before_the_kind_gives_a_range_and_the_run_to_add() -> None
     assert figure.high is not None
     assert figure.low <= true_cliff_at(2, 0.6) <= figure.high
     assert figure.reason is not None
-    assert figure.reason.startswith("cache kind not fitted: a range, not a value")
+    assert figure.reason.startswith("cache kind not fitted: on a drive 60% full")
     assert figure.needs == "ssdlab run cache /dev/sdb --destroy-data --prefill 50"
