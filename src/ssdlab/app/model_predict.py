@@ -56,6 +56,7 @@ from ssdlab.analysis.write_series import writes_of
 from ssdlab.app.model_fit import (
     SKEWED_WORKLOAD,
     UNIFORM_WORKLOAD,
+    fill_of,
     nand_counter,
     region_bytes,
     waf_input_of,
@@ -516,9 +517,11 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
     measured_run = stored_runs(conn, [request.run])[0]
     workload = _run_workload(measured_run)
     if measured_run.run.profile == "cache":
+        # a run with --prefill is held against the cliff predicted at its fill level
         params, rating, prediction = _predicted(
-            conn, model, workload, request.rating, request.assume_spare
-        )
+            conn, model, workload, request.rating, request.assume_spare,
+            fill_of(measured_run) or 0.0,
+        )  # fmt: skip
         measured = _cache_figures(measured_run)
     else:
         # the model asked about the run's own window of fills from a discarded drive: ten
