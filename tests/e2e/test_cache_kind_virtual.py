@@ -40,3 +40,12 @@ def test_a_dynamic_cache_is_told_from_two_fill_levels(tmp_path: Path) -> None:
     assert kind["value"] == "dynamic", kind["note"]
     assert "gone at 45% full" in kind["note"]
     assert [s["run_id"] for s in kind["from"]] == [1, 2]
+    # verify holds a --prefill run against the cliff predicted at its fill level: here the
+    # fit's own input, so the cliff the fit measured there (gone)
+    verified = run_ssdlab("model", "verify", "last", "2", "--db", db, "--json")
+    assert verified.code == 0, verified.stderr
+    prediction = json.loads(verified.stdout)["prediction"]
+    assert prediction["fill"] == 0.45
+    cliff = {f["name"]: f for f in prediction["figures"]}["cliff position"]
+    assert cliff["value"] == 0.0
+    assert cliff["basis"].endswith("measured: cache run 2 at 45% full")

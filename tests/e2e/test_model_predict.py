@@ -66,3 +66,44 @@ def test_fit_predict_and_verify_a_virtual_drive_from_its_stored_runs(tmp_path: P
     assert code == 0, err
     assert "prediction against measurement" in out
     assert "| cliff position |" in out
+
+
+def test_fill_predicts_the_cliff_on_a_part_full_drive_and_refuses_a_full_one(
+    tmp_path: Path,
+) -> None:
+    """The stored cache run has no fill level, so the fit has no cache kind: on a drive 60 %
+    full the cliff is a range (a dynamic cache's to a static one's), no value, and the run to
+    add; without --fill every figure is as before, the fill 0 in the JSON."""
+    db = str(tmp_path / "store.sqlite")
+    shutil.copyfile(STORE, db)
+    _json("model", "fit", "1", "--db", db)
+    empty = _json("model", "predict", "last", "seq-128k", "--db", db)
+    full = _json("model", "predict", "last", "seq-128k", "--fill", "60%", "--db", db)
+    assert empty["fill"] == 0.0
+    assert full["fill"] == 0.6
+    before = {f["name"]: f for f in empty["figures"]}
+    after = {f["name"]: f for f in full["figures"]}
+    assert {n: f for n, f in after.items() if n != "cliff position"} == {
+        n: f for n, f in before.items() if n != "cliff position"
+    }
+    size, cliff = before["cliff position"], after["cliff position"]
+    assert size["value"] > 0
+    assert cliff["value"] is None
+    assert cliff["low"] < size["low"]
+    assert cliff["high"] >= size["high"]
+    assert cliff["reason"].startswith("cache kind not fitted: on a drive 60% full")
+    assert cliff["needs"].endswith("--prefill 90% --prefill-idle 300")
+    assert _json("model", "predict", "last", "seq-128k", "--fill", "60", "--db", db)["fill"] == 0.6
+    code, out, err = ssdlab_in_process("model", "predict", "last", "seq-128k", "--fill", "60%",
+                                       "--db", db, "--width", "400")  # fmt: skip
+    assert code == 0, err
+    assert "cliff position: a range only — cache kind not fitted: on a drive 60% full" in out
+    assert "drive fill: 60% written before the workload" in out
+    for bad in ("100", "-1"):
+        code, _out, err = ssdlab_in_process("model", "predict", "last", "seq-128k", "--fill",
+                                            bad, "--db", db)  # fmt: skip
+        assert code == 2
+        assert (
+            f"error: argument --fill: '{bad}' must be from 0 to 99% (a full drive has no free "
+            "space left)" in err
+        )

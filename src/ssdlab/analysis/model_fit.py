@@ -167,6 +167,9 @@ class ModelFit:
     # the capacity the spare is the ratio of (model_fit_joint.drive_alpha); None: the
     # model's own α, or a closed form's
     spare_capacity_bytes: int | None = None
+    # the cliff of every cache run with a known fill level, emptiest first (the cache kind's
+    # evidence): what `model predict --fill` reads the cliff at another fill from
+    cache_fills: tuple[CliffAtFill, ...] = ()
 
     def estimate(self, name: str) -> Estimate:
         return next(e for e in self.estimates if e.name == name)
@@ -594,6 +597,7 @@ def fit_model(inputs: FitInputs) -> ModelFit:
         inputs.nand_counter,
         fitted_block_pages,
         spare_capacity,
+        tuple(cliff_at_fill(c) for c in cliffs if c.fill is not None and c.verdicts),
     )
 
 

@@ -31,6 +31,9 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from ssdlab.analysis.cache_fill import predict_cliff_at
+from ssdlab.analysis.cache_kind import CliffAtFill
+from ssdlab.analysis.model_fit import cache_command
 from ssdlab.analysis.model_fit_joint import (
     MODEL_BLOCK_PAGES,
     MODEL_BYTES,
@@ -118,6 +121,11 @@ class ModelParams:
     # the capacity `alpha` is the ratio of (model_fit_joint.model_alpha converts it to the
     # model's); None: `alpha` is the model's own
     spare_capacity_bytes: int | None = None
+    cache_kind: str | None = None  # the fit's (cache_kind.CacheKind), None: not fitted
+    cache_kind_needs: str | None = None  # the run the kind's estimate asks for
+    # the cliff of each cache run at its fill level (the fit's `cache_fills`; () in a fit
+    # stored before them)
+    cache_fills: tuple[CliffAtFill, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +187,7 @@ class Prediction:
     figures: tuple[Figure, ...]
     corners: tuple[str, ...]  # the corners evaluated, as text
     daily_bytes: float | None
+    fill: float = 0.0  # of the drive written before the workload (0: a discarded drive)
 
     def figure(self, name: str) -> Figure:
         return next(f for f in self.figures if f.name == name)
@@ -255,6 +264,7 @@ def params_of(
             gc.get("needs"),
         )
     capacity = simulator.get("capacity_bytes") or capacity_bytes
+    kind = _parameter(body, "cache kind")
     pages = simulator.get("pages_per_block_fitted")
     spare_capacity = simulator.get("spare_capacity_bytes")
     alpha = _bounds(_parameter(body, "spare (of logical)"), 1.0)
@@ -283,7 +293,29 @@ def params_of(
         spare_capacity_bytes=(
             int(spare_capacity) if isinstance(spare_capacity, int) and not assumed else None
         ),
+        cache_kind=kind.get("value") if isinstance(kind.get("value"), str) else None,
+        cache_kind_needs=kind.get("needs") if isinstance(kind.get("needs"), str) else None,
+        cache_fills=_cache_fills(body.get("cache_fills")),
     )
+
+
+def _cache_fills(stored: Any) -> tuple[CliffAtFill, ...]:
+    """The fit's cliffs at each fill level (none in a fit stored before them)."""
+    found = []
+    for p in stored if isinstance(stored, list) else []:
+        try:
+            found.append(
+                CliffAtFill(
+                    float(p["fill"]),
+                    float(p["cliff_bytes"]),
+                    float(p["low"]),
+                    float(p["high"]),
+                    str(p.get("label", "")),
+                )
+            )
+        except (KeyError, TypeError, ValueError):
+            continue
+    return tuple(sorted(found, key=lambda p: p.fill))
 
 
 # -- the forward model --------------------------------------------------------------------
@@ -389,8 +421,11 @@ def predict(
     daily_bytes: float | None = None,
     rating: Rating | None = None,
     rating_reason: str = "no rating: give --tbw SIZE or --pe-cycles N",
+    fill: float = 0.0,
 ) -> Prediction:
-    """Every figure the fitted parameters allow for `workload`, each with its interval."""
+    """Every figure the fitted parameters allow for `workload`, each with its interval, on a
+    drive `fill` full (0: discarded; the cliff moves with it, the steady-state figures do
+    not: they are over the workload's range after many fills)."""
     figures: list[Figure] = []
     model_missing = _reason(params, "alpha", "policy")
     small = workload.kind != "jesd219" and workload.block_bytes < PAGE_BYTES
@@ -412,7 +447,7 @@ def predict(
     else:
         wafs = [s.waf for _, s in found]
         figures.append(_spread(WAF, "", wafs, nominal.waf, f"simulator {text}"))
-    figures.append(_cliff(params))
+    figures.append(cliff_figure(params, fill))
     figures.append(_post_cliff(params))
     figures.append(_iops(params, workload, found, model_missing, text))
     figures.append(
@@ -420,7 +455,9 @@ def predict(
     )
     if params.assumed is not None:
         figures = [_as_assumed(f, params.assumed) for f in figures]
-    return Prediction(workload, tuple(figures), tuple(c.text() for c, _ in found), daily_bytes)
+    return Prediction(
+        workload, tuple(figures), tuple(c.text() for c, _ in found), daily_bytes, fill
+    )
 
 
 def _as_assumed(figure: Figure, why: str) -> Figure:
@@ -461,6 +498,44 @@ def _cliff(params: ModelParams) -> Figure:
         "the fitted cache size: host bytes written from a discarded drive before the cache "
         "runs out, whatever the writes (on a fuller drive a dynamic or hybrid cache is "
         "smaller: the fit's cache kind says which the drive has)",
+    )
+
+
+FILL_NEEDS_PREFILL = 50
+"""The --prefill of the cache run to add when the kind is not known: a middle fill level
+tells static from dynamic next to an empty drive's run."""
+
+
+def cliff_figure(params: ModelParams, fill: float = 0.0) -> Figure:
+    """The cliff on a drive `fill` full (0: the fitted cache size), from the fitted cache kind
+    (analysis/cache_fill.py); the range between a static and a dynamic cache when the kind is
+    not known."""
+    size = params.cache_bytes
+    if size is None or fill <= 0:
+        return _cliff(params)
+    high = size.high if size.high is not None else size.value
+    alpha = None
+    if params.alpha is not None and params.assumed is None:
+        a = params.alpha
+        alpha = (a.low, min(a.high if a.high is not None else ALPHA_CAP, ALPHA_CAP))
+    found = predict_cliff_at(
+        params.cache_kind, (size.value, size.low, high), params.cache_fills, fill, alpha
+    )
+    basis = f"on a drive {fill:.0%} full (its first {fill:.0%} written and settled): {found.how}"
+    if found.value is not None:
+        return Figure(CLIFF, "B", found.value, found.low, found.high, basis=basis)
+    kind = params.cache_kind or "not fitted"
+    needs = params.cache_kind_needs or (
+        f"{cache_command(params.target)} --prefill {FILL_NEEDS_PREFILL}"
+    )
+    return Figure(
+        CLIFF,
+        "B",
+        None,
+        found.low,
+        found.high,
+        reason=f"cache kind {kind}: {basis}",
+        needs=needs,
     )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ssdlab.analysis.cache_fill import MAX_FILL_PCT
 from ssdlab.analysis.cliff_uncertainty import cliff_uncertainty
 from ssdlab.analysis.intervals import Interval, mean_interval, sample_of_seconds
 from ssdlab.analysis.lifetime import RatedEndurance
@@ -55,6 +56,7 @@ from ssdlab.analysis.write_series import writes_of
 from ssdlab.app.model_fit import (
     SKEWED_WORKLOAD,
     UNIFORM_WORKLOAD,
+    fill_of,
     nand_counter,
     region_bytes,
     waf_input_of,
@@ -131,6 +133,7 @@ class PredictRequest:
     argv: tuple[str, ...] = ()
     # an effective spare range (low, high) for a fit that did not measure one (--assume-spare)
     assume_spare: tuple[float, float] | None = None
+    fill_pct: int = 0  # of the drive written before the workload (--fill; 0: discarded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,11 +260,13 @@ def _predicted(
     workload: PredictWorkload,
     given: RatingRequest,
     assume_spare: tuple[float, float] | None = None,
+    fill: float = 0.0,
 ) -> tuple[ModelParams, Rating | None, Prediction]:
-    """The model's parameters, the rating, and the workload predicted."""
+    """The model's parameters, the rating, and the workload predicted on a drive `fill`
+    full."""
     params, rating, reason = _context(conn, model, given, assume_spare)
     prediction = predict(params, workload, daily_bytes=given.daily_bytes, rating=rating,
-                         rating_reason=reason)  # fmt: skip
+                         rating_reason=reason, fill=fill)  # fmt: skip
     return params, rating, prediction
 
 
@@ -301,10 +306,13 @@ def predict_model(conn: sqlite3.Connection, request: PredictRequest) -> ModelOut
     """Predict the workload from the stored fit, store the prediction as a run linked to it."""
     model = model_run(conn, request.model)
     workload = predict_workload(request.workload, request.span)
+    if not 0 <= request.fill_pct <= MAX_FILL_PCT:
+        raise UsageError(f"--fill must be from 0 to {MAX_FILL_PCT} %, not {request.fill_pct} %")
     params, rating, prediction = _predicted(
-        conn, model, workload, request.rating, request.assume_spare
+        conn, model, workload, request.rating, request.assume_spare, request.fill_pct / 100.0
     )
     settings = {
+        "fill_pct": request.fill_pct,
         "model": _link(model),
         "workload": workload.name,
         "span": workload.span,
@@ -509,9 +517,11 @@ def verify_model(conn: sqlite3.Connection, request: VerifyRequest) -> ModelOutco
     measured_run = stored_runs(conn, [request.run])[0]
     workload = _run_workload(measured_run)
     if measured_run.run.profile == "cache":
+        # a run with --prefill is held against the cliff predicted at its fill level
         params, rating, prediction = _predicted(
-            conn, model, workload, request.rating, request.assume_spare
-        )
+            conn, model, workload, request.rating, request.assume_spare,
+            fill_of(measured_run) or 0.0,
+        )  # fmt: skip
         measured = _cache_figures(measured_run)
     else:
         # the model asked about the run's own window of fills from a discarded drive: ten

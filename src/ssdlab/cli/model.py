@@ -32,7 +32,13 @@ def cmd_model(args: argparse.Namespace, out: Console) -> int:
         outcome = predict_model(
             conn,
             PredictRequest(
-                args.model, args.workload, args.span, _rating(args), argv, args.assume_spare
+                args.model,
+                args.workload,
+                args.span,
+                _rating(args),
+                argv,
+                args.assume_spare,
+                args.fill,
             ),
         )
     elif args.model_action == "verify":

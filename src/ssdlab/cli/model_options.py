@@ -3,6 +3,7 @@ cli/model.py)."""
 
 import argparse
 
+from ssdlab.analysis.cache_fill import MAX_FILL_PCT
 from ssdlab.cli.arg_types import size_arg
 from ssdlab.cli.common_options import STORE, Commands, add_rating, json_output
 
@@ -16,6 +17,19 @@ def span_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a share like 80%") from None
     if not 0.0 < value <= 1.0:
         raise argparse.ArgumentTypeError(f"{text!r} must be more than 0 and at most 100%")
+    return value
+
+
+def fill_arg(text: str) -> int:
+    """'60' or '60%' → 60: the drive's fill, a whole percentage from 0 to `MAX_FILL_PCT`."""
+    try:
+        value = int(text.strip().removesuffix("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole percentage like 60%") from None
+    if not 0 <= value <= MAX_FILL_PCT:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} must be from 0 to {MAX_FILL_PCT}% (a full drive has no free space left)"
+        )
     return value
 
 
@@ -88,8 +102,12 @@ def add_commands(commands: Commands) -> None:
         "WAF, cliff position and the rate after it, steady-state write IOPS and days to end of "
         "life against the drive's rating, each with an interval over the corners of the fit's "
         "intervals and three simulator seeds; stored as a run linked to the model "
-        "(docs/model-fit.md).",
+        "(docs/model-fit.md). With --fill the cliff is the one on a drive that full.",
         parents=[json_output("print the prediction as JSON"), STORE],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="examples:\n"
+        "  ssdlab model predict last randwrite-4k --span 80% --daily 200GB --tbw 600TB\n"
+        "  ssdlab model predict last seq-128k --fill 60%   the cliff on a drive 60 % full\n",
     )
     predict.add_argument("model", metavar="MODEL", help="the model-fit run's id (or 'last')")
     predict.add_argument(
@@ -102,6 +120,15 @@ def add_commands(commands: Commands) -> None:
         type=span_arg,
         default=1.0,
         help="the active range, a share of the drive (default 100%%)",
+    )
+    predict.add_argument(
+        "--fill",
+        type=fill_arg,
+        default=0,
+        metavar="PCT",
+        help="how full the drive is before the workload, 0-99%% (default 0: a discarded "
+        "drive): the cliff is predicted there from the fitted cache kind (a range between a "
+        "static and a dynamic cache when the kind is not known)",
     )
     _add_life(predict)
     verify = actions.add_parser(

@@ -84,6 +84,10 @@ def fit_json(
         # False: the drive reports no NAND writes, so `model predict` takes its spare from an
         # assumed range (analysis/model_predict.py `SPARE_PRIOR`)
         "nand_counter": fit.nand_counter,
+        # every cache run's cliff at its fill level (the cache kind's evidence), emptiest
+        # first: `model predict --fill` reads the cliff at another fill from them (a fit
+        # stored before them lacks the key: predict then has the empty drive's cliff alone)
+        "cache_fills": [asdict(c) for c in fit.cache_fills],
         "waf_points": [{**asdict(p), "source": _source(p.source)} for p in fit.waf_points],
         "notes": list(fit.notes),
         "method": METHOD,

@@ -51,6 +51,9 @@ def _prediction(prediction: Prediction) -> dict[str, Any]:
             "described": w.describe(),
         },
         "daily_bytes": prediction.daily_bytes,
+        # of the drive written before the workload (--fill; 0: a discarded drive): the cliff
+        # is predicted at it
+        "fill": prediction.fill,
         "figures": [_figure(f) for f in prediction.figures],
         "corners": list(prediction.corners),
     }
@@ -156,10 +159,17 @@ def _headline(body: Mapping[str, Any], workload: Mapping[str, Any]) -> tuple[tup
     daily = body.get("daily_bytes")
     if daily is None and isinstance(body.get("prediction"), Mapping):
         daily = body["prediction"].get("daily_bytes")
+    fill = body.get("fill")
+    state = (
+        (("drive fill", f"{float(fill):.0%} written before the workload (the cliff's)"),)
+        if isinstance(fill, int | float) and fill > 0
+        else ()
+    )
     return (
         ("drive", str(body.get("target"))),
         ("model", f"run {model.get('run_id')}"),
         ("workload", str(workload.get("described"))),
+        *state,
         ("daily host writes", "—" if daily is None else format_decimal_bytes(float(daily))),
         ("rating", rated),
         ("method", METHOD),
@@ -187,7 +197,9 @@ def build_predict_document(body: Mapping[str, Any]) -> Document:
         headline=_headline(body, body.get("workload") or {}),
         sections=(Section("prediction", tables=(table,), notes=(str(body.get("interval")),)),),
         verdict=tuple(
-            f"{f.get('name')}: not predicted — {f.get('reason')}"
+            f"{f.get('name')}: "
+            + ("a range only" if f.get("low") is not None else "not predicted")
+            + f" — {f.get('reason')}"
             + (f"; add: {f.get('needs')}" if f.get("needs") else "")
             for f in missing
         )

@@ -8,6 +8,7 @@ Two ways the prefill can leave a drive: *settled*, as a real drive leaves it aft
 `--prefill-idle` (its SLC cache folded out: `VirtualDrive.write_settled`), and *as served*
 (`ssdlab sim serve` models no idle time: the prefill still sits in the cache)."""
 
+from collections.abc import Iterator
 from functools import cache
 
 import pytest
@@ -26,7 +27,7 @@ from ssdlab.analysis.model_fit import (
 from ssdlab.sim.config import SimConfig
 from ssdlab.sim.random_config import draw_config
 from ssdlab.sim.virtual_drive import VirtualDrive
-from tests.unit.analysis.test_model_fit import CAPACITY, waf_input
+from tests.unit.analysis.test_model_fit import CAPACITY, first_miss, waf_input
 
 REQUEST = 256 * 2**10
 PREFILL_REQUEST = 2**20
@@ -39,18 +40,37 @@ def true_kind(config: SimConfig) -> str:
     return CacheKind.STATIC if static else CacheKind.DYNAMIC if dynamic else CacheKind.NONE
 
 
-@cache
-def cliff_at(seed: int, fill: float, *, settled: bool = True) -> CliffInput:
-    """A cache run of drive `seed` after a prefill of `fill` of it."""
-    config = draw_config(seed, CAPACITY)
-    drive = VirtualDrive(config)
-    size = config.logical_bytes
-    prefill = int(size * fill) // PREFILL_REQUEST * PREFILL_REQUEST
+def prefilled(seed: int, fill: float, *, settled: bool = True) -> VirtualDrive:
+    """Drive `seed` with the first `fill` of it written sequentially, as `--prefill` does."""
+    drive = VirtualDrive(draw_config(seed, CAPACITY))
+    prefill = int(drive.capacity_bytes * fill) // PREFILL_REQUEST * PREFILL_REQUEST
     if settled:
         drive.write_settled(0, prefill)
     else:
         for offset in range(0, prefill, PREFILL_REQUEST):
             drive.write(offset, PREFILL_REQUEST)
+    return drive
+
+
+@cache
+def true_cliff_at(seed: int, fill: float) -> int:
+    """Host bytes the measured write of a cache run after a settled prefill of `fill` puts in
+    the SLC cache before its first request misses it, from the simulator's exact counters."""
+    drive = prefilled(seed, fill)
+
+    def steps() -> Iterator[tuple[int, int]]:
+        for offset in range(0, drive.capacity_bytes, REQUEST):
+            drive.write(offset, REQUEST)
+            yield offset + REQUEST, drive.counters().slc_used_bytes
+
+    return first_miss(steps())
+
+
+@cache
+def cliff_at(seed: int, fill: float, *, settled: bool = True) -> CliffInput:
+    """A cache run of drive `seed` after a prefill of `fill` of it."""
+    drive = prefilled(seed, fill, settled=settled)
+    size = drive.capacity_bytes
     series: list[tuple[float, float]] = []
     written, seconds, step = 0, 0.0, size // 400
     for offset in range(0, size, REQUEST):

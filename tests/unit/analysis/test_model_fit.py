@@ -6,6 +6,7 @@ of a fill), as `ssdlab run cache` and `ssdlab run endurance --size` would measur
 JESD219 writes over the whole drive (`--workload jesd219-enterprise`) for the joint fit of
 spare and GC class."""
 
+from collections.abc import Iterable
 from functools import cache
 
 import pytest
@@ -61,11 +62,18 @@ def true_cache_bytes(config: SimConfig) -> int:
     simulator's exact counters at 16-page resolution (0: no cache)."""
     fine = simulate(config, Workload(kind="sequential"), host_bytes=config.logical_bytes,
                     interval_bytes=config.page_bytes * 16)  # fmt: skip
+    return first_miss((i.host_write_bytes, i.slc_used_bytes) for i in fine.intervals)
+
+
+def first_miss(steps: Iterable[tuple[int, int]]) -> int:
+    """The host bytes written before the first step whose bytes did not all land in the SLC
+    cache, from (host bytes written, SLC bytes in use) after each step of a sequential write
+    (the last step's host bytes: none missed)."""
     host = slc = 0
-    for i in fine.intervals:
-        if i.slc_used_bytes - slc < i.host_write_bytes - host:
+    for written, used in steps:
+        if used - slc < written - host:
             return host
-        host, slc = i.host_write_bytes, i.slc_used_bytes
+        host, slc = written, used
     return host
 
 

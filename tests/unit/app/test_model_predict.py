@@ -82,3 +82,20 @@ def test_unknown_workloads_say_what_is_known() -> None:
         predict_workload("randread-4k")
     assert predict_workload("randwrite-16k", 0.8).block_bytes == 16384
     assert predict_workload("seq-128k").kind == "sequential"
+
+
+def test_a_fill_is_stored_and_a_full_drive_refused(old_store: sqlite3.Connection) -> None:
+    """The fit has no cache size: at 60 % full the cliff still says what run to add; the
+    fill is in the JSON, the settings and the headline; 100 % is refused."""
+    fit_runs(old_store, FitRequest(("7", "14")))
+    outcome = predict_model(old_store, PredictRequest("last", "seq-128k", fill_pct=60))
+    assert outcome.body["fill"] == 0.6
+    cliff = {f["name"]: f for f in outcome.body["figures"]}["cliff position"]
+    assert cliff["value"] is None
+    assert cliff["needs"] == "ssdlab run cache /dev/vda --destroy-data"
+    assert stored_run(old_store, outcome.run_id).run.settings["fill_pct"] == 60
+    assert ("drive fill", "60% written before the workload (the cliff's)") in (
+        outcome.document.headline
+    )
+    with pytest.raises(UsageError, match="--fill must be from 0 to 99 %, not 100 %"):
+        predict_model(old_store, PredictRequest("last", "seq-128k", fill_pct=100))
