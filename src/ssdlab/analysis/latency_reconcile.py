@@ -47,12 +47,15 @@ Pages of different log page versions or thresholds, or a monitor not enabled, ar
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssdlab.model.ocp_logs import LatencyMonitorLog, PerCommand
+
+if TYPE_CHECKING:  # numpy is imported by the first host count, not by every run's modules
+    import numpy as np
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]
 
 OPERATIONS = ("read", "write", "trim")
 """fio's data directions 0, 1, 2; the drive counts them as read, write and deallocate."""
@@ -60,7 +63,6 @@ THRESHOLD_NAMES = ("A", "B", "C", "D")
 SATURATED = 2**32 - 1
 _NS_PER_S = 1_000_000_000
 _MS_PER_S = 1000
-Ints = npt.NDArray[np.int64]
 _T = TypeVar("_T")
 
 
@@ -95,6 +97,8 @@ class HostCounter:
     """Counts (time_ms, value_ns, ddir) rows, a block at a time, into the four ranges."""
 
     def __init__(self, bounds_ns: tuple[int, int, int, int]) -> None:
+        import numpy as np
+
         self._bounds = bounds_ns
         self._edges = np.array(bounds_ns, dtype=np.int64)
         self._ios = np.zeros(len(OPERATIONS), dtype=np.int64)
@@ -102,7 +106,9 @@ class HostCounter:
         self._first: int | None = None
         self._last: int | None = None
 
-    def add(self, rows: Ints) -> None:
+    def add(self, rows: "Ints") -> None:
+        import numpy as np
+
         if not rows.size:
             return
         low, high = int(rows[:, 0].min()), int(rows[:, 0].max())

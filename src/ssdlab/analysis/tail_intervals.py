@@ -40,21 +40,23 @@ import math
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ssdlab.analysis import binomial
 from ssdlab.analysis.intervals import LEVEL, Basis, Interval
 from ssdlab.model.json_fields import encode
+
+if TYPE_CHECKING:  # numpy is imported by the first histogram, not by every command with tails
+    import numpy as np
+    import numpy.typing as npt
+
+    Ints = npt.NDArray[np.int64]
 
 TAIL_FROM = 99.0
 """Percentiles from this one up carry n, the I/Os above them and an interval."""
 DRAWS = 1000
 MIN_SECONDS = 10  # fewer seconds than this: no block bootstrap
 MOST_WINDOWS = 2000
-Ints = npt.NDArray[np.int64]
 BucketBounds = Callable[[int], tuple[int, int]]
 
 
@@ -151,8 +153,10 @@ def unestimable(pct: float, n: int, level: float = LEVEL) -> TailEstimate:
     return TailEstimate(pct, n, needs_ios(pct, level), None, None, None)
 
 
-def histogram_rank_range(histogram: Ints, low_rank: int, high_rank: int) -> tuple[int, int]:
+def histogram_rank_range(histogram: "Ints", low_rank: int, high_rank: int) -> tuple[int, int]:
     """The buckets holding the `low_rank`-th and the `high_rank`-th smallest value."""
+    import numpy as np
+
     cumulative = np.cumsum(histogram)
     low = int(np.searchsorted(cumulative, low_rank, side="left"))
     high = int(np.searchsorted(cumulative, high_rank, side="left"))
@@ -160,7 +164,7 @@ def histogram_rank_range(histogram: Ints, low_rank: int, high_rank: int) -> tupl
 
 
 def histogram_tail(
-    histogram: Ints,
+    histogram: "Ints",
     pct: float,
     bounds: BucketBounds,
     value_ns: float,
@@ -213,8 +217,10 @@ def table_tail(
     )
 
 
-def _windows(seconds: Ints) -> Ints:
+def _windows(seconds: "Ints") -> "Ints":
     """Per-second histograms merged into at most MOST_WINDOWS windows of equal length."""
+    import numpy as np
+
     per = -(-seconds.shape[0] // MOST_WINDOWS)
     if per == 1:
         return seconds
@@ -223,16 +229,20 @@ def _windows(seconds: Ints) -> Ints:
     return merged
 
 
-def seed_of(seconds: Ints) -> int:
+def seed_of(seconds: "Ints") -> int:
     """A seed taken from the data: the same log draws the same resamples."""
+    import numpy as np
+
     return zlib.crc32(np.ascontiguousarray(seconds.sum(axis=0)).tobytes())
 
 
 def block_bootstrap(
-    seconds: Ints, pct: float, bounds: BucketBounds, level: float = LEVEL
+    seconds: "Ints", pct: float, bounds: BucketBounds, level: float = LEVEL
 ) -> tuple[Interval | None, int | None]:
     """(the block bootstrap's interval of the percentile, its seed) from per-second histograms
     (rows: seconds, columns: buckets); (None, None) with fewer than MIN_SECONDS seconds."""
+    import numpy as np
+
     used = seconds[seconds.sum(axis=1) > 0]
     if used.shape[0] < MIN_SECONDS:
         return None, None

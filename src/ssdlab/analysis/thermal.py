@@ -45,7 +45,6 @@ import math
 import statistics
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -59,6 +58,7 @@ from ssdlab.analysis.intervals import (
     ratio_interval,
     sample_of_seconds,
 )
+from ssdlab.analysis.throttling import Boundary, Episode, ThermalPoint, ThermalSeries
 from ssdlab.model.result import SeriesPoint
 
 SMOOTH_S = 5
@@ -67,65 +67,6 @@ MIN_RUN_S = 5
 WINDOW_S = 30
 DRAWS = 400
 MIN_POINTS = 30
-
-
-@dataclass(frozen=True, slots=True)
-class ThermalPoint:
-    """One second of a pass: elapsed seconds, composite temperature (None: not read), throughput."""
-
-    elapsed_s: float
-    temperature_c: float | None
-    bw_bytes_per_s: float
-
-
-@dataclass(frozen=True, slots=True)
-class Boundary:
-    """Where throughput changed level: `index` the first second of the new level, within
-    [`index_low`, `index_high`] at 95 %; the threshold temperature it brackets (None when the
-    readings there are missing, or they moved the wrong way for a threshold)."""
-
-    index: int
-    index_low: int
-    index_high: int
-    elapsed_s: float
-    temperature_c: float | None  # the reading at `index`
-    threshold: Interval | None
-
-
-@dataclass(frozen=True, slots=True)
-class Episode:
-    """One stretch of throttled seconds; `exit` None when it lasted to the end of the series."""
-
-    onset: Boundary
-    exit: Boundary | None
-    seconds: float
-    explained_by_temperature: bool
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class ThermalSeries:
-    """What the series shows. `episodes` empty with `reason` when there is no throttling (or the
-    series is too short to tell: `short`)."""
-
-    points: int
-    duration_s: float
-    noise_sigma_bytes_per_s: float | None
-    unthrottled_bw_bytes_per_s: float | None
-    throttled_bw_bytes_per_s: float | None
-    throttled_ratio: float | None
-    throttled_ratio_interval: Interval | None
-    episodes: tuple[Episode, ...]
-    throttled_s: float
-    throttled_interval_s: tuple[float, float] | None
-    throttled_share_pct: float
-    max_temperature_c: float | None
-    short: bool
-    reason: str
-
-    @property
-    def thermal_episodes(self) -> tuple[Episode, ...]:
-        return tuple(e for e in self.episodes if e.explained_by_temperature)
 
 
 def thermal_points(

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ssdlab.analysis.thermal import ThermalPoint, ThermalSeries
+from ssdlab.analysis.throttling import ThermalPoint, ThermalSeries
 from ssdlab.analysis.verdict_state import State
 from ssdlab.model.thermal import ThermalCounters, ThermalLimits
 

@@ -14,7 +14,6 @@ from ssdlab.model.units import MB, format_cdm_mb_per_s, format_size
 from ssdlab.report import document as doc
 from ssdlab.report.export import report_document
 from ssdlab.report.health import run_health_sections
-from ssdlab.report.latency import imported_latency_sections
 from ssdlab.report.machine_note import machine_data, run_machine_note
 from ssdlab.report.quick import (
     QuickReport,
@@ -543,7 +542,10 @@ def build_quick_document(
     latency = _latency(report)
     if latency is not None:
         sections.append(doc.Section("Latency", tables=(latency[0],), charts=latency[1]))
-    sections.extend(imported_latency_sections(run.settings))
+    if "latency_logs" in run.settings:  # an imported fio run's logs (numpy reads them)
+        from ssdlab.report.latency import imported_latency_sections
+
+        sections.extend(imported_latency_sections(run.settings))
     sections.extend(extra)
     if baseline is not None:
         sections.append(baseline_section(baseline))

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ssdlab.analysis.thermal import Episode, ThermalSeries
+from ssdlab.analysis.throttling import Episode, ThermalSeries
 from ssdlab.model.finding_names import THERMAL, THERMAL_PASS
 from ssdlab.model.json_fields import FieldMismatch, decode_fields
 from ssdlab.model.stored_run import StoredRun

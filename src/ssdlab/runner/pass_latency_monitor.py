@@ -42,7 +42,6 @@ from ssdlab.model.plan import FioJob
 from ssdlab.model.profile import ProfileStep, StepRole
 from ssdlab.model.run import Capture
 from ssdlab.model.step import StepResult
-from ssdlab.runner.host_latency_counts import count_host_latencies
 from ssdlab.store.captures import add_capture
 from ssdlab.store.findings import add_finding
 from ssdlab.system.latency_monitor import PageRead
@@ -108,6 +107,8 @@ def count_folder(folder: Path, bounds_ns: tuple[int, int, int, int], into: HostC
     if not paths:
         into.problem = "fio wrote no per-I/O latency log"
         return
+    from ssdlab.runner.host_latency_counts import count_host_latencies  # numpy: at first use
+
     try:
         into.counts = count_host_latencies(paths, bounds_ns)
     except (ParseError, UsageError) as error:

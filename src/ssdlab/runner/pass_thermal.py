@@ -8,7 +8,6 @@ import sqlite3
 import time
 from typing import Any
 
-from ssdlab.analysis.thermal import find_throttling, thermal_points
 from ssdlab.analysis.thermal_checks import counter_checks, thermal_checks
 from ssdlab.model.finding_names import THERMAL, THERMAL_PASS
 from ssdlab.model.json_fields import encode
@@ -28,6 +27,8 @@ def pass_body(
 ) -> dict[str, Any]:
     """One pass's thermal finding: its readings' count, the throttling its series shows, and
     the requirements it lets be checked (pure)."""
+    from ssdlab.analysis.thermal import find_throttling, thermal_points  # numpy
+
     readings = [(s.elapsed_s, s.composite_c) for s in taken.samples]
     points = thermal_points(step.series, readings)
     series = find_throttling(points)

@@ -32,8 +32,6 @@ from ssdlab.model.run import Capture, Environment, RunKind, RunStatus
 from ssdlab.model.step import StepResult
 from ssdlab.model.step_histogram import SecondHistogram
 from ssdlab.model.target import Target, TargetKind
-from ssdlab.parse.fio_hist_log import is_hist_log, second_histograms
-from ssdlab.parse.fio_hist_series import hist_write_series
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
@@ -592,6 +590,8 @@ class ProfileRunner(RunnerBase):
         a log that cannot be read is said and leaves its part empty (the raw logs are kept).
         A step whose WRITE_SERIES param is HIST_LOG has its write series from the histogram
         log (exact bytes; its bandwidth log's where that gives none) and keeps no histograms."""
+        from ssdlab.parse.fio_hist_log import is_hist_log, second_histograms  # numpy
+
         interval_logs = {name: text for name, text in logs.items() if not is_hist_log(name)}
         try:
             series = parse_interval_logs(interval_logs, step.log_interval_ms)
@@ -616,6 +616,8 @@ class ProfileRunner(RunnerBase):
     ) -> tuple[SeriesPoint, ...]:
         """`series` with its write points replaced by the histogram log's exact ones (ended
         by fio's own count of the write)."""
+        from ssdlab.parse.fio_hist_series import hist_write_series  # numpy
+
         total = None if write is None else (write.io_bytes, write.runtime_s)
         try:
             exact = hist_write_series(logs, step.log_interval_ms or 1, total)
