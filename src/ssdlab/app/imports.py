@@ -5,24 +5,17 @@ run; the file is read and checked whole before the store is opened."""
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ssdlab.app.command_context import command_context
-from ssdlab.app.latency import expand_log_paths
 from ssdlab.errors import ParseError, UsageError
 from ssdlab.model.next_command import next_command
-from ssdlab.report.latency import latency_log_data
-from ssdlab.runner.importer import (
-    FioLogs,
-    ImportedRun,
-    imported_run,
-    read_fio_logs,
-    store_imported_run,
-    with_identity,
-    with_logs,
-)
+from ssdlab.runner.importer import ImportedRun, imported_run, store_imported_run, with_identity
 from ssdlab.runner.session import RunSession
 from ssdlab.system.user_files import read_user_file
+
+if TYPE_CHECKING:
+    from ssdlab.runner.imported_logs import FioLogs
 
 MAX_IMPORT_BYTES = 64 * 2**20
 
@@ -68,7 +61,7 @@ def decode_import(data: bytes, origin: str) -> str:
         ) from None
 
 
-def _read_logs(request: ImportRequest, imported: ImportedRun) -> FioLogs | None:
+def _read_logs(request: ImportRequest, imported: ImportedRun) -> "FioLogs | None":
     if not request.logs:
         return None
     if imported.profile != "fio":
@@ -76,6 +69,9 @@ def _read_logs(request: ImportRequest, imported: ImportedRun) -> FioLogs | None:
             "--logs goes with fio JSON: a CrystalDiskMark/KDiskMark/AS SSD/Iometer export has "
             "no logs"
         )
+    from ssdlab.app.latency import expand_log_paths  # the log reducers (numpy): with --logs
+    from ssdlab.runner.imported_logs import read_fio_logs
+
     paths = expand_log_paths(request.logs)
     logs = read_fio_logs(paths, imported, request.core, request.averaged)
     if not logs.files:
@@ -96,6 +92,9 @@ def import_file(session: RunSession, request: ImportRequest) -> ImportOutcome:
     imported = with_identity(imported, request.model, request.serial, request.firmware)
     logs = _read_logs(request, imported)
     if logs is not None:
+        from ssdlab.report.latency import latency_log_data
+        from ssdlab.runner.imported_logs import with_logs
+
         reduced = {kind: latency_log_data(result) for kind, result in logs.latency.items()}
         imported = with_logs(imported, logs, reduced)
     files = logs.files if logs is not None else None

@@ -4,14 +4,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.card import CardRequest, card_of
 from ssdlab.cli.store_open import open_db
 from ssdlab.errors import SsdlabError, UsageError
 from ssdlab.report.card import card_json, card_spec, render_card
 from ssdlab.system.write_gate import check_output_path, write_output
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 SUFFIXES = {".png": "png", ".svg": "svg"}
 
@@ -46,7 +48,7 @@ def card_format(output: str | None, want_json: bool) -> str | None:
     return fmt
 
 
-def cmd_card(args: argparse.Namespace, out: Console) -> int:
+def cmd_card(args: argparse.Namespace, out: "Console") -> int:
     fmt = card_format(args.output, args.json)
     if fmt is not None and args.output != "-":
         check_output_path(args.output, "-o")  # refused before any work

@@ -5,14 +5,16 @@ import argparse
 import functools
 import json
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.doctor import DoctorOutcome, DoctorRequest, examine
 from ssdlab.cli.store_open import db_path, open_db
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
-def _print_job_folders(out: Console, outcome: DoctorOutcome) -> None:
+
+def _print_job_folders(out: "Console", outcome: DoctorOutcome) -> None:
     folders = outcome.report.job_folders
     gone = {str(item["path"]) for item in outcome.folders_removed if item["removed"]}
     left = [f for f in folders if f.in_use is None and f.path not in gone]
@@ -32,7 +34,7 @@ def _print_job_folders(out: Console, outcome: DoctorOutcome) -> None:
         )
 
 
-def _print_report(out: Console, outcome: DoctorOutcome) -> None:
+def _print_report(out: "Console", outcome: DoctorOutcome) -> None:
     report = outcome.report
     for tool in report.tools:
         mark = "[green]ok[/green]" if tool.ok else "[red]--[/red]"
@@ -57,7 +59,7 @@ def _print_report(out: Console, outcome: DoctorOutcome) -> None:
     out.print(f"run store: {outcome.database}", highlight=False, soft_wrap=True)
 
 
-def cmd_doctor(args: argparse.Namespace, out: Console) -> int:
+def cmd_doctor(args: argparse.Namespace, out: "Console") -> int:
     request = DoctorRequest(db_path(args), args.directory, args.cleanup)
     outcome = examine(functools.partial(open_db, args), request)
     if args.json:

@@ -6,8 +6,7 @@ each with a line saying what to type instead."""
 import argparse
 import shlex
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.endurance import ENDURANCE, StatusRequest, endurance_status
 from ssdlab.app.resume import continuing, resume_run
@@ -22,10 +21,13 @@ from ssdlab.cli.systemd import exec_lines, unit_command
 from ssdlab.errors import UsageError
 from ssdlab.model.run import RunStatus
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
+
 RUN_ENDURANCE = ("run", "endurance")
 
 
-def cmd_endure(args: argparse.Namespace, out: Console) -> int:
+def cmd_endure(args: argparse.Namespace, out: "Console") -> int:
     """The spellings before `run endurance` and `resume`: they do what those do."""
     if args.resume and args.print_systemd_unit:
         raise UsageError("--print-systemd-unit describes a new run; leave out --resume")
@@ -40,7 +42,7 @@ def cmd_endure(args: argparse.Namespace, out: Console) -> int:
     return start_endurance(args, out, start_request(args, ENDURANCE))
 
 
-def start_endurance(args: argparse.Namespace, out: Console, request: StartRequest) -> int:
+def start_endurance(args: argparse.Namespace, out: "Console", request: StartRequest) -> int:
     """A new endurance run; with --continue, the unfinished one with these settings on this
     target, resumed (or nothing, when it is complete); or its systemd unit."""
     if args.print_systemd_unit:
@@ -62,7 +64,7 @@ def start_endurance(args: argparse.Namespace, out: Console, request: StartReques
     return print_result(args, out, start_run(session, request, planned))
 
 
-def cmd_status(args: argparse.Namespace, out: Console) -> int:
+def cmd_status(args: argparse.Namespace, out: "Console") -> int:
     """Where an endurance run stands: the same document its report shows, read from the store
     (it may be running right now: the store is read, never written)."""
     request = StatusRequest(args.run, rating_given(args), command_context(db_path(args)))

@@ -5,8 +5,7 @@ import argparse
 import json
 import sys
 import threading
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.analysis.alerts import Alert, Thresholds
 from ssdlab.app.health import HealthRequest, check_health
@@ -19,6 +18,9 @@ from ssdlab.cli.render import print_sections
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_open import db_path
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
+
 
 def _rating(args: argparse.Namespace) -> GivenRating:
     return GivenRating(args.tbw, args.dwpd, args.warranty_years)
@@ -29,7 +31,7 @@ def _health_request(args: argparse.Namespace) -> HealthRequest:
     return HealthRequest(args.target, args.import_log, saved, args.step_metric, _rating(args))
 
 
-def cmd_health(args: argparse.Namespace, out: Console) -> int:
+def cmd_health(args: argparse.Namespace, out: "Console") -> int:
     outcome = check_health(session_for(args), _health_request(args))
     if args.json:
         sys.stdout.write(json.dumps(outcome.document, indent=2, default=str) + "\n")
@@ -52,7 +54,7 @@ def _wear_request(args: argparse.Namespace) -> WearRequest:
     )
 
 
-def cmd_wear(args: argparse.Namespace, out: Console) -> int:
+def cmd_wear(args: argparse.Namespace, out: "Console") -> int:
     outcome = compare_wear(session_for(args), _wear_request(args))
     if args.json:
         sys.stdout.write(json.dumps(outcome.document, indent=2, default=str) + "\n")
@@ -83,7 +85,7 @@ def _watch_request(args: argparse.Namespace) -> WatchRequest:
 class _Console:
     """A watch's lines on the terminal, its problems on stderr."""
 
-    def __init__(self, out: Console) -> None:
+    def __init__(self, out: "Console") -> None:
         self.out = out
 
     def said(self, text: str) -> None:
@@ -103,7 +105,7 @@ class _Console:
         sys.stderr.write(f"ssdlab watch: {text}\n")
 
 
-def cmd_watch(args: argparse.Namespace, out: Console) -> int:
+def cmd_watch(args: argparse.Namespace, out: "Console") -> int:
     request = _watch_request(args)
     if args.print_systemd_unit:
         unit = watch_unit_of(request, sys.argv[1:], db_path(args))

@@ -4,12 +4,14 @@ Iometer results file or fio JSON becomes a run."""
 import argparse
 import json
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.imports import ImportRequest, import_file
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_open import db_path
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 
 def request_from(args: argparse.Namespace) -> ImportRequest:
@@ -25,7 +27,7 @@ def request_from(args: argparse.Namespace) -> ImportRequest:
     )
 
 
-def cmd_import(args: argparse.Namespace, out: Console) -> int:
+def cmd_import(args: argparse.Namespace, out: "Console") -> int:
     outcome = import_file(session_for(args), request_from(args))
     if args.json:
         sys.stdout.write(json.dumps(outcome.document, indent=2) + "\n")

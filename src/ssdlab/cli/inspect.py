@@ -2,8 +2,7 @@
 
 import argparse
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.export import ExportRequest, export_run
 from ssdlab.app.show import ShownRun, ShowRequest, show_run
@@ -13,6 +12,9 @@ from ssdlab.cli.store_open import open_db
 from ssdlab.model.run import RunRecord
 from ssdlab.report.document import document_json
 from ssdlab.system.write_gate import write_output
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 
 def _when(started_at_s: object, ended_at_s: object) -> str:
@@ -33,7 +35,7 @@ def origin_line(run: RunRecord) -> str:
     return f"{where}, uuid {run.uuid}"
 
 
-def _print_shown(out: Console, shown: ShownRun) -> None:
+def _print_shown(out: "Console", shown: ShownRun) -> None:
     """The document, then when and where the run was made, then its job files if asked."""
     run = shown.run
     print_document(out, shown.document)
@@ -45,7 +47,7 @@ def _print_shown(out: Console, shown: ShownRun) -> None:
         out.print(job.text, highlight=False, markup=False)
 
 
-def cmd_show(args: argparse.Namespace, out: Console) -> int:
+def cmd_show(args: argparse.Namespace, out: "Console") -> int:
     shown = show_run(open_db(args), ShowRequest(args.run, jobs=args.jobs and not args.json))
     if args.json:
         sys.stdout.write(document_json(shown.document))
@@ -54,7 +56,7 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace, out: Console) -> int:
+def cmd_export(args: argparse.Namespace, out: "Console") -> int:
     request = ExportRequest(args.run, args.format, args.table)
     text = export_run(open_db(args), request)
     if args.output:

@@ -4,8 +4,7 @@ JSON."""
 
 import argparse
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.model_fit import FitOutcome, FitRequest, fit_runs
 from ssdlab.app.model_predict import (
@@ -19,12 +18,15 @@ from ssdlab.app.model_predict import (
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.store_open import open_db
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
+
 
 def _rating(args: argparse.Namespace) -> RatingRequest:
     return RatingRequest(args.daily, args.tbw, args.dwpd, args.warranty_years, args.pe_cycles)
 
 
-def cmd_model(args: argparse.Namespace, out: Console) -> int:
+def cmd_model(args: argparse.Namespace, out: "Console") -> int:
     argv = tuple(sys.argv[1:])
     conn = open_db(args)
     outcome: ModelOutcome | FitOutcome

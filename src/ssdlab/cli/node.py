@@ -9,9 +9,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any
 
 from ssdlab.app import node_jobs, node_store
 from ssdlab.app.node_check import NodeCheckRequest, check_node_target
@@ -20,6 +18,9 @@ from ssdlab.app.node_fio_server import FioServerRequest, serve_fio
 from ssdlab.cli.run_session import session_for
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.errors import SsdlabError, UsageError
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 
 def _emit(document: Any) -> None:
@@ -122,5 +123,5 @@ HANDLERS = {
 }
 
 
-def cmd_node(args: argparse.Namespace, _out: Console) -> int:
+def cmd_node(args: argparse.Namespace, _out: "Console") -> int:
     return HANDLERS[args.node_command](args)

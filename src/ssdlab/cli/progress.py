@@ -1,21 +1,11 @@
 """Progress for long work: a bar with ETA for the run and the current pass on a terminal, plain
-lines otherwise (logs, CI, pipes)."""
+lines otherwise (logs, CI, pipes; rich is imported for the bar alone)."""
 
 import math
 import sys
 import threading
 import time
-from typing import TextIO
-
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from typing import TYPE_CHECKING, TextIO
 
 from ssdlab.model.profile import ProfilePlan, ProfileStep, StepRole
 from ssdlab.model.units import format_cdm_mb_per_s, format_time
@@ -30,6 +20,10 @@ from ssdlab.runner.events import (
     StepStarted,
 )
 from ssdlab.runner.profile import step_count
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import TaskID
 
 
 def step_title(step: ProfileStep) -> str:
@@ -171,7 +165,15 @@ class LineProgress:
 class BarProgress:
     """Two rich bars: the whole run (with ETA) and the current pass, advanced by a clock thread."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: "Console") -> None:
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
         self._console = console
         self._progress = Progress(
             TextColumn("{task.description}"),
@@ -278,5 +280,7 @@ class BarProgress:
 
 def make_progress(stream: TextIO = sys.stderr) -> LineProgress | BarProgress:
     if stream.isatty():
+        from rich.console import Console
+
         return BarProgress(Console(file=stream))
     return LineProgress(stream)

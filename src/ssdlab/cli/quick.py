@@ -2,20 +2,22 @@
 `ssdlab plan quick` is `plan`'s (cli/run.py)."""
 
 import argparse
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.run_plan import QUICK
 from ssdlab.app.start import StartRequest, prepare_run, start_run
 from ssdlab.cli.profile_setup import start_request
 from ssdlab.cli.run_session import print_result, session_for
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
+
 
 def request_from(args: argparse.Namespace) -> StartRequest:
     return start_request(args, QUICK)
 
 
-def cmd_quick(args: argparse.Namespace, out: Console) -> int:
+def cmd_quick(args: argparse.Namespace, out: "Console") -> int:
     request = request_from(args)
     session = session_for(args)
     planned = prepare_run(session, request)

@@ -1,24 +1,25 @@
-"""Terminal rendering of stored results (rich tables)."""
+"""Terminal rendering of stored results (rich tables). rich is imported by the functions that
+print: a command that writes its document as JSON never loads it."""
 
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-
-from ssdlab.cli.terminal_tables import WHOLE_HEADERS, print_rule, print_table
 from ssdlab.report.chart_spec import render_chart
 from ssdlab.report.document import Document, Layout, document_json
 from ssdlab.report.document import Table as DocTable
 from ssdlab.report.health import Section
 from ssdlab.system.write_gate import make_output_folder, write_output
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+
 _DIRECTION_STYLE = {"read": "cyan", "write": "magenta", "mix": "yellow"}
 
 
-def print_sections(console: Console, sections: Sequence[Section]) -> None:
+def print_sections(console: "Console", sections: Sequence[Section]) -> None:
     """Sections as text: a document's strings are data, never rich markup (a provenance such as
     `[nvme_smart_log.x]` would otherwise be taken for a style tag and vanish)."""
     for section in sections:
@@ -26,11 +27,16 @@ def print_sections(console: Console, sections: Sequence[Section]) -> None:
 
 
 def _print_facts(
-    console: Console,
+    console: "Console",
     title: str,
     rows: Sequence[tuple[str, str]],
     notes: Sequence[str],
 ) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ssdlab.cli.terminal_tables import print_table
+
     table = Table(title=escape(title), show_header=False, title_justify="left", box=None)
     table.add_column(style="bold")
     table.add_column()
@@ -41,9 +47,12 @@ def _print_facts(
         console.print(f"  [yellow]•[/yellow] {escape(note)}", highlight=False)
 
 
-def _grid(title: str, table: DocTable) -> Table:
+def _grid(title: str, table: DocTable) -> "Table":
     """The result grid: the figure of each cell bold, the lines under it dim, one colour per
     direction (Read, Write, Mix)."""
+    from rich.markup import escape
+    from rich.table import Table
+
     caption = "; ".join(table.notes)
     grid = Table(
         title=escape(title),
@@ -69,8 +78,13 @@ def _grid(title: str, table: DocTable) -> Table:
     return grid
 
 
-def _print_results(console: Console, document: Document) -> None:
+def _print_results(console: "Console", document: Document) -> None:
     """A document laid out as a result grid (`Layout.RESULTS`)."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ssdlab.cli.terminal_tables import print_table
+
     first, *rest = document.sections
     grid, *tables = first.tables
     print_table(console, _grid(document.title, grid))
@@ -94,7 +108,7 @@ def _print_results(console: Console, document: Document) -> None:
                 console.print(note, highlight=False, markup=False)
 
 
-def print_document(console: Console, document: Document) -> None:
+def print_document(console: "Console", document: Document) -> None:
     """A document on the terminal, as its layout says: a report (headline, verdict, then every
     section's facts and tables; charts are written to files with --plots, or shown by the HTML
     report), or a result grid."""
@@ -104,7 +118,12 @@ def print_document(console: Console, document: Document) -> None:
         _print_report(console, document)
 
 
-def _print_report(console: Console, document: Document) -> None:
+def _print_report(console: "Console", document: Document) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ssdlab.cli.terminal_tables import WHOLE_HEADERS, print_rule, print_table
+
     print_rule(console, document.title)
     for label, value in document.headline:
         console.print(
@@ -152,7 +171,7 @@ def write_charts(document: Document, folder: str) -> list[Path]:
     ]
 
 
-def emit_document(out: Console, document: Document, *, plots: str | None, as_json: bool) -> bool:
+def emit_document(out: "Console", document: Document, *, plots: str | None, as_json: bool) -> bool:
     """The document as JSON on stdout or on the terminal, its charts written to `plots`.
     Returns whether it went to the terminal (where a line saying where it is stored follows)."""
     written = write_charts(document, plots) if plots else []

@@ -5,8 +5,7 @@ import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.compare import Compared, CompareRequest, compare_stored
 from ssdlab.app.report import ReportRequest, build_report, chart_library, report_provenance
@@ -19,6 +18,9 @@ from ssdlab.report.document import Document, document_json, render_markdown
 from ssdlab.report.html import markdown_chart_image, render_html
 from ssdlab.system.pdf import print_pdf
 from ssdlab.system.write_gate import check_output_path, write_output
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 REGRESSION_EXIT = 4
 
@@ -54,7 +56,7 @@ def _format(args: argparse.Namespace) -> str:
     return fmt
 
 
-def _write(args: argparse.Namespace, text: str, fmt: str, out: Console) -> None:
+def _write(args: argparse.Namespace, text: str, fmt: str, out: "Console") -> None:
     """The report to stdout (no -o, or -o -), to a file, or printed to PDF by Chromium."""
     if args.output is None or args.output == "-":
         sys.stdout.write(text)
@@ -85,7 +87,7 @@ def request_from(args: argparse.Namespace) -> ReportRequest:
     )
 
 
-def cmd_report(args: argparse.Namespace, out: Console) -> int:
+def cmd_report(args: argparse.Namespace, out: "Console") -> int:
     request = request_from(args)
     text = build_report(open_db(args), request)
     _write(args, text, request.format, out)
@@ -119,7 +121,7 @@ def _compare_format(given: str, output: str | None) -> str:
         raise UsageError(f"{error}, or --format") from error
 
 
-def cmd_compare(args: argparse.Namespace, out: Console) -> int:
+def cmd_compare(args: argparse.Namespace, out: "Console") -> int:
     request = CompareRequest(
         tuple(args.runs),
         threshold_pct=args.threshold,

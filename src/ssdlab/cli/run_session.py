@@ -5,14 +5,16 @@ import argparse
 import functools
 import os
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.run_outcome import RunResult
 from ssdlab.cli.progress import make_progress
 from ssdlab.cli.render import emit_document
 from ssdlab.cli.store_open import db_path, open_db
 from ssdlab.runner.session import Edges, RunSession
+
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
 REGRESSION_EXIT = 4  # --fail-on-regression, as 'compare --fail-if'
 
@@ -37,7 +39,7 @@ def session_for(args: argparse.Namespace) -> RunSession:
     return RunSession(db_path(args), functools.partial(open_db, args), edges)
 
 
-def print_result(args: argparse.Namespace, out: Console, result: RunResult) -> int:
+def print_result(args: argparse.Namespace, out: "Console", result: RunResult) -> int:
     """The run's document (as JSON with --json, its charts written with --plots), where it is
     stored; then the run's problem raised, or the exit code."""
     if emit_document(out, result.document, plots=getattr(args, "plots", None), as_json=args.json):

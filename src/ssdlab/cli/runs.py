@@ -7,19 +7,19 @@ import datetime
 import json
 import os
 import sys
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from ssdlab.app.listing import Listing, ListingRequest, list_stored_runs, listing_json, run_label
 from ssdlab.cli.store_open import open_db
-from ssdlab.cli.terminal_tables import print_table
 from ssdlab.errors import SsdlabError
 from ssdlab.model.run import RunStatus
 from ssdlab.model.units import format_time
 from ssdlab.store.listing import RunFilter, RunListing
 from ssdlab.store.run_rows import UnreadableRun
+
+if TYPE_CHECKING:  # rich is imported to print the table, not for --json
+    from rich.console import Console
+    from rich.table import Table
 
 
 def minute(seconds: float | None) -> str:
@@ -81,9 +81,12 @@ def request_from(args: argparse.Namespace) -> ListingRequest:
     return ListingRequest(wanted, args.limit, offset)
 
 
-def _runs_table(listed: tuple[RunListing | UnreadableRun, ...]) -> Table:
+def _runs_table(listed: tuple[RunListing | UnreadableRun, ...]) -> "Table":
     """The table of `ssdlab runs`, with a host column when the runs come from more than one
     host (runs collected from a fleet)."""
+    from rich.markup import escape
+    from rich.table import Table
+
     with_host = len({r.host for r in listed if isinstance(r, RunListing)}) > 1
     table = Table(title="stored runs")
     for column in ("id", "started", "host", "profile", "status", "target"):
@@ -114,7 +117,7 @@ def _more_line(listing: Listing) -> str:
     return line + f" (or --offset {offset}); --limit N shows more at once"
 
 
-def cmd_runs(args: argparse.Namespace, out: Console) -> int:
+def cmd_runs(args: argparse.Namespace, out: "Console") -> int:
     request = request_from(args)
     listing = list_stored_runs(open_db(args), request)
     if args.json:
@@ -128,6 +131,8 @@ def cmd_runs(args: argparse.Namespace, out: Console) -> int:
             highlight=False,
         )
         return 0
+    from ssdlab.cli.terminal_tables import print_table
+
     print_table(out, _runs_table(listing.runs))
     for r in listing.runs:
         if isinstance(r, UnreadableRun):

@@ -4,14 +4,16 @@ text compressed in place, then the file shrunk with VACUUM."""
 import argparse
 import json
 import sys
-
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from ssdlab.app.store_compact import CompactRequest, compact_store
 from ssdlab.cli.store_open import db_path, open_db
 
+if TYPE_CHECKING:  # rich is imported when the console is first used
+    from rich.console import Console
 
-def cmd_store(args: argparse.Namespace, out: Console) -> int:
+
+def cmd_store(args: argparse.Namespace, out: "Console") -> int:
     done = compact_store(open_db(args), CompactRequest(db_path(args)))
     if args.json:
         sys.stdout.write(json.dumps(done.document, indent=2) + "\n")
