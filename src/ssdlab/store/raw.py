@@ -23,15 +23,16 @@ store from a hostile or broken node (`fleet collect`) cannot make `show` or `rep
 more memory than that per value.
 """
 
-import hashlib
 import json
 import sqlite3
 import time
 from collections.abc import Sequence
-
-import zstandard
+from typing import TYPE_CHECKING
 
 from ssdlab.errors import StoreError
+
+if TYPE_CHECKING:  # zstandard and hashlib load when a value is packed or unpacked, not by
+    import zstandard  # every command that opens the store
 
 PACK_MIN_BYTES = 1024  # shorter output or job text gains little from a frame: it stays TEXT
 FILE_PACK_MIN_BYTES = 64  # a tool's files (fio's logs: many, short, all numbers) from 64 bytes
@@ -51,7 +52,7 @@ _STREAM_BYTES = 1 << 20  # a frame that does not say its length is read this muc
 # files with new names each time, its JSON is alike across jobs)
 DICTIONARY_SCOPE = {"smartctl": "command", "nvme": "command", "fio": "tool"}
 
-_cache: dict[str, zstandard.ZstdCompressionDict] = {}
+_cache: "dict[str, zstandard.ZstdCompressionDict]" = {}
 _CACHE_MAX = 64
 
 
@@ -65,14 +66,18 @@ def dictionary_source(tool: str, argv: Sequence[str]) -> str | None:
     return None
 
 
-def _frame(data: bytes, dictionary: zstandard.ZstdCompressionDict | None = None) -> bytes:
+def _frame(data: bytes, dictionary: "zstandard.ZstdCompressionDict | None" = None) -> bytes:
+    import zstandard
+
     level = ZSTD_LEVEL if len(data) <= LARGE_BYTES else LARGE_LEVEL
     if dictionary is None:
         return zstandard.ZstdCompressor(level=level).compress(data)
     return zstandard.ZstdCompressor(level=level, dict_data=dictionary).compress(data)
 
 
-def _raw_dictionary(content: bytes) -> zstandard.ZstdCompressionDict:
+def _raw_dictionary(content: bytes) -> "zstandard.ZstdCompressionDict":
+    import zstandard
+
     return zstandard.ZstdCompressionDict(content, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
 
 
@@ -84,7 +89,7 @@ def has_dictionaries(conn: sqlite3.Connection) -> bool:
     return row is not None
 
 
-def _stored_dictionary(conn: sqlite3.Connection, key: str) -> zstandard.ZstdCompressionDict:
+def _stored_dictionary(conn: sqlite3.Connection, key: str) -> "zstandard.ZstdCompressionDict":
     found = _cache.get(key)
     if found is not None:
         return found
@@ -106,6 +111,8 @@ def _stored_dictionary(conn: sqlite3.Connection, key: str) -> zstandard.ZstdComp
 def _dictionary_for(conn: sqlite3.Connection, source: str, first: bytes) -> str | None:
     """The key of the dictionary of `source`, made from `first` (the output being stored) when
     the store has none yet; the caller's transaction keeps both together."""
+    import hashlib
+
     row = conn.execute(
         "SELECT key FROM raw_dictionaries WHERE source = ? ORDER BY created_at_s, key LIMIT 1",
         (source,),
@@ -156,7 +163,7 @@ def _too_long(where: str, limit: int) -> StoreError:
 
 
 def _bounded_stream(
-    dctx: zstandard.ZstdDecompressor, frame: bytes, limit: int, where: str
+    dctx: "zstandard.ZstdDecompressor", frame: bytes, limit: int, where: str
 ) -> bytes:
     """A frame that does not say its length, decompressed piece by piece up to `limit`."""
     pieces: list[bytes] = []
@@ -172,13 +179,15 @@ def _bounded_stream(
 
 def _decompress(
     frame: bytes,
-    dictionary: zstandard.ZstdCompressionDict | None,
+    dictionary: "zstandard.ZstdCompressionDict | None",
     limit: int,
     where: str,
 ) -> bytes:
     """One zstd frame decompressed, refused (before any memory is taken for it) when it would
     be longer than `limit`: the length its header claims is checked first, since the library
     allocates that much at once."""
+    import zstandard
+
     claimed = zstandard.frame_content_size(frame)
     if claimed > limit:
         raise _too_long(where, limit)
@@ -192,6 +201,8 @@ def _unpack_bytes(
     conn: sqlite3.Connection, value: bytes, where: str, limit: int | None = None
 ) -> bytes:
     """A stored BLOB decompressed, at most `limit` bytes long (`MAX_RAW_BYTES`)."""
+    import zstandard
+
     limit = MAX_RAW_BYTES if limit is None else limit
     try:
         if value[:1] == bytes([ZSTD]):
@@ -243,6 +254,8 @@ def check_raw(conn: sqlite3.Connection, value: object, where: str) -> None:
         return
     if not isinstance(value, bytes | bytearray | memoryview):
         raise StoreError(f"{where} holds {type(value).__name__}, not text")
+    import zstandard
+
     data = bytes(value)
     skip = {bytes([ZSTD]): 1, bytes([ZSTD_DICTIONARY]): 1 + _KEY_BYTES}.get(data[:1])
     if skip is None:
@@ -262,6 +275,10 @@ def _check_dictionary(row: tuple[object, ...]) -> None:
     """Refuse a dictionary whose key is not the hash of its content, or whose content is not a
     frame of at most `DICTIONARY_MAX_BYTES`: a store cannot slip a dictionary in under a key
     another value of the receiving store refers to, nor one that is not one."""
+    import hashlib
+
+    import zstandard
+
     key, source, content = row[0], row[1], row[2]
     where = "a dictionary of compressed raw outputs"
     if not isinstance(key, str) or len(key) != 2 * _KEY_BYTES:

@@ -18,7 +18,6 @@ The rules, with the same sentences wherever they apply:
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from enum import StrEnum
 from pathlib import Path
@@ -239,6 +238,8 @@ def create_test_file(path: str, size_bytes: int) -> FileIdentity:
 
 def _set_marker(fd: int) -> str | None:
     """Set a random marker on the new file; None where the filesystem keeps no user xattrs."""
+    import secrets  # OpenSSL's hashes load with it: only where a test file is made
+
     marker = secrets.token_hex(16)
     try:
         os.setxattr(fd, MARKER_ATTRIBUTE, marker.encode("ascii"))
