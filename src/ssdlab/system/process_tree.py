@@ -16,27 +16,32 @@ import functools
 import os
 import signal
 from collections.abc import Callable
-from pathlib import Path
 
-PROC = Path("/proc")
+# paths as os.path joins them, not pathlib: the fio guard (system/guard.py) starts a Python for
+# every fio and imports this module first, and pathlib alone would double its imports' CPU time
+ProcRoot = str | os.PathLike[str]
+PROC = "/proc"
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
-def _parent_links(proc_root: Path) -> dict[int, int]:
+def _parent_links(proc_root: ProcRoot) -> dict[int, int]:
     """Every process's parent, by pid (field 4 of /proc/PID/stat, after the command name)."""
     links = {}
     try:
-        entries = [entry for entry in proc_root.iterdir() if entry.name.isdigit()]
+        with os.scandir(proc_root) as listing:
+            entries = [entry for entry in listing if entry.name.isdigit()]
     except OSError:
         return {}
     for entry in entries:
         with contextlib.suppress(OSError, IndexError, ValueError):
-            text = (entry / "stat").read_text(encoding="ascii", errors="replace")
+            stat = os.path.join(entry.path, "stat")
+            with open(stat, encoding="ascii", errors="replace") as handle:
+                text = handle.read()
             links[int(entry.name)] = int(text.rsplit(")", 1)[1].split()[1])
     return links
 
 
-def descendants(pid: int, proc_root: Path = PROC) -> list[int]:
+def descendants(pid: int, proc_root: ProcRoot = PROC) -> list[int]:
     """The children of `pid`, their children, and so on (parents before their children)."""
     children: dict[int, list[int]] = {}
     for child, parent in _parent_links(proc_root).items():
@@ -51,7 +56,7 @@ def descendants(pid: int, proc_root: Path = PROC) -> list[int]:
     return found
 
 
-def kill_tree(pid: int, proc_root: Path = PROC) -> None:
+def kill_tree(pid: int, proc_root: ProcRoot = PROC) -> None:
     """SIGKILL the process group led by `pid` and every process below it, in sessions of their
     own too. The group is stopped first (SIGSTOP), so it starts nothing between the listing of
     its processes and their end."""
