@@ -384,14 +384,18 @@ def corners(params: ModelParams) -> tuple[Corner, ...]:
     assert params.policy is not None
     a = params.alpha
     high = min(a.high, ALPHA_CAP) if a.high is not None else ALPHA_CAP
-    ends = sorted({round(a.low, 4), round(a.value, 4), round(high, 4)})
+    # the corners by their α to four places (text, and one corner for two ends that meet);
+    # the model is built from the exact α, so a rounding never costs a fitted spare a block
+    exact = {round(alpha, 4): alpha for alpha in (a.low, high, a.value)}
+    ends = sorted(exact)
     policies = [params.policy] + ([params.other_policy] if params.other_policy else [])
     pages = params.block_pages
     value = round(a.value, 4)
 
     def grid(alpha: float) -> float:
         # the model's α, on its grid: whole blocks down (a fitted spare is on it already)
-        return grid_alpha(model_alpha(alpha, pages, params.spare_capacity_bytes), pages, math.floor)
+        model = model_alpha(exact[alpha], pages, params.spare_capacity_bytes)
+        return grid_alpha(model, pages, math.floor)
 
     found = [Corner(params.policy, value, grid(value), s, "value", pages) for s in SEEDS]
     found += [

@@ -144,3 +144,25 @@ def test_predict_converts_the_drives_spare_back_to_the_models() -> None:
     assert found.low is not None
     assert found.high is not None
     assert found.low <= truth <= found.high
+
+
+def test_predict_simulates_the_fitted_models_own_spare_whatever_its_decimals() -> None:
+    """A drive's spare of 13.671875 % (the model's 12.5 %, 144 blocks of 128 pages, on a
+    32 MiB drive) is written 13.67 % in the corners' text; the model predict builds is still
+    the fitted one, not a block less (which moved the WAF by 6 %)."""
+    from ssdlab.analysis.model_predict import Bounds, ModelParams, corners
+
+    params = ModelParams(
+        target="/dev/loop0",
+        alpha=Bounds(1.13671875, 1.0859375, 1.21484375),
+        policy="d-choices",
+        other_policy=None,
+        cache_bytes=None,
+        native_rate=None,
+        capacity_bytes=MODEL_BYTES // 2,
+        block_pages=128,
+        spare_capacity_bytes=MODEL_BYTES // 2,
+    )
+    found = corners(params)
+    assert {c.grid for c in found if c.alpha == 1.1367} == {1.125}
+    assert found[0].text() == "d-choices, spare 13.7 %, seed 1"
