@@ -111,7 +111,7 @@ class Layout:
         )
 
 
-MOUNT_WAIT_S = 60.0
+MOUNT_WAIT_S = 180.0  # a loaded machine under `nice -n 19` took over 60 s to mount one
 STOP_WAIT_S = 30.0
 
 
@@ -357,7 +357,11 @@ def _tally(label: str, seeds: list[int], hits: list[int], extra: str = "") -> st
 
 
 def block(
-    drives: list[tuple[Drive, Scored]], skipped: dict[int, str], partial: str, layout: Layout
+    drives: list[tuple[Drive, Scored]],
+    skipped: dict[int, str],
+    partial: str,
+    layout: Layout,
+    failed: dict[int, str] | None = None,
 ) -> str:
     rows = []
     for drive, s in drives:
@@ -423,6 +427,11 @@ def block(
         summary.append(
             f"- seeds that draw no drive at {layout.mib} MiB: "
             + "; ".join(f"{seed} ({why})" for seed, why in skipped.items())
+        )
+    if failed:
+        summary.append(
+            "- drives that failed to be measured (not scored): "
+            + "; ".join(f"{seed} ({why})" for seed, why in failed.items())
         )
     return "\n".join(
         [
@@ -490,6 +499,7 @@ def main() -> int:
     load_before = os.getloadavg()[0]
     drives: list[tuple[Drive, Scored]] = []
     skipped: dict[int, str] = {}
+    failed: dict[int, str] = {}
     for seed in _seeds(args.seeds):
         if len(drives) >= args.drives:
             break
@@ -501,6 +511,10 @@ def main() -> int:
             print(f"stopped at seed {seed} ({stopped or 'Ctrl-C'}): its drive unmounted, "
                   f"its loop device detached{kept}", file=sys.stderr)  # fmt: skip
             return 130
+        except (RuntimeError, subprocess.CalledProcessError) as error:
+            failed[seed] = str(error)  # named in the block; the next drive is measured
+            print(f"seed {seed}: failed ({error})", file=sys.stderr)
+            continue
         if isinstance(found, str):
             skipped[seed] = found
             print(f"seed {seed}: no drive ({found})", file=sys.stderr)
@@ -510,8 +524,10 @@ def main() -> int:
         print(f"seed {seed}: measured in {scored.measure_s:.0f} s, {scored.total_s:.0f} s "
               f"with fit ({scored})", file=sys.stderr)  # fmt: skip
         if args.results is not None:  # every drive kept as it is measured: a stop loses none
-            write_block(args.results, *layout.markers, _text(drives, skipped, layout, load_before))
-    text = _text(drives, skipped, layout, load_before)
+            write_block(
+                args.results, *layout.markers, _text(drives, skipped, failed, layout, load_before)
+            )
+    text = _text(drives, skipped, failed, layout, load_before)
     print(text)
     if args.results is not None:
         write_block(args.results, *layout.markers, text)
@@ -519,7 +535,11 @@ def main() -> int:
 
 
 def _text(
-    drives: list[tuple[Drive, Scored]], skipped: dict[int, str], layout: Layout, load_before: float
+    drives: list[tuple[Drive, Scored]],
+    skipped: dict[int, str],
+    failed: dict[int, str],
+    layout: Layout,
+    load_before: float,
 ) -> str:
     totals = sorted(s.total_s for _, s in drives)
     minutes = 20 * totals[len(totals) // 2] / 60 if totals else 0.0
@@ -533,7 +553,7 @@ def _text(
         if len(drives) < 20
         else ""
     )
-    return block(drives, skipped, partial, layout).replace(
+    return block(drives, skipped, partial, layout, failed).replace(
         "{load}", f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     )
 
