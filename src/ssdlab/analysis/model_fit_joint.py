@@ -157,18 +157,20 @@ def drive_alpha(
     """The model's α as the ratio of a drive of `capacity_bytes` and the same block size
     that shows the same WAF: the spare beyond the GC's reserve (`reserve_blocks`) is the
     same share of each. Unchanged when the capacity is unknown."""
-    if not capacity_bytes:
-        return alpha
-    reserve = reserve_blocks * block_pages * PAGE_BYTES
-    return alpha - reserve / MODEL_BYTES + reserve / capacity_bytes
+    return alpha + _reserve_shift(block_pages, capacity_bytes, reserve_blocks)
 
 
 def model_alpha(alpha: float, block_pages: int, capacity_bytes: int | None) -> float:
     """A drive's α as the model's (the inverse of `drive_alpha`)."""
+    return alpha - _reserve_shift(block_pages, capacity_bytes, GC_RESERVE_BLOCKS)
+
+
+def _reserve_shift(block_pages: int, capacity_bytes: int | None, reserve_blocks: float) -> float:
+    """How much more of a drive of `capacity_bytes` than of the model the GC's reserve is."""
     if not capacity_bytes:
-        return alpha
-    reserve = GC_RESERVE_BLOCKS * block_pages * PAGE_BYTES
-    return alpha + reserve / MODEL_BYTES - reserve / capacity_bytes
+        return 0.0
+    reserve = reserve_blocks * block_pages * PAGE_BYTES
+    return reserve / capacity_bytes - reserve / MODEL_BYTES
 
 
 @cache
