@@ -7,6 +7,7 @@ and nothing of Ansible's is left in the seat's home or temporary folder."""
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from ssdlab.fleet import play_hosts
 from ssdlab.fleet.doctor import DoctorRequest, doctor_fleet
 from ssdlab.fleet.reach import FleetReach
 from ssdlab.fleet.status import StatusRequest, fleet_status
-from ssdlab.system.ansible_play import Play, PlayOutcome
+from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome
 from tests.e2e.conftest import run_ssdlab
 from tests.fleet.hosts import FleetLab
 from tests.fleet.test_ansible_collection import installed, playbook, recap
@@ -33,8 +34,10 @@ def _recording(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Play, PlayOutcome]
     plays: list[tuple[Play, PlayOutcome]] = []
     real = play_hosts.run_play
 
-    def run_play(private: Path, play: Play) -> PlayOutcome:
-        outcome = real(private, play)
+    def run_play(
+        private: Path, play: Play, on_event: Callable[[PlayEvent], None] | None = None
+    ) -> PlayOutcome:
+        outcome = real(private, play, on_event)
         plays.append((play, outcome))
         return outcome
 

@@ -65,8 +65,6 @@ def run_fleet_play(
         if private is None:
             own = tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True)
             private = Path(stack.enter_context(own))
-        if on_event is None:
-            return run_play(private, play)
         return run_play(private, play, on_event)
 
 
