@@ -130,7 +130,9 @@ def block(rows: list[Row], skipped: dict[int, str], mib: int, seeds: str) -> str
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--capacity-mib", type=int, default=32, help="each drive's size")
-    parser.add_argument("--seeds", default="1-40", help="a range, e.g. 1-40 (default)")
+    parser.add_argument(
+        "--seeds", default="1-40", help="ranges or seeds, e.g. 1-40 (default) or 10,12-13"
+    )
     parser.add_argument("--results", type=Path, help="write the block into this RESULTS.md")
     args = parser.parse_args()
     rows: list[Row] = []
