@@ -8,11 +8,12 @@ to start last and run alone at the end while the other workers sit idle. Handing
 longest files first (as in longest-processing-time scheduling) lets the short files fill the
 workers' ends instead.
 
-LONGEST_FIRST lists the files that took 45 s or more (the sum of their tests' setup, call and
-teardown) in a whole-suite run on the 2-core machine (2026-11-29, three workers, other
-engineers' suites running too), longest first. It needs no exact upkeep: a file left out runs
-in collection order after these, a file listed that no longer exists is ignored (and
-tests/unit/test_suite_order.py says so), and no test depends on the order.
+LONGEST_FIRST lists the files that took 40 s or more (the sum of their tests' setup, call and
+teardown, `--durations=0`) in a whole-suite run on the 2-core machine (2026-11-30, commit
+1b7dc4c, three workers, a `nice -n 19` simulation beside it), longest first. It needs no exact
+upkeep: a file left out runs in collection order after these, a file listed that no longer
+exists is ignored (and tests/unit/test_suite_order.py says so), and no test depends on the
+order.
 """
 
 from collections.abc import Sequence
@@ -20,33 +21,28 @@ from collections.abc import Sequence
 import pytest
 
 LONGEST_FIRST = (
-    "tests/fleet/test_ansible_playbooks.py",  # 187 s
-    "tests/e2e/test_import_inputs.py",  # 141 s
-    "tests/e2e/test_write_gate.py",  # 133 s
-    "tests/e2e/test_pts.py",  # 120 s
-    "tests/fleet/test_fleet_run.py",  # 110 s
-    "tests/reliability/test_kill_9.py",  # 109 s
-    "tests/e2e/test_quick_baseline.py",  # 106 s
-    "tests/e2e/test_report_html.py",  # 97 s
-    "tests/e2e/test_store_robustness.py",  # 96 s
-    "tests/corpus/test_bench_corpus.py",  # 94 s
-    "tests/e2e/test_quick_file.py",  # 89 s
-    "tests/reliability/test_faults.py",  # 88 s
-    "tests/e2e/test_endure.py",  # 88 s
-    "tests/e2e/test_documented_examples.py",  # 88 s
-    "tests/e2e/test_sim_cli.py",  # 77 s
-    "tests/e2e/test_node_cli.py",  # 76 s
-    "tests/fleet/test_ansible_collection.py",  # 69 s
-    "tests/fleet/test_fleet_load.py",  # 64 s
-    "tests/fleet/test_fleet_doctor_status.py",  # 53-64 s alone (not yet in a whole-suite run)
-    "tests/e2e/test_import_cli.py",  # 61 s
-    "tests/fuzz/test_fuzz_health.py",  # 61 s
-    "tests/e2e/test_card.py",  # 58 s
-    "tests/e2e/test_profile_cachefit.py",  # 54 s
-    "tests/bench/test_fleet_scale_bench.py",  # 52 s
-    "tests/reliability/test_sighup.py",  # 47 s
-    "tests/fleet/test_fleet_deploy.py",  # 47 s
-    "tests/reliability/test_ctrl_c_at_start.py",  # 45 s
+    "tests/e2e/test_import_inputs.py",  # 96 s
+    "tests/fleet/test_fleet_deploy.py",  # 95 s (one test of 77 s)
+    "tests/fleet/test_fleet_run.py",  # 92 s
+    "tests/e2e/test_pts.py",  # 92 s
+    "tests/reliability/test_kill_9.py",  # 90 s
+    "tests/e2e/test_report_html.py",  # 81 s
+    "tests/e2e/test_write_gate.py",  # 77 s
+    "tests/e2e/test_quick_baseline.py",  # 75 s
+    "tests/reliability/test_faults.py",  # 74 s
+    "tests/e2e/test_documented_examples.py",  # 71 s
+    "tests/fleet/test_ansible_playbooks.py",  # 66 s
+    "tests/e2e/test_quick_file.py",  # 63 s
+    "tests/e2e/test_store_robustness.py",  # 62 s
+    "tests/e2e/test_profile_cachefit.py",  # 60 s
+    "tests/fleet/test_ansible_collection.py",  # 58 s
+    "tests/fuzz/test_fuzz_health.py",  # 56 s
+    "tests/e2e/test_model_fit.py",  # 51 s
+    "tests/corpus/test_bench_corpus.py",  # 50 s
+    "tests/e2e/test_endure.py",  # 49 s
+    "tests/bench/test_fleet_scale_bench.py",  # 45 s
+    "tests/unit/analysis/test_model_fit_joint.py",  # 42 s
+    "tests/e2e/test_interval_fio.py",  # 41 s
 )
 
 
