@@ -1,6 +1,7 @@
 """The layer rules of docs/architecture.md, checked on the source itself."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,13 @@ ENTRY_POINTS = {"__main__.py", "guard.py"}  # top-level modules that are a proce
 PENDING: set[tuple[str, str]] = set()
 
 
+@functools.cache
+def nodes_of(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of `path`'s syntax tree (`ast.walk`'s order), parsed and walked once for all
+    the rules (none of them changes a tree)."""
+    return tuple(ast.walk(ast.parse(path.read_text())))
+
+
 def _absolute(path: Path, node: ast.ImportFrom) -> str:
     """The module a `from` import names, a relative one resolved against `path`'s package."""
     if node.level == 0:
@@ -131,13 +139,14 @@ def _absolute(path: Path, node: ast.ImportFrom) -> str:
     return ".".join([*base, *([node.module] if node.module else [])])
 
 
-def imports_of(path: Path) -> set[str]:
+@functools.cache
+def imports_of(path: Path) -> frozenset[str]:
     """Every module `path` imports, anywhere in it (function-local and TYPE_CHECKING too).
 
     `from ssdlab import cli` and `from . import args` count as imports of the subpackage or
     module they name, so no layer is crossed unseen."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    found: set[str] = set()
+    for node in nodes_of(path):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -150,7 +159,7 @@ def imports_of(path: Path) -> set[str]:
                     for alias in node.names
                     if (folder / alias.name).is_dir() or (folder / f"{alias.name}.py").exists()
                 }
-    return found
+    return frozenset(found)
 
 
 def files(package: str) -> list[Path]:
@@ -230,7 +239,7 @@ def test_no_relative_imports() -> None:
     """Imports name their module in full (`from ssdlab.cli.arg_types import ...`), project-wide,
     so an import reads the same wherever it is moved and the layer rules see every one."""
     for path in sorted(SRC.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in nodes_of(path):
             if isinstance(node, ast.ImportFrom) and node.level:
                 pytest.fail(
                     f"{path.relative_to(ROOT)}:{node.lineno} imports relatively "
@@ -241,8 +250,7 @@ def test_no_relative_imports() -> None:
 
 def test_no_shell_anywhere() -> None:
     for path in sorted(SRC.rglob("*.py")):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+        for node in nodes_of(path):
             if isinstance(node, ast.keyword) and node.arg == "shell":
                 pytest.fail(f"{path.relative_to(ROOT)}:{node.lineno} passes shell=")
             if (
@@ -260,9 +268,8 @@ def test_only_the_cli_knows_argparse() -> None:
     for path in sorted(SRC.rglob("*.py")):
         if path.relative_to(SRC).parts[0] in {"cli", "__main__.py"}:
             continue
-        tree = ast.parse(path.read_text())
         assert "argparse" not in imports_of(path), f"{path.relative_to(ROOT)} imports argparse"
-        for node in ast.walk(tree):
+        for node in nodes_of(path):
             named = (isinstance(node, ast.Name) and node.id in {"argparse", "Namespace"}) or (
                 isinstance(node, ast.Attribute) and node.attr == "Namespace"
             )
@@ -274,7 +281,7 @@ def test_no_print_or_exit_below_the_cli() -> None:
     for path in sorted(SRC.rglob("*.py")):
         if "cli" in path.relative_to(SRC).parts or str(path.relative_to(SRC)) in ENTRY_POINTS:
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in nodes_of(path):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id not in {"print", "exit", "quit"}, (
                     f"{path.relative_to(ROOT)}:{node.lineno} calls {node.func.id}()"
