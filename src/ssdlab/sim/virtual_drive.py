@@ -153,8 +153,9 @@ class VirtualDrive:
 
     def write_settled(self, offset: int, length: int) -> None:
         """Write the range straight to native blocks, no model time counted: the data as a
-        drive leaves it once it has folded its SLC cache while idle (the simulator models no
-        idle time). What a drive holds after `ssdlab run cache --prefill P --prefill-idle S`."""
+        drive leaves it once it has folded its SLC cache while idle (an idle the drive is not
+        asked to spend: this drive's idle GC, when on, folds only in the idles `idle` is
+        told of). What a drive holds after `ssdlab run cache --prefill P --prefill-idle S`."""
         ftl = self._ftl
         slc = ftl.slc_enabled
         ftl.slc_enabled = False
