@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -278,22 +279,31 @@ def test_serve_stops_on_sigterm_unmounts_and_says_what_was_written(tmp_path: Pat
     assert "virtual drive at" in err
 
 
-def test_a_drawn_drive_is_kept_in_the_secret_file_and_shown_only_by_its_digest(
-    tmp_path: Path,
-) -> None:
+def _drawn(
+    tmp_path: Path, seed: int, idle_gc: float | None = None
+) -> tuple[ServeSpec, dict[str, Any]]:
+    """A 32 MiB drive drawn from `seed`, served with no waits, and its secret file as kept."""
     mount = tmp_path / "mnt"
     mount.mkdir()
     secret = tmp_path / "secret.json"
     request = ServeRequest(
         mountpoint=str(mount),
         drive=SimRequest(capacity=32 * MiB),
-        random_config=42,
+        random_config=seed,
         secret=str(secret),
         time_scale=0.0,
         backing=str(tmp_path),
+        idle_gc_mb_per_s=idle_gc,
     )
     spec = plan_serve(request)
-    kept = json.loads(secret.read_text())
+    kept: dict[str, Any] = json.loads(secret.read_text())
+    return spec, kept
+
+
+def test_a_drawn_drive_is_kept_in_the_secret_file_and_shown_only_by_its_digest(
+    tmp_path: Path,
+) -> None:
+    spec, kept = _drawn(tmp_path, 42)
     assert kept["config_sha256"] == spec.digest
     assert kept["config"]["logical_bytes"] == 32 * MiB
     with serving(spec):
@@ -350,20 +360,7 @@ def test_a_drive_with_idle_gc_cleans_in_the_pauses_the_host_leaves(
     """`--idle-gc`: served with no waits (`time_scale=0`), any pause between two requests is
     idle enough, so after random overwrites of a full drive it has every free block its spare
     allows, its NAND counters holding the moves; without idle GC only GC's low watermark."""
-    mount = tmp_path / "mnt"
-    mount.mkdir()
-    secret = tmp_path / "secret.json"
-    request = ServeRequest(
-        mountpoint=str(mount),
-        drive=SimRequest(capacity=32 * MiB),
-        random_config=5,  # greedy, no SLC cache, 39 % spare
-        secret=str(secret),
-        time_scale=0.0,
-        backing=str(tmp_path),
-        idle_gc_mb_per_s=idle_gc,
-    )
-    spec = plan_serve(request)
-    kept = json.loads(secret.read_text())
+    spec, kept = _drawn(tmp_path, 5, idle_gc)  # greedy, no SLC cache, 39 % spare
     assert kept.get("idle_gc_mb_per_s") == idle_gc
     assert kept["config_sha256"] == spec.digest  # the same drive, with idle GC or without
     config = spec.config
