@@ -201,6 +201,8 @@ class VirtualDrive:
         return max(0, native - packed - 1 - open_slc)
 
     def _clean(self, rate: float) -> int:
+        if self._idle_credit_s <= 0:  # within the delay, or paying back an overrun
+            return 0
         f = self._ftl
         block_s = self.config.block_bytes / rate
         target = self.idle_gc_target()
