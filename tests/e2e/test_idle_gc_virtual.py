@@ -9,8 +9,10 @@ The writes are timed by the model (`--time-scale 100`: a 4 KiB write takes about
 time on free blocks and several when GC runs, well above what FUSE itself costs, so a busy
 machine slows both alike). The idle-GC rate is chosen so that the longest idle (10 ms of model
 time) frees about half an access period's writes: the access periods after an idle start on
-free blocks, and of the baseline, which follows an idle too, only its first point does. Nothing
-is timed by the test: the assertions are on the verdicts. About 40 s each here."""
+free blocks, and of the baseline, which follows an idle too, only its first point does (that
+point alone can widen the interval past 1.10: an inconclusive is retried once with ten
+repeats). Nothing is timed by the test: the assertions are on the verdicts. About 40 s a run
+here (70 s the retry's)."""
 
 import json
 import sqlite3
@@ -29,16 +31,19 @@ IDLE_GC_MB_PER_S = 40.0
 DRIVE = SimRequest(capacity=16 * MiB, spare="12%", pages_per_block=8, initial="steady")
 # tests/e2e/test_pts.py's trial: three repeats a wait state (two access periods after an
 # idle), 0.1 s access periods, idles of 0.1 … 1 s; no purge, which would empty the drive
-HIR = ["--repeats", "6", "--wait-scale", "0.02", "--max-rounds", "5", "--round-seconds", "0.2",
+HIR = ["--wait-scale", "0.02", "--max-rounds", "5", "--round-seconds", "0.2",
        "--purge", "none", "--threads", "1", "--iodepth", "4"]  # fmt: skip
 
 
-def _idle_gc_verdict(tmp_path: Path, name: str, idle_gc: float | None) -> dict[str, object]:
+def _idle_gc_verdict(
+    tmp_path: Path, name: str, idle_gc: float | None, repeats: int = 6
+) -> dict[str, object]:
     db = str(tmp_path / f"{name}.db")
     with loop_over(tmp_path, name, TIME_SCALE, DRIVE, idle_gc) as (_spec, loop):
         done = run_ssdlab(
-            "run", "pts-hir", loop, "--destroy-data", loop, *HIR, "--db", db, timeout=HANG_S
-        )
+            "run", "pts-hir", loop, "--destroy-data", loop, *HIR, "--repeats", str(repeats),
+            "--db", db, timeout=HANG_S,
+        )  # fmt: skip
         assert done.code == 0, done.stderr
     with sqlite3.connect(db) as conn:
         (run_id,) = conn.execute("SELECT id FROM runs WHERE profile = 'pts-hir'").fetchone()
@@ -51,6 +56,11 @@ def _idle_gc_verdict(tmp_path: Path, name: str, idle_gc: float | None) -> dict[s
 
 def test_a_drive_that_cleans_while_idle_reads_present(tmp_path: Path) -> None:
     idle = _idle_gc_verdict(tmp_path, "idle-gc", IDLE_GC_MB_PER_S)
+    if idle["value"] == "inconclusive":
+        # six baseline points, one of which follows an idle as the access periods do: a busy
+        # machine's noise can widen the interval past 1.10 (1 run in 4 here); retried once with
+        # ten, a longer margin, on a new drive (docs/model-fit.md, *Idle GC*)
+        idle = _idle_gc_verdict(tmp_path, "idle-gc-again", IDLE_GC_MB_PER_S, repeats=10)
     assert idle["value"] == "present", idle["note"]
 
 
