@@ -7,12 +7,13 @@ drive without idle GC is not read *present*.
 
 The writes are timed by the model (`--time-scale 100`: a 4 KiB write takes about 1 ms of wall
 time on free blocks and several when GC runs, well above what FUSE itself costs, so a busy
-machine slows both alike). The idle-GC rate is chosen so that the longest idle (10 ms of model
-time) frees about half an access period's writes: the access periods after an idle start on
-free blocks, and of the baseline, which follows an idle too, only its first point does (that
-point alone can widen the interval past 1.10: an inconclusive is retried once with ten
-repeats). Nothing is timed by the test: the assertions are on the verdicts. About 40 s a run
-here (70 s the retry's)."""
+machine slows both alike). The idle-GC rate was chosen by trial: at
+15 MB/s an idle freed too little to speed the access period much, at 100 MB/s the freed blocks
+lasted well into the baseline; at 40 the access periods after an idle start on free blocks
+and of the baseline, which follows an idle too, mostly its first point does (that point alone
+can widen the interval past 1.10: an inconclusive is retried once with ten repeats). Nothing
+is timed by the test: the assertions are on the verdicts. About 40 s a run here (70 s the
+retry's)."""
 
 import json
 import sqlite3
