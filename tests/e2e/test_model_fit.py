@@ -45,14 +45,21 @@ DRIVE = SimRequest(capacity=32 * MiB, spare="12%", pages_per_block=64, slc_dynam
 
 
 @contextmanager
-def loop_over(tmp_path: Path, name: str, time_scale: float) -> Iterator[tuple[ServeSpec, str]]:
-    """The drive served at `time_scale`, and a loop device over it (detached after)."""
+def loop_over(
+    tmp_path: Path,
+    name: str,
+    time_scale: float,
+    drive: SimRequest = DRIVE,
+    idle_gc_mb_per_s: float | None = None,
+) -> Iterator[tuple[ServeSpec, str]]:
+    """The drive (this module's unless given) served at `time_scale`, and a loop device over
+    it (detached after)."""
     if os.geteuid() != 0 or shutil.which("losetup") is None:
         pytest.skip("needs root and losetup for a loop device")
     mount = tmp_path / name
     mount.mkdir()
-    request = ServeRequest(mountpoint=str(mount), drive=DRIVE, time_scale=time_scale,
-                           backing=str(tmp_path))  # fmt: skip
+    request = ServeRequest(mountpoint=str(mount), drive=drive, time_scale=time_scale,
+                           backing=str(tmp_path), idle_gc_mb_per_s=idle_gc_mb_per_s)  # fmt: skip
     with serving(plan_serve(request)) as spec:
         attach = ["losetup", "--find", "--show", "--direct-io=on", spec.drive_path]
         done = subprocess.run(attach, capture_output=True, text=True, check=False)

@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -278,22 +279,31 @@ def test_serve_stops_on_sigterm_unmounts_and_says_what_was_written(tmp_path: Pat
     assert "virtual drive at" in err
 
 
-def test_a_drawn_drive_is_kept_in_the_secret_file_and_shown_only_by_its_digest(
-    tmp_path: Path,
-) -> None:
+def _drawn(
+    tmp_path: Path, seed: int, idle_gc: float | None = None
+) -> tuple[ServeSpec, dict[str, Any]]:
+    """A 32 MiB drive drawn from `seed`, served with no waits, and its secret file as kept."""
     mount = tmp_path / "mnt"
     mount.mkdir()
     secret = tmp_path / "secret.json"
     request = ServeRequest(
         mountpoint=str(mount),
         drive=SimRequest(capacity=32 * MiB),
-        random_config=42,
+        random_config=seed,
         secret=str(secret),
         time_scale=0.0,
         backing=str(tmp_path),
+        idle_gc_mb_per_s=idle_gc,
     )
     spec = plan_serve(request)
-    kept = json.loads(secret.read_text())
+    kept: dict[str, Any] = json.loads(secret.read_text())
+    return spec, kept
+
+
+def test_a_drawn_drive_is_kept_in_the_secret_file_and_shown_only_by_its_digest(
+    tmp_path: Path,
+) -> None:
+    spec, kept = _drawn(tmp_path, 42)
     assert kept["config_sha256"] == spec.digest
     assert kept["config"]["logical_bytes"] == 32 * MiB
     with serving(spec):
@@ -341,3 +351,38 @@ def test_a_drive_served_without_c0_reads_as_one_without_nand_writes(tmp_path: Pa
     assert sample["host_written_bytes"]["value"] == 3 * 512_000
     assert sample["nand_written_bytes"]["value"] is None
     assert sample["erase_count_max"]["value"] is None
+
+
+@pytest.mark.parametrize("idle_gc", [None, 50.0])
+def test_a_drive_with_idle_gc_cleans_in_the_pauses_the_host_leaves(
+    tmp_path: Path, idle_gc: float | None
+) -> None:
+    """`--idle-gc`: served with no waits (`time_scale=0`), any pause between two requests is
+    idle enough, so after random overwrites of a full drive it has every free block its spare
+    allows, its NAND counters holding the moves; without idle GC only GC's low watermark."""
+    spec, kept = _drawn(tmp_path, 5, idle_gc)  # greedy, no SLC cache, 39 % spare
+    assert kept.get("idle_gc_mb_per_s") == idle_gc
+    assert kept["config_sha256"] == spec.digest  # the same drive, with idle GC or without
+    config = spec.config
+    pages = config.logical_bytes // 4096
+    with serving(spec):
+        with open(spec.drive_path, "r+b", buffering=0) as f:
+            f.write(b"x" * config.logical_bytes)  # full
+            for n in range(3000):
+                f.seek((n * 7919) % pages * 4096)
+                f.write(b"y" * 4096)
+        counters = _counters(spec)
+    logical_blocks = -(-config.logical_pages // config.pages_per_block)
+    spare_blocks = config.native_blocks - logical_blocks - 1  # one open block kept
+    if idle_gc is None:
+        assert counters["free_blocks"] <= config.gc_free_blocks_high + 1
+    else:
+        assert counters["free_blocks"] >= spare_blocks - 1  # at most an SLC block still open
+    assert counters["nand_write_bytes"] >= counters["host_write_bytes"]
+
+
+def test_sim_serve_help_shows_idle_gc_with_an_example() -> None:
+    shown = run_ssdlab("sim", "serve", "--help")
+    assert shown.code == 0, shown.stderr
+    assert "--idle-gc MB/S" in shown.stdout
+    assert "--idle-gc 200" in shown.stdout

@@ -84,6 +84,7 @@ class ServeRequest:
     time_scale: float = DEFAULT_TIME_SCALE
     backing: str | None = None
     c0: bool = True  # False: no OCP C0h log in its health (no NAND writes: --no-c0)
+    idle_gc_mb_per_s: float | None = None  # None: no idle GC (--idle-gc MB/s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,7 @@ class ServeSpec:
     backing_dir: str
     hidden: bool  # drawn at random: its configuration is in the secret file only
     c0: bool = True  # its health holds the OCP C0h log (NAND writes, erase counts)
+    idle_gc_bytes_per_s: float | None = None  # it cleans blocks while idle, at this rate
 
     @property
     def drive_path(self) -> str:
@@ -170,6 +172,9 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
         pe = float(TYPICAL_PE.get(config.bits_per_cell, 3000))
     elif not (math.isfinite(pe) and pe > 0):
         raise UsageError(f"--pe-cycles must be positive, not {pe:g}")
+    idle_gc = request.idle_gc_mb_per_s
+    if idle_gc is not None and not (math.isfinite(idle_gc) and idle_gc > 0):
+        raise UsageError(f"--idle-gc must be a rate above 0 MB/s, not {idle_gc:g}")
     spec = ServeSpec(
         mountpoint=os.path.abspath(request.mountpoint),
         config=config,
@@ -178,6 +183,7 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
         backing_dir=backing,
         hidden=request.random_config is not None,
         c0=request.c0,
+        idle_gc_bytes_per_s=None if idle_gc is None else idle_gc * 1e6,
     )
     if request.secret:
         secret = {
@@ -188,6 +194,8 @@ def plan_serve(request: ServeRequest) -> ServeSpec:
             "rated_pe_cycles": pe,
             "config": config_json(config),
         }
+        if idle_gc is not None:  # a served drive's behaviour, not part of its configuration
+            secret["idle_gc_mb_per_s"] = idle_gc
         write_output(request.secret, json.dumps(secret, indent=2) + "\n", "--secret")
     return spec
 
@@ -220,7 +228,7 @@ class _Health:
 
 def serve(spec: ServeSpec) -> DriveCounters:
     """Serve the drive until SIGINT, SIGTERM or SIGHUP; its counters when it stopped."""
-    drive = VirtualDrive(spec.config)
+    drive = VirtualDrive(spec.config, spec.idle_gc_bytes_per_s)
     served = ServedDrive(drive, _Health(drive, spec), spec.backing_dir, spec.time_scale)
     serve_drive(served, spec.mountpoint)
     return drive.counters()
@@ -285,8 +293,17 @@ def serving_lines(spec: ServeSpec) -> list[str]:
         f"a {size} virtual drive at {spec.drive_path}: {what}",
         f"its health log: {spec.health_path} (ssdlab health {spec.drive_path})"
         + ("" if spec.c0 else "; no OCP C0h log: it reports no NAND writes"),
-        f"time scale {spec.time_scale:g} (wall seconds per model second); stop with Ctrl-C",
+        f"time scale {spec.time_scale:g} (wall seconds per model second)"
+        + _idle_gc_text(spec)
+        + "; stop with Ctrl-C",
     ]
+
+
+def _idle_gc_text(spec: ServeSpec) -> str:
+    rate = spec.idle_gc_bytes_per_s
+    if rate is None:
+        return ""
+    return f"; idle GC at up to {format_decimal_bytes(round(rate))}/s of model time"
 
 
 def counters_document(spec: ServeSpec, counters: DriveCounters) -> dict[str, object]:

@@ -102,6 +102,7 @@ def serve_request_from(args: argparse.Namespace) -> ServeRequest:
         time_scale=scale,
         backing=args.backing,
         c0=not args.no_c0,
+        idle_gc_mb_per_s=args.idle_gc,
     )
 
 

@@ -77,7 +77,8 @@ def _add_serve_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
         epilog="examples (MOUNTPOINT an empty directory; the drive is MOUNTPOINT/drive):\n"
         "  ssdlab sim serve MOUNTPOINT --capacity 1GiB --spare 12% --slc-dynamic\n"
         "  ssdlab sim serve MOUNTPOINT --preset samsung-970-evo-500gb --capacity 512MiB\n"
-        "  ssdlab sim serve MOUNTPOINT --random-config 42 --secret SECRET.json\n",
+        "  ssdlab sim serve MOUNTPOINT --random-config 42 --secret SECRET.json\n"
+        "  ssdlab sim serve MOUNTPOINT --capacity 256MiB --initial steady --idle-gc 200\n",
         parents=[json_output("print the drive's counters as JSON when it stops")],
     )
     serve.add_argument("mountpoint", help="an empty directory to mount the drive on")
@@ -105,6 +106,16 @@ def _add_serve_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="DIR",
         help="where the drive's data is kept, in an unlinked sparse file (default: the "
         "temporary directory)",
+    )
+    served.add_argument(
+        "--idle-gc",
+        type=float,
+        metavar="MB/S",
+        help="clean blocks while the host is idle (idle GC; default off), e.g. --idle-gc 200: "
+        "after 0.1 ms of model time without a request the drive reclaims blocks as its GC "
+        "does, at most MB/S megabytes of blocks per second of model time and never faster "
+        "than its NAND, until every block its spare allows is free; the moves count in its "
+        "NAND writes, never in a request's time",
     )
     served.add_argument(
         "--no-c0",

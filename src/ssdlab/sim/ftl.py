@@ -269,6 +269,11 @@ class Ftl:
         self._erase(b)
         self.free.append(b)
 
+    def reclaim_one(self) -> None:
+        """One block reclaimed as GC reclaims it, asked from outside: the virtual drive's idle
+        GC (sim/virtual_drive.py). The Rust core runs no idle, so it has no counterpart."""
+        self._reclaim_one()
+
     def _alloc_native(self) -> int:
         while True:
             if self.front != NONE and self.front_off < self.np:

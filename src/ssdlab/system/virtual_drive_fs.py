@@ -14,6 +14,10 @@ the drive's clock says it is done: the drive works one request at a time at the 
 while the drive is busy waits its turn. A discard (fallocate with FALLOC_FL_PUNCH_HOLE, which
 is what the kernel's loop driver sends for a discard) punches the backing file and TRIMs the
 pages in the model.
+
+The drive is told how long the host left it idle (the wall time since it finished its last
+request, divided by the time scale) before each request and each reading of its health, so a
+drive with idle GC cleans in the pauses the host gives it (`sim/virtual_drive.py`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import errno
+import math
 import os
 import stat
 import subprocess
@@ -58,6 +63,8 @@ class DriveModel(Protocol):
     def read(self, offset: int, length: int) -> float: ...
 
     def trim(self, offset: int, length: int) -> float: ...
+
+    def idle(self, seconds: float) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +123,18 @@ class DriveClock:
         self._scale = time_scale
         self._clock = clock
         self._busy_until = 0.0
+        self._idle_from = clock()
+
+    def idle_s(self) -> float:
+        """Model seconds the drive has been idle since it finished its last request or was
+        last asked (infinite at time scale 0: any pause is long enough); call it under the
+        drive's lock."""
+        now = self._clock()
+        start = max(self._idle_from, self._busy_until)
+        self._idle_from = now
+        if now <= start:
+            return 0.0
+        return (now - start) / self._scale if self._scale > 0 else math.inf
 
     def reserve(self, model_s: float) -> float:
         """The wall-clock time (of `clock`) the request of `model_s` completes; call it under
@@ -163,6 +182,7 @@ class _Files:
             return {"st_mode": stat.S_IFREG | 0o600, "st_nlink": 1, "st_size": size, **times}
         if path == f"/{HEALTH_NAME}":
             with self._lock:
+                self._caught_up()
                 size = len(self._served.health())
             return {"st_mode": stat.S_IFREG | 0o444, "st_nlink": 1, "st_size": size, **times}
         raise self._error(errno.ENOENT)
@@ -190,6 +210,7 @@ class _Files:
             if fi.flags & (os.O_WRONLY | os.O_RDWR):
                 raise self._error(errno.EACCES)
             with self._lock:
+                self._caught_up()
                 snapshot = self._served.health()
                 fh = self._next_fh
                 self._next_fh += 1
@@ -218,8 +239,13 @@ class _Files:
             return 0
         raise self._error(errno.EPERM)  # a drive's size is fixed
 
+    def _caught_up(self) -> None:
+        """Tell the drive how long the host has left it idle; under the drive's lock."""
+        self._served.model.idle(self._clock.idle_s())
+
     def _timed(self, request: Callable[[], float]) -> None:
         with self._lock:
+            self._caught_up()
             done = self._clock.reserve(request())
         self._clock.wait_until(done)
 

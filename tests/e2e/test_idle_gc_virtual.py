@@ -1,0 +1,70 @@
+"""Idle GC end to end on drives whose truth is known: a virtual drive (`ssdlab sim serve`,
+16 MiB, 12 % spare, 8-page blocks, greedy GC, starting in its steady state) that cleans blocks
+while the host is idle (`--idle-gc 40`), on a loop device, measured by `ssdlab run pts-hir` at
+trial scale (six repeats of 0.1 s access periods and idles of 0.1 … 1 s; T1Q4; no purge,
+which would empty the drive); `ssdlab model fit` of the run reads idle GC *present*. The same
+drive without idle GC is not read *present*.
+
+The writes are timed by the model (`--time-scale 100`: a 4 KiB write takes about 1 ms of wall
+time on free blocks and several when GC runs, well above what FUSE itself costs, so a busy
+machine slows both alike). The idle-GC rate was chosen by trial: at
+15 MB/s an idle freed too little to speed the access period much, at 100 MB/s the freed blocks
+lasted well into the baseline; at 40 the access periods after an idle start on free blocks
+and of the baseline, which follows an idle too, mostly its first point does (that point alone
+can widen the interval past 1.10: an inconclusive is retried once with ten repeats). Nothing
+is timed by the test: the assertions are on the verdicts. About 40 s a run here (70 s the
+retry's)."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+from ssdlab.app.sim_setup import SimRequest
+from tests.conftest import HANG_S
+from tests.e2e import test_model_fit as served
+from tests.e2e.conftest import run_ssdlab
+from tests.e2e.test_model_fit import loop_over
+
+pytestmark = [mark for mark in served.pytestmark if mark.name != "slow"]
+MiB = 2**20
+TIME_SCALE = 100.0
+IDLE_GC_MB_PER_S = 40.0
+DRIVE = SimRequest(capacity=16 * MiB, spare="12%", pages_per_block=8, initial="steady")
+# tests/e2e/test_pts.py's trial: three repeats a wait state (two access periods after an
+# idle), 0.1 s access periods, idles of 0.1 … 1 s; no purge, which would empty the drive
+HIR = ["--wait-scale", "0.02", "--max-rounds", "5", "--round-seconds", "0.2",
+       "--purge", "none", "--threads", "1", "--iodepth", "4"]  # fmt: skip
+
+
+def _idle_gc_verdict(
+    tmp_path: Path, name: str, idle_gc: float | None, repeats: int = 6
+) -> dict[str, object]:
+    db = str(tmp_path / f"{name}.db")
+    with loop_over(tmp_path, name, TIME_SCALE, DRIVE, idle_gc) as (_spec, loop):
+        done = run_ssdlab(
+            "run", "pts-hir", loop, "--destroy-data", loop, *HIR, "--repeats", str(repeats),
+            "--db", db, timeout=HANG_S,
+        )  # fmt: skip
+        assert done.code == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        (run_id,) = conn.execute("SELECT id FROM runs WHERE profile = 'pts-hir'").fetchone()
+    fitted = run_ssdlab("model", "fit", str(run_id), "--db", db, "--json")
+    assert fitted.code == 0, fitted.stderr
+    body = json.loads(fitted.stdout)
+    idle: dict[str, object] = next(p for p in body["parameters"] if p["name"] == "idle GC")
+    return idle
+
+
+def test_a_drive_that_cleans_while_idle_reads_present(tmp_path: Path) -> None:
+    idle = _idle_gc_verdict(tmp_path, "idle-gc", IDLE_GC_MB_PER_S)
+    if idle["value"] == "inconclusive":
+        # six baseline points, one of which follows an idle as the access periods do: a busy
+        # machine's noise can widen the interval past 1.10 (1 run in 4 here); retried once with
+        # ten, a longer margin, on a new drive (docs/model-fit.md, *Idle GC*)
+        idle = _idle_gc_verdict(tmp_path, "idle-gc-again", IDLE_GC_MB_PER_S, repeats=10)
+    assert idle["value"] == "present", idle["note"]
+
+
+def test_the_same_drive_without_idle_gc_does_not(tmp_path: Path) -> None:
+    idle = _idle_gc_verdict(tmp_path, "no-idle-gc", None)
+    assert idle["value"] in ("absent", "inconclusive"), idle["note"]
