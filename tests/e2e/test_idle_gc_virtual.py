@@ -9,11 +9,8 @@ The writes are timed by the model (`--time-scale 100`: a 4 KiB write takes about
 time on free blocks and several when GC runs, well above what FUSE itself costs, so a busy
 machine slows both alike). The idle-GC rate was chosen by trial: at
 15 MB/s an idle freed too little to speed the access period much, at 100 MB/s the freed blocks
-lasted well into the baseline; at 40 the access periods after an idle start on free blocks
-and of the baseline, which follows an idle too, mostly its first point does (that point alone
-can widen the interval past 1.10: an inconclusive is retried once with ten repeats). Nothing
-is timed by the test: the assertions are on the verdicts. About 40 s a run here (70 s the
-retry's)."""
+lasted well into the baseline; at 40 the access periods after an idle start on free blocks.
+Nothing is timed by the test: the assertions are on the verdicts. About 37 s a run here."""
 
 import json
 import sqlite3
@@ -57,11 +54,6 @@ def _idle_gc_verdict(
 
 def test_a_drive_that_cleans_while_idle_reads_present(tmp_path: Path) -> None:
     idle = _idle_gc_verdict(tmp_path, "idle-gc", IDLE_GC_MB_PER_S)
-    if idle["value"] == "inconclusive":
-        # six baseline points, one of which follows an idle as the access periods do: a busy
-        # machine's noise can widen the interval past 1.10 (1 run in 4 here); retried once with
-        # ten, a longer margin, on a new drive (docs/model-fit.md, *Idle GC*)
-        idle = _idle_gc_verdict(tmp_path, "idle-gc-again", IDLE_GC_MB_PER_S, repeats=10)
     assert idle["value"] == "present", idle["note"]
 
 

@@ -15,7 +15,10 @@ interval is `intervals.ratio_interval` (Welch's on the logarithms) of two sample
   wait state's baseline (or the preconditioning) with no idle before it;
 - the baseline's logged points, one IOPS value per `access_s` of the baseline write, taken
   as repeats of the same length as an access period (the drive is in steady state, so one
-  point says as much about the next as one access period does about the next).
+  point says as much about the next as one access period does about the next) — all but the
+  first: the baseline starts after the last access period's idle, so its first `access_s` is
+  an access after an idle, not the baseline (at the trial's scale, six points, it alone could
+  keep a recovering drive's interval below 1 + `MARGIN`).
 
 **The verdict** is the longest wait state's (the most idle time, so the most recovery):
 *present* when its interval lies wholly above 1 + `MARGIN`, *absent* when it lies wholly
@@ -72,7 +75,7 @@ class WaitStateGain:
     gain: float | None
     interval: Interval | None
     access_count: int  # access periods after an idle
-    baseline_count: int  # the baseline's logged points
+    baseline_count: int  # the baseline's logged points counted (all but its first)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +94,7 @@ def wait_state_gain(wait_state: int, rows: Sequence[HirRow]) -> WaitStateGain:
         r.iops for r in rows if r.wait_state == wait_state and not r.baseline and r.after_idle
     )
     baseline = _finite(
-        v
-        for r in rows
-        if r.wait_state == wait_state and r.baseline
-        for v in (r.logged_iops or (r.iops,))
+        v for r in rows if r.wait_state == wait_state and r.baseline for v in _baseline_points(r)
     )
     if not access or not baseline:
         mean_access = sample_of_repeats(access).mean if access else None
@@ -106,6 +106,15 @@ def wait_state_gain(wait_state: int, rows: Sequence[HirRow]) -> WaitStateGain:
     gain = num.mean / den.mean if den.mean > 0 else None
     interval = ratio_interval(num, den)
     return WaitStateGain(wait_state, num.mean, den.mean, gain, interval, len(access), len(baseline))
+
+
+def _baseline_points(row: HirRow) -> tuple[float | None, ...]:
+    """The baseline's logged points but its first, which follows the last access period's
+    idle as every access period does (a drive with idle GC writes it on the blocks it freed);
+    a single point, or the whole step's IOPS where nothing was logged, is all there is."""
+    if len(row.logged_iops) > 1:
+        return row.logged_iops[1:]
+    return row.logged_iops or (row.iops,)
 
 
 def _finite(values: Iterable[float | None]) -> list[float]:

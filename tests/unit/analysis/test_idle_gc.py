@@ -31,7 +31,8 @@ def hir_rows(
 ) -> tuple[HirRow, ...]:
     """A HIR run's rows: per wait state `repeats` access periods (the first follows no idle
     and writes at the baseline's rate) at `gain` × the baseline, then a baseline of `points`
-    logged points; every value log-normal with `sigma` around its true mean (the same sigma
+    logged points (the first follows the last access period's idle: at `gain` × too); every
+    value log-normal with `sigma` around its true mean (the same sigma
     on both sides, so the ratio of the true means is `gain`)."""
 
     def draw(mean: float) -> float:
@@ -42,7 +43,7 @@ def hir_rows(
         for repeat in range(1, repeats + 1):
             first = repeat == 1
             rows.append(HirRow(state, False, draw(BASE_IOPS * (1.0 if first else gain)), not first))
-        logged = tuple(draw(BASE_IOPS) for _ in range(points))
+        logged = (draw(BASE_IOPS * gain), *(draw(BASE_IOPS) for _ in range(points - 1)))
         rows.append(HirRow(state, True, sum(logged) / len(logged), True, logged))
     return tuple(rows)
 
@@ -53,7 +54,7 @@ def test_a_drive_that_recovers_by_half_again_is_present() -> None:
     assert [g.wait_state for g in found.gains] == list(WAIT_STATES)
     longest = found.gains[-1]
     assert longest.access_count == 7  # the first access period follows no idle: left out
-    assert longest.baseline_count == 16
+    assert longest.baseline_count == 15  # the first of 16 follows an idle: left out
     assert longest.gain == pytest.approx(1.5, rel=0.1)
     assert longest.interval is not None
     assert longest.interval.low is not None
@@ -84,7 +85,7 @@ def test_too_few_repeats_give_no_interval_and_no_verdict() -> None:
     longest = found.gains[-1]
     assert longest.interval is None
     assert longest.gain is not None  # the ratio is still given
-    assert "no interval from 1 access periods after an idle and 16 baseline points" in (
+    assert "no interval from 1 access periods after an idle and 15 baseline points" in (
         found.reason
     )
 
@@ -109,6 +110,21 @@ def test_the_access_period_after_no_idle_is_left_out() -> None:
     gain = wait_state_gain(1, rows)
     assert gain.gain == pytest.approx(1.5)
     assert gain.access_count == 2
+
+
+def test_the_baselines_first_point_follows_an_idle_and_is_left_out() -> None:
+    """The baseline starts after the last access period's idle: a drive that cleaned in it
+    writes its first point as fast as an access period. Counted as baseline, that point
+    widened the interval of a drive recovering by half again to 0.9-2.5 (inconclusive)."""
+    after_idle = (30_000.0, 31_000.0, 29_500.0, 30_500.0, 30_000.0)
+    rows = (
+        *(HirRow(1, False, v) for v in after_idle),
+        HirRow(1, True, 21_000.0, logged_iops=(30_000.0, 20_000.0, 20_500.0, 19_500.0, 20_000.0)),
+    )
+    gain = wait_state_gain(1, rows)
+    assert gain.baseline_count == 4
+    assert gain.baseline_iops == pytest.approx(20_000.0)
+    assert judge_idle_gc(rows).verdict is IdleGcVerdict.PRESENT
 
 
 def test_a_baseline_without_logged_points_counts_once() -> None:
