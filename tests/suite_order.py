@@ -27,6 +27,7 @@ LONGEST_FIRST = (
     "tests/e2e/test_pts.py",  # 92 s
     "tests/reliability/test_kill_9.py",  # 90 s
     "tests/e2e/test_report_html.py",  # 81 s
+    "tests/e2e/test_idle_gc_virtual.py",  # about 75 s alone (two trial HIR runs; added since)
     "tests/e2e/test_write_gate.py",  # 77 s
     "tests/e2e/test_quick_baseline.py",  # 75 s
     "tests/reliability/test_faults.py",  # 74 s
