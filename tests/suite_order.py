@@ -1,6 +1,6 @@
 """The order the suite's test files are handed to xdist's workers: the longest first.
 
-`make test` runs `pytest -n 5 --dist loadfile --no-loadscope-reorder`: each test file goes whole
+`make test` runs `pytest -n 3 --dist loadfile --no-loadscope-reorder`: each test file goes whole
 to one worker, in the order collected. xdist's own order (without --no-loadscope-reorder) is by
 number of tests, which starts the many short unit files first and leaves files of one or two
 long tests (an Ansible deploy into a fresh venv, a fleet endurance run, kill -9 and resume)
