@@ -18,28 +18,25 @@ from pathlib import Path
 
 from ssdlab.app.sim_setup import SimRequest
 from tests.conftest import HANG_S
-from tests.e2e import test_model_fit as served
+from tests.e2e import test_model_fit as model_fit
 from tests.e2e.conftest import run_ssdlab
-from tests.e2e.test_model_fit import loop_over
 
-pytestmark = [mark for mark in served.pytestmark if mark.name != "slow"]
+pytestmark = model_fit.pytestmark  # FUSE, fio, root, loop devices; slow
 MiB = 2**20
 TIME_SCALE = 100.0
 IDLE_GC_MB_PER_S = 40.0
 DRIVE = SimRequest(capacity=16 * MiB, spare="12%", pages_per_block=8, initial="steady")
-# tests/e2e/test_pts.py's trial: three repeats a wait state (two access periods after an
-# idle), 0.1 s access periods, idles of 0.1 … 1 s; no purge, which would empty the drive
-HIR = ["--wait-scale", "0.02", "--max-rounds", "5", "--round-seconds", "0.2",
+# tests/e2e/test_pts.py's trial scale (0.1 s access periods, idles of 0.1 … 1 s) with six
+# repeats a wait state (five access periods after an idle); no purge, which would empty the drive
+HIR = ["--wait-scale", "0.02", "--max-rounds", "5", "--round-seconds", "0.2", "--repeats", "6",
        "--purge", "none", "--threads", "1", "--iodepth", "4"]  # fmt: skip
 
 
-def _idle_gc_verdict(
-    tmp_path: Path, name: str, idle_gc: float | None, repeats: int = 6
-) -> dict[str, object]:
+def _idle_gc_verdict(tmp_path: Path, name: str, idle_gc: float | None) -> dict[str, object]:
     db = str(tmp_path / f"{name}.db")
-    with loop_over(tmp_path, name, TIME_SCALE, DRIVE, idle_gc) as (_spec, loop):
+    with model_fit.loop_over(tmp_path, name, TIME_SCALE, DRIVE, idle_gc) as (_spec, loop):
         done = run_ssdlab(
-            "run", "pts-hir", loop, "--destroy-data", loop, *HIR, "--repeats", str(repeats),
+            "run", "pts-hir", loop, "--destroy-data", loop, *HIR,
             "--db", db, timeout=HANG_S,
         )  # fmt: skip
         assert done.code == 0, done.stderr
