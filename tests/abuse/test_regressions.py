@@ -79,15 +79,17 @@ def test_option_values_beyond_any_float_are_usage_errors() -> None:
 
 
 def test_pts_seed_fits_fio() -> None:
-    """`--seed 999…9` was accepted and rendered as randseed=, which fio refuses."""
+    """`--seed 999…9` was accepted and rendered as randseed=, which fio refuses; so was any
+    seed from 2^63 (fio 3.33 parses randseed as a signed 64-bit number)."""
     from ssdlab.errors import UsageError
     from ssdlab.plan.profile import resolve_profile_settings
     from ssdlab.registry import profile_record
 
     spec = profile_record("pts-iops").spec
-    assert next(o for o in spec.options if o.name == "seed").maximum == 2**64 - 1
-    with pytest.raises(UsageError, match="--seed must be at most"):
-        resolve_profile_settings(spec, {"seed": 2**64})
+    assert next(o for o in spec.options if o.name == "seed").maximum == 2**63 - 1
+    for seed in (2**63, 2**64):
+        with pytest.raises(UsageError, match="--seed must be at most"):
+            resolve_profile_settings(spec, {"seed": seed})
 
 
 def test_run_and_sample_ids_beyond_sqlite() -> None:

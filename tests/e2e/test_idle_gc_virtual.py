@@ -7,10 +7,11 @@ drive without idle GC is not read *present*.
 
 The writes are timed by the model (`--time-scale 100`: a 4 KiB write takes about 1 ms of wall
 time on free blocks and several when GC runs, well above what FUSE itself costs, so a busy
-machine slows both alike). The idle-GC rate was chosen by trial: at
-15 MB/s an idle freed too little to speed the access period much, at 100 MB/s the freed blocks
-lasted well into the baseline; at 40 the access periods after an idle start on free blocks.
-Nothing is timed by the test: the assertions are on the verdicts. About 37 s a run here."""
+machine slows both alike). At 40 MB/s the access periods after an idle start on free blocks
+(the rate chosen by trial). Each access period writes its own offsets (plan/seeds.py): when
+every one replayed the one before, the drive without idle GC wrote them at up to 2× its
+baseline, and CI read it *present* once. Nothing is timed by the test: the assertions are on
+the verdicts. About 37 s a run here (eight runs of each: docs/model-fit.md, *Idle GC*)."""
 
 import json
 import sqlite3

@@ -11,7 +11,8 @@ from ssdlab.app.run_target import TargetRequest
 from ssdlab.model.profile import ProfilePlan, ProfileStep, SettingValue
 from ssdlab.plan.jobfile import render_job
 from ssdlab.plan.quick import PREPARE_KEY
-from ssdlab.runner.profile import describe_step
+from ssdlab.plan.seeds import pass_job
+from ssdlab.runner.profile import describe_step, stored_round
 from ssdlab.system.fio import check_job_parses, find_fio
 from ssdlab.system.process import ProcessRunner
 
@@ -97,16 +98,19 @@ def plan_sequence(plan: ProfilePlan) -> list[tuple[int, ProfileStep, int | None]
 
 def plan_jobs(plan: ProfilePlan) -> list[tuple[str, str]]:
     """(name, job file text) of every distinct fio step, numbered as the run numbers them; a
-    job repeated with only its name changed (HIR's hundreds of access periods) is shown once,
-    with how many times it runs."""
+    job repeated with only its name and its pass's seed changed (HIR's hundreds of access
+    periods) is shown once, with how many times it runs."""
     jobs: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
     counts: list[int] = []
     for number, step, round_index in plan_sequence(plan):
         if step.job is None:
             continue
-        text = render_job(step.job, describe_step(plan, step, number, round_index))
-        shape = render_job(step.job).replace(step.key, "<step>")
+        unit = stored_round(step, number) if round_index is None else round_index
+        text = render_job(
+            pass_job(plan, step, unit), describe_step(plan, step, number, round_index)
+        )
+        shape = render_job(step.job).replace(step.key, "<step>")  # the seed the plan gave
         if shape in seen:
             counts[seen[shape]] += 1
             continue

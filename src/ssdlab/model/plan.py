@@ -9,6 +9,9 @@ from ssdlab.model.units import format_block_label
 
 Options = tuple[tuple[str, str], ...]
 
+SEED_MAX = 2**63 - 1
+"""The largest `randseed` fio takes (3.33 refuses 2^63 and above: it parses a signed number)."""
+
 
 @dataclass(frozen=True, slots=True)
 class FioJob:

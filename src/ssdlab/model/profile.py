@@ -209,6 +209,9 @@ class ProfilePlan:
     loops: tuple[RoundLoop, ...] = ()
     after: tuple[ProfileStep, ...] = ()
     params: tuple[tuple[str, SettingValue], ...] = ()  # what planning fixed (PTS: purge method)
+    # each fio pass's randseed drawn from its job's, its step and its round (plan/seeds.py), so
+    # that no pass replays another's random sequence (PTS: the run's --seed)
+    pass_seeds: bool = False
 
     def param(self, name: str) -> SettingValue:
         return dict(self.params).get(name)

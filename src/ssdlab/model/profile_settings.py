@@ -112,7 +112,7 @@ class PtsSettings:
     write_cache: str  # class: as the class requires | keep: as it is (trial)
     threads: int | None  # TC
     iodepth: int | None  # QD
-    seed: int  # fio's randseed of every job
+    seed: int  # the run's; each fio pass's randseed is drawn from it (plan/seeds.py)
     round_seconds: float | None  # seconds each element of a round runs
     active_range: int | None  # percent of the device
     wipc_multiple: float | None  # preconditioning writes, times the ActiveRange (0: none)

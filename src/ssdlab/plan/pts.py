@@ -161,7 +161,11 @@ def _direction(mix: int) -> str:
 
 def _common(setup: PtsSetup, target: PlanTarget) -> list[tuple[str, str]]:
     """What every PTS job shares: the device, direct I/O, the ActiveRange, random data from a
-    fixed seed (pts.md §1.4, §9)."""
+    seed (pts.md §1.4, §9): the run's, from which the runner draws each pass's own
+    (plan/seeds.py), so no pass replays another's sequence. `randrepeat=0` is what makes fio
+    use it: fio 3.33 takes the offsets from its own constant unless randrepeat is off (fio
+    #1502), and `allrandrepeat=1`, which pts.md's template has, replaces every seed with that
+    constant (fio #1391) — every pass of every run wrote the same offsets whatever the seed."""
     return [
         ("filename", target.path),
         ("ioengine", DEFAULT_IOENGINE),
@@ -171,7 +175,7 @@ def _common(setup: PtsSetup, target: PlanTarget) -> list[tuple[str, str]]:
         ("refill_buffers", ""),
         ("random_generator", "tausworthe64"),
         ("randseed", str(setup.seed)),
-        ("allrandrepeat", "1"),
+        ("randrepeat", "0"),
     ]
 
 
@@ -457,6 +461,7 @@ def _plan(
             *(f"not conformant: {d}" for d in all_deviations),
         ),
         params=tuple(plan_params),
+        pass_seeds=True,
     )
 
 

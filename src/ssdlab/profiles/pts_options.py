@@ -6,6 +6,7 @@ for the chosen spec version and device class. Changing any of the *trial* option
 run a trial: it is stored and reported like any other, but never labelled conformant.
 """
 
+from ssdlab.model.plan import SEED_MAX
 from ssdlab.model.profile import OptionKind, OptionSpec, ProfileSpec, Writes
 from ssdlab.model.profile_settings import (
     PtsHirSettings,
@@ -100,9 +101,9 @@ COMMON: tuple[OptionSpec, ...] = (
         "seed",
         OptionKind.INT,
         DEFAULT_SEED,
-        "random seed of every job (default fixed)",
+        "random seed of the run; each pass draws its own from it (default fixed)",
         minimum=1,
-        maximum=2**64 - 1,  # fio's randseed is 64 bits
+        maximum=SEED_MAX,
         group=TEST,
     ),
 )
@@ -185,7 +186,7 @@ def _spec(
 ) -> ProfileSpec:
     return ProfileSpec(
         name=name,
-        version=1,
+        version=2,  # 2: each pass its own random offsets, drawn from --seed (plan/seeds.py)
         summary=summary,
         description=f"{description} {_SAFETY}",
         options=(*COMMON, *options),

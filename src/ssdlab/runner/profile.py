@@ -35,6 +35,7 @@ from ssdlab.model.target import Target, TargetKind
 from ssdlab.parse.fio_json import parse_fio_json
 from ssdlab.parse.fio_log import parse_interval_logs
 from ssdlab.plan.jobfile import render_job
+from ssdlab.plan.seeds import pass_job
 from ssdlab.runner.events import (
     Notice,
     Pausing,
@@ -648,10 +649,10 @@ class ProfileRunner(RunnerBase):
     ) -> StepResult | str | None:
         """Run, store raw, parse, store parsed. Returns the step result, None for a prepare
         step with nothing to report (a discard), or why it failed."""
-        if step.job is None:
-            raise ValueError(f"step {step.key} has no fio job")
+        stored_as = stored_round(step, number) if round_index is None else round_index
+        job = pass_job(plan, step, stored_as)  # raises for a step without a job
         monitored = self._latency.start_pass(self._conn, run_id, step) if self._latency else None
-        job = step.job if monitored is None else monitored.job(step.job)
+        job = job if monitored is None else monitored.job(job)
         text = render_job(job, comment=describe_step(plan, step, number, round_index))
         self._before_pass()
         before = None if self._machine is None else self._machine.before_pass()
@@ -664,7 +665,6 @@ class ProfileRunner(RunnerBase):
         if isinstance(run, str):
             return run
         if self._machine is not None and before is not None:
-            stored_as = stored_round(step, number) if round_index is None else round_index
             self._machine.after_pass(step.key, stored_as, before, run.capture.stdout)
         capture_id = add_capture(self._conn, run_id, run.capture, run.logs)
         if self._stop_requested:
@@ -692,7 +692,7 @@ class ProfileRunner(RunnerBase):
             step_key=step.key,
             step_label=step.label,
             direction=step.direction,
-            round_index=stored_round(step, number) if round_index is None else round_index,
+            round_index=stored_as,
             discarded=step.role is not StepRole.MEASURE,
             bw_bytes_per_s=metrics.bw_bytes_per_s,
             iops=metrics.iops,

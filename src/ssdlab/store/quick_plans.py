@@ -133,4 +133,5 @@ def migrate_pass_list_plan(data: dict[str, Any]) -> dict[str, Any]:
         "loops": [],
         "after": [],
         "params": [],
+        "pass_seeds": False,
     }

@@ -74,8 +74,9 @@ def test_every_plan_of_the_old_store_decodes_and_encodes_to_the_same_json(
         assert_holds(json.loads(dumps(plan)), json.loads(row["plan_json"]), ADDED_SINCE)
 
 
-# ProfileStep's fields added after 98b38bc (quick folded into the profile runner)
-ADDED_SINCE = {"comment": "", "round_index": None, "keep_result": True}
+# ProfileStep's fields added after 98b38bc (quick folded into the profile runner), and
+# ProfilePlan's pass_seeds (each fio pass's own seed, PTS plans only)
+ADDED_SINCE = {"comment": "", "round_index": None, "keep_result": True, "pass_seeds": False}
 # HealthSample's values added after 98b38bc (the NVMe spare threshold and error log entries)
 UNKNOWN_VALUE = {"value": None, "provenance": None}
 HEALTH_ADDED_SINCE = {
