@@ -106,10 +106,8 @@ def plan_jobs(plan: ProfilePlan) -> list[tuple[str, str]]:
     for number, step, round_index in plan_sequence(plan):
         if step.job is None:
             continue
-        unit = stored_round(step, number) if round_index is None else round_index
-        text = render_job(
-            pass_job(plan, step, unit), describe_step(plan, step, number, round_index)
-        )
+        job = pass_job(plan, step, stored_round(step, number, round_index))
+        text = render_job(job, describe_step(plan, step, number, round_index))
         shape = render_job(step.job).replace(step.key, "<step>")  # the seed the plan gave
         if shape in seen:
             counts[seen[shape]] += 1

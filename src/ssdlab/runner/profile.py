@@ -135,8 +135,11 @@ def stored_facts(conn: sqlite3.Connection, run_id: int) -> dict[str, Any]:
     return dict(body) if isinstance(body, Mapping) else {}
 
 
-def stored_round(step: ProfileStep, number: int) -> int:
-    """The round a step outside a round loop is stored under: its own, or its position."""
+def stored_round(step: ProfileStep, number: int, loop_round: int | None = None) -> int:
+    """The round a step is stored under: its loop's round (`loop_round`) inside a round loop;
+    outside one, its own or its position."""
+    if loop_round is not None:
+        return loop_round
     return number if step.round_index is None else step.round_index
 
 
@@ -649,7 +652,7 @@ class ProfileRunner(RunnerBase):
     ) -> StepResult | str | None:
         """Run, store raw, parse, store parsed. Returns the step result, None for a prepare
         step with nothing to report (a discard), or why it failed."""
-        stored_as = stored_round(step, number) if round_index is None else round_index
+        stored_as = stored_round(step, number, round_index)
         job = pass_job(plan, step, stored_as)  # raises for a step without a job
         monitored = self._latency.start_pass(self._conn, run_id, step) if self._latency else None
         job = job if monitored is None else monitored.job(job)
