@@ -165,10 +165,13 @@ def test_the_collection_runs_quick_on_two_hosts_and_collects_each_run_once(
     argv = json.loads((first_jobs["node1"][0] / "argv.json").read_text())
     assert argv[:2] == ["quick", nodes["node1"]["ssdlab_targets"]]
     start_at = argv[argv.index("--start-at") + 1]
+    sent = argv[argv.index("--start-sent-at") + 1]
     assert argv == [
         "quick", nodes["node1"]["ssdlab_targets"], *QUICK, "--json",
-        "--db", nodes["node1"]["ssdlab_db"], "--start-at", start_at,
+        "--db", nodes["node1"]["ssdlab_db"], "--start-at", start_at, "--start-sent-at", sent,
     ]  # fmt: skip
+    # the seat's clock as the start left: after the start time was chosen, start_in before it
+    assert float(start_at) - float(extra["ssdlab_start_in"]) <= float(sent)
     node_runs = {name: central_runs(Path(node["ssdlab_db"])) for name, node in nodes.items()}
     assert all(len(runs) == 1 and runs[0]["status"] == "complete" for runs in node_runs.values())
     assert all(runs[0]["started_at_s"] >= float(start_at) - 0.1 for runs in node_runs.values())

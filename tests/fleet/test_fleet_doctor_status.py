@@ -7,19 +7,17 @@ and nothing of Ansible's is left in the seat's home or temporary folder."""
 import json
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ssdlab.fleet import play_hosts
 from ssdlab.fleet.doctor import DoctorRequest, doctor_fleet
 from ssdlab.fleet.reach import FleetReach
 from ssdlab.fleet.status import StatusRequest, fleet_status
-from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome
 from tests.e2e.conftest import run_ssdlab
 from tests.fleet.hosts import FleetLab
+from tests.fleet.plays import record_plays
 from tests.fleet.test_ansible_collection import installed, playbook, recap
 from tests.fleet.test_fleet_run import nodes
 
@@ -29,22 +27,6 @@ pytest.importorskip("ansible")
 __all__ = ["installed", "nodes"]
 
 
-def _recording(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Play, PlayOutcome]]:
-    """Every play the fleet's code runs (the real ansible-playbook), with its outcome."""
-    plays: list[tuple[Play, PlayOutcome]] = []
-    real = play_hosts.run_play
-
-    def run_play(
-        private: Path, play: Play, on_event: Callable[[PlayEvent], None] | None = None
-    ) -> PlayOutcome:
-        outcome = real(private, play, on_event)
-        plays.append((play, outcome))
-        return outcome
-
-    monkeypatch.setattr(play_hosts, "run_play", run_play)
-    return plays
-
-
 def test_doctor_and_status_run_the_collections_playbooks(
     fleet_lab: FleetLab,
     nodes: dict[str, dict[str, str]],
@@ -52,13 +34,15 @@ def test_doctor_and_status_run_the_collections_playbooks(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     inventory = fleet_lab.write_inventory_ini(tmp_path / "lab.ini", nodes)
-    plays = _recording(monkeypatch)
+    plays = record_plays(monkeypatch)
     reach = FleetReach(inventory, "node1:node2", parallel=16, connect_timeout_s=10)
 
     doctor = doctor_fleet(DoctorRequest(reach))
     status = fleet_status(StatusRequest(reach))
 
-    (doctor_play, doctor_outcome), (status_play, status_outcome) = plays
+    (doctor_play, doctor_outcome, _), (status_play, status_outcome, _) = (
+        (p.play, p.outcome, p.masters_before) for p in plays
+    )
     assert (doctor_play.playbook, status_play.playbook) == ("doctor.yml", "status.yml")
     assert sorted(doctor_play.inventory) == ["node1", "node2"]
     # the summary tasks for a user's own ansible-playbook are left out

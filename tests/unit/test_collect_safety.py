@@ -86,7 +86,7 @@ def _answering(exports: dict[str, Path], seen: list[Path]) -> Callable[..., Play
     host's export arrives where the playbook's fetch puts it, named from a hash of the
     inventory name as the playbook names it."""
 
-    def run_play(_private: Path, play: Play, _on_event: object = None) -> PlayOutcome:
+    def run_play(_private: Path, play: Play, _on_event: object = None, **_: object) -> PlayOutcome:
         events = []
         for name, variables in play.inventory.items():
             digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:32]

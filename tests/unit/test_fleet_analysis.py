@@ -2,7 +2,8 @@
 
 from ssdlab.analysis.compare import MetricSamples, Verdict
 from ssdlab.analysis.fleet import FleetDrive, clock_verdict, compare_siblings, mismatches
-from ssdlab.fleet.launch import node_words, plan_jobs, profile_words, set_by_fleet
+from ssdlab.fleet.launch import node_words, profile_words, set_by_fleet
+from ssdlab.fleet.run import _without_targets
 from ssdlab.model.fleet import FleetHost, HostCheck
 from ssdlab.report.fleet import build_doctor_document
 
@@ -133,5 +134,5 @@ def test_profile_words_and_options_the_fleet_sets_itself() -> None:
 
 
 def test_a_host_without_targets_gets_a_job_that_says_so() -> None:
-    (job,) = plan_jobs([FleetHost("n", "n")], "quick", [], 0.0)
+    job = _without_targets(FleetHost("n", "n"))
     assert job.problem == "the inventory gives it no ssdlab_targets"

@@ -30,8 +30,11 @@ def test_deploy_runs_the_deploy_playbook_with_the_wheels_and_each_hosts_venv(
     )
     seen: list[tuple[Play, dict[str, object]]] = []
 
-    def recorder(private: Path, play: Play, on_event: object) -> PlayOutcome:
+    def recorder(
+        private: Path, play: Play, on_event: object, *, keep_masters: bool = False
+    ) -> PlayOutcome:
         # Ansible's folder is the one the inventory names, and progress comes as events come
+        assert not keep_masters  # deploy's one play closes its ssh masters itself
         assert {str(v["ssdlab_seat_tmp"]) for v in play.inventory.values()} == {str(private)}
         assert callable(on_event)
         folder = Path(str(play.inventory["node1"]["ssdlab_wheels"]))

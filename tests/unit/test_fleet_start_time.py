@@ -2,14 +2,12 @@
 round of --parallel hosts, whatever the number of targets and however loaded the nodes, left
 20 hosts × 2 targets to be told their start after it had passed. The seat's clock is injected."""
 
-import json
 from pathlib import Path
 
 import pytest
 
 from ssdlab.errors import UsageError
-from ssdlab.fleet import launch
-from ssdlab.fleet.launch import NodeJob, plan_jobs, start_host
+from ssdlab.fleet.launch import NodeJob
 from ssdlab.fleet.reach import FleetReach
 from ssdlab.fleet.run import (
     START_MARGIN_S,
@@ -18,8 +16,9 @@ from ssdlab.fleet.run import (
     _start_at,
     start_ahead_s,
 )
-from ssdlab.model.fleet import FleetHost, HostCheck, RemoteResult
-from ssdlab.system.ssh import SshSettings
+from ssdlab.fleet.run_play import started_jobs
+from ssdlab.model.fleet import FleetHost
+from ssdlab.system.ansible_play import PlayEvent, PlayOutcome
 
 NOW = 1_800_000_000.0
 
@@ -72,82 +71,69 @@ def test_the_start_time_is_measured_ahead_unless_the_user_gave_one() -> None:
     def clock() -> float:
         return NOW
 
-    measured = _start_at(_request(2), startups, clock)
+    measured = _start_at(_request(2), startups, clock=clock)
     assert measured == NOW + start_ahead_s(startups, 2)
-    assert _start_at(_request(2, start_in_s=1.0), startups, clock) == NOW + 1.0
-    assert _start_at(_request(2, start_at_s=NOW + 7), startups, clock) == NOW + 7
+    assert _start_at(_request(2, start_in_s=1.0), startups, clock=clock) == NOW + 1.0
+    assert _start_at(_request(2, start_at_s=NOW + 7), startups, clock=clock) == NOW + 7
     with pytest.raises(UsageError, match="--start-in must not be negative"):
-        _start_at(_request(2, start_in_s=-1.0), startups, clock)
+        _start_at(_request(2, start_in_s=-1.0), startups, clock=clock)
 
 
-def test_a_check_round_trip_is_how_long_the_node_took_to_answer() -> None:
-    assert HostCheck("n", True, clock_uncertainty_s=1.5).round_trip_s == 3.0
-    assert HostCheck("n", False).round_trip_s is None
+def test_the_start_play_is_counted_as_long_as_the_check_play_took() -> None:
+    startups = [(2, 3.0)] * 4
+    base = start_ahead_s(startups, 2)
+    assert start_ahead_s(startups, 2, play_s=12.0) == base + STARTUP_FACTOR * 12.0
+    measured = _start_at(_request(2), startups, 12.0, lambda: NOW)
+    assert measured == NOW + base + STARTUP_FACTOR * 12.0
+    assert _start_at(_request(2, start_in_s=1.0), startups, 12.0, lambda: NOW) == NOW + 1.0
 
 
-def _node(answer: bytes, code: int = 0) -> tuple[list[tuple[list[str], object]], object]:
-    """A stand-in for run_remote: what it was sent (the command, its stdin as JSON), and the
-    node's `answer`."""
-    sent: list[tuple[list[str], object]] = []
-
-    def run_remote(host: FleetHost, remote: list[str], *_: object, **given: object) -> RemoteResult:
-        stdin = given.get("input_bytes")
-        sent.append((list(remote), json.loads(stdin) if isinstance(stdin, bytes) else None))
-        return RemoteResult(
-            host.name, tuple(remote), code, answer, "refused" * (code != 0), NOW, NOW
-        )
-
-    return sent, run_remote
+HOST = FleetHost("node1", "node1", targets=("/mnt/a", "/mnt/b"))
 
 
-def test_the_start_carries_the_seats_clock_as_it_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent, run_remote = _node(b'[{"job": "j1"}, {"job": "j2"}]')
-    monkeypatch.setattr(launch, "run_remote", run_remote)
-    host = FleetHost("node1", "node1", targets=("/mnt/a", "/mnt/b"))
-    jobs = plan_jobs([host], "quick", [], NOW + 30)
-    started = start_host(host, jobs, SshSettings(), clock=lambda: NOW + 0.25)
-    assert [job.job for job in started] == ["j1", "j2"]
-    ((remote, argvs),) = sent  # one command for every target of the host
-    assert remote[-3:] == ["node", "start", "--batch"]
-    assert isinstance(argvs, list)
-    assert [argv[1] for argv in argvs] == ["/mnt/a", "/mnt/b"]
-    for argv in argvs:
-        assert argv[argv.index("--start-at") + 1] == f"{NOW + 30:.3f}"
-        assert argv[argv.index("--start-sent-at") + 1] == f"{NOW + 0.25:.3f}"
-    sent, run_remote = _node(b'[{"job": "j1"}]')
-    monkeypatch.setattr(launch, "run_remote", run_remote)
-    untimed = start_host(host, [NodeJob(host, "/mnt/a", ("quick", "/mnt/a"))], SshSettings())
-    assert [job.job for job in untimed] == ["j1"]
-    assert sent[-1][1] == [["quick", "/mnt/a"]]  # no start time: no clock reading either
+def _planned() -> list[NodeJob]:
+    return [NodeJob(HOST, t, ("quick", t)) for t in HOST.targets]
 
 
-def test_a_target_that_did_not_start_is_reported_in_its_row(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    host = FleetHost("node1", "node1", targets=("/mnt/a", "/mnt/b"))
-    jobs = plan_jobs([host], "quick", [], NOW + 30)
-    _, run_remote = _node(b'[{"problem": "cannot make a job folder"}, {"job": "j2"}]')
-    monkeypatch.setattr(launch, "run_remote", run_remote)
-    first, second = start_host(host, jobs, SshSettings())
-    assert (first.job, first.problem) == (None, "cannot make a job folder")
-    assert (second.job, second.problem) == ("j2", None)
-    for answer, problem in (
-        (b'[{"job": "j1"}]', "answered for 1 of 2 runs"),
-        (b"not json", "printed no list of job ids"),
-        (b'{"job": "j1"}', "printed no list of job ids"),
-    ):
-        _, run_remote = _node(answer)
-        monkeypatch.setattr(launch, "run_remote", run_remote)
-        assert all(problem in str(j.problem) for j in start_host(host, jobs, SshSettings()))
-    _, run_remote = _node(b"", code=2)
-    monkeypatch.setattr(launch, "run_remote", run_remote)
-    assert all(j.job is None and j.problem for j in start_host(host, jobs, SshSettings()))
+def _event(event: str, **fields: object) -> PlayEvent:
+    """A host's result as the collection's ssdlab_events callback prints it."""
+    action = str(fields.pop("action", "ssdlab.bench.ssdlab_run"))
+    line = {"event": event, "host": "node1", "action": action, "time": NOW, **fields}
+    return PlayEvent(event, "node1", action, NOW, "Start quick", line)
 
 
-def test_a_host_without_targets_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent, run_remote = _node(b"[]")
-    monkeypatch.setattr(launch, "run_remote", run_remote)
-    host = FleetHost("node1", "node1")
-    (job,) = plan_jobs([host], "quick", [], NOW + 30)
-    assert start_host(host, [job], SshSettings()) == [job]
-    assert sent == []
+def _outcome(*events: PlayEvent, stderr: str = "") -> PlayOutcome:
+    return PlayOutcome(0 if not stderr else 2, NOW, events, stderr)
+
+
+def test_each_target_gets_the_job_the_node_started_or_its_reason() -> None:
+    rows = [
+        {"target": "/mnt/a", "job": "j1", "started": True},
+        {"target": "/mnt/b", "job": None, "problem": "cannot make a job folder"},
+    ]
+    failed = _event("failed", jobs=rows, msg="not started: /mnt/b: cannot make a job folder")
+    first, second = started_jobs(_planned(), [failed], _outcome(failed))
+    assert (first.job, first.problem) == ("j1", None)
+    assert (second.job, second.problem) == (None, "cannot make a job folder")
+    ok = _event("ok", jobs=[{"target": t, "job": f"j-{t[-1]}"} for t in HOST.targets])
+    assert [j.job for j in started_jobs(_planned(), [ok], _outcome(ok))] == ["j-a", "j-b"]
+
+
+def test_a_host_ansible_could_not_reach_or_run_says_why_on_every_target() -> None:
+    down = _event("unreachable", msg="ssh: connect to host node1 port 22: No route to host")
+    jobs = started_jobs(_planned(), [down], _outcome(down))
+    assert all(
+        j.job is None and str(j.problem).startswith("ssh failed: ssh: connect") for j in jobs
+    )
+    failed = _event("failed", msg="ssdlab is not found on the node")
+    jobs = started_jobs(_planned(), [failed], _outcome(failed))
+    assert {j.problem for j in jobs} == {
+        "ssdlab node start failed: ssdlab is not found on the node"
+    }
+    jobs = started_jobs(_planned(), [], _outcome(stderr="ERROR! the playbook could not be read"))
+    assert {j.problem for j in jobs} == {
+        "not started: ansible-playbook exit 2: ERROR! the playbook could not be read"
+    }
+    silent = _event("ok", jobs=[{"target": "/mnt/a", "job": "j1"}])
+    _, second = started_jobs(_planned(), [silent], _outcome(silent))
+    assert second.problem == "ssdlab node start gave no job id for it"

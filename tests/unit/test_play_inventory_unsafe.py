@@ -21,11 +21,15 @@ HOSTILE = {
     "expression": "{{ 1 + 1 }}",
     "quotes": 'it\'s "quoted" \\ and\nnew line, ünïcode: ✓',
 }
+# texts YAML would read as something else unquoted: ansible-core 2.19 reads a text tagged
+# !unsafe as if unquoted (`fleet run … -- --ioengine null` reached the node as `--ioengine ''`)
+PLAIN = ["null", "~", "true", "yes", "off", "1", "0x10", "1e3", ".inf", "2026-11-30", "12:30"]
 
 
 def test_no_template_in_the_plays_inventory_is_rendered(tmp_path: Path) -> None:
     host = {"ansible_connection": "local", "ansible_python_interpreter": sys.executable}
-    host |= {"words": ["env", HOSTILE["statement"]], "port": 22, "flag": True, "none": None}
+    host |= {"words": ["env", HOSTILE["statement"], *PLAIN], "port": 22, "flag": True}
+    host |= {"none": None, "plain": "null"}
     host |= HOSTILE
     inventory = tmp_path / "inventory.yml"
     inventory.write_text(unsafe_yaml({"all": {"hosts": {"h1": host}}}), encoding="utf-8")
@@ -35,7 +39,7 @@ def test_no_template_in_the_plays_inventory_is_rendered(tmp_path: Path) -> None:
         "    - ansible.builtin.copy:\n"
         "        dest: " + json.dumps(str(tmp_path / "seen.json")) + "\n"
         "        content: \"{{ {'words': words, 'port': port, 'flag': flag, 'none': none,"
-        " 'statement': statement, 'comment': comment, 'expression': expression,"
+        " 'plain': plain, 'statement': statement, 'comment': comment, 'expression': expression,"
         " 'quotes': quotes} | to_json }}\"\n",
         encoding="utf-8",
     )
@@ -54,9 +58,10 @@ def test_no_template_in_the_plays_inventory_is_rendered(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     seen = json.loads((tmp_path / "seen.json").read_text(encoding="utf-8"))
     assert seen == {
-        "words": ["env", HOSTILE["statement"]],
+        "words": ["env", HOSTILE["statement"], *PLAIN],
         "port": 22,
         "flag": True,
         "none": None,
+        "plain": "null",
         **HOSTILE,
     }

@@ -6,8 +6,9 @@ between the nodes would change the results.
 (ssdlab.bench), `--parallel` hosts at once, its results read from the collection's callback.
 The node's clock is read by the collection's ssdlab_clock action, on this machine, between two
 readings of this machine's clock (the shortest of three round trips), so the offset is good to
-half of one short ssh round trip. `fleet run` and `fleet load` check their nodes over ssdlab's
-own ssh connections, which they go on using (check_fleet, check_host)."""
+half of one short ssh round trip. `fleet run` reads its nodes' checks from run.yml's check
+play with `played_check` (fleet/run_play.py); `fleet load` checks its nodes over ssdlab's own
+ssh connections, which it goes on using (check_host)."""
 
 import json
 from collections.abc import Mapping, Sequence
@@ -26,7 +27,7 @@ from ssdlab.fleet.play_hosts import (
 from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
 from ssdlab.model.fleet import FleetHost, HostCheck, Mismatch
 from ssdlab.system.ansible_play import PlayEvent, PlayOutcome, last_words
-from ssdlab.system.ssh import SshSettings, on_every_host, run_remote
+from ssdlab.system.ssh import SshSettings, run_remote
 
 FACTS_TIMEOUT_S = 60.0
 
@@ -195,12 +196,3 @@ def _without_ssdlab(host: FleetHost, tools: object, deploy: str) -> HostCheck:
         smartctl_version=versions["smartctl"],
         missing_tools=tuple(tool for tool, version in versions.items() if version is None),
     )
-
-
-def check_fleet(
-    hosts: Sequence[FleetHost], settings: SshSettings, deploy: str
-) -> tuple[HostCheck, ...]:
-    """Every node's check, at most `settings.parallel` at once; a node that fails or hangs is
-    reported in its own row."""
-    found = on_every_host(hosts, lambda host: check_host(host, settings, deploy), settings.parallel)
-    return tuple(found[host.name] for host in hosts)

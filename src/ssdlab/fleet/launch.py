@@ -1,12 +1,14 @@
-"""A fleet run: the same command started on every target of every node, detached there (a cut
-network or a closed laptop never stops it), all waiting for one start time, then followed.
+"""A fleet run's node commands: the same command on every target of every node, detached there
+(a cut network or a closed laptop never stops it), all waiting for one start time, then
+followed here.
 
 Each node runs ssdlab itself (`ssdlab node start --batch`, the command lines `quick TARGET …`
-of all its targets on stdin), so every safety rule runs on the machine that owns the device,
-against its own mount table and holders; a device is written only when the inventory names it
-in `ssdlab_destroy_data` as well as in `ssdlab_targets` (`--destroy-data`, as on one machine).
-The node's store keeps the run. A node costs this machine two SSH commands however many
-targets it has: one start, and one `ssdlab node follow` for all its runs.
+of all its targets, sent by the collection's ssdlab_run module: fleet/run_play.py), so every
+safety rule runs on the machine that owns the device, against its own mount table and
+holders; a device is written only when the inventory names it in `ssdlab_destroy_data` as well
+as in `ssdlab_targets` (`--destroy-data`, as on one machine). The node's store keeps the run.
+Following is ssdlab's own ssh: one `ssdlab node follow` a host streams the progress lines of
+all its runs as they come and resumes each where it was after a dropped connection.
 """
 
 import json
@@ -15,10 +17,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ssdlab.model.fleet import FleetHost, JobOutcome, RemoteResult
-from ssdlab.system.ssh import RemoteStream, SshSettings, on_every_host, run_remote
+from ssdlab.model.fleet import FleetHost, JobOutcome
+from ssdlab.system.ssh import RemoteStream, SshSettings
 
-START_TIMEOUT_S = 60.0
 RECONNECT_PAUSE_S = 2.0
 
 # options a fleet sets per node from the inventory; given after -- they would fight it
@@ -74,91 +75,8 @@ def node_words(
     return tuple(words)
 
 
-def plan_jobs(
-    hosts: Sequence[FleetHost], profile: str, profile_args: Sequence[str], start_at_s: float
-) -> list[NodeJob]:
-    """One job per target of every host; a host without targets gets one job that says so."""
-    jobs = []
-    for host in hosts:
-        if not host.targets:
-            jobs.append(NodeJob(host, "", (), problem="the inventory gives it no ssdlab_targets"))
-        for target in host.targets:
-            words = node_words(host, target, profile, profile_args, start_at_s)
-            jobs.append(NodeJob(host, target, words))
-    return jobs
-
-
 def _store_words(host: FleetHost) -> list[str]:
     return ["--db", host.db] if host.db is not None else []
-
-
-def _with_job(job: NodeJob, answer: object) -> NodeJob:
-    """`job` with the node's answer for it: its job id, or why it did not start."""
-    if isinstance(answer, dict) and isinstance(answer.get("job"), str):
-        return NodeJob(job.host, job.target, job.words, job=answer["job"])
-    problem = answer.get("problem") if isinstance(answer, dict) else None
-    said = problem if isinstance(problem, str) else "ssdlab node start gave no job id for it"
-    return NodeJob(job.host, job.target, job.words, problem=said)
-
-
-def _answers(result: RemoteResult, count: int) -> list[object]:
-    """What `node start --batch` said for each of its `count` command lines, or, for each, why
-    none of them started."""
-    if not result.ok:
-        return [{"problem": result.failure()}] * count
-    try:
-        answers = json.loads(result.text)
-    except json.JSONDecodeError:
-        answers = None
-    if not isinstance(answers, list):
-        return [{"problem": "ssdlab node start printed no list of job ids"}] * count
-    if len(answers) != count:
-        said = f"ssdlab node start answered for {len(answers)} of {count} runs"
-        return [{"problem": said}] * count
-    return answers
-
-
-def start_host(
-    host: FleetHost,
-    jobs: Sequence[NodeJob],
-    settings: SshSettings,
-    clock: Callable[[], float] = time.time,
-) -> list[NodeJob]:
-    """Start every job of one node detached with one command (`node start --batch`, the
-    command lines on stdin); each job with its id, or with why it did not start. The runs are
-    told this machine's clock as the start leaves (--start-sent-at), against which the node
-    tells a start that arrives late from a clock that disagrees."""
-    ready = [job for job in jobs if job.problem is None]
-    if not ready:
-        return list(jobs)
-    sent = f"{clock():.3f}"
-    argvs = [
-        [*job.words, *(("--start-sent-at", sent) if "--start-at" in job.words else ())]
-        for job in ready
-    ]
-    remote = [*host.command, "node", "start", *_store_words(host), "--batch"]
-    result = run_remote(
-        host, remote, settings, timeout_s=START_TIMEOUT_S, input_bytes=json.dumps(argvs).encode()
-    )
-    answered = iter(_answers(result, len(ready)))  # in the order of `ready`
-    return [job if job.problem else _with_job(job, next(answered)) for job in jobs]
-
-
-def _by_host(jobs: Sequence[NodeJob]) -> dict[str, list[NodeJob]]:
-    by_host: dict[str, list[NodeJob]] = {}
-    for job in jobs:
-        by_host.setdefault(job.host.name, []).append(job)
-    return by_host
-
-
-def start_jobs(jobs: Sequence[NodeJob], settings: SshSettings) -> list[NodeJob]:
-    """Every job started, one command per host, at most `settings.parallel` hosts at once."""
-    by_host = _by_host(jobs)
-    hosts = [group[0].host for group in by_host.values()]
-    started = on_every_host(
-        hosts, lambda host: start_host(host, by_host[host.name], settings), settings.parallel
-    )
-    return [job for host in hosts for job in started[host.name]]
 
 
 # a progress line of a node's run, with what it comes from ("node1 /mnt/ssd")

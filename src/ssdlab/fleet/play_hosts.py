@@ -4,13 +4,20 @@ the ssh arguments in the order docs/fleet.md gives), the one place a fleet comma
 made and run in a private folder (system/ansible_play.py), and a host's failure in one line."""
 
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from ssdlab.model.fleet import FleetHost
-from ssdlab.system.ansible_play import Play, PlayEvent, PlayOutcome, ansible_words, run_play
+from ssdlab.system.ansible_play import (
+    Play,
+    PlayEvent,
+    PlayOutcome,
+    ansible_words,
+    close_play_masters,
+    run_play,
+)
 from ssdlab.system.ssh import SshSettings
 
 
@@ -46,13 +53,16 @@ def run_fleet_play(
     task_timeout_s: float,
     skip_tags: tuple[str, ...] = (),
     *,
+    tags: tuple[str, ...] = (),
     private: Path | None = None,
     on_event: Callable[[PlayEvent], None] | None = None,
+    keep_masters: bool = False,
 ) -> PlayOutcome:
     """`playbook` of the collection on the hosts of `inventory`, `--parallel` at once, in
     `private` (Ansible's folder, kept by the caller: `fleet deploy` names it in its
-    inventory), else in a private temporary folder removed afterwards; every host's result is
-    also given to `on_event` as it comes (progress)."""
+    inventory; `fleet run`'s two plays share it and its ssh master connections, kept open with
+    `keep_masters`), else in a private temporary folder removed afterwards; every host's
+    result is also given to `on_event` as it comes (progress)."""
     play = Play(
         playbook=playbook,
         inventory=inventory,
@@ -60,12 +70,26 @@ def run_fleet_play(
         connect_timeout_s=settings.connect_timeout_s,
         task_timeout_s=int(task_timeout_s),
         skip_tags=skip_tags,
+        tags=tags,
     )
+    given = private is not None
     with ExitStack() as stack:
         if private is None:
             own = tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True)
             private = Path(stack.enter_context(own))
-        return run_play(private, play, on_event)
+        return run_play(private, play, on_event, keep_masters=keep_masters and given)
+
+
+@contextmanager
+def play_folder() -> Iterator[Path]:
+    """A private folder for several plays in turn, which share its ssh master connections
+    (one login a host for them all); they are told to exit, and the folder removed, at the
+    end."""
+    with tempfile.TemporaryDirectory(prefix="ssdlab-ansible-", ignore_cleanup_errors=True) as own:
+        try:
+            yield Path(own)
+        finally:
+            close_play_masters(Path(own))
 
 
 def host_events(outcome: PlayOutcome, host: str) -> list[PlayEvent]:

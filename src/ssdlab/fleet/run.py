@@ -1,11 +1,14 @@
 """`ssdlab fleet run`: one profile on every target of every host, started together.
 
-The nodes are checked first (fleet/doctor.py; hosts that cannot take part are reported, and
-versions that would change the results stop the run unless allowed), the runs are started
-detached on every node for one start time (fleet/launch.py), followed to their ends (or left
-to go on alone with `detach`), and the hosts that ran are collected into this machine's store
-(fleet/collect.py). The options after `--` are checked once, here, by the caller's parser: the
-nodes run this same ssdlab.
+The nodes are checked first, through Ansible (run.yml's check play, fleet/run_play.py; hosts
+that cannot take part are reported, and versions that would change the results stop the run
+unless allowed); one start time is chosen here from how long the check took; the runs are
+started detached on every node for that time, through Ansible again (run.yml's start task);
+then followed to their ends over ssdlab's own ssh, which streams every run's progress lines
+and resumes them after a drop (fleet/launch.py; or left to go on alone with `detach`), and the
+hosts that ran are collected into this machine's store (fleet/collect.py, collect.yml). The
+options after `--` are checked once, here, by the caller's parser: the nodes run this same
+ssdlab.
 """
 
 import contextlib
@@ -21,16 +24,10 @@ from ssdlab.analysis.fleet import mismatches
 from ssdlab.app.run_store import open_run_store
 from ssdlab.errors import FleetError, UsageError
 from ssdlab.fleet.collect import collect_fleet
-from ssdlab.fleet.doctor import check_fleet
-from ssdlab.fleet.launch import (
-    fleet_option,
-    follow_jobs,
-    node_words,
-    plan_jobs,
-    set_by_fleet,
-    start_jobs,
-)
+from ssdlab.fleet.launch import NodeJob, fleet_option, follow_jobs, node_words, set_by_fleet
+from ssdlab.fleet.play_hosts import play_folder
 from ssdlab.fleet.reach import FleetReach, fleet_hint, fleet_hosts, ssh_settings
+from ssdlab.fleet.run_play import check_nodes, start_nodes
 from ssdlab.model.fleet import FleetHost, HostCheck, HostCollect, JobOutcome
 from ssdlab.model.next_command import CommandContext
 from ssdlab.system.ssh import multiplexed
@@ -91,25 +88,34 @@ def run_fleet(request: FleetRunRequest, progress: RunProgress, check_words: Chec
         at = time.time() + CHECK_AHEAD_S
         check_words(node_words(first, first.targets[0], request.profile, given, at))
     conn = None if request.detach or not request.collect else open_run_store(request.db)
-    with multiplexed(ssh_settings(request.reach)) as ssh:
-        checks = check_fleet(hosts, ssh, fleet_hint(request.reach, "deploy"))
-        _refuse_mismatch(checks, request)
-        taking_part = [(h, c) for h, c in zip(hosts, checks, strict=True) if c.usable]
-        usable = [h for h, _ in taking_part]
-        start_at = _start_at(request, [(len(h.targets), c.round_trip_s) for h, c in taking_part])
-        progress.starting(request.profile, len(usable), len(hosts), start_at)
-        jobs = start_jobs(plan_jobs(usable, request.profile, given, start_at), ssh)
-        if request.detach:
-            started = [JobOutcome(j.host.name, j.target, j.job, None, j.problem, "") for j in jobs]
-            ok = all(j.job is not None for j in jobs) and len(usable) == len(hosts)
-            return FleetRun(request.profile, start_at, (*_unusable(checks), *started), ok)
+    settings = ssh_settings(request.reach)
+    with_targets = [host for host in hosts if host.targets]
+    with play_folder() as private:  # one ssh login a host for both plays
+        checked = check_nodes(with_targets, settings, fleet_hint(request.reach, "deploy"), private)
+        _refuse_mismatch(checked.checks, request)
+        taking_part = [h for h, c in zip(with_targets, checked.checks, strict=True) if c.usable]
+        startups = [(len(h.targets), checked.took_s.get(h.name)) for h in taking_part]
+        start_at = _start_at(request, startups, checked.play_s)
+        progress.starting(request.profile, len(taking_part), len(hosts), start_at)
+        jobs = start_nodes(taking_part, request.profile, given, start_at, settings, private)
+    jobs += [_without_targets(host) for host in hosts if not host.targets]
+    unusable = _unusable(checked.checks)
+    if request.detach:
+        started = [JobOutcome(j.host.name, j.target, j.job, None, j.problem, "") for j in jobs]
+        ok = all(j.job is not None for j in jobs) and not unusable
+        return FleetRun(request.profile, start_at, (*unusable, *started), ok)
+    with multiplexed(settings) as ssh:
         outcomes = follow_jobs(jobs, ssh, progress, request.reconnect_for_s, _later(request))
         collected: list[HostCollect] = []
         if conn is not None:
-            collected = collect_fleet(conn, _reached(usable, outcomes), ssh)
-    every = (*_unusable(checks), *outcomes)
+            collected = collect_fleet(conn, _reached(taking_part, outcomes), ssh)
+    every = (*unusable, *outcomes)
     ok = all(o.ok for o in every)
     return FleetRun(request.profile, start_at, every, ok, tuple(collected), _summaries(every))
+
+
+def _without_targets(host: FleetHost) -> NodeJob:
+    return NodeJob(host, "", (), problem="the inventory gives it no ssdlab_targets")
 
 
 def _profile_args(given: Sequence[str]) -> list[str]:
@@ -143,14 +149,15 @@ def _refuse_mismatch(checks: Sequence[HostCheck], request: FleetRunRequest) -> N
 def _start_at(
     request: FleetRunRequest,
     startups: Sequence[tuple[int, float | None]],
+    play_s: float = 0.0,
     clock: Callable[[], float] = time.time,
 ) -> float:
     """The fleet's start time: --start-at or --start-in as given, else far enough ahead for
-    the start-up measured on every host (`start_ahead_s`)."""
+    the start-up measured on every host and the play that starts them (`start_ahead_s`)."""
     if request.start_at_s is not None:
         return float(request.start_at_s)
     if request.start_in_s is None:
-        ahead = start_ahead_s(startups, request.reach.parallel)
+        ahead = start_ahead_s(startups, request.reach.parallel, play_s)
     elif request.start_in_s < 0:
         raise UsageError("--start-in must not be negative")
     else:
@@ -158,15 +165,19 @@ def _start_at(
     return clock() + ahead
 
 
-def start_ahead_s(startups: Sequence[tuple[int, float | None]], parallel: int) -> float:
+def start_ahead_s(
+    startups: Sequence[tuple[int, float | None]], parallel: int, play_s: float = 0.0
+) -> float:
     """How far ahead of now the fleet's start goes, from each usable host's (number of
-    targets, seconds its check took to answer). A host starts its runs with one command, but
-    each is an ssdlab of its own starting on the node's CPUs: they are counted in turn, each
-    about as long as the check (an SSH command that starts ssdlab there), at most `parallel`
-    hosts at once, a host taken as soon as one of them is done; the last run started on a host
-    then makes its own checks, about as long again. The start is the longest of these paths,
-    STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more targets and
-    slower nodes all push it further, none with a fixed guess."""
+    targets, seconds its ssdlab took to give its facts there) and the check play's wall time
+    `play_s`. The start play goes as the check play went (ansible-playbook's own start, a
+    worker and a module a host, `parallel` at once), so it is counted whole. A host starts its
+    runs with one command, but each is an ssdlab of its own starting on the node's CPUs: they
+    are counted in turn, each about as long as the facts took, at most `parallel` hosts at
+    once, a host taken as soon as one of them is done; the last run started on a host then
+    makes its own checks, about as long again. The start is the play and the longest of these
+    paths, STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more
+    targets and slower nodes all push it further, none with a fixed guess."""
     free = [0.0] * max(1, min(parallel, len(startups)))  # when each --parallel turn is free
     longest = 0.0
     for targets, answered_in in startups:
@@ -176,7 +187,7 @@ def start_ahead_s(startups: Sequence[tuple[int, float | None]], parallel: int) -
         turn = free.index(min(free))
         free[turn] += targets * each
         longest = max(longest, free[turn] + each)
-    return START_MARGIN_S + STARTUP_FACTOR * longest
+    return START_MARGIN_S + STARTUP_FACTOR * (play_s + longest)
 
 
 def _unusable(checks: Sequence[HostCheck]) -> list[JobOutcome]:

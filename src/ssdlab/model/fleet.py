@@ -87,11 +87,6 @@ class HostCheck:
     def usable(self) -> bool:
         return self.reachable and self.problem is None
 
-    @property
-    def round_trip_s(self) -> float | None:
-        """How long the node took to answer its check (ssh, ssdlab's start-up, its facts)."""
-        return None if self.clock_uncertainty_s is None else 2 * self.clock_uncertainty_s
-
 
 @dataclass(frozen=True, slots=True)
 class Mismatch:

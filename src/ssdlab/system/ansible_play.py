@@ -5,8 +5,8 @@ JSON line per task result and host, read here.
 Ansible works on a private temporary folder given by the caller: its home, local temporary
 folder, ssh control sockets, the inventory written for the play and an empty ansible.cfg (the
 user's settings do not change what a fleet command does), so a play writes nothing under
-$HOME. Every text of that inventory is marked `!unsafe`: Ansible never renders a Jinja
-template (`{{ }}`, `{% %}`, `{# #}`) it finds in a host's values. The ssh master
+$HOME. Every text of that inventory that could hold a Jinja template (`{{ }}`, `{% %}`,
+`{# #}`) is marked `!unsafe`: Ansible never renders one it finds in a host's values. The ssh master
 connections it leaves behind are told to exit when the play ends.
 """
 
@@ -57,6 +57,7 @@ class Play:
     connect_timeout_s: int
     task_timeout_s: int
     skip_tags: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()  # only the plays and tasks of these tags (all when empty)
 
 
 def collections_path() -> Path:
@@ -112,11 +113,16 @@ def play_environment(private: Path, play: Play) -> dict[str, str]:
 
 
 def run_play(
-    private: Path, play: Play, on_event: Callable[[PlayEvent], None] | None = None
+    private: Path,
+    play: Play,
+    on_event: Callable[[PlayEvent], None] | None = None,
+    *,
+    keep_masters: bool = False,
 ) -> PlayOutcome:
     """Run `play` to its end; every host's results, whatever became of the others, each also
-    given to `on_event` as it comes (progress). Raises only when ansible-playbook cannot
-    start."""
+    given to `on_event` as it comes (progress). The ssh master connections are told to exit
+    afterwards unless `keep_masters` (the caller plays again in `private` and closes them
+    itself: `close_play_masters`). Raises only when ansible-playbook cannot start."""
     playbook = collections_path().joinpath(*COLLECTION) / "playbooks" / play.playbook
     inventory = private / "inventory.yml"
     inventory.write_text(unsafe_yaml({"all": {"hosts": {**play.inventory}}}), encoding="utf-8")
@@ -124,6 +130,8 @@ def run_play(
     argv += ["--forks", str(play.forks), str(playbook)]
     if play.skip_tags:
         argv += ["--skip-tags", ",".join(play.skip_tags)]
+    if play.tags:
+        argv += ["--tags", ",".join(play.tags)]
     lines: list[str] = []
     errors = private / "stderr.txt"
     try:
@@ -148,9 +156,8 @@ def run_play(
     except OSError as error:
         raise FleetError(f"cannot start ansible-playbook ({error.strerror})") from error
     finally:
-        control = private / "cp"
-        if control.is_dir():
-            close_masters(control)
+        if not keep_masters:
+            close_play_masters(private)
     stderr = errors.read_text(encoding="utf-8", errors="replace")
     if returncode != 0 and "No module named ansible" in stderr:
         raise FleetError(f"ssdlab fleet runs Ansible's playbooks; {INSTALL_HINT}")
@@ -158,10 +165,21 @@ def run_play(
     return PlayOutcome(returncode, started, events, stderr)
 
 
+def close_play_masters(private: Path) -> None:
+    """Tell the ssh master connections of the plays run in `private` to exit."""
+    control = private / "cp"
+    if control.is_dir():
+        close_masters(control)
+
+
 def unsafe_yaml(value: object) -> str:
-    """`value` (mappings, lists, texts, numbers, booleans, None) as YAML in flow style, every
-    text but a mapping's keys tagged `!unsafe` so that Ansible takes it as it is and renders
-    nothing in it. A text is written as JSON writes it, which YAML reads back the same."""
+    """`value` (mappings, lists, texts, numbers, booleans, None) as YAML in flow style. A text
+    is written as JSON writes it, in double quotes, which YAML reads back as that text; one that
+    holds a `{` (where every Jinja delimiter begins: `{{`, `{%`, `{#`) is tagged `!unsafe` too,
+    so that Ansible takes it as it is and renders nothing in it. Only those: ansible-core 2.19
+    reads a text tagged `!unsafe` as if it were unquoted, so `!unsafe "null"` arrives as None,
+    `"true"` as True and `"1"` as 1 (`--ioengine null` after `fleet run … --` was sent as
+    `--ioengine ''`), and no text with a `{` reads as anything but text."""
     if isinstance(value, Mapping):
         items = (
             f"{json.dumps(str(key), ensure_ascii=False)}: {unsafe_yaml(item)}"
@@ -171,7 +189,8 @@ def unsafe_yaml(value: object) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(unsafe_yaml(item) for item in value) + "]"
     if isinstance(value, str):
-        return "!unsafe " + json.dumps(value, ensure_ascii=False)
+        quoted = json.dumps(value, ensure_ascii=False)
+        return f"!unsafe {quoted}" if "{" in value else quoted
     if value is None or isinstance(value, bool | int | float):
         return json.dumps(value)
     raise TypeError(f"no inventory value: {value!r}")

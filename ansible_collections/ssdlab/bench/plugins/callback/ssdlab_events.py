@@ -33,9 +33,9 @@ import time
 
 from ansible.plugins.callback import CallbackBase
 
-KEPT = ("msg", "dest", "size", "rc", "changed", "skip_reason")
+KEPT = ("msg", "dest", "size", "rc", "changed", "skip_reason", "took_s")
 # kept as they are, as JSON: the node's documents fleet doctor and fleet status read
-DOCUMENTS = ("facts", "status", "clock", "tools", "ssdlab_missing")
+DOCUMENTS = ("facts", "status", "clock", "tools", "ssdlab_missing", "jobs")
 STDERR_KEPT = 2000  # characters of a failed command's stderr (its end: pip's ERROR lines)
 
 

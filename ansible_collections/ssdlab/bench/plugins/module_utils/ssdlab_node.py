@@ -22,7 +22,7 @@ SSDLAB_ARGS = dict(
 )
 
 # options ssdlab_run sets itself (as `ssdlab fleet run` does); given in `args` they would fight it
-SET_BY_MODULE = ("--db", "--destroy-data", "--start-at", "--json")
+SET_BY_MODULE = ("--db", "--destroy-data", "--start-at", "--start-sent-at", "--json")
 
 
 def ssdlab_words(module):

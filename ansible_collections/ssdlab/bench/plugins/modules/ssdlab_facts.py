@@ -96,6 +96,13 @@ checks:
   returned: when check is true
   type: dict
   sample: {"/mnt/ssd": {"ok": true}}
+took_s:
+  description:
+    - How long the node's C(ssdlab node facts) took, in seconds: one start of ssdlab on the
+      node, on its CPUs as they are. C(ssdlab fleet run) sets the fleet's start time from it.
+  returned: success
+  type: float
+  sample: 0.41
 ok:
   description: Whether every checked target may be run on.
   returned: always
@@ -110,6 +117,8 @@ tools:
   type: dict
   sample: {"fio": "fio-3.36", "smartctl": null}
 """
+
+import time
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.ssdlab.bench.plugins.module_utils.ssdlab_node import (
@@ -174,8 +183,11 @@ def main():
         words += ["--directory", directory]
     for target in targets:
         words += ["--target", target]
+    began = time.time()
     facts = run_json(module, words)
+    took_s = round(time.time() - began, 3)
     result = dict(changed=False, facts=facts, ansible_facts=dict(ssdlab=facts), ok=True)
+    result["took_s"] = took_s
     if module.params["check"]:
         checks = {}
         for target in targets:
