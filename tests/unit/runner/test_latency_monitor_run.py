@@ -168,6 +168,12 @@ def _run(
     return conn, outcome.run_id, outcome.status
 
 
+def _reason(conn: sqlite3.Connection, run_id: int) -> str:
+    """Why the run did not complete, as the store keeps it: what a failed assertion shows."""
+    (reason,) = conn.execute("SELECT status_reason FROM runs WHERE id = ?", (run_id,)).fetchone()
+    return str(reason)
+
+
 def _capture(conn: sqlite3.Connection, capture_id: int) -> tuple[list[str], str]:
     argv, stdout = conn.execute(
         "SELECT argv_json, stdout FROM captures WHERE id = ?", (capture_id,)
@@ -187,7 +193,7 @@ def test_a_measured_pass_is_reconciled_from_raw_pages_and_its_per_io_log(
     enabled = enable_monitor(processes, DEVICE, setting)
     start = MonitorStart(DEVICE, read_c3(processes, DEVICE), setting, enabled)
     conn, run_id, status = _run(tmp_path / "db", start)
-    assert status is RunStatus.COMPLETE
+    assert status is RunStatus.COMPLETE, _reason(conn, run_id)
 
     calls = _calls(state)
     get_log = ["get-log", DEVICE, "--log-id=0xc3", "--log-len=512", "--raw-binary"]
@@ -262,7 +268,7 @@ def test_a_pass_with_a_per_second_series_keeps_the_drives_counts_alone(
         ProcessRunner(), LatencyMonitorRequest(), _plan(log_interval_ms=1000), NVME_TARGET
     )
     conn, run_id, status = _run(tmp_path / "db", start, _plan(log_interval_ms=1000))
-    assert status is RunStatus.COMPLETE
+    assert status is RunStatus.COMPLETE, _reason(conn, run_id)
     body = {f.name: f.body for f in load_findings(conn, run_id)}["latency-monitor-pass:qos:2"]
     assert body["reconciliation"] is None
     assert body["problem"] == NO_PER_IO
@@ -290,7 +296,7 @@ def test_a_drive_without_the_page_is_recorded_once_and_the_run_goes_on(
     start = prepare_latency_monitor(processes, LatencyMonitorRequest(), _plan(), NVME_TARGET)
     assert start.available is False
     conn, run_id, status = _run(tmp_path / "db", start)
-    assert status is RunStatus.COMPLETE
+    assert status is RunStatus.COMPLETE, _reason(conn, run_id)
     findings = {f.name: f.body for f in load_findings(conn, run_id)}
     assert findings[LATENCY_MONITOR]["reason"] == (
         f"the drive has no C3h Latency Monitor page (nvme-cli said: {QEMU_NO_PAGE} (exit status 1))"
