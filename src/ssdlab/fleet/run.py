@@ -169,15 +169,16 @@ def start_ahead_s(
     startups: Sequence[tuple[int, float | None]], parallel: int, play_s: float = 0.0
 ) -> float:
     """How far ahead of now the fleet's start goes, from each usable host's (number of
-    targets, seconds its ssdlab took to give its facts there) and the check play's wall time
-    `play_s`. The start play goes as the check play went (ansible-playbook's own start, a
-    worker and a module a host, `parallel` at once), so it is counted whole. A host starts its
-    runs with one command, but each is an ssdlab of its own starting on the node's CPUs: they
-    are counted in turn, each about as long as the facts took, at most `parallel` hosts at
-    once, a host taken as soon as one of them is done; the last run started on a host then
-    makes its own checks, about as long again. The start is the play and the longest of these
-    paths, STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts per --parallel, more
-    targets and slower nodes all push it further, none with a fixed guess."""
+    targets, seconds its ssdlab took to give its facts there) and the check play's time
+    `play_s` (from its start to its last host's result). The start play goes as the check
+    play went (a worker and a module a host, `parallel` at once), so it is counted whole. A
+    host starts its runs with one command, but each is an ssdlab of its own starting on the
+    node's CPUs: they are counted in turn, each about as long as the facts took, at most
+    `parallel` hosts at once, a host taken as soon as one of them is done; the last run
+    started on a host then makes its own checks, about as long again. The start is the play
+    and the longest of these paths, STARTUP_FACTOR times over, plus START_MARGIN_S: more hosts
+    per --parallel, more targets and slower nodes all push it further, none with a fixed
+    guess."""
     free = [0.0] * max(1, min(parallel, len(startups)))  # when each --parallel turn is free
     longest = 0.0
     for targets, answered_in in startups:

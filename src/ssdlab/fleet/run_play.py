@@ -29,7 +29,7 @@ START_TIMEOUT_S = 60.0
 class CheckedNodes:
     checks: tuple[HostCheck, ...]  # in the order of the hosts given
     took_s: Mapping[str, float]  # host → how long its `ssdlab node facts` took there
-    play_s: float  # the check play's wall time, ansible-playbook's own start included
+    play_s: float  # the check play's time, from its start to its last host's result
 
 
 def _host_vars(host: FleetHost, settings: SshSettings) -> dict[str, object]:
